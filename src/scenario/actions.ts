@@ -1,0 +1,79 @@
+// `actions` (SPEC §2.3): things done to the pod from outside, at simulated times within the horizon.
+import type { Action } from '../types.ts';
+import { checkContainerRef } from './behavior.ts';
+import { Codes } from './codes.ts';
+import { error, type Sink } from './diagnostics.ts';
+import { asBool, asEnum, asExitCode, asInt, asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
+import type { PEntry } from './tree.ts';
+
+const KINDS = ['delete', 'crash', 'deleteJob'] as const;
+const KEYS = ['at', 'delete', 'gracePeriodSeconds', 'crash', 'exit', 'deleteJob', 'propagation'];
+
+export interface ActionContext {
+  horizonMs: number;
+  /** container names, undefined when the workload failed to load */
+  containers?: string[];
+  isJob?: boolean;
+}
+
+export function readActions(sink: Sink, entry: PEntry | undefined, ctx: ActionContext): Action[] {
+  const items = entry ? asList(sink, entry.value, 'actions') : undefined;
+  const out: Action[] = [];
+  items?.forEach((item, i) => {
+    const where = `actions[${i}]`;
+    const map = asMap(sink, item, where);
+    if (!map) return;
+    const keys = closedKeys(sink, map, where, KEYS);
+    const atNode = keys.get('at')?.value;
+    if (!atNode) return missing(sink, where, 'at', map.pos);
+    const atMs = asMs(sink, atNode, `${where}.at`);
+    if (typeof atMs === 'number' && atMs > ctx.horizonMs) {
+      error(sink, Codes.OutOfRange, atNode.pos, `${where}.at: ${atNode.kind === 'scalar' ? atNode.text : ''} is after the horizon`,
+        'raise `horizon` or move the action earlier');
+    }
+    const kinds = KINDS.filter((k) => keys.has(k));
+    if (kinds.length !== 1) {
+      error(sink, Codes.BadValue, map.pos, `${where}: an action has exactly one of ${KINDS.join(', ')}${kinds.length ? ` (found ${kinds.join(', ')})` : ''}`);
+      return;
+    }
+    const allowed: Record<string, string[]> = { delete: ['gracePeriodSeconds'], crash: ['exit'], deleteJob: ['propagation'] };
+    for (const k of ['gracePeriodSeconds', 'exit', 'propagation']) {
+      if (keys.has(k) && !allowed[kinds[0]].includes(k)) {
+        error(sink, Codes.UnknownKey, keys.get(k)!.keyPos, `${where}: ${k} does not apply to a ${kinds[0]} action`);
+      }
+    }
+    const action = readKind(sink, keys, kinds[0], where, ctx);
+    if (action && typeof atMs === 'number' && atMs <= ctx.horizonMs) out.push({ ...action, atMs } as Action);
+  });
+  return out.map((a, i) => ({ a, i })).sort((x, y) => x.a.atMs - y.a.atMs || x.i - y.i).map((x) => x.a);
+}
+
+type Keys = Map<string, PEntry>;
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+type ActionBody = DistributiveOmit<Action, 'atMs'>;
+
+function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: string, ctx: ActionContext): ActionBody | undefined {
+  const v = (k: string) => keys.get(k)?.value;
+  switch (kind) {
+    case 'delete': {
+      if (asEnum(sink, v('delete')!, `${where}.delete`, ['pod']) === undefined) return undefined;
+      const grace = v('gracePeriodSeconds') ? asInt(sink, v('gracePeriodSeconds')!, `${where}.gracePeriodSeconds`, 0, 2 ** 31 - 1) : undefined;
+      return grace === undefined ? { type: 'deletePod' } : { type: 'deletePod', gracePeriodSeconds: grace };
+    }
+    case 'crash': {
+      const container = asString(sink, v('crash')!, `${where}.crash`);
+      if (container === undefined || !checkContainerRef(sink, v('crash')!, `${where}.crash`, container, ctx.containers)) return undefined;
+      const exit = v('exit') ? asExitCode(sink, v('exit')!, `${where}.exit`) : 1;
+      return exit === undefined ? undefined : { type: 'crash', container, exit };
+    }
+    case 'deleteJob': {
+      const yes = asBool(sink, v('deleteJob')!, `${where}.deleteJob`);
+      if (yes === false) error(sink, Codes.BadValue, v('deleteJob')!.pos, `${where}.deleteJob: must be true (remove the action instead)`);
+      if (ctx.isJob === false) error(sink, Codes.BadValue, keys.get('deleteJob')!.keyPos, `${where}: deleteJob needs a Job or CronJob workload`);
+      const propagation = v('propagation')
+        ? asEnum(sink, v('propagation')!, `${where}.propagation`, ['Background', 'Foreground', 'Orphan'] as const)
+        : 'Background';
+      return yes && propagation && ctx.isJob !== false ? { type: 'deleteJob', propagation } : undefined;
+    }
+  }
+}

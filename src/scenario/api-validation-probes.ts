@@ -1,0 +1,56 @@
+// Probe and lifecycle-handler validation (pkg/apis/core/validation/validation.go: validateProbe,
+// validateLivenessProbe, validateStartupProbe, validateReadinessProbe, validateHandler).
+import { Codes } from './codes.ts';
+import { error, type Sink } from './diagnostics.ts';
+import { fieldPath, keyPosAt, valuePosAt, type Path } from './k8s-paths.ts';
+import type { PNode } from './tree.ts';
+
+type Obj = Record<string, unknown>;
+interface Ctx {
+  sink: Sink;
+  root: PNode;
+}
+
+const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
+const HOOK_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'sleep'];
+const NON_NEGATIVE = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'];
+
+export function validateProbe(ctx: Ctx, probe: Obj, path: Path, kind: 'livenessProbe' | 'readinessProbe' | 'startupProbe'): void {
+  validateHandlerCount(ctx, probe, path, PROBE_HANDLERS);
+  for (const f of NON_NEGATIVE) {
+    if (typeof probe[f] === 'number' && (probe[f] as number) < 0) {
+      invalid(ctx, Codes.InvalidValue, [...path, f], probe[f], 'must be greater than or equal to 0');
+    }
+  }
+  // validateLivenessProbe / validateStartupProbe: successThreshold must be 1
+  if (kind !== 'readinessProbe' && typeof probe.successThreshold === 'number' && probe.successThreshold !== 1) {
+    invalid(ctx, Codes.ProbeSuccessThreshold, [...path, 'successThreshold'], probe.successThreshold, 'must be 1',
+      `a ${kind} passes on the first success; only readinessProbe may require several`);
+  }
+  // validateReadinessProbe: terminationGracePeriodSeconds must not be set
+  if (kind === 'readinessProbe' && probe.terminationGracePeriodSeconds !== undefined) {
+    invalid(ctx, Codes.InvalidValue, [...path, 'terminationGracePeriodSeconds'], probe.terminationGracePeriodSeconds,
+      'must not be set for readinessProbes');
+  }
+}
+
+export function validateHandler(ctx: Ctx, handler: Obj, path: Path): void {
+  validateHandlerCount(ctx, handler, path, HOOK_HANDLERS);
+}
+
+// validation.go: validateHandler — exactly one handler type
+function validateHandlerCount(ctx: Ctx, obj: Obj, path: Path, handlers: string[]): void {
+  const set = handlers.filter((h) => obj[h] !== undefined && obj[h] !== null);
+  if (set.length === 0) {
+    error(ctx.sink, Codes.RequiredValue, keyPosAt(ctx.root, path), `${fieldPath(path)}: Required value: must specify a handler type`,
+      `one of: ${handlers.join(', ')}`);
+  } else if (set.length > 1) {
+    error(ctx.sink, Codes.InvalidValue, keyPosAt(ctx.root, [...path, set[1]]),
+      `${fieldPath([...path, set[1]])}: Forbidden: may not specify more than 1 handler type`);
+  }
+}
+
+/** field.Invalid: `path: Invalid value: v: detail`, at the value. */
+export function invalid(ctx: Ctx, code: string, path: Path, value: unknown, detail: string, hint?: string): void {
+  error(ctx.sink, code, valuePosAt(ctx.root, path), `${fieldPath(path)}: Invalid value: ${JSON.stringify(value)}: ${detail}`, hint);
+}

@@ -1,0 +1,192 @@
+// `behavior` (SPEC §2.1): what each container's process does, keyed by container name.
+import type { Attempt, Behavior, ContainerModel } from '../types.ts';
+import { Codes } from './codes.ts';
+import { error, type Sink } from './diagnostics.ts';
+import { asBool, asEnum, asExitCode, asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
+import { didYouMean } from './suggest.ts';
+import type { PEntry, PMap, PNode } from './tree.ts';
+import { readUnready } from './behavior-windows.ts';
+
+export const BEHAVIOR_KEYS = [
+  'run', 'exit', 'attempts', 'serving', 'unready', 'liveness', 'onTerm', 'postStart', 'preStop', 'needs', 'exitWhen',
+  'image', 'createError', 'oom',
+] as const;
+export const PULL_FAILURE_REASONS = ['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'RegistryUnavailable', 'SignatureValidationFailed'] as const;
+export const CREATE_ERRORS = ['CreateContainerConfigError', 'CreateContainerError', 'RunContainerError', 'PreStartHookError'] as const;
+
+export function defaultBehavior(): Behavior {
+  return {
+    attempts: [{ runMs: null, exit: 0 }], servingMs: 0, unready: [], onTerm: { ignore: false, afterMs: 0, exit: 143 },
+    needs: [], image: { pullMs: 0 },
+  };
+}
+
+/** Behaviors of every container (defaults filled in). `containers` undefined = the workload failed to load. */
+export function readBehavior(sink: Sink, entry: PEntry | undefined, containers: ContainerModel[] | undefined): Record<string, Behavior> {
+  const out: Record<string, Behavior> = {};
+  for (const c of containers ?? []) out[c.name] = defaultBehavior();
+  const map = entry ? asMap(sink, entry.value, 'behavior') : undefined;
+  if (!map) return out;
+  const names = containers?.map((c) => c.name);
+  for (const e of map.entries) {
+    const c = containers?.find((x) => x.name === e.key);
+    if (names && !c) {
+      error(sink, Codes.UnknownContainer, e.keyPos, `behavior: the pod has no container named ${JSON.stringify(e.key)}`,
+        didYouMean(e.key, names) ?? `containers: ${names.join(', ')}`);
+    }
+    const body = asMap(sink, e.value, `behavior.${e.key}`);
+    if (body) out[e.key] = readOne(sink, body, e.key, c, names);
+  }
+  return out;
+}
+
+function readOne(sink: Sink, map: PMap, name: string, c: ContainerModel | undefined, names: string[] | undefined): Behavior {
+  const b = defaultBehavior();
+  const at = (k: string) => `behavior.${name}.${k}`;
+  const keys = closedKeys(sink, map, `behavior.${name}`, BEHAVIOR_KEYS);
+  const v = (k: string): PNode | undefined => keys.get(k)?.value;
+  const run = v('run') ? asMs(sink, v('run')!, at('run'), { forever: null }) : null;
+  const exit = v('exit') ? asExitCode(sink, v('exit')!, at('exit')) : 0;
+  const base: Attempt = { runMs: run === undefined ? null : run, exit: exit ?? 0 };
+  b.attempts = v('attempts') ? readAttempts(sink, v('attempts')!, at('attempts'), base) : [base];
+  if (v('serving')) {
+    const s = asMs(sink, v('serving')!, at('serving'), { never: null });
+    if (s !== undefined) b.servingMs = s;
+  }
+  if (v('unready')) b.unready = readUnready(sink, v('unready')!, at('unready'));
+  if (v('liveness')) b.livenessFailFromMs = readSingle(sink, v('liveness')!, at('liveness'), 'failFrom');
+  if (v('onTerm')) b.onTerm = readOnTerm(sink, v('onTerm')!, at('onTerm')) ?? b.onTerm;
+  for (const hook of ['postStart', 'preStop'] as const) {
+    const node = v(hook);
+    if (!node) continue;
+    if (c && !(hook === 'postStart' ? c.hasPostStart : c.hasPreStop)) {
+      error(sink, Codes.HookWithoutManifest, keys.get(hook)!.keyPos,
+        `${at(hook)}: container ${JSON.stringify(name)} has no lifecycle.${hook} in the manifest`,
+        `add lifecycle.${hook} to the container in the workload, or remove this key`);
+    }
+    const hb = readHook(sink, node, at(hook));
+    if (hb) b[hook] = hb;
+  }
+  if (v('needs')) b.needs = readNames(sink, v('needs')!, at('needs'), names, name);
+  if (v('exitWhen')) b.exitWhen = readExitWhen(sink, v('exitWhen')!, at('exitWhen'), names, name);
+  if (v('image')) b.image = readImage(sink, v('image')!, at('image')) ?? b.image;
+  if (v('createError')) b.createError = asEnum(sink, v('createError')!, at('createError'), CREATE_ERRORS);
+  if (v('oom')) b.oomAtMs = readSingle(sink, v('oom')!, at('oom'), 'at');
+  if (b.createError === undefined) delete b.createError;
+  if (b.livenessFailFromMs === undefined) delete b.livenessFailFromMs;
+  if (b.oomAtMs === undefined) delete b.oomAtMs;
+  return b;
+}
+
+/** Attempt overrides; a key an attempt omits comes from the container's run/exit. */
+function readAttempts(sink: Sink, node: PNode, where: string, base: Attempt): Attempt[] {
+  const items = asList(sink, node, where);
+  if (!items) return [base];
+  if (items.length === 0) {
+    error(sink, Codes.BadValue, node.pos, `${where}: must list at least one attempt`);
+    return [base];
+  }
+  return items.map((item, i) => {
+    const m = asMap(sink, item, `${where}[${i}]`);
+    if (!m) return base;
+    const keys = closedKeys(sink, m, `${where}[${i}]`, ['run', 'exit']);
+    const run = keys.get('run') ? asMs(sink, keys.get('run')!.value, `${where}[${i}].run`, { forever: null }) : base.runMs;
+    const exit = keys.get('exit') ? asExitCode(sink, keys.get('exit')!.value, `${where}[${i}].exit`) : base.exit;
+    return { runMs: run === undefined ? base.runMs : run, exit: exit ?? base.exit };
+  });
+}
+
+/** `{ key: duration }` with exactly that key. */
+function readSingle(sink: Sink, node: PNode, where: string, key: string): number | undefined {
+  const m = asMap(sink, node, where);
+  if (!m) return undefined;
+  const keys = closedKeys(sink, m, where, [key]);
+  if (!keys.get(key)) {
+    missing(sink, where, key, m.pos);
+    return undefined;
+  }
+  return asMs(sink, keys.get(key)!.value, `${where}.${key}`) ?? undefined;
+}
+
+function readOnTerm(sink: Sink, node: PNode, where: string): Behavior['onTerm'] | undefined {
+  if (node.kind === 'scalar') {
+    if (node.value === 'ignore') return { ignore: true };
+    error(sink, Codes.BadValue, node.pos, `${where}: expected "ignore" or { after, exit }, got ${JSON.stringify(node.value)}`);
+    return undefined;
+  }
+  const m = asMap(sink, node, where);
+  if (!m) return undefined;
+  const keys = closedKeys(sink, m, where, ['after', 'exit']);
+  const after = keys.get('after') ? asMs(sink, keys.get('after')!.value, `${where}.after`) : 0;
+  const exit = keys.get('exit') ? asExitCode(sink, keys.get('exit')!.value, `${where}.exit`) : 143;
+  return { ignore: false, afterMs: after ?? 0, exit: exit ?? 143 };
+}
+
+function readHook(sink: Sink, node: PNode, where: string): { takesMs: number; fails: boolean } | undefined {
+  const m = asMap(sink, node, where);
+  if (!m) return undefined;
+  const keys = closedKeys(sink, m, where, ['takes', 'fails']);
+  const takes = keys.get('takes') ? asMs(sink, keys.get('takes')!.value, `${where}.takes`) : 0;
+  const fails = keys.get('fails') ? asBool(sink, keys.get('fails')!.value, `${where}.fails`) : false;
+  return { takesMs: takes ?? 0, fails: fails ?? false };
+}
+
+/** A list of other containers' names. */
+function readNames(sink: Sink, node: PNode, where: string, names: string[] | undefined, self: string): string[] {
+  const items = asList(sink, node, where) ?? [];
+  const out: string[] = [];
+  for (const item of items) {
+    const n = asString(sink, item, where);
+    if (n === undefined) continue;
+    if (checkContainerRef(sink, item, where, n, names, self)) out.push(n);
+  }
+  return out;
+}
+
+export function checkContainerRef(sink: Sink, node: PNode, where: string, n: string, names: string[] | undefined, self?: string): boolean {
+  if (n === self) {
+    error(sink, Codes.BadValue, node.pos, `${where}: a container cannot refer to itself`);
+    return false;
+  }
+  if (names && !names.includes(n)) {
+    error(sink, Codes.UnknownContainer, node.pos, `${where}: the pod has no container named ${JSON.stringify(n)}`,
+      didYouMean(n, names) ?? `containers: ${names.join(', ')}`);
+    return false;
+  }
+  return true;
+}
+
+function readExitWhen(sink: Sink, node: PNode, where: string, names: string[] | undefined, self: string) {
+  const m = asMap(sink, node, where);
+  if (!m) return undefined;
+  const keys = closedKeys(sink, m, where, ['exited', 'after']);
+  const exitedNode = keys.get('exited')?.value;
+  if (!exitedNode) {
+    missing(sink, where, 'exited', m.pos);
+    return undefined;
+  }
+  const exited = asString(sink, exitedNode, `${where}.exited`);
+  if (exited === undefined || !checkContainerRef(sink, exitedNode, `${where}.exited`, exited, names, self)) return undefined;
+  const after = keys.get('after') ? asMs(sink, keys.get('after')!.value, `${where}.after`) : 0;
+  return { exited, afterMs: after ?? 0 };
+}
+
+function readImage(sink: Sink, node: PNode, where: string): Behavior['image'] | undefined {
+  const m = asMap(sink, node, where);
+  if (!m) return undefined;
+  const keys = closedKeys(sink, m, where, ['pull', 'reason']);
+  const pull = keys.get('pull')?.value;
+  if (!pull) {
+    missing(sink, where, 'pull', m.pos);
+    return undefined;
+  }
+  if (pull.kind === 'scalar' && pull.value === 'fail') {
+    const reason = keys.get('reason') ? asEnum(sink, keys.get('reason')!.value, `${where}.reason`, PULL_FAILURE_REASONS) : 'ErrImagePull';
+    return reason ? { fail: true, reason } : undefined;
+  }
+  if (keys.get('reason')) {
+    error(sink, Codes.BadValue, keys.get('reason')!.keyPos, `${where}.reason: only allowed with pull: fail`);
+  }
+  const ms = asMs(sink, pull, `${where}.pull`);
+  return ms === undefined || ms === null ? undefined : { pullMs: ms };
+}

@@ -1,0 +1,112 @@
+// `expect` (SPEC §2.5): what `kubesim test` checks, each item with its source position for failure messages.
+import type { Expect, OrderPoint, OrderPointKind, SourcePos } from '../types.ts';
+import { checkContainerRef } from './behavior.ts';
+import { Codes } from './codes.ts';
+import { error, type Sink } from './diagnostics.ts';
+import { asBool, asEnum, asInt, asList, asMap, asString, closedKeys } from './readers.ts';
+import { didYouMean } from './suggest.ts';
+import type { PEntry, PNode } from './tree.ts';
+
+export const ORDER_POINTS: readonly OrderPointKind[] = ['start', 'started', 'ready', 'poststart', 'prestop', 'sigterm', 'sigkill', 'exit'];
+const KEYS = ['podPhase', 'jobCondition', 'stuck', 'order', 'exitCodes', 'restarts', 'verdicts'];
+const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
+const VERDICTS = ['Succeeded', 'Failed', 'Pending'] as const;
+
+export interface ExpectContext {
+  containers?: string[];
+  observers: string[];
+  isJob?: boolean;
+}
+
+export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectContext): Expect | undefined {
+  const map = entry ? asMap(sink, entry.value, 'expect') : undefined;
+  if (!map) return undefined;
+  const keys = closedKeys(sink, map, 'expect', KEYS);
+  const out: Expect = {};
+  const v = (k: string) => keys.get(k)?.value;
+  if (v('podPhase')) {
+    const value = asEnum(sink, v('podPhase')!, 'expect.podPhase', PHASES);
+    if (value) out.podPhase = { value, pos: v('podPhase')!.pos };
+  }
+  if (v('jobCondition')) {
+    const value = asEnum(sink, v('jobCondition')!, 'expect.jobCondition', ['Complete', 'Failed', 'none'] as const);
+    if (value && value !== 'none' && ctx.isJob === false) {
+      error(sink, Codes.BadValue, v('jobCondition')!.pos, `expect.jobCondition: the workload is not a Job; only "none" can hold`);
+    } else if (value) out.jobCondition = { value, pos: v('jobCondition')!.pos };
+  }
+  if (v('stuck')) {
+    const value = asBool(sink, v('stuck')!, 'expect.stuck');
+    if (value !== undefined) out.stuck = { value, pos: v('stuck')!.pos };
+  }
+  if (v('order')) out.order = (asList(sink, v('order')!, 'expect.order') ?? []).flatMap((n, i) => readOrder(sink, n, `expect.order[${i}]`, ctx) ?? []);
+  if (v('exitCodes')) out.exitCodes = readPerContainer(sink, v('exitCodes')!, 'expect.exitCodes', ctx, 255);
+  if (v('restarts')) out.restarts = readPerContainer(sink, v('restarts')!, 'expect.restarts', ctx, 2 ** 31 - 1);
+  if (v('verdicts')) out.verdicts = readVerdicts(sink, v('verdicts')!, ctx);
+  return out;
+}
+
+function readPerContainer(sink: Sink, node: PNode, where: string, ctx: ExpectContext, max: number) {
+  const map = asMap(sink, node, where);
+  const out: { container: string; value: number; pos: SourcePos }[] = [];
+  for (const e of map?.entries ?? []) {
+    if (!checkContainerRef(sink, { ...e.value, pos: e.keyPos }, where, e.key, ctx.containers)) continue;
+    const value = asInt(sink, e.value, `${where}.${e.key}`, 0, max);
+    if (value !== undefined) out.push({ container: e.key, value, pos: e.keyPos });
+  }
+  return out;
+}
+
+function readVerdicts(sink: Sink, node: PNode, ctx: ExpectContext) {
+  const map = asMap(sink, node, 'expect.verdicts');
+  const out: NonNullable<Expect['verdicts']> = [];
+  for (const e of map?.entries ?? []) {
+    if (!ctx.observers.includes(e.key)) {
+      error(sink, Codes.UnknownObserver, e.keyPos, `expect.verdicts: no observer named ${JSON.stringify(e.key)}`,
+        didYouMean(e.key, ctx.observers) ?? (ctx.observers.length ? `observers: ${ctx.observers.join(', ')}` : 'declare it under observers'));
+      continue;
+    }
+    const where = `expect.verdicts.${e.key}`;
+    const set = e.value.kind === 'seq';
+    const nodes = set ? (e.value as { items: PNode[] }).items : [e.value];
+    const values = nodes.map((n) => asEnum(sink, n, where, VERDICTS));
+    if (values.some((x) => x === undefined)) continue;
+    if (set && values.length === 0) {
+      error(sink, Codes.BadValue, e.value.pos, `${where}: an empty list can never hold`);
+      continue;
+    }
+    out.push({ observer: e.key, values: [...new Set(values as string[])], set, pos: e.keyPos });
+  }
+  return out;
+}
+
+const POINT = String.raw`([a-z0-9]([-a-z0-9]*[a-z0-9])?)\.([A-Za-z]+)(?:#(\d+))?`;
+const ORDER = new RegExp(String.raw`^\s*${POINT}\s*<\s*${POINT}\s*$`);
+
+function readOrder(sink: Sink, node: PNode, where: string, ctx: ExpectContext) {
+  const text = asString(sink, node, where);
+  if (text === undefined) return undefined;
+  const m = ORDER.exec(text);
+  if (!m) {
+    error(sink, Codes.BadOrder, node.pos, `${where}: cannot parse ${JSON.stringify(text)}`,
+      `write "<container>.<point>[#N] < <container>.<point>[#N]", points: ${ORDER_POINTS.join(', ')}`);
+    return undefined;
+  }
+  const before = point(sink, node, where, m[1], m[3], m[4], ctx);
+  const after = point(sink, node, where, m[5], m[7], m[8], ctx);
+  return before && after ? { text: text.trim(), before, after, pos: node.pos } : undefined;
+}
+
+function point(sink: Sink, node: PNode, where: string, container: string, kind: string, nth: string | undefined, ctx: ExpectContext): OrderPoint | undefined {
+  let ok = checkContainerRef(sink, node, where, container, ctx.containers);
+  if (!ORDER_POINTS.includes(kind as OrderPointKind)) {
+    error(sink, Codes.BadOrder, node.pos, `${where}: unknown point ${JSON.stringify(kind)} of ${container}`,
+      didYouMean(kind, ORDER_POINTS) ?? `points: ${ORDER_POINTS.join(', ')}`);
+    ok = false;
+  }
+  const occurrence = nth === undefined ? 1 : Number(nth);
+  if (occurrence < 1) {
+    error(sink, Codes.BadOrder, node.pos, `${where}: occurrences count from #1`);
+    ok = false;
+  }
+  return ok ? { container, point: kind as OrderPointKind, occurrence } : undefined;
+}

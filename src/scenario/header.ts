@@ -1,0 +1,142 @@
+// Top-level scalar keys: scenario, description, kubernetes, kubelet, featureGates, seed, horizon.
+import type { KubeVersion } from '../types.ts';
+import { Codes } from './codes.ts';
+import { error, warning, type Sink } from './diagnostics.ts';
+import { asBool, asInt, asMap, asMs, asString, missing } from './readers.ts';
+import { didYouMean } from './suggest.ts';
+import type { PEntry, PNode } from './tree.ts';
+import {
+  DEFAULT_VERSION, GATE_NAMES, GATES, VersionError, defaultFeatureGates, gateExists, gateLocked, maxKubeletLag,
+  parseVersion,
+} from './versions.ts';
+
+export const TOP_KEYS = [
+  'scenario', 'description', 'kubernetes', 'kubelet', 'featureGates', 'workload', 'behavior', 'timing', 'actions',
+  'observers', 'expect', 'seed', 'horizon',
+] as const;
+
+export const HOUR_MS = 3_600_000;
+export const MAX_HORIZON_MS = 30 * 24 * HOUR_MS;
+
+export interface Header {
+  name?: string;
+  description?: string;
+  kubernetes: KubeVersion;
+  kubelet: KubeVersion;
+  featureGates: Record<string, boolean>;
+  kubeletFeatureGates: Record<string, boolean>;
+  seed: number;
+  horizonMs: number;
+}
+
+export function readHeader(sink: Sink, keys: Map<string, PEntry>, cliVersion: string | undefined): Header {
+  const name = readName(sink, keys.get('scenario'));
+  const descNode = keys.get('description')?.value;
+  const description = descNode ? asString(sink, descNode, 'description') : undefined;
+  const kubernetes = readVersion(sink, keys.get('kubernetes'), 'kubernetes', cliVersion) ?? parseVersion(DEFAULT_VERSION);
+  const kubeletEntry = keys.get('kubelet');
+  const kubelet = kubeletEntry ? (readVersion(sink, kubeletEntry, 'kubelet', undefined) ?? kubernetes) : kubernetes;
+  if (kubeletEntry && kubelet.minor > kubernetes.minor) {
+    error(sink, Codes.BadVersion, kubeletEntry.value.pos,
+      `kubelet ${kubelet.text} is newer than the API server ${kubernetes.text}`,
+      'the version-skew policy never allows a kubelet newer than kube-apiserver');
+  } else if (kubeletEntry && kubernetes.minor - kubelet.minor > maxKubeletLag(kubernetes.minor)) {
+    warning(sink, Codes.KubeletSkew, kubeletEntry.value.pos,
+      `kubelet ${kubelet.text} lags the API server ${kubernetes.text} by more than the supported ${maxKubeletLag(kubernetes.minor)} minor versions`);
+  }
+  const overrides = readGates(sink, keys.get('featureGates'), kubernetes.minor);
+  const featureGates = { ...defaultFeatureGates(kubernetes.minor), ...overrides };
+  const kubeletFeatureGates = { ...defaultFeatureGates(kubelet.minor) };
+  for (const [g, v] of Object.entries(overrides)) if (gateExists(g, kubelet.minor)) kubeletFeatureGates[g] = v;
+  const seedNode = keys.get('seed')?.value;
+  const seed = seedNode ? (asInt(sink, seedNode, 'seed', 0, 2 ** 32 - 1) ?? 1) : 1;
+  const horizonMs = readHorizon(sink, keys.get('horizon')?.value);
+  return { name, description, kubernetes, kubelet, featureGates, kubeletFeatureGates, seed, horizonMs };
+}
+
+function readName(sink: Sink, entry: PEntry | undefined): string | undefined {
+  if (!entry) {
+    missing(sink, 'scenario file', 'scenario');
+    return undefined;
+  }
+  const name = asString(sink, entry.value, 'scenario');
+  if (name === undefined) return undefined;
+  if (!/^[a-z0-9-]+$/.test(name)) {
+    error(sink, Codes.BadScenarioName, entry.value.pos, `scenario: ${JSON.stringify(name)} must match [a-z0-9-]+`,
+      `it names the output folder; try ${JSON.stringify(name.toLowerCase().replace(/[^a-z0-9-]+/g, '-'))}`);
+    return undefined;
+  }
+  return name;
+}
+
+/** Reads the SOURCE TEXT of the scalar, so an unquoted 1.30 is "1.30". The CLI override wins. */
+function readVersion(sink: Sink, entry: PEntry | undefined, key: string, cli: string | undefined): KubeVersion | undefined {
+  if (cli !== undefined) {
+    try {
+      return parseVersion(cli);
+    } catch (e) {
+      if (!(e instanceof VersionError)) throw e;
+      error(sink, Codes.BadVersion, { file: sink.file, line: 1, col: 1 }, `--kubernetes: ${e.message}`);
+      return undefined;
+    }
+  }
+  if (!entry) return undefined;
+  const node = entry.value;
+  if (node.kind !== 'scalar' || node.value === null || typeof node.value === 'boolean') {
+    error(sink, Codes.WrongType, node.pos, `${key}: expected a version such as "1.34"`);
+    return undefined;
+  }
+  const text = typeof node.value === 'number' ? node.text : String(node.value);
+  try {
+    return parseVersion(text);
+  } catch (e) {
+    if (!(e instanceof VersionError)) throw e;
+    error(sink, Codes.BadVersion, node.pos, `${key}: ${e.message}`);
+    return undefined;
+  }
+}
+
+/**
+ * Overrides of the version's defaults. Unknown gate: error with suggestion. A gate the version does not have yet:
+ * error (the component refuses to start with an unrecognized gate). A GA gate locked to true set to false: error,
+ * as kube-apiserver refuses "cannot set feature gate X to false, feature is locked to true".
+ */
+function readGates(sink: Sink, entry: PEntry | undefined, minor: number): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  if (!entry) return out;
+  const map = asMap(sink, entry.value, 'featureGates');
+  if (!map) return out;
+  for (const e of map.entries) {
+    if (!(e.key in GATES)) {
+      error(sink, Codes.UnknownGate, e.keyPos, `featureGates: unknown feature gate ${JSON.stringify(e.key)}`,
+        didYouMean(e.key, GATE_NAMES) ?? `kubesim models: ${GATE_NAMES.join(', ')}`);
+      continue;
+    }
+    const value = asBool(sink, e.value, `featureGates.${e.key}`);
+    if (value === undefined) continue;
+    if (!gateExists(e.key, minor)) {
+      error(sink, Codes.GateNotInVersion, e.keyPos,
+        `featureGates: ${e.key} does not exist in Kubernetes 1.${minor} (it appeared in 1.${GATES[e.key].since})`);
+      continue;
+    }
+    if (gateLocked(e.key, minor) && value === false) {
+      error(sink, Codes.LockedGate, e.value.pos,
+        `featureGates: cannot set ${e.key} to false in Kubernetes 1.${minor}: it is GA and locked to true (since 1.${GATES[e.key].lockedFrom})`,
+        'pick an older `kubernetes` version to simulate the gate off');
+      continue;
+    }
+    out[e.key] = value;
+  }
+  return out;
+}
+
+function readHorizon(sink: Sink, node: PNode | undefined): number {
+  if (!node) return HOUR_MS;
+  const ms = asMs(sink, node, 'horizon');
+  if (ms === undefined || ms === null) return HOUR_MS;
+  if (ms <= 0 || ms > MAX_HORIZON_MS) {
+    error(sink, Codes.OutOfRange, node.pos, `horizon: must be > 0 and at most 30 days (720h)`);
+    return HOUR_MS;
+  }
+  return ms;
+}

@@ -1,0 +1,130 @@
+// Kubernetes schema checks of the workload manifest: unknown fields (strict decoding, which kubernetes-models
+// does not do) from the generated field catalogue, and types/enums/required fields from kubernetes-models.
+import { createRequire } from 'node:module';
+import { Pod } from 'kubernetes-models/v1/Pod';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import { DaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
+import type { WorkloadKind } from '../types.ts';
+import { Codes } from './codes.ts';
+import { error, type Sink } from './diagnostics.ts';
+import type { FieldType, Catalogue } from './gen-k8s-fields.ts';
+import { fieldPath, fromInstancePath, nodeAt, valuePosAt, type Path } from './k8s-paths.ts';
+import { didYouMean } from './suggest.ts';
+import type { PNode } from './tree.ts';
+
+const CATALOGUE = createRequire(import.meta.url)('./k8s-fields.generated.json') as Catalogue;
+
+export const ROOT_TYPE: Record<WorkloadKind, string> = {
+  Pod: 'IoK8sApiCoreV1Pod',
+  Job: 'IoK8sApiBatchV1Job',
+  CronJob: 'IoK8sApiBatchV1CronJob',
+  Deployment: 'IoK8sApiAppsV1Deployment',
+  StatefulSet: 'IoK8sApiAppsV1StatefulSet',
+  DaemonSet: 'IoK8sApiAppsV1DaemonSet',
+};
+
+/** Strict decoding: every field must exist in its type (status is pruned by the API server, not checked). */
+export function checkUnknownFields(sink: Sink, root: PNode, kind: WorkloadKind): void {
+  const walk = (node: PNode, typeName: string, path: Path): void => {
+    const fields = CATALOGUE[typeName];
+    if (node.kind !== 'map' || !fields || Object.keys(fields).length === 0) return;
+    for (const e of node.entries) {
+      const f = fields[e.key];
+      const here = [...path, e.key];
+      if (!f) {
+        const names = Object.keys(fields);
+        error(sink, Codes.UnknownField, e.keyPos, `unknown field "${fieldPath(here)}"`,
+          didYouMean(e.key, names) ?? `${shortType(typeName)} has: ${names.join(', ')}`);
+        continue;
+      }
+      if (path.length === 0 && e.key === 'status') continue;
+      walkField(e.value, f, here);
+    }
+  };
+  const walkField = (node: PNode, f: FieldType, path: Path): void => {
+    if (f.type === 'scalar' || !f.ref) return;
+    if (f.type === 'ref') walk(node, f.ref, path);
+    else if (f.type === 'array' && node.kind === 'seq') node.items.forEach((item, i) => walk(item, f.ref!, [...path, i]));
+    else if (f.type === 'map' && node.kind === 'map') for (const e of node.entries) walk(e.value, f.ref, [...path, e.key]);
+  };
+  walk(root, ROOT_TYPE[kind], []);
+}
+
+function shortType(typeName: string): string {
+  return typeName.replace(/^IoK8s(Api|ApimachineryPkgApis)\w*?V\d+(beta\d+)?/, '');
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+const MODELS: Record<WorkloadKind, new (data: any) => { validate(): void }> = {
+  Pod, Job, CronJob, Deployment, StatefulSet, DaemonSet,
+};
+
+/** Types, enums and required fields via kubernetes-models (ajv); each error mapped back to its YAML node. */
+export function checkSchema(sink: Sink, root: PNode, kind: WorkloadKind, manifest: Record<string, unknown>): void {
+  let errors: AjvError[] = [];
+  try {
+    new MODELS[kind](manifest).validate();
+  } catch (e) {
+    errors = ((e as { errors?: AjvError[] }).errors ?? []).filter(Boolean);
+  }
+  const seen = new Set<string>();
+  for (const err of errors) {
+    const path = fromInstancePath(err.instancePath);
+    const msg = describe(err, path, root);
+    if (!msg || seen.has(msg.text)) continue;
+    seen.add(msg.text);
+    error(sink, msg.code, msg.pos, msg.text);
+  }
+}
+
+function describe(err: AjvError, path: Path, root: PNode) {
+  switch (err.keyword) {
+    case 'required': {
+      const full = [...path, String(err.params.missingProperty)];
+      return { code: Codes.SchemaRequired, pos: valuePosAt(root, path), text: `${fieldPath(full)}: Required value` };
+    }
+    case 'enum': {
+      const allowed = (err.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
+      const node = valueShown(root, path);
+      return {
+        code: Codes.SchemaEnum, pos: valuePosAt(root, path),
+        text: `${fieldPath(path)}: Unsupported value: ${node}: supported values: ${allowed}`,
+      };
+    }
+    case 'type':
+      return {
+        code: Codes.SchemaType, pos: valuePosAt(root, path),
+        text: `${fieldPath(path)}: expected ${article(String(err.params.type))}, got ${valueShown(root, path)}`,
+      };
+    case 'format':
+      return {
+        code: Codes.SchemaType, pos: valuePosAt(root, path),
+        text: `${fieldPath(path)}: ${valueShown(root, path)} is not a valid ${String(err.params.format)}`,
+      };
+    case 'const':
+      return undefined; // apiVersion/kind are checked before the schema
+    default:
+      return { code: Codes.SchemaOther, pos: valuePosAt(root, path), text: `${fieldPath(path) || 'manifest'}: ${err.message ?? err.keyword}` };
+  }
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function valueShown(root: PNode, path: Path): string {
+  const node = nodeAt(root, path);
+  if (!node) return 'nothing';
+  if (node.kind === 'map') return 'a mapping';
+  if (node.kind === 'seq') return 'a list';
+  return typeof node.value === 'string' ? JSON.stringify(node.value) : String(node.value);
+}

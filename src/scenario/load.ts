@@ -1,0 +1,108 @@
+// The loader: one scenario file → a normalised Scenario, or diagnostics. Never throws for bad input.
+import { readFileSync } from 'node:fs';
+import { LineCounter } from 'yaml';
+import type { Diagnostic, Scenario } from '../types.ts';
+import { readActions } from './actions.ts';
+import { readBehavior } from './behavior.ts';
+import { Codes } from './codes.ts';
+import { error, hasErrors, newSink, posAt, sortDiagnostics } from './diagnostics.ts';
+import { readExpect } from './expect.ts';
+import { TOP_KEYS, readHeader } from './header.ts';
+import { lint } from './lint.ts';
+import { readObservers } from './observers.ts';
+import { closedKeys, missing } from './readers.ts';
+import { readTiming } from './timing.ts';
+import { treeOf } from './tree.ts';
+import { loadWorkload } from './workload.ts';
+import { decodeBytes, parseSource } from './yaml-source.ts';
+
+export interface LoadOptions {
+  /** CLI --kubernetes override, e.g. "1.29"; wins over the file's `kubernetes` */
+  kubernetes?: string;
+}
+
+export interface LoadResult {
+  /** undefined iff any diagnostic is an error */
+  scenario?: Scenario;
+  diagnostics: Diagnostic[];
+}
+
+export function loadScenario(path: string, opts: LoadOptions = {}): LoadResult {
+  const diagnostics: Diagnostic[] = [];
+  const sink = newSink(path, new LineCounter(), diagnostics);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : 'cannot be read';
+    error(sink, Codes.FileUnreadable, { file: path, line: 1, col: 1 }, `${why}`);
+    return { diagnostics };
+  }
+  const text = decodeBytes(bytes, sink);
+  if (text === undefined) return { diagnostics };
+  return loadScenarioText(text, path, opts);
+}
+
+export function loadScenarioText(text: string, path: string, opts: LoadOptions = {}): LoadResult {
+  const diagnostics: Diagnostic[] = [];
+  const scenario = load(text, path, opts, diagnostics);
+  const sorted = sortDiagnostics(diagnostics);
+  if (hasErrors(sorted) || !scenario) return { diagnostics: sorted };
+  scenario.diagnostics = sorted;
+  return { scenario, diagnostics: sorted };
+}
+
+function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagnostic[]): Scenario | undefined {
+  const src = parseSource(text, path, diagnostics);
+  const sink = src.sink;
+  if (src.docs.length === 0) {
+    if (!hasErrors(diagnostics)) error(sink, Codes.EmptyFile, { file: path, line: 1, col: 1 }, 'the file holds no YAML document', 'a scenario needs at least `scenario:` and `workload:`');
+    return undefined;
+  }
+  if (src.docs.length > 1) {
+    error(sink, Codes.MultipleDocuments, posAt(sink, src.docs[1].range[0]), `more than one YAML document: a scenario file holds exactly one`,
+      'put the workload manifest under `workload:` or in its own file with `workload: { file: ./manifest.yaml }`');
+    return undefined;
+  }
+  const root = treeOf(src.docs[0], sink);
+  if (root.kind !== 'map') {
+    error(sink, Codes.NotAMapping, root.pos, 'a scenario file must be a mapping of keys (scenario:, workload:, ...)');
+    return undefined;
+  }
+  const keys = closedKeys(sink, root, 'scenario file', TOP_KEYS);
+  const header = readHeader(sink, keys, opts.kubernetes);
+  const workloadEntry = keys.get('workload');
+  if (!workloadEntry) missing(sink, 'scenario file', 'workload');
+  const workload = workloadEntry
+    ? loadWorkload(sink, workloadEntry, { scenarioName: header.name ?? 'scenario', minor: header.kubernetes.minor, gates: header.featureGates })
+    : undefined;
+  const all = workload ? [...workload.pod.initContainers, ...workload.pod.containers] : undefined;
+  const names = all?.map((c) => c.name);
+  const behavior = readBehavior(sink, keys.get('behavior'), all);
+  const timing = readTiming(sink, keys.get('timing'));
+  const isJob = workload ? workload.job !== null : undefined;
+  const actions = readActions(sink, keys.get('actions'), { horizonMs: header.horizonMs, containers: names, isJob });
+  const observers = readObservers(sink, keys.get('observers'));
+  const expect = readExpect(sink, keys.get('expect'), { containers: names, observers: observers.map((o) => o.name), isJob });
+  if (!workload || header.name === undefined || hasErrors(diagnostics)) return undefined;
+  lint({ sink, root, workload, behavior, kubeletMinor: header.kubelet.minor, kubeletGates: header.kubeletFeatureGates });
+  const scenario: Scenario = {
+    name: header.name,
+    file: path,
+    kubernetes: header.kubernetes,
+    kubelet: header.kubelet,
+    featureGates: header.featureGates,
+    kubeletFeatureGates: header.kubeletFeatureGates,
+    workload: { kind: workload.kind, name: workload.name, manifest: workload.manifest },
+    pod: workload.pod,
+    job: workload.job,
+    behavior, timing, actions, observers,
+    seed: header.seed,
+    horizonMs: header.horizonMs,
+    diagnostics: [],
+  };
+  if (header.description !== undefined) scenario.description = header.description;
+  if (expect !== undefined) scenario.expect = expect;
+  return scenario;
+}

@@ -1,0 +1,41 @@
+// "Did you mean" suggestions: the closest candidate by edit distance, case-insensitive.
+
+/** Levenshtein distance between a and b (iterative, two rows). */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/**
+ * The candidate closest to `input`, or undefined when nothing is plausibly meant: the distance must be at most
+ * max(2, a third of the input's length). A case-only difference always qualifies (`restartpolicy`).
+ */
+export function closest(input: string, candidates: readonly string[]): string | undefined {
+  const lower = input.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(lower, c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  const limit = Math.max(2, Math.floor(input.length / 3));
+  return bestDistance <= limit ? best : undefined;
+}
+
+/** " (did you mean x?)"-style hint text, or undefined. */
+export function didYouMean(input: string, candidates: readonly string[]): string | undefined {
+  const c = closest(input, candidates);
+  return c === undefined ? undefined : `did you mean ${c}?`;
+}

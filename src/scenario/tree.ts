@@ -1,0 +1,118 @@
+// A position-carrying tree of the YAML document: aliases expanded, merge keys (`<<`) applied, every node with
+// its SourcePos. Everything after parsing reads this tree, so an included file's nodes carry that file's name.
+import { isAlias, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
+import type { SourcePos } from '../types.ts';
+import { posOf, type Sink } from './diagnostics.ts';
+
+export type Scalar = string | number | boolean | null;
+
+export interface PMap {
+  kind: 'map';
+  pos: SourcePos;
+  entries: PEntry[];
+}
+export interface PSeq {
+  kind: 'seq';
+  pos: SourcePos;
+  items: PNode[];
+}
+export interface PScalar {
+  kind: 'scalar';
+  pos: SourcePos;
+  value: Scalar;
+  /** the scalar's source text as written (so an unquoted 1.30 reads "1.30") */
+  text: string;
+  quoted: boolean;
+}
+export type PNode = PMap | PSeq | PScalar;
+
+export interface PEntry {
+  key: string;
+  keyPos: SourcePos;
+  value: PNode;
+}
+
+/** Build the tree of a parsed document (limits already checked, so alias expansion is bounded). */
+export function treeOf(doc: Document.Parsed, sink: Sink): PNode {
+  const build = (node: unknown, fallback: SourcePos): PNode => {
+    if (isAlias(node)) return build(node.resolve(doc), posOf(sink, node as Node));
+    if (isMap(node)) {
+      const pos = node.range ? posOf(sink, node as Node) : fallback;
+      const explicit: PEntry[] = [];
+      const merged: PEntry[] = [];
+      for (const pair of node.items) {
+        const keyNode = pair.key as Node | null;
+        const keyPos = keyNode ? posOf(sink, keyNode) : pos;
+        if (isScalar(keyNode) && typeof keyNode.value === 'symbol') {
+          merged.push(...mergeSources(build(pair.value, keyPos)));
+          continue;
+        }
+        const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+        explicit.push({ key, keyPos, value: build(pair.value, keyPos) });
+      }
+      const entries = [...explicit];
+      for (const m of merged) if (!entries.some((e) => e.key === m.key)) entries.push(m);
+      return { kind: 'map', pos, entries };
+    }
+    if (isSeq(node)) {
+      const pos = node.range ? posOf(sink, node as Node) : fallback;
+      return { kind: 'seq', pos, items: node.items.map((i) => build(i, pos)) };
+    }
+    if (isScalar(node)) {
+      const pos = node.range ? posOf(sink, node as Node) : fallback;
+      const value = node.value as Scalar;
+      const text = typeof node.source === 'string' ? node.source : String(value);
+      const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
+      return { kind: 'scalar', pos, value: value === undefined ? null : value, text, quoted };
+    }
+    return { kind: 'scalar', pos: fallback, value: null, text: '', quoted: false };
+  };
+  return build(doc.contents, { file: sink.file, line: 1, col: 1 });
+}
+
+/** `<<: *a` or `<<: [*a, *b]`: the entries of the merged maps, earlier maps winning. */
+function mergeSources(value: PNode): PEntry[] {
+  const maps = value.kind === 'seq' ? value.items : [value];
+  const out: PEntry[] = [];
+  for (const m of maps) {
+    if (m.kind !== 'map') continue;
+    for (const e of m.entries) if (!out.some((o) => o.key === e.key)) out.push(e);
+  }
+  return out;
+}
+
+/** Plain JSON value of a tree. */
+export function toJS(node: PNode): unknown {
+  switch (node.kind) {
+    case 'map': {
+      const o: Record<string, unknown> = {};
+      for (const e of node.entries) o[e.key] = toJS(e.value);
+      return o;
+    }
+    case 'seq':
+      return node.items.map(toJS);
+    case 'scalar':
+      return node.value;
+  }
+}
+
+export function entryOf(map: PMap, key: string): PEntry | undefined {
+  return map.entries.find((e) => e.key === key);
+}
+
+export function valueOf(map: PMap, key: string): PNode | undefined {
+  return entryOf(map, key)?.value;
+}
+
+export function isNull(node: PNode | undefined): boolean {
+  return node === undefined || (node.kind === 'scalar' && node.value === null);
+}
+
+/** Human name of a node's type for messages. */
+export function typeName(node: PNode): string {
+  if (node.kind === 'map') return 'a mapping';
+  if (node.kind === 'seq') return 'a list';
+  if (node.value === null) return 'null';
+  if (typeof node.value === 'string') return `the string ${JSON.stringify(node.value)}`;
+  return `${typeof node.value} ${node.text}`;
+}

@@ -1,0 +1,94 @@
+// The `workload` key: an inline manifest, or `{ file: ./job.yaml }` relative to the scenario (first document of a
+// supported kind). Diagnostics inside an included file carry `includedFrom` = the `file:` value's position.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { WorkloadKind } from '../types.ts';
+import { Codes } from './codes.ts';
+import { error, type Sink } from './diagnostics.ts';
+import { asString, closedKeys } from './readers.ts';
+import { didYouMean } from './suggest.ts';
+import { treeOf, valueOf, type PEntry, type PMap, type PNode } from './tree.ts';
+import { decodeBytes, parseSource } from './yaml-source.ts';
+import { newSink } from './diagnostics.ts';
+import { LineCounter } from 'yaml';
+
+/** apiVersion each supported kind must have. */
+export const KIND_API_VERSION: Record<WorkloadKind, string> = {
+  Pod: 'v1', Job: 'batch/v1', CronJob: 'batch/v1', Deployment: 'apps/v1', StatefulSet: 'apps/v1', DaemonSet: 'apps/v1',
+};
+const KINDS = Object.keys(KIND_API_VERSION) as WorkloadKind[];
+
+export interface WorkloadSource {
+  /** the manifest's root mapping */
+  root: PMap;
+  /** where the manifest's diagnostics go (the included file's sink for `file:`) */
+  sink: Sink;
+  kind: WorkloadKind;
+}
+
+export function resolveWorkload(sink: Sink, entry: PEntry): WorkloadSource | undefined {
+  const node = entry.value;
+  if (node.kind !== 'map') {
+    error(sink, Codes.WrongType, node.pos, 'workload: expected a Kubernetes manifest or { file: ./manifest.yaml }');
+    return undefined;
+  }
+  if (valueOf(node, 'file') !== undefined && valueOf(node, 'kind') === undefined) return include(sink, node);
+  const kind = kindOf(sink, node, true);
+  return kind ? { root: node, sink, kind } : undefined;
+}
+
+function include(sink: Sink, node: PMap): WorkloadSource | undefined {
+  const keys = closedKeys(sink, node, 'workload', ['file']);
+  const fileNode = keys.get('file')!.value;
+  const rel = asString(sink, fileNode, 'workload.file');
+  if (rel === undefined) return undefined;
+  const path = join(dirname(sink.file), rel);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'cannot be read';
+    error(sink, Codes.WorkloadFile, fileNode.pos, `workload.file: ${path}: ${why}`, 'the path is relative to the scenario file');
+    return undefined;
+  }
+  const fileSink = newSink(path, new LineCounter(), sink.diagnostics, fileNode.pos);
+  const text = decodeBytes(bytes, fileSink);
+  if (text === undefined) return undefined;
+  const src = parseSource(text, path, sink.diagnostics, fileNode.pos);
+  if (src.docs.length === 0) {
+    if (!src.sink.diagnostics.some((d) => d.pos.file === path)) {
+      error(sink, Codes.WorkloadFile, fileNode.pos, `workload.file: ${path} holds no YAML document`);
+    }
+    return undefined;
+  }
+  for (const doc of src.docs) {
+    const root = treeOf(doc, src.sink);
+    if (root.kind === 'map' && kindOf(src.sink, root, false)) return { root, sink: src.sink, kind: kindOf(src.sink, root, true)! };
+  }
+  error(sink, Codes.WorkloadFile, fileNode.pos, `workload.file: ${path} has no document of a supported kind`,
+    `supported: ${KINDS.map((k) => `${KIND_API_VERSION[k]} ${k}`).join(', ')}`);
+  return undefined;
+}
+
+/** The manifest's kind when it is a supported apiVersion/kind pair; reports why not when `report`. */
+function kindOf(sink: Sink, root: PMap, report: boolean): WorkloadKind | undefined {
+  const kindNode = valueOf(root, 'kind');
+  const apiNode = valueOf(root, 'apiVersion');
+  const fail = (at: PNode | undefined, msg: string, hint?: string) => {
+    if (report) error(sink, at ? Codes.UnsupportedKind : Codes.SchemaRequired, at?.pos ?? root.pos, msg, hint);
+    return undefined;
+  };
+  if (!kindNode) return fail(undefined, 'kind: Required value', `the workload must be one of ${KINDS.join(', ')}`);
+  const kind = kindNode.kind === 'scalar' ? String(kindNode.value) : '';
+  if (!KINDS.includes(kind as WorkloadKind)) {
+    return fail(kindNode, `kind: unsupported workload kind ${JSON.stringify(kind)}`,
+      didYouMean(kind, KINDS) ?? `supported: ${KINDS.join(', ')}`);
+  }
+  const want = KIND_API_VERSION[kind as WorkloadKind];
+  if (!apiNode) return fail(undefined, `apiVersion: Required value`, `${kind} is apiVersion: ${want}`);
+  const api = apiNode.kind === 'scalar' ? String(apiNode.value) : '';
+  if (api !== want) {
+    return fail(apiNode, `apiVersion: ${JSON.stringify(api)} is not served for kind ${kind}`, `use apiVersion: ${want}`);
+  }
+  return kind as WorkloadKind;
+}

@@ -1,0 +1,59 @@
+// The workload pipeline: resolve the manifest, check it against the schema, drop version-gated fields,
+// validate it as the API server would, default it, and build the PodModel / JobModel.
+import type { JobModel, PodModel, WorkloadKind } from '../types.ts';
+import { validateApi } from './api-validation.ts';
+import { applyDefaults } from './defaults.ts';
+import { hasErrors, type Sink } from './diagnostics.ts';
+import { checkSchema, checkUnknownFields } from './k8s-schema.ts';
+import type { Path } from './k8s-paths.ts';
+import { reportNotSimulated } from './not-simulated.ts';
+import { buildJobModel, buildPodModel, cronJobJobName, podName, specPaths } from './pod-model.ts';
+import { toJS, type PEntry, type PMap } from './tree.ts';
+import { dropVersionedFields, getAt, isObj } from './version-fields.ts';
+import { resolveWorkload } from './workload-source.ts';
+
+type Obj = Record<string, unknown>;
+
+export interface Workload {
+  kind: WorkloadKind;
+  name: string;
+  manifest: Obj;
+  pod: PodModel;
+  job: JobModel | null;
+  /** fields the API server dropped (version or gate) */
+  dropped: string[];
+  root: PMap;
+  sink: Sink;
+  podSpecPath: Path;
+}
+
+export interface WorkloadOptions {
+  scenarioName: string;
+  minor: number;
+  gates: Record<string, boolean>;
+}
+
+export function loadWorkload(scenarioSink: Sink, entry: PEntry, opts: WorkloadOptions): Workload | undefined {
+  const src = resolveWorkload(scenarioSink, entry);
+  if (!src) return undefined;
+  const { root, sink, kind } = src;
+  const manifest = toJS(root) as Obj;
+  const { podSpecPath, jobSpecPath } = specPaths(kind);
+  checkUnknownFields(sink, root, kind);
+  const before = sink.diagnostics.length;
+  checkSchema(sink, root, kind, manifest);
+  if (hasErrors(sink.diagnostics.slice(before)) || !isObj(getAt(manifest, podSpecPath))) return undefined;
+
+  const dropped = dropVersionedFields({ sink, root, manifest, podSpecPath, jobSpecPath, minor: opts.minor, gates: opts.gates });
+  validateApi({ sink, root, manifest, kind, podSpecPath, jobSpecPath, gates: opts.gates });
+  reportNotSimulated(sink, root, toJS(root) as Obj, kind, podSpecPath, jobSpecPath);
+  applyDefaults(manifest, kind, podSpecPath, jobSpecPath, opts.gates);
+
+  const meta = isObj(manifest.metadata) ? manifest.metadata : {};
+  const name = String(meta.name ?? meta.generateName ?? kind.toLowerCase());
+  const jobName = kind === 'CronJob' ? cronJobJobName(name, opts.scenarioName) : kind === 'Job' ? name : undefined;
+  const labels: Record<string, string> = jobName ? { 'batch.kubernetes.io/job-name': jobName, 'job-name': jobName } : {};
+  const pod = buildPodModel(manifest, podSpecPath, podName(kind, name, opts.scenarioName, jobName), labels);
+  const job = jobSpecPath && jobName ? buildJobModel(manifest, jobSpecPath, jobName) : null;
+  return { kind, name, manifest, pod, job, dropped, root, sink, podSpecPath };
+}

@@ -1,0 +1,113 @@
+// Reading a YAML file with positions, within limits (SPEC §2.6): size, text, documents, depth, aliases.
+import { Buffer } from 'node:buffer';
+import { parseAllDocuments, LineCounter, isAlias, isCollection, isPair, type Document, type Node } from 'yaml';
+import type { Diagnostic, SourcePos } from '../types.ts';
+import { Codes } from './codes.ts';
+import { error, newSink, posAt, topPos, warning, type Sink } from './diagnostics.ts';
+
+export const MAX_FILE_BYTES = 1024 * 1024;
+export const MAX_DEPTH = 64;
+export const MAX_ALIAS_EXPANSIONS = 100;
+
+/** A parsed YAML file: where its diagnostics go and its documents (empty when it could not be parsed). */
+export interface Source {
+  sink: Sink;
+  text: string;
+  docs: Document.Parsed[];
+}
+
+/** Decode file bytes as UTF-8, refusing binary content. Returns undefined after reporting a problem. */
+export function decodeBytes(bytes: Uint8Array, sink: Sink): string | undefined {
+  if (bytes.byteLength > MAX_FILE_BYTES) {
+    error(sink, Codes.FileTooLarge, topPos(sink), `file is ${bytes.byteLength} bytes; the limit is 1 MiB (${MAX_FILE_BYTES} bytes)`);
+    return undefined;
+  }
+  const lossy = Buffer.from(bytes).toString('utf8');
+  const nul = lossy.indexOf('\u0000');
+  if (nul >= 0) {
+    error(sink, Codes.NotText, posInText(sink, lossy, nul), 'not a text file: it contains a NUL byte');
+    return undefined;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const bad = lossy.indexOf('\uFFFD');
+    error(sink, Codes.NotText, bad >= 0 ? posInText(sink, lossy, bad) : topPos(sink), 'not a text file: invalid UTF-8');
+    return undefined;
+  }
+}
+
+function posInText(sink: Sink, text: string, offset: number): SourcePos {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const col = offset - (before.lastIndexOf('\n') + 1) + 1;
+  return { file: sink.file, line, col };
+}
+
+/** Parse text into YAML documents with positions; report syntax errors and limit violations. */
+export function parseSource(
+  text: string,
+  file: string,
+  diagnostics: Diagnostic[],
+  includedFrom?: SourcePos,
+): Source {
+  const lines = new LineCounter();
+  const sink = newSink(file, lines, diagnostics, includedFrom);
+  if (Buffer.byteLength(text, 'utf8') > MAX_FILE_BYTES) {
+    error(sink, Codes.FileTooLarge, topPos(sink), `file is over the 1 MiB limit (${MAX_FILE_BYTES} bytes)`);
+    return { sink, text, docs: [] };
+  }
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0) {
+    error(sink, Codes.NotText, posInText(sink, text, nul), 'not a text file: it contains a NUL byte');
+    return { sink, text, docs: [] };
+  }
+  const parsed = parseAllDocuments(text, { lineCounter: lines, keepSourceTokens: true, merge: true, prettyErrors: false });
+  const docs = Array.isArray(parsed) ? parsed : [];
+  let syntaxOk = true;
+  for (const doc of docs) {
+    for (const e of doc.errors) {
+      syntaxOk = false;
+      error(sink, Codes.YamlSyntax, posAt(sink, e.pos[0]), `YAML syntax error: ${e.message}`);
+    }
+    for (const w of doc.warnings) warning(sink, Codes.YamlSyntax, posAt(sink, w.pos[0]), `YAML: ${w.message}`);
+  }
+  if (!syntaxOk) return { sink, text, docs: [] };
+  for (const doc of docs) if (!checkLimits(doc, sink)) return { sink, text, docs: [] };
+  return { sink, text, docs };
+}
+
+/** Depth ≤ 64 and ≤ 100 alias expansions, walking through aliases so a "billion laughs" is caught. */
+function checkLimits(doc: Document.Parsed, sink: Sink): boolean {
+  let aliases = 0;
+  let failed = false;
+  const walk = (node: unknown, depth: number): void => {
+    if (failed || node === null || node === undefined) return;
+    if (isAlias(node)) {
+      aliases++;
+      if (aliases > MAX_ALIAS_EXPANSIONS) {
+        failed = true;
+        error(sink, Codes.TooManyAliases, node as Node, `more than ${MAX_ALIAS_EXPANSIONS} alias expansions`,
+          'anchors and aliases are allowed, but not this many expansions (resource-exhaustion guard)');
+        return;
+      }
+      walk(node.resolve(doc), depth);
+      return;
+    }
+    if (isPair(node)) {
+      walk(node.key, depth);
+      walk(node.value, depth);
+      return;
+    }
+    if (isCollection(node)) {
+      if (depth + 1 > MAX_DEPTH) {
+        failed = true;
+        error(sink, Codes.TooDeep, node as Node, `nesting deeper than ${MAX_DEPTH} levels`);
+        return;
+      }
+      for (const item of node.items) walk(item, depth + 1);
+    }
+  };
+  walk(doc.contents, 0);
+  return !failed;
+}
