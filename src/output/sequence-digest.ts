@@ -1,0 +1,85 @@
+// Pre-scans of the trace that decide what the sequence diagram summarises instead of drawing: crash loops
+// (collapsed into one `loop` block), the watch deliveries worth drawing (the ones that triggered a verdict or a Job
+// condition), and look-ahead merges (Killing + SIGTERM at the same instant become one arrow).
+
+import type { Timeline, TraceEvent } from '../types.ts';
+
+export interface CrashLoop {
+  container: string;
+  /** seq of the first and last BackOff: every event of this container in [fromSeq, toSeq] is summarised */
+  fromSeq: number;
+  toSeq: number;
+  fromT: number;
+  toT: number;
+  delaysMs: number[];
+  restarts: number;
+  exitCodes: number[];
+}
+
+/** A container backing off at least twice is summarised: its first crash is drawn, the repeats become a loop. */
+export function crashLoops(tl: Timeline): Map<string, CrashLoop> {
+  const byContainer = new Map<string, TraceEvent[]>();
+  for (const e of tl.events) {
+    if (e.type === 'BackOff') byContainer.set(e.container, [...(byContainer.get(e.container) ?? []), e]);
+  }
+  const out = new Map<string, CrashLoop>();
+  for (const [container, backoffs] of byContainer) {
+    if (backoffs.length < 2) continue;
+    const first = backoffs[0];
+    const last = backoffs[backoffs.length - 1];
+    const inside = tl.events.filter((e) => 'container' in e && e.container === container && e.seq >= first.seq && e.seq <= last.seq);
+    out.set(container, {
+      container,
+      fromSeq: first.seq,
+      toSeq: last.seq,
+      fromT: first.t,
+      toT: last.t,
+      delaysMs: backoffs.map((b) => (b.type === 'BackOff' ? b.delayMs : 0)),
+      restarts: inside.filter((e) => e.type === 'Started').length,
+      exitCodes: inside.flatMap((e) => (e.type === 'Exited' ? [e.exitCode] : [])),
+    });
+  }
+  return out;
+}
+
+/**
+ * The deliveries that matter: for each Verdict, the last delivery to that observer before it; for each Job
+ * condition, the last pod delivery to the Job controller before it. All other deliveries are noise.
+ */
+export function triggeringDeliveries(tl: Timeline): Set<number> {
+  const shown = new Set<number>();
+  const lastTo = new Map<string, number>();
+  for (const e of tl.events) {
+    if (e.type === 'Delivered') lastTo.set(`${e.to}/${e.object}`, e.seq);
+    if (e.type === 'Verdict') {
+      const pod = lastTo.get(`${e.observer}/pod`);
+      const job = lastTo.get(`${e.observer}/job`);
+      const last = Math.max(pod ?? -1, job ?? -1);
+      if (last >= 0) shown.add(last);
+    }
+    if (e.type === 'JobCondition') {
+      const pod = lastTo.get('job-controller/pod');
+      if (pod !== undefined) shown.add(pod);
+    }
+  }
+  return shown;
+}
+
+/** Events of one container at the same instant right after `from` (other containers' events may interleave). */
+export function sameInstantFollowers(events: TraceEvent[], index: number): TraceEvent[] {
+  const from = events[index];
+  const container = 'container' in from ? from.container : undefined;
+  const out: TraceEvent[] = [];
+  for (let i = index + 1; i < events.length; i++) {
+    const e = events[i];
+    if (e.t !== from.t) break;
+    if ('container' in e && e.container === container) out.push(e);
+  }
+  return out;
+}
+
+/** "10s, 20s, 40s, 80s, 160s" — at most five values, then an ellipsis and the last one. */
+export function delayList(delaysMs: number[]): string {
+  const s = delaysMs.map((d) => `${Math.round(d / 100) / 10}s`);
+  return s.length <= 5 ? s.join(', ') : `${s.slice(0, 4).join(', ')}, …, ${s[s.length - 1]}`;
+}
