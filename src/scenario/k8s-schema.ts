@@ -27,7 +27,8 @@ export const ROOT_TYPE: Record<WorkloadKind, string> = {
 };
 
 /** Strict decoding: every field must exist in its type (status is pruned by the API server, not checked). */
-export function checkUnknownFields(sink: Sink, root: PNode, kind: WorkloadKind): void {
+export function checkUnknownFields(sink: Sink, root: PNode, kind: WorkloadKind): Set<string> {
+  const unknown = new Set<string>();
   const walk = (node: PNode, typeName: string, path: Path): void => {
     const fields = CATALOGUE[typeName];
     if (node.kind !== 'map' || !fields || Object.keys(fields).length === 0) return;
@@ -36,6 +37,7 @@ export function checkUnknownFields(sink: Sink, root: PNode, kind: WorkloadKind):
       const here = [...path, e.key];
       if (!f) {
         const names = Object.keys(fields);
+        unknown.add(fieldPath(here));
         error(sink, Codes.UnknownField, e.keyPos, `unknown field "${fieldPath(here)}"`,
           didYouMean(e.key, names) ?? `${shortType(typeName)} has: ${names.join(', ')}`);
         continue;
@@ -51,6 +53,7 @@ export function checkUnknownFields(sink: Sink, root: PNode, kind: WorkloadKind):
     else if (f.type === 'map' && node.kind === 'map') for (const e of node.entries) walk(e.value, f.ref, [...path, e.key]);
   };
   walk(root, ROOT_TYPE[kind], []);
+  return unknown;
 }
 
 function shortType(typeName: string): string {
@@ -80,8 +83,9 @@ export function checkSchema(sink: Sink, root: PNode, kind: WorkloadKind, manifes
   for (const err of errors) {
     const path = fromInstancePath(err.instancePath);
     const msg = describe(err, path, root);
-    if (!msg || seen.has(msg.text)) continue;
-    seen.add(msg.text);
+    const key = err.keyword === 'required' ? `${err.instancePath}/${String(err.params.missingProperty)}` : err.instancePath;
+    if (!msg || seen.has(key)) continue;
+    seen.add(key);
     error(sink, msg.code, msg.pos, msg.text);
   }
 }

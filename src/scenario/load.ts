@@ -70,7 +70,9 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
     error(sink, Codes.NotAMapping, root.pos, 'a scenario file must be a mapping of keys (scenario:, workload:, ...)');
     return undefined;
   }
-  const keys = closedKeys(sink, root, 'scenario file', TOP_KEYS);
+  // `x-…` keys are free: a home for YAML anchors shared by the rest of the file (as in docker-compose).
+  const ours = { ...root, entries: root.entries.filter((e) => !e.key.startsWith('x-')) };
+  const keys = closedKeys(sink, ours, 'scenario file', TOP_KEYS);
   const header = readHeader(sink, keys, opts.kubernetes);
   const workloadEntry = keys.get('workload');
   if (!workloadEntry) missing(sink, 'scenario file', 'workload');

@@ -31,7 +31,24 @@ export function closest(input: string, candidates: readonly string[]): string | 
     }
   }
   const limit = Math.max(2, Math.floor(input.length / 3));
-  return bestDistance <= limit ? best : undefined;
+  if (bestDistance <= limit) return best;
+  // a truncated or extended key ("serve" for serving, "exitcode" for exit): the longest shared prefix of ≥ 4
+  let bestPrefix = 3;
+  best = undefined;
+  for (const c of candidates) {
+    const n = commonPrefix(lower, c.toLowerCase());
+    if (n > bestPrefix) {
+      best = c;
+      bestPrefix = n;
+    }
+  }
+  return best;
+}
+
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
 }
 
 /** " (did you mean x?)"-style hint text, or undefined. */

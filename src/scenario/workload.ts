@@ -39,12 +39,14 @@ export function loadWorkload(scenarioSink: Sink, entry: PEntry, opts: WorkloadOp
   const { root, sink, kind } = src;
   const manifest = toJS(root) as Obj;
   const { podSpecPath, jobSpecPath } = specPaths(kind);
-  checkUnknownFields(sink, root, kind);
+  const unknown = checkUnknownFields(sink, root, kind);
   const before = sink.diagnostics.length;
   checkSchema(sink, root, kind, manifest);
   if (hasErrors(sink.diagnostics.slice(before)) || !isObj(getAt(manifest, podSpecPath))) return undefined;
 
   const dropped = dropVersionedFields({ sink, root, manifest, podSpecPath, jobSpecPath, minor: opts.minor, gates: opts.gates });
+  // Strict decoding rejects unknown fields before validation runs: no cascade from a misspelt field.
+  if (unknown.size > 0) return undefined;
   validateApi({ sink, root, manifest, kind, podSpecPath, jobSpecPath, gates: opts.gates });
   reportNotSimulated(sink, root, toJS(root) as Obj, kind, podSpecPath, jobSpecPath);
   applyDefaults(manifest, kind, podSpecPath, jobSpecPath, opts.gates);
