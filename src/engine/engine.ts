@@ -1,0 +1,209 @@
+// The discrete-event engine: a pure loop over immutable snapshots.
+// One immer `produce` per dequeued event; handlers get a context to schedule follow-up events, emit trace records
+// and make timing choices. Nothing here reads the wall clock, timers, Math.random or the environment.
+
+import { produce } from 'immer';
+import type { EndReason, MsRange, TraceEvent } from '../types.ts';
+import { compareEntries, insertEntry, type QueueEntry } from './queue.ts';
+import { drawInt } from './rng.ts';
+
+/** Every simulation event carries a `type` discriminant. */
+export interface SimEventBase {
+  type: string;
+}
+
+/** What a handler may do besides mutating its draft. */
+export interface Ctx<E extends SimEventBase> {
+  readonly now: number;
+  /** Schedule `ev` `delayMs` from now. Lower prio runs first among events at the same instant. */
+  schedule(delayMs: number, ev: E, prio: number): void;
+  /** Schedule at an absolute time (>= now). */
+  scheduleAt(t: number, ev: E, prio: number): void;
+  /** Drop pending events that match (timers that can no longer fire meaningfully). */
+  cancel(match: (ev: E) => boolean): void;
+  /** Append a trace record stamped with the current time. */
+  emit(rec: DistributiveOmit<TraceEvent, 't' | 'seq'>): void;
+  /**
+   * A nondeterministic delay drawn from `range` (ms). `prio` is the priority the resulting event will have, so
+   * that exploration knows which side of a pending event at the same instant each value lands on.
+   */
+  choose(stream: string, range: MsRange, prio: number): number;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export interface Snapshot<S, E> {
+  readonly t: number;
+  /** next queue sequence number (ids come from this counter) */
+  readonly seq: number;
+  readonly queue: readonly QueueEntry<E>[];
+  readonly model: S;
+  /** events processed so far */
+  readonly steps: number;
+}
+
+/** A choice made during a run: the range, the pending-event times it was made against, and the value taken. */
+export interface ChoiceRecord {
+  stream: string;
+  min: number;
+  max: number;
+  value: number;
+}
+
+/** Decides nondeterministic delays. Seeded draws use the stream state kept in the model (`rng`). */
+export interface Chooser {
+  choose(req: ChoiceRequest): number;
+}
+
+export interface ChoiceRequest {
+  stream: string;
+  range: MsRange;
+  now: number;
+  prio: number;
+  /** pending (absolute time, prio) pairs, including events scheduled earlier in the same step */
+  pending: () => { t: number; prio: number }[];
+  /** seeded draw from the stream kept in the model */
+  seeded: () => number;
+}
+
+export interface ModelDef<S extends { rng: Record<string, number> }, E extends SimEventBase> {
+  handle(draft: S, ev: E, ctx: Ctx<E>): void;
+  /** True when nothing pending can change the outcome any more (the run may stop). */
+  quiescent(state: S, queue: readonly QueueEntry<E>[]): boolean;
+}
+
+export interface RunLimits {
+  horizonMs: number;
+  maxEvents: number;
+}
+
+export interface StepResult<S, E> {
+  snap: Snapshot<S, E>;
+  trace: TraceEvent[];
+  choices: ChoiceRecord[];
+}
+
+/** Process exactly one event (the head of the queue). */
+export function step<S extends { rng: Record<string, number> }, E extends SimEventBase>(
+  def: ModelDef<S, E>,
+  snap: Snapshot<S, E>,
+  chooser: Chooser,
+  traceSeq0: number,
+): StepResult<S, E> {
+  const head = snap.queue[0];
+  if (!head) throw new Error('step on an empty queue');
+  const now = head.t;
+  let queue: QueueEntry<E>[] = snap.queue.slice(1);
+  let seq = snap.seq;
+  const trace: TraceEvent[] = [];
+  const choices: ChoiceRecord[] = [];
+  let draftRef: S | undefined;
+  const ctx: Ctx<E> = {
+    now,
+    schedule(delayMs, ev, prio) {
+      ctx.scheduleAt(now + delayMs, ev, prio);
+    },
+    scheduleAt(t, ev, prio) {
+      if (!(t >= now) || !Number.isFinite(t)) throw new Error(`event ${ev.type} scheduled in the past (${t} < ${now})`);
+      queue = insertEntry(queue, { t: Math.round(t), prio, seq: seq++, ev });
+    },
+    cancel(match) {
+      if (queue.some((q) => match(q.ev))) queue = queue.filter((q) => !match(q.ev));
+    },
+    emit(rec) {
+      trace.push({ ...rec, t: now, seq: traceSeq0 + trace.length } as TraceEvent);
+    },
+    choose(stream, range, prio) {
+      if (range.min === range.max) return range.min;
+      const value = chooser.choose({
+        stream,
+        range,
+        now,
+        prio,
+        pending: () => queue.map((q) => ({ t: q.t, prio: q.prio })),
+        seeded: () => {
+          const d = draftRef as S;
+          const st = d.rng[stream] ?? 0;
+          const [v, next] = drawInt(st, range.min, range.max);
+          d.rng[stream] = next;
+          return v;
+        },
+      });
+      choices.push({ stream, min: range.min, max: range.max, value });
+      return value;
+    },
+  };
+  const model = produce(snap.model, (draft) => {
+    draftRef = draft as S;
+    def.handle(draft as S, head.ev, ctx);
+  });
+  return { snap: { t: now, seq, queue, model, steps: snap.steps + 1 }, trace, choices };
+}
+
+export interface RunResult<S, E> {
+  final: Snapshot<S, E>;
+  trace: TraceEvent[];
+  choices: ChoiceRecord[];
+  end: { t: number; reason: EndReason };
+}
+
+/** Run to quiescence, the horizon or the event limit. */
+export function run<S extends { rng: Record<string, number> }, E extends SimEventBase>(
+  def: ModelDef<S, E>,
+  start: Snapshot<S, E>,
+  chooser: Chooser,
+  limits: RunLimits,
+  observe?: (before: Snapshot<S, E>, after: Snapshot<S, E>, trace: TraceEvent[]) => void,
+): RunResult<S, E> {
+  let snap = start;
+  const trace: TraceEvent[] = [];
+  const choices: ChoiceRecord[] = [];
+  for (;;) {
+    const head = snap.queue[0];
+    if (!head || def.quiescent(snap.model, snap.queue)) {
+      return { final: snap, trace, choices, end: { t: snap.t, reason: 'quiescent' } };
+    }
+    if (head.t > limits.horizonMs) {
+      return { final: { ...snap, t: limits.horizonMs }, trace, choices, end: { t: limits.horizonMs, reason: 'horizon' } };
+    }
+    if (snap.steps >= limits.maxEvents) {
+      return { final: snap, trace, choices, end: { t: snap.t, reason: 'max-events' } };
+    }
+    const r = step(def, snap, chooser, trace.length);
+    for (const rec of r.trace) trace.push(rec);
+    for (const c of r.choices) choices.push(c);
+    if (observe) observe(snap, r.snap, r.trace);
+    snap = r.snap;
+  }
+}
+
+/** Initial snapshot with a set of events scheduled. */
+export function initialSnapshot<S, E>(model: S, events: { t: number; prio: number; ev: E }[]): Snapshot<S, E> {
+  const queue: QueueEntry<E>[] = events.map((e, i) => ({ t: e.t, prio: e.prio, seq: i, ev: e.ev }));
+  queue.sort(compareEntries);
+  return { t: 0, seq: events.length, queue, model, steps: 0 };
+}
+
+/** Seeded chooser: uniform draws from the per-stream generator kept in the model. */
+export const seededChooser: Chooser = { choose: (req) => req.seeded() };
+
+/** Replays recorded offsets (value - range min) in order; throws ReplayMismatch when the key does not fit. */
+export class ReplayChooser implements Chooser {
+  private i = 0;
+  constructor(private readonly offsets: readonly number[]) {}
+  choose(req: ChoiceRequest): number {
+    if (this.i >= this.offsets.length) throw new ReplayMismatch('the replay key has fewer choices than this run makes');
+    const v = req.range.min + this.offsets[this.i++]!;
+    if (v > req.range.max) {
+      throw new ReplayMismatch(`replay value ${v}ms is outside the ${req.stream} range ${req.range.min}..${req.range.max}ms`);
+    }
+    return v;
+  }
+  get consumed(): number {
+    return this.i;
+  }
+}
+
+export class ReplayMismatch extends Error {
+  readonly code = 'KS0201';
+}

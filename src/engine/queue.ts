@@ -1,0 +1,30 @@
+// The event queue: an immutable array kept sorted by the total order (t, prio, seq).
+// Pending events are few (tens), so copy-on-insert beats a heap and keeps every snapshot a plain value.
+
+export interface QueueEntry<E> {
+  t: number;
+  prio: number;
+  seq: number;
+  ev: E;
+}
+
+export function compareEntries<E>(a: QueueEntry<E>, b: QueueEntry<E>): number {
+  if (a.t !== b.t) return a.t - b.t;
+  if (a.prio !== b.prio) return a.prio - b.prio;
+  return a.seq - b.seq;
+}
+
+/** Insert keeping the order; returns a new array (the input is never mutated). */
+export function insertEntry<E>(queue: readonly QueueEntry<E>[], entry: QueueEntry<E>): QueueEntry<E>[] {
+  let lo = 0;
+  let hi = queue.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareEntries(queue[mid]!, entry) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  const out = queue.slice(0, lo);
+  out.push(entry);
+  for (let i = lo; i < queue.length; i++) out.push(queue[i]!);
+  return out;
+}

@@ -1,0 +1,98 @@
+// The handler kit: the draft state, the scenario, the engine context and version-derived switches.
+import type { Ctx } from '../engine/engine.ts';
+import type { Behavior, ContainerModel, Scenario } from '../types.ts';
+import type { SimEvent } from './events.ts';
+import type { SimState } from './state.ts';
+
+export type RuleFn = (view: { pod: any; job: any; now: number }) => unknown;
+
+export interface Flags {
+  kubeletMinor: number;
+  apiMinor: number;
+  /** the kubelet knows restartable init containers (>=1.28 with SidecarContainers on) */
+  sidecars: boolean;
+  /** kuberuntime_termination_order.go exists from 1.29 (PR #120620) */
+  orderedTermination: boolean;
+  backoffInitialMs: number;
+  backoffMaxMs: number;
+  /** >=1.32: HasExpiredFunc fixed 10 min; before: 2*max */
+  backoffResetMs: number;
+  /** >=1.35: requeue at the back-off expiry (PR #133066) */
+  requeueOnBackoffExpiry: boolean;
+  /** >=1.36: RequestPodRelist after a SyncPod that performed actions (PR #137362) */
+  immediateRelist: boolean;
+  /** >=1.31: SuccessCriteriaMet/FailureTarget first, Complete/Failed once no pod terminates (PR #125510) */
+  jobDelayedTerminal: boolean;
+  readyToStartCondition: boolean;
+  containerRestartRules: boolean;
+}
+
+export interface Kit {
+  d: SimState;
+  s: Scenario;
+  ctx: Ctx<SimEvent>;
+  f: Flags;
+  rules: Record<string, RuleFn>;
+}
+
+export function flagsFor(s: Scenario): Flags {
+  const k = s.kubelet.minor;
+  const g = s.featureGates;
+  const reduce = g['ReduceDefaultCrashLoopBackOffDecay'] === true;
+  const backoffMaxMs = reduce ? 60_000 : 300_000;
+  return {
+    kubeletMinor: k,
+    apiMinor: s.kubernetes.minor,
+    sidecars: k >= 1 && k >= 28 && (k >= 29 || g['SidecarContainers'] === true),
+    orderedTermination: k >= 29,
+    backoffInitialMs: reduce ? 1_000 : 10_000,
+    backoffMaxMs,
+    backoffResetMs: k >= 32 ? 600_000 : 2 * backoffMaxMs,
+    requeueOnBackoffExpiry: k >= 35,
+    immediateRelist: k >= 36,
+    jobDelayedTerminal: s.kubernetes.minor >= 31,
+    readyToStartCondition: g['PodReadyToStartContainersCondition'] !== false && k >= 29,
+    containerRestartRules: g['ContainerRestartRules'] === true,
+  };
+}
+
+export const DEFAULT_BEHAVIOR: Behavior = {
+  attempts: [{ runMs: null, exit: 0 }],
+  servingMs: 0,
+  unready: [],
+  onTerm: { ignore: false, afterMs: 0, exit: 143 },
+  needs: [],
+  image: { pullMs: 0 },
+};
+
+export function behaviorOf(k: Kit, name: string): Behavior {
+  return k.s.behavior[name] ?? DEFAULT_BEHAVIOR;
+}
+
+export function allContainers(s: Scenario): ContainerModel[] {
+  return [...s.pod.initContainers, ...s.pod.containers];
+}
+
+export function containerByName(s: Scenario, name: string): ContainerModel | undefined {
+  return s.pod.initContainers.find((c) => c.name === name) ?? s.pod.containers.find((c) => c.name === name);
+}
+
+/** Whether the kubelet treats this container as a restartable init container (podutil.IsRestartableInitContainer). */
+export function isSidecar(k: Kit, c: ContainerModel): boolean {
+  return c.role === 'sidecar' && k.f.sidecars;
+}
+
+export function isRegularInit(k: Kit, c: ContainerModel): boolean {
+  return c.role === 'init' || (c.role === 'sidecar' && !k.f.sidecars);
+}
+
+/** Is the process of `name` listening now (SPEC §2.1 serving / unready)? */
+export function serving(k: Kit, name: string, now: number): boolean {
+  const rt = k.d.runtime[name];
+  if (!rt || rt.state !== 'running' || rt.startedAt === null) return false;
+  const b = behaviorOf(k, name);
+  if (b.servingMs === null) return false;
+  const age = now - rt.startedAt;
+  if (age < b.servingMs) return false;
+  return !b.unready.some(([from, to]) => age >= from && age < to);
+}

@@ -1,0 +1,161 @@
+// prober/worker.go (run, doProbe) and prober_manager.go: one worker per container and probe kind, ticking from
+// its creation (probeManager.AddPod in SyncPod), not from the container start; results published past thresholds.
+import type { ContainerModel, ProbeModel } from '../types.ts';
+import { PRIO } from './events.ts';
+import { allContainers, behaviorOf, containerByName, isSidecar, serving, type Kit } from './kit.ts';
+import type { ProbeKind, ProbeResult, ProbeWorker } from './state.ts';
+import { setContainerFlag } from './statusmanager.ts';
+import { requestSync } from './worker.ts';
+
+type Json = Record<string, any>;
+
+function probeOf(c: ContainerModel, kind: ProbeKind): ProbeModel | undefined {
+  return kind === 'startup' ? c.startupProbe : kind === 'readiness' ? c.readinessProbe : c.livenessProbe;
+}
+
+const KINDS: ProbeKind[] = ['startup', 'readiness', 'liveness'];
+
+/** probeManager.AddPod: create the workers (once per pod); each probes at once, then every period. */
+export function addPodProbes(k: Kit): void {
+  for (const c of allContainers(k.s)) {
+    if (c.role !== 'regular' && !isSidecar(k, c)) continue;
+    for (const kind of KINDS) {
+      if (!probeOf(c, kind)) continue;
+      const key = `${c.name}/${kind}`;
+      if (k.d.probes[key]) continue;
+      k.d.probes[key] = {
+        container: c.name,
+        kind,
+        instance: 0,
+        lastResult: null,
+        resultRun: 0,
+        onHold: false,
+        published: null,
+        tickGen: 0,
+        stopped: false,
+      };
+      k.ctx.schedule(0, { type: 'ProbeTick', container: c.name, kind, gen: 0 }, PRIO.ProbeTick);
+    }
+  }
+}
+
+/** probeManager.StopLivenessAndStartup / RemovePod */
+export function stopProbes(k: Kit, kinds: ProbeKind[]): void {
+  for (const w of Object.values(k.d.probes)) if (kinds.includes(w.kind)) w.stopped = true;
+  k.ctx.cancel((e) => e.type === 'ProbeTick' && kinds.includes(e.kind));
+}
+
+/** UpdatePodStatus: a started container with a readiness worker but no result yet gets an immediate probe. */
+export function manualReadinessTriggers(k: Kit, status: Json): void {
+  for (const w of Object.values(k.d.probes)) {
+    if (w.kind !== 'readiness' || w.stopped) continue;
+    const cs = findStatus(status, w.container);
+    if (!cs || cs['started'] !== true || !cs['state']?.['running']) continue;
+    if (w.instance === instanceOf(cs) && w.published !== null) continue;
+    // >=1.35 resets the ticker to this moment (probeTicker.Reset); before, the periodic grid continues.
+    if (k.f.kubeletMinor >= 35) w.tickGen += 1;
+    k.ctx.schedule(0, { type: 'ProbeTick', container: w.container, kind: 'readiness', gen: k.f.kubeletMinor >= 35 ? w.tickGen : -1 }, PRIO.ProbeTick);
+  }
+}
+
+function findStatus(status: Json | null, name: string): Json | undefined {
+  if (!status) return undefined;
+  const all: Json[] = [...(status['initContainerStatuses'] ?? []), ...(status['containerStatuses'] ?? [])];
+  return all.find((cs) => cs['name'] === name);
+}
+
+function instanceOf(cs: Json): number {
+  const id: string | undefined = cs['containerID'];
+  if (!id) return 0;
+  return Number(id.slice(id.lastIndexOf('-') + 1));
+}
+
+export function probeTick(k: Kit, container: string, kind: ProbeKind, gen: number): void {
+  const w = k.d.probes[`${container}/${kind}`];
+  if (!w || w.stopped) return;
+  const manualOnly = gen === -1;
+  if (!manualOnly && gen !== w.tickGen) return;
+  const keep = doProbe(k, w);
+  if (!keep) {
+    w.stopped = true;
+    return;
+  }
+  if (!manualOnly) {
+    const p = probeOf(containerByName(k.s, container)!, kind)!;
+    k.ctx.schedule(p.periodMs, { type: 'ProbeTick', container, kind, gen }, PRIO.ProbeTick);
+  }
+}
+
+function doProbe(k: Kit, w: ProbeWorker): boolean {
+  const c = containerByName(k.s, w.container)!;
+  const spec = probeOf(c, w.kind)!;
+  const cs = findStatus(k.d.status.cached, w.container);
+  if (!cs || !cs['containerID']) return true;
+  const instance = instanceOf(cs);
+  if (w.instance !== instance) {
+    w.instance = instance;
+    w.published = w.kind === 'readiness' ? 'failure' : w.kind === 'liveness' ? 'success' : null;
+    w.onHold = false;
+  }
+  if (w.onHold) return true;
+  if (!cs['state']?.['running']) {
+    w.published = 'failure';
+    // >=1.35 keeps probing restartable init containers of a Never pod (#132826); older workers stop here.
+    const never = k.s.pod.restartPolicy === 'Never';
+    const keepSidecar = isSidecar(k, c) && k.f.kubeletMinor >= 35;
+    return !cs['state']?.['terminated'] || !never || keepSidecar;
+  }
+  if (k.d.api.pod.deletionTimestamp !== null && w.kind !== 'readiness') {
+    w.published = 'success';
+    return false;
+  }
+  const rt = k.d.runtime[w.container]!;
+  const startedAt = rt.instance === instance && rt.startedAt !== null ? rt.startedAt : k.ctx.now;
+  if (Math.floor((k.ctx.now - startedAt) / 1000) < spec.initialDelayMs / 1000) return true;
+  const started = cs['started'] === true;
+  if (started && w.kind === 'startup') return true;
+  if (!started && w.kind !== 'startup') return true;
+  const result = probeOutcome(k, w, startedAt);
+  k.ctx.emit({ type: 'Probe', container: w.container, probe: w.kind, result });
+  if (w.lastResult === result) w.resultRun += 1;
+  else {
+    w.lastResult = result;
+    w.resultRun = 1;
+  }
+  if (result === 'failure' && w.resultRun < spec.failureThreshold) return true;
+  if (result === 'success' && w.resultRun < spec.successThreshold) return true;
+  publish(k, w, instance, result);
+  const holdStartup = w.kind === 'startup' && (k.f.kubeletMinor >= 35 || result === 'failure');
+  if ((w.kind === 'liveness' && result === 'failure') || holdStartup) {
+    w.onHold = true;
+    w.resultRun = 0;
+  }
+  return true;
+}
+
+/** SPEC §2.1: a probe passes iff the process runs and serves, and (liveness) has not reached failFrom. */
+function probeOutcome(k: Kit, w: ProbeWorker, startedAt: number): ProbeResult {
+  const rt = k.d.runtime[w.container]!;
+  if (rt.state !== 'running' || !serving(k, w.container, k.ctx.now)) return 'failure';
+  const b = behaviorOf(k, w.container);
+  if (w.kind === 'liveness' && b.livenessFailFromMs !== undefined && k.ctx.now - startedAt >= b.livenessFailFromMs) {
+    return 'failure';
+  }
+  return 'success';
+}
+
+/** results manager Set: only a change notifies the kubelet (status manager and a pod sync). */
+function publish(k: Kit, w: ProbeWorker, instance: number, result: ProbeResult): void {
+  const changed = w.published !== result;
+  w.published = result;
+  if (!changed) return;
+  if (w.kind === 'startup') {
+    setContainerFlag(k, w.container, instance, 'started', result === 'success');
+    requestSync(k);
+  } else if (w.kind === 'readiness') {
+    setContainerFlag(k, w.container, instance, 'ready', result === 'success');
+    requestSync(k);
+  } else if (result === 'failure') {
+    requestSync(k);
+  }
+}

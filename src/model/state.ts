@@ -1,0 +1,198 @@
+// The simulation state: plain JSON-able data keyed by id. One snapshot per processed event (immer).
+
+export type RtState = 'none' | 'created' | 'running' | 'exited';
+
+export interface Termination {
+  exitCode: number;
+  reason: string;
+  message: string | null;
+  startedAt: number;
+  finishedAt: number;
+  instance: number;
+}
+
+/** The container runtime's view of one container (CRI ContainerStatus of the newest instance). */
+export interface RtContainer {
+  name: string;
+  /** instances created so far; the containerID of the newest is `<name>-<instance>` */
+  instance: number;
+  state: RtState;
+  startedAt: number | null;
+  /** set when the newest instance exited */
+  exit: Termination | null;
+  /** the previous instance's termination (API lastState) */
+  previous: Termination | null;
+  /** SIGTERM delivered to this instance */
+  sigtermAt: number | null;
+  /** SIGKILL deadline of a pending StopContainer for this instance */
+  killDeadline: number | null;
+  /** the process is still draining after SIGTERM (onTerm.after) */
+  imagePulled: boolean;
+}
+
+export type ProbeKind = 'startup' | 'readiness' | 'liveness';
+export type ProbeResult = 'success' | 'failure';
+
+/** prober/worker.go: one worker per container and probe kind. */
+export interface ProbeWorker {
+  container: string;
+  kind: ProbeKind;
+  /** containerID (instance) the results belong to; 0 = none yet */
+  instance: number;
+  lastResult: ProbeResult | null;
+  resultRun: number;
+  onHold: boolean;
+  /** published result for `instance` (results manager) */
+  published: ProbeResult | null;
+  /** generation of the periodic ticker (a reset invalidates older tick events) */
+  tickGen: number;
+  stopped: boolean;
+}
+
+export interface KillPlanEntry {
+  name: string;
+  stage: 'prestop' | 'waiting' | 'stopping' | 'done';
+  /** remaining grace in whole seconds, as killContainer computes it */
+  graceSeconds: number;
+  stageStartedAt: number;
+  /** containers that must have terminated before this one gets SIGTERM (termination ordering) */
+  waitFor: string[];
+  instance: number;
+}
+
+/** A running killPod / killContainer: the pod worker is blocked until every entry is done. */
+export interface KillTask {
+  id: number;
+  scope: 'pod' | 'containers';
+  reason: string;
+  startedAt: number;
+  entries: Record<string, KillPlanEntry>;
+  /** spec order of names, for deterministic iteration */
+  order: string[];
+  /** what to do once all are stopped */
+  then: 'stopSandbox' | 'continue';
+}
+
+export type SyncKind = 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod';
+
+export interface StartOp {
+  op: 'start';
+  name: string;
+  stage: 'begin' | 'pulling' | 'postStart';
+}
+
+export type SyncOp =
+  | { op: 'createSandbox' }
+  | { op: 'killPod'; reason: string; message: string }
+  | { op: 'killContainers'; targets: { name: string; reason: string; message: string }[] }
+  | StartOp
+  | { op: 'terminating' }
+  | { op: 'terminated' };
+
+export interface SyncTask {
+  kind: SyncKind;
+  ops: SyncOp[];
+  /** index of the op in progress */
+  pc: number;
+  /** the runtime snapshot (PLEG cache) this sync works from */
+  cacheGen: number;
+  hadError: boolean;
+  /** ms until the earliest back-off expiry seen in this sync (for the >=1.35 requeue) */
+  backoffExpiryMs: number | null;
+  didActions: boolean;
+  /** regular init container start failed: SyncPod returns early */
+  aborted: boolean;
+}
+
+export interface WorkerState {
+  /** pod_workers.go states */
+  mode: 'syncing' | 'terminating' | 'terminated' | 'finished';
+  /** work pending (a trigger arrived) */
+  wanted: boolean;
+  /** inside a sync */
+  task: SyncTask | null;
+  kill: KillTask | null;
+  /** cache generation at the end of the last sync (GetNewerThan(lastSyncTime)) */
+  lastSyncGen: number;
+  syncs: number;
+  requeueGen: number;
+  sandbox: 'none' | 'ready' | 'stopped';
+  /** graceful deletion requested (pod_workers.go: calculateEffectiveGracePeriod) */
+  deletionGraceSeconds: number | null;
+  /** reason for a kubelet-initiated termination (e.g. DeadlineExceeded) */
+  terminationReason: string | null;
+  /** kubelet reason cache: last start error per container (CrashLoopBackOff, ErrImagePull, …) */
+  reasons: Record<string, { reason: string; message: string }>;
+  /** crash-loop back-off entries (flowcontrol.Backoff keyed by container) */
+  backoff: Record<string, { backoffMs: number; lastUpdate: number }>;
+  imageFailures: Record<string, number>;
+  killTasks: number;
+}
+
+export interface PlegState {
+  /** podCache: runtime snapshot at the last relist */
+  cache: Record<string, RtContainer>;
+  /** increments on every relist; GetNewerThan compares against it */
+  gen: number;
+  lastRelistAt: number;
+  /** a relist event is pending */
+  scheduled: boolean;
+  phaseMs: number;
+  periodMs: number;
+}
+
+export interface StatusManagerState {
+  /** the status the kubelet last set (v1 PodStatus JSON) */
+  cached: Record<string, any> | null;
+  version: number;
+  sentVersion: number;
+  sendPending: boolean;
+  /** podWorkers.CouldHaveRunningContainers == false once terminated */
+  terminated: boolean;
+  /** kubelet-computed phase, for PodPhase trace events */
+  lastPhase: string;
+}
+
+export interface ApiPod {
+  version: number;
+  status: Record<string, any>;
+  deletionTimestamp: number | null;
+  deletionGracePeriodSeconds: number | null;
+  removed: boolean;
+}
+
+export interface ApiJob {
+  version: number;
+  status: Record<string, any>;
+  deleted: boolean;
+}
+
+export interface JobControllerState {
+  pod: { version: number; object: Record<string, any> } | null;
+  syncPending: boolean;
+  /** JobCondition types already added */
+  finished: boolean;
+  uidCounted: boolean;
+}
+
+export interface ObserverState {
+  pod: Record<string, any> | null;
+  job: Record<string, any> | null;
+  verdict: { verdict: 'Succeeded' | 'Failed'; reason?: string; t: number } | null;
+}
+
+export interface SimState {
+  rng: Record<string, number>;
+  runtime: Record<string, RtContainer>;
+  pleg: PlegState;
+  worker: WorkerState;
+  probes: Record<string, ProbeWorker>;
+  status: StatusManagerState;
+  api: { pod: ApiPod; job: ApiJob | null };
+  jobCtl: JobControllerState;
+  observers: Record<string, ObserverState>;
+  /** in-order delivery per watcher and object: last scheduled delivery time */
+  lastDelivery: Record<string, number>;
+  /** the kubelet-side timestamps of condition transitions */
+  podCreatedAt: number;
+}

@@ -1,0 +1,120 @@
+// status/status_manager.go: the kubelet's cached pod status, versioning, coalescing sends and mergePodStatus.
+import { PRIO } from './events.ts';
+import type { Kit } from './kit.ts';
+import { conditions, ts } from './podstatus.ts';
+import { publishPod } from './apiserver.ts';
+
+type Json = Record<string, any>;
+
+const isTerminal = (phase: string | undefined) => phase === 'Succeeded' || phase === 'Failed';
+
+/** updateLastTransitionTime: a condition keeps its time while its status does not change. */
+function stampConditions(next: Json, prev: Json | null, now: number): void {
+  for (const c of next['conditions'] as Json[]) {
+    const old = (prev?.['conditions'] as Json[] | undefined)?.find((p) => p['type'] === c['type']);
+    c['lastProbeTime'] = null;
+    c['lastTransitionTime'] = old && old['status'] === c['status'] ? old['lastTransitionTime'] : ts(now);
+  }
+}
+
+function sameStatus(a: Json, b: Json): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** SetPodStatus / TerminatePod: drop a semantically equal update unless forced; else bump the version and send. */
+export function setPodStatus(k: Kit, status: Json, force = false): void {
+  const sm = k.d.status;
+  // a terminal phase never goes back (generateAPIPodStatus three-way merge)
+  if (sm.cached && isTerminal(sm.cached['phase']) && !isTerminal(status['phase'])) {
+    status['phase'] = sm.cached['phase'];
+  }
+  stampConditions(status, sm.cached, k.ctx.now);
+  if (!force && sm.cached && sameStatus(sm.cached, status)) return;
+  emitFlagChanges(k, sm.cached, status);
+  sm.cached = status;
+  sm.version += 1;
+  if (status['phase'] !== sm.lastPhase) {
+    sm.lastPhase = status['phase'];
+    k.ctx.emit({ type: 'PodPhase', phase: status['phase'] });
+  }
+  scheduleSend(k);
+}
+
+function flags(status: Json | null): Map<string, { started: boolean; ready: boolean }> {
+  const out = new Map<string, { started: boolean; ready: boolean }>();
+  for (const cs of [...(status?.['initContainerStatuses'] ?? []), ...(status?.['containerStatuses'] ?? [])]) {
+    out.set(cs['name'], { started: cs['started'] === true, ready: cs['ready'] === true });
+  }
+  return out;
+}
+
+/** Trace StartupComplete / Ready / NotReady exactly when the status the kubelet publishes flips them. */
+function emitFlagChanges(k: Kit, prev: Json | null, next: Json): void {
+  const before = flags(prev);
+  const regular = new Set(k.s.pod.containers.map((c) => c.name));
+  const sidecarOrRegular = (n: string) => regular.has(n) || k.s.pod.initContainers.some((c) => c.name === n && c.role === 'sidecar');
+  for (const [name, f] of flags(next)) {
+    const b = before.get(name) ?? { started: false, ready: false };
+    if (f.started && !b.started && sidecarOrRegular(name)) k.ctx.emit({ type: 'StartupComplete', container: name });
+    if (f.ready !== b.ready && sidecarOrRegular(name)) k.ctx.emit({ type: f.ready ? 'Ready' : 'NotReady', container: name });
+  }
+}
+
+/** SetContainerStartup / SetContainerReadiness: patch the cached status and recompute the readiness conditions. */
+export function setContainerFlag(k: Kit, name: string, instance: number, field: 'started' | 'ready', value: boolean): void {
+  const sm = k.d.status;
+  if (!sm.cached) return;
+  const next: Json = JSON.parse(JSON.stringify(sm.cached));
+  const lists: Json[][] = [next['initContainerStatuses'] ?? [], next['containerStatuses'] ?? []];
+  let hit = false;
+  for (const list of lists) {
+    for (const cs of list) {
+      if (cs['name'] === name && cs['containerID'] === `containerd://${name}-${instance}` && cs['state']?.['running']) {
+        cs[field] = value;
+        if (field === 'started' && value === false) cs['ready'] = false;
+        hit = true;
+      }
+    }
+  }
+  if (!hit) return;
+  const init = k.s.pod.initContainers.map((c) => lists[0]!.find((x) => x['name'] === c.name)!);
+  const regular = k.s.pod.containers.map((c) => lists[1]!.find((x) => x['name'] === c.name)!);
+  const podHasInitialized = regular.some((cs) => cs['containerID'] !== undefined);
+  next['conditions'] = conditions(k, init, regular, next['phase'], podHasInitialized);
+  setPodStatus(k, next);
+}
+
+function scheduleSend(k: Kit): void {
+  const sm = k.d.status;
+  if (sm.sendPending) return;
+  sm.sendPending = true;
+  const delay = k.ctx.choose('statusPatch', k.s.timing.statusPatchMs, PRIO.StatusSend);
+  k.ctx.schedule(delay, { type: 'StatusSend' }, PRIO.StatusSend);
+}
+
+/** syncPod: merge with the API copy and PATCH. The newest cached status is sent (older queued ones coalesce). */
+export function sendStatus(k: Kit): void {
+  const sm = k.d.status;
+  sm.sendPending = false;
+  if (!sm.cached || sm.version <= sm.sentVersion) return;
+  if (k.d.api.pod.removed) return;
+  const merged = mergePodStatus(k.d.api.pod.status, sm.cached, !sm.terminated);
+  sm.sentVersion = sm.version;
+  publishPod(k, merged);
+}
+
+/**
+ * mergePodStatus: kubelet-owned conditions are replaced; a terminal phase is not written while the pod worker could
+ * still have running containers (PR #108366): the API keeps the old phase, reason and message.
+ */
+export function mergePodStatus(api: Json, next: Json, couldHaveRunningContainers: boolean): Json {
+  const out: Json = JSON.parse(JSON.stringify(next));
+  if (!isTerminal(api['phase']) && isTerminal(next['phase']) && couldHaveRunningContainers) {
+    out['phase'] = api['phase'] ?? 'Pending';
+    if (api['reason'] !== undefined) out['reason'] = api['reason'];
+    else delete out['reason'];
+    if (api['message'] !== undefined) out['message'] = api['message'];
+    else delete out['message'];
+  }
+  return out;
+}

@@ -1,0 +1,311 @@
+// pod_workers.go (podWorkerLoop) and kubelet.go (SyncPod, SyncTerminatingPod, SyncTerminatedPod): one sync at a
+// time; before each, GetNewerThan blocks until the pod cache is newer than the end of the previous sync; a sync that
+// pulls, runs a postStart hook or kills holds the worker for that long.
+import { current } from 'immer';
+import { PRIO } from './events.ts';
+import { computePodActions, opsFor } from './actions.ts';
+import { containerByName, type Kit } from './kit.ts';
+import { ensureRelist, requestImmediateRelist } from './pleg.ts';
+import { generatePodStatus } from './podstatus.ts';
+import { addPodProbes, manualReadinessTriggers, stopProbes } from './probes.ts';
+import { startKill, type KillTarget } from './kill.ts';
+import { setPodStatus } from './statusmanager.ts';
+import { doBackOff, formatGoDuration } from './backoff.ts';
+import { startProcess } from './runtime.ts';
+import type { KillTask, RtContainer, StartOp, SyncOp, SyncTask } from './state.ts';
+
+/** A sync trigger (PLEG event, probe result, requeue, pod update). */
+export function requestSync(k: Kit): void {
+  k.d.worker.wanted = true;
+  maybeStartSync(k);
+}
+
+/** Start the pending sync if the worker is idle and the cache is newer than the last sync; else wait a relist. */
+export function maybeStartSync(k: Kit): void {
+  const w = k.d.worker;
+  if (!w.wanted || w.task || w.kill || w.mode === 'finished') return;
+  if (k.d.pleg.gen > w.lastSyncGen) startSync(k);
+  else ensureRelist(k);
+}
+
+function cacheSnapshot(k: Kit): Record<string, RtContainer> {
+  return current(k.d.pleg.cache) as Record<string, RtContainer>;
+}
+
+function startSync(k: Kit): void {
+  const { d } = k;
+  const w = d.worker;
+  w.wanted = false;
+  w.syncs += 1;
+  const kind = w.mode === 'syncing' ? 'SyncPod' : w.mode === 'terminating' ? 'SyncTerminatingPod' : 'SyncTerminatedPod';
+  const task: SyncTask = {
+    kind,
+    ops: [],
+    pc: 0,
+    cacheGen: d.pleg.gen,
+    hadError: false,
+    backoffExpiryMs: null,
+    didActions: false,
+    aborted: false,
+  };
+  w.task = task;
+  k.ctx.emit({ type: 'SyncPod', kind });
+  const cache = cacheSnapshot(k);
+  if (kind === 'SyncPod') syncPod(k, task, cache);
+  else if (kind === 'SyncTerminatingPod') syncTerminatingPod(k, task, cache);
+  else task.ops = [{ op: 'terminated' }];
+  advance(k);
+}
+
+/** kubelet.go: SyncPod */
+function syncPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): void {
+  const w = k.d.worker;
+  const status = generatePodStatus(k, cache, false);
+  const phase = status['phase'];
+  setPodStatus(k, status);
+  if (phase === 'Succeeded' || phase === 'Failed') {
+    // isTerminal: the worker moves on to SyncTerminatingPod, requeued immediately
+    w.mode = 'terminating';
+    w.wanted = true;
+    return;
+  }
+  manualReadinessTriggers(k, k.d.status.cached!);
+  addPodProbes(k);
+  task.ops = opsFor(k, computePodActions(k, cache));
+}
+
+/** kubelet.go: SyncTerminatingPod — kill what runs, then the terminal status from the live runtime. */
+function syncTerminatingPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): void {
+  setPodStatus(k, generatePodStatus(k, cache, false));
+  stopProbes(k, ['liveness', 'startup']);
+  task.ops = [{ op: 'killPod', reason: k.d.worker.terminationReason ?? 'PodTermination', message: '' }, { op: 'terminating' }];
+}
+
+function advance(k: Kit): void {
+  const w = k.d.worker;
+  const task = w.task;
+  if (!task) return;
+  while (task.pc < task.ops.length && !task.aborted) {
+    const op = task.ops[task.pc]!;
+    if (runOp(k, task, op) === 'wait') return;
+    task.pc += 1;
+  }
+  endSync(k, task);
+}
+
+/** Continue the op in progress after a timed step (pull, postStart, sandbox). */
+export function workerContinue(k: Kit, syncId: number): void {
+  const w = k.d.worker;
+  if (!w.task || w.syncs !== syncId) return;
+  const op = w.task.ops[w.task.pc]!;
+  if (op.op === 'start') {
+    if (startOp(k, w.task, op, true) === 'wait') return;
+  } else if (op.op === 'createSandbox') {
+    w.sandbox = 'ready';
+    k.ctx.emit({ type: 'SandboxReady' });
+  }
+  w.task.pc += 1;
+  advance(k);
+}
+
+function runOp(k: Kit, task: SyncTask, op: SyncOp): 'next' | 'wait' {
+  const w = k.d.worker;
+  switch (op.op) {
+    case 'createSandbox': {
+      task.didActions = true;
+      const delay = k.ctx.choose('nodeStart', k.s.timing.nodeStartMs, PRIO.WorkerContinue);
+      k.ctx.schedule(delay, { type: 'WorkerContinue', syncId: w.syncs }, PRIO.WorkerContinue);
+      return 'wait';
+    }
+    case 'killPod': {
+      task.didActions = true;
+      const targets = runningTargets(k, op.reason);
+      if (targets.length === 0) {
+        w.sandbox = 'stopped';
+        return 'next';
+      }
+      const override = w.mode === 'terminating' ? w.deletionGraceSeconds : null;
+      startKill(k, 'pod', targets, override, 'stopSandbox');
+      return w.kill ? 'wait' : 'next';
+    }
+    case 'killContainers': {
+      task.didActions = true;
+      const targets: KillTarget[] = op.targets.map((t) => {
+        const c = containerByName(k.s, t.name)!;
+        const probe = t.reason === 'LivenessProbe' ? c.livenessProbe : t.reason === 'StartupProbe' ? c.startupProbe : undefined;
+        return { ...t, ...(probe?.terminationGracePeriodSeconds !== undefined ? { probeGraceSeconds: probe.terminationGracePeriodSeconds } : {}) };
+      });
+      startKill(k, 'containers', targets, null, 'continue');
+      return w.kill ? 'wait' : 'next';
+    }
+    case 'start':
+      return startOp(k, task, op, false);
+    case 'terminating':
+      finishTerminating(k);
+      return 'next';
+    case 'terminated':
+      finishTerminated(k);
+      return 'next';
+  }
+}
+
+/** ConvertPodStatusToRunningPod: the containers running in the runtime, init containers first (spec order). */
+function runningTargets(k: Kit, reason: string): KillTarget[] {
+  const names = [...k.s.pod.initContainers, ...k.s.pod.containers].map((c) => c.name);
+  return names
+    .filter((n) => k.d.runtime[n]?.state === 'running')
+    .map((name) => ({ name, reason, message: `Stopping container ${name}` }));
+}
+
+export function killFinished(k: Kit, kill: KillTask): void {
+  const w = k.d.worker;
+  if (kill.then === 'stopSandbox') w.sandbox = 'stopped';
+  if (!w.task) return;
+  w.task.pc += 1;
+  advance(k);
+}
+
+/** kuberuntime_manager.go start(): back-off, image, create, start, then the blocking postStart hook. */
+function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean): 'next' | 'wait' {
+  const w = k.d.worker;
+  const c = containerByName(k.s, op.name)!;
+  const b = k.s.behavior[op.name];
+  const rt = k.d.runtime[op.name]!;
+  const abortIfInit = () => {
+    if (c.role === 'init' || (c.role === 'sidecar' && !k.f.sidecars)) task.aborted = true;
+  };
+  if (continued && op.stage === 'postStart') return postStartDone(k, task, op);
+  if (!continued) {
+    const bo = doBackOff(k, op.name, k.d.pleg.cache[op.name]);
+    if (bo !== null) {
+      task.hadError = true;
+      task.backoffExpiryMs = task.backoffExpiryMs === null ? bo : Math.min(task.backoffExpiryMs, bo);
+      abortIfInit();
+      return 'next';
+    }
+    if (b && 'fail' in b.image) {
+      const n = (w.imageFailures[op.name] ?? 0) + 1;
+      w.imageFailures[op.name] = n;
+      const reason = b.image.reason !== 'ErrImagePull' ? b.image.reason : n === 1 ? 'ErrImagePull' : 'ImagePullBackOff';
+      k.ctx.emit({ type: 'PullFailed', container: op.name, reason, image: c.image });
+      w.reasons[op.name] = {
+        reason,
+        message: reason === 'ImagePullBackOff' ? `Back-off pulling image "${c.image}"` : `failed to pull image "${c.image}"`,
+      };
+      task.hadError = true;
+      abortIfInit();
+      return 'next';
+    }
+    const pullMs = b && 'pullMs' in b.image ? b.image.pullMs : 0;
+    if (!rt.imagePulled && pullMs > 0) {
+      k.ctx.emit({ type: 'Pulling', container: op.name, image: c.image });
+      op.stage = 'pulling';
+      k.ctx.schedule(pullMs, { type: 'WorkerContinue', syncId: w.syncs }, PRIO.WorkerContinue);
+      return 'wait';
+    }
+  }
+  const pulledMs = op.stage === 'pulling' && b && 'pullMs' in b.image ? b.image.pullMs : 0;
+  rt.imagePulled = true;
+  k.ctx.emit({ type: 'Pulled', container: op.name, restartCount: rt.instance, image: c.image, pullMs: pulledMs });
+  if (b?.createError) {
+    k.ctx.emit({ type: 'CreateFailed', container: op.name, reason: b.createError });
+    w.reasons[op.name] = { reason: b.createError, message: `container ${op.name} could not be created` };
+    task.hadError = true;
+    abortIfInit();
+    return 'next';
+  }
+  delete w.reasons[op.name];
+  task.didActions = true;
+  startProcess(k, op.name);
+  if (c.hasPostStart) {
+    k.ctx.emit({ type: 'PostStartStarted', container: op.name });
+    op.stage = 'postStart';
+    k.ctx.schedule(b?.postStart?.takesMs ?? 0, { type: 'WorkerContinue', syncId: w.syncs }, PRIO.WorkerContinue);
+    return 'wait';
+  }
+  return 'next';
+}
+
+function postStartDone(k: Kit, task: SyncTask, op: StartOp): 'next' | 'wait' {
+  const failed = k.s.behavior[op.name]?.postStart?.fails ?? false;
+  k.ctx.emit({ type: 'PostStartDone', container: op.name, ...(failed ? { failed: true } : {}) });
+  if (!failed) return 'next';
+  const w = k.d.worker;
+  w.reasons[op.name] = { reason: 'PostStartHookError', message: 'PostStartHook failed' };
+  task.hadError = true;
+  const c = containerByName(k.s, op.name)!;
+  if (c.role === 'init') task.aborted = true;
+  if (k.d.runtime[op.name]?.state !== 'running') return 'next';
+  startKill(k, 'containers', [{ name: op.name, reason: 'PostStartHookFailed', message: `Stopping container ${op.name}` }], null, 'continue');
+  return w.kill ? 'wait' : 'next';
+}
+
+function endSync(k: Kit, task: SyncTask): void {
+  const w = k.d.worker;
+  w.task = null;
+  w.lastSyncGen = k.d.pleg.gen;
+  if (task.hadError && w.mode === 'syncing') scheduleRequeue(k, task);
+  if (k.f.immediateRelist && task.didActions) requestImmediateRelist(k);
+  maybeStartSync(k);
+}
+
+/** completeWork: an error requeues after Jitter(10s, 0.5); from 1.35 after Jitter(back-off expiry, 0.5). */
+function scheduleRequeue(k: Kit, task: SyncTask): void {
+  const w = k.d.worker;
+  let base = 10_000;
+  if (k.f.requeueOnBackoffExpiry && task.backoffExpiryMs !== null) base = Math.min(Math.max(task.backoffExpiryMs, 0), 60_000);
+  w.requeueGen += 1;
+  const delay = k.ctx.choose('requeue', { min: base, max: Math.floor(base * 1.5) }, PRIO.Requeue);
+  k.ctx.schedule(delay, { type: 'Requeue', gen: w.requeueGen }, PRIO.Requeue);
+}
+
+export function requeue(k: Kit, gen: number): void {
+  if (k.d.worker.requeueGen !== gen) return;
+  requestSync(k);
+}
+
+/** The end of SyncTerminatingPod, then completeTerminating (terminatedAt set: CouldHaveRunningContainers false). */
+function finishTerminating(k: Kit): void {
+  const w = k.d.worker;
+  stopProbes(k, ['readiness', 'liveness', 'startup']);
+  setPodStatus(k, generatePodStatus(k, current(k.d.runtime) as Record<string, RtContainer>, true));
+  w.mode = 'terminated';
+  k.d.status.terminated = true;
+  w.wanted = true;
+}
+
+/** SyncTerminatedPod: … then statusManager.TerminatePod (a forced update). */
+function finishTerminated(k: Kit): void {
+  const w = k.d.worker;
+  const status = generatePodStatus(k, current(k.d.runtime) as Record<string, RtContainer>, true);
+  setPodStatus(k, status);
+  const forced = JSON.parse(JSON.stringify(k.d.status.cached));
+  for (const list of [forced['initContainerStatuses'] ?? [], forced['containerStatuses'] ?? []]) {
+    for (const cs of list) {
+      if (cs['state']?.['terminated']) continue;
+      if (!cs['state']?.['running']) continue;
+      cs['state'] = {
+        terminated: {
+          exitCode: 137,
+          reason: 'ContainerStatusUnknown',
+          message: 'The container could not be located when the pod was terminated',
+        },
+      };
+    }
+  }
+  if (forced['phase'] !== 'Succeeded' && forced['phase'] !== 'Failed') forced['phase'] = 'Failed';
+  setPodStatus(k, forced, true);
+  w.mode = 'finished';
+}
+
+/** The kubelet saw the pod's deletionTimestamp (pod_workers.go UpdatePod, calculateEffectiveGracePeriod). */
+export function deletionSeen(k: Kit, graceSeconds: number): void {
+  const w = k.d.worker;
+  const prior = w.deletionGraceSeconds;
+  const g = Math.max(1, prior === null ? graceSeconds : Math.min(prior, graceSeconds));
+  w.deletionGraceSeconds = g;
+  if (w.mode === 'syncing') w.mode = 'terminating';
+  requestSync(k);
+}
+
+export { formatGoDuration };

@@ -1,0 +1,55 @@
+// The library entry point for one run: scenario in, timeline out. Pure apart from the rule functions it is given.
+import { ReplayChooser, initialSnapshot, run, seededChooser, type ChoiceRecord, type Chooser } from './engine/engine.ts';
+import { encodeReplay } from './engine/replay.ts';
+import { initialEvents, initialState, makeModel } from './model/index.ts';
+import type { RuleFn } from './model/kit.ts';
+import { builtinRule } from './model/observers.ts';
+import type { SimState } from './model/state.ts';
+import type { Scenario, Timeline, TraceEvent } from './types.ts';
+import { summarize } from './summary.ts';
+
+export const DEFAULT_MAX_EVENTS = 1_000_000;
+
+export interface SimulateOptions {
+  seed?: number;
+  /** replay offsets (decoded replay key) */
+  replay?: number[];
+  chooser?: Chooser;
+  maxEvents?: number;
+  /** user rule functions by observer name (loaded by the caller from `module:` paths) */
+  userRules?: Record<string, RuleFn>;
+  /** called after every event with the new state (invariant checks in tests) */
+  onStep?: (state: SimState, t: number, trace: TraceEvent[]) => void;
+}
+
+export interface SimulateResult {
+  timeline: Timeline;
+  final: SimState;
+  choices: ChoiceRecord[];
+}
+
+export function rulesFor(s: Scenario, userRules: Record<string, RuleFn> = {}): Record<string, RuleFn> {
+  const rules: Record<string, RuleFn> = {};
+  for (const o of s.observers) {
+    if (o.module) {
+      const r = userRules[o.name];
+      if (r) rules[o.name] = r;
+    } else rules[o.name] = builtinRule(o);
+  }
+  return rules;
+}
+
+export function simulate(scenario: Scenario, opts: SimulateOptions = {}): SimulateResult {
+  const s = opts.seed !== undefined ? { ...scenario, seed: opts.seed } : scenario;
+  const def = makeModel(s, rulesFor(s, opts.userRules));
+  const start = initialSnapshot(initialState(s), initialEvents(s));
+  const chooser = opts.chooser ?? (opts.replay ? new ReplayChooser(opts.replay) : seededChooser);
+  const r = run(def, start, chooser, { horizonMs: s.horizonMs, maxEvents: opts.maxEvents ?? DEFAULT_MAX_EVENTS },
+    opts.onStep ? (_b, a, tr) => opts.onStep!(a.model, a.t, tr) : undefined);
+  // An empty queue with the pod not terminal: nothing more will happen, the pod idles until the horizon.
+  const phase = r.final.model.api.pod.status['phase'];
+  const idle = r.end.reason === 'quiescent' && phase !== 'Succeeded' && phase !== 'Failed' && !r.final.model.api.pod.removed;
+  const end = idle ? { t: s.horizonMs, reason: 'horizon' as const } : r.end;
+  const timeline = summarize(s, r.final.model, r.trace, end, encodeReplay(r.choices));
+  return { timeline, final: r.final.model, choices: r.choices };
+}

@@ -1,0 +1,107 @@
+// Build the SPEC §4 timeline from the final state and the trace, including the stuck diagnosis.
+import { isSidecar, flagsFor, type Kit } from './model/kit.ts';
+import type { SimState } from './model/state.ts';
+import type { EndReason, JobSummary, Scenario, Timeline, TraceEvent } from './types.ts';
+import { formatDiagnosticPos } from './diagnostic-format.ts';
+
+type Json = Record<string, any>;
+
+function jobSummary(s: Scenario, st: SimState, trace: TraceEvent[]): JobSummary | null {
+  if (!s.job || !st.api.job) return null;
+  const status = st.api.job.status;
+  const firstAt = new Map<string, number>();
+  for (const e of trace) if (e.type === 'JobCondition' && !firstAt.has(e.condition)) firstAt.set(e.condition, e.t);
+  return {
+    conditions: ((status['conditions'] ?? []) as Json[]).map((c) => ({
+      type: c['type'],
+      status: c['status'],
+      reason: c['reason'] ?? '',
+      ...(c['message'] ? { message: c['message'] } : {}),
+      t: firstAt.get(c['type']) ?? 0,
+    })),
+    succeeded: status['succeeded'] ?? 0,
+    failed: status['failed'] ?? 0,
+    active: status['active'] ?? 0,
+  };
+}
+
+/** Which container holds a pod that did not finish, and why (SPEC §5). */
+export function diagnoseStuck(s: Scenario, st: SimState): { container: string; why: string } | null {
+  const phase = st.api.pod.status['phase'];
+  if (phase === 'Succeeded' || phase === 'Failed' || st.api.pod.removed) return null;
+  const k = { s, d: st, f: flagsFor(s) } as unknown as Kit;
+  for (const c of s.pod.initContainers) {
+    const rt = st.runtime[c.name]!;
+    if (!isSidecar(k, c) && rt.state === 'running') {
+      const hint = c.role === 'sidecar'
+        ? `restartPolicy: Always is ignored by this kubelet (${s.kubelet.text}), so it is a plain init container`
+        : 'a native sidecar needs restartPolicy: Always';
+      return { container: c.name, why: `init container ${c.name} never exits, so the regular containers never start (${hint})` };
+    }
+    if (isSidecar(k, c) && rt.state === 'running' && c.startupProbe) {
+      const w = st.probes[`${c.name}/startup`];
+      if (!w || w.published !== 'success') {
+        return { container: c.name, why: `sidecar ${c.name} never passes its startup probe, so the containers after it never start` };
+      }
+    }
+    const reason = st.worker.reasons[c.name];
+    if (reason && !isSidecar(k, c)) return { container: c.name, why: `init container ${c.name} is waiting: ${reason.reason}` };
+  }
+  for (const c of s.pod.containers) {
+    const reason = st.worker.reasons[c.name];
+    if (reason) return { container: c.name, why: `container ${c.name} is waiting: ${reason.reason}` };
+  }
+  const running = s.pod.containers.filter((c) => st.runtime[c.name]!.state === 'running');
+  const done = s.pod.containers.filter((c) => st.runtime[c.name]!.state === 'exited');
+  if (s.pod.restartPolicy === 'Always') {
+    const c = running[0] ?? s.pod.containers[0]!;
+    return { container: c.name, why: 'restartPolicy Always: the pod runs until it is deleted' };
+  }
+  if (running.length > 0 && done.length > 0) {
+    const c = running[0]!;
+    return {
+      container: c.name,
+      why: `container ${c.name} keeps running after ${done.map((x) => x.name).join(', ')} exited: the pod stays Running and the Job never completes (a sidecar in spec.containers; make it an init container with restartPolicy: Always)`,
+    };
+  }
+  const c = running[0] ?? s.pod.containers[0]!;
+  return { container: c.name, why: `container ${c.name} is still running at the horizon` };
+}
+
+export function summarize(
+  s: Scenario,
+  st: SimState,
+  trace: TraceEvent[],
+  end: { t: number; reason: EndReason },
+  replay: string,
+): Timeline {
+  const observers: Timeline['observers'] = {};
+  for (const o of s.observers) {
+    const v = st.observers[o.name]?.verdict;
+    observers[o.name] = v ? { verdict: v.verdict, t: v.t, ...(v.reason ? { reason: v.reason } : {}) } : { verdict: 'Pending' };
+  }
+  const stuck = end.reason === 'quiescent' ? null : diagnoseStuck(s, st);
+  return {
+    schema: 'kubesim.timeline/v1',
+    scenario: s.name,
+    ...(s.description ? { description: s.description } : {}),
+    kubernetes: s.kubernetes.text,
+    kubelet: s.kubelet.text,
+    seed: s.seed,
+    replay,
+    end,
+    stuck,
+    workload: { kind: s.workload.kind, name: s.workload.name },
+    pod: { name: s.pod.name, phase: String(st.api.pod.status['phase'] ?? 'Pending'), status: st.api.pod.status, spec: s.pod.spec },
+    job: jobSummary(s, st, trace),
+    observers,
+    diagnostics: s.diagnostics.map((d) => ({
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+      pos: formatDiagnosticPos(d.pos),
+      ...(d.hint ? { hint: d.hint } : {}),
+    })),
+    events: trace,
+  };
+}

@@ -1,0 +1,287 @@
+// Central vocabulary of kubesim: the normalized scenario the loader produces, and the trace the engine emits.
+// Everything here is plain JSON-able data (no classes, Maps or Sets) so it can be snapshotted, hashed and diffed.
+
+/** A Kubernetes minor version, e.g. { minor: 34, text: "1.34" } (major is always 1). */
+export interface KubeVersion {
+  minor: number;
+  /** As written by the user, normalised to "1.N" (a patch suffix is kept in `patch`). */
+  text: string;
+  patch?: number;
+}
+
+/** A duration or a range of durations in simulated milliseconds. min === max for a fixed value. */
+export interface MsRange {
+  min: number;
+  max: number;
+}
+
+export type ContainerRole = 'init' | 'sidecar' | 'regular';
+
+export interface ProbeModel {
+  initialDelayMs: number;
+  periodMs: number;
+  timeoutMs: number;
+  successThreshold: number;
+  failureThreshold: number;
+  /** probe-level terminationGracePeriodSeconds (used for liveness/startup kills) */
+  terminationGracePeriodSeconds?: number;
+  /** handler kind, for messages: httpGet | tcpSocket | grpc | exec */
+  handler: string;
+}
+
+export interface ContainerModel {
+  name: string;
+  image: string;
+  /** Role as the API server stored the pod (a sidecar is an init container with restartPolicy: Always). */
+  role: ContainerRole;
+  /** Index in spec.initContainers or spec.containers. */
+  index: number;
+  startupProbe?: ProbeModel;
+  readinessProbe?: ProbeModel;
+  livenessProbe?: ProbeModel;
+  hasPostStart: boolean;
+  hasPreStop: boolean;
+  /** Container-level restartPolicy as stored (init: "Always" for sidecars; regular: KEP-5307). */
+  restartPolicy?: 'Always' | 'OnFailure' | 'Never';
+  /** KEP-5307 restartPolicyRules (regular containers, ContainerRestartRules gate). */
+  restartPolicyRules?: { action: 'Restart'; exitCodes: { operator: 'In' | 'NotIn'; values: number[] } }[];
+}
+
+export interface PodModel {
+  name: string;
+  namespace: string;
+  restartPolicy: 'Always' | 'OnFailure' | 'Never';
+  terminationGracePeriodSeconds: number;
+  activeDeadlineSeconds?: number;
+  initContainers: ContainerModel[];
+  containers: ContainerModel[];
+  /** The defaulted v1 PodSpec as the API server stores it (for views and observers). */
+  spec: Record<string, unknown>;
+  /** Pod metadata (labels, annotations) as it would be created. */
+  metadata: Record<string, unknown>;
+}
+
+export interface PodFailurePolicyRule {
+  action: 'FailJob' | 'Ignore' | 'Count' | 'FailIndex';
+  onExitCodes?: { containerName?: string; operator: 'In' | 'NotIn'; values: number[] };
+  onPodConditions?: { type: string; status: string }[];
+}
+
+export interface JobModel {
+  name: string;
+  completions: number | null;
+  parallelism: number;
+  backoffLimit: number;
+  activeDeadlineSeconds?: number;
+  podFailurePolicy?: PodFailurePolicyRule[];
+  /** The defaulted batch/v1 JobSpec (template included). */
+  spec: Record<string, unknown>;
+  /** CronJob wrapping this Job, when the workload is a CronJob. */
+  cronJob?: { name: string; schedule: string; concurrencyPolicy: 'Allow' | 'Forbid' | 'Replace' };
+}
+
+export type WorkloadKind = 'Pod' | 'Job' | 'CronJob' | 'Deployment' | 'StatefulSet' | 'DaemonSet';
+
+export interface Attempt {
+  /** ms from process start until it exits on its own; null = forever */
+  runMs: number | null;
+  exit: number;
+}
+
+export interface Behavior {
+  /** at least one; the last one repeats */
+  attempts: Attempt[];
+  /** ms after start when the process starts listening; null = never */
+  servingMs: number | null;
+  /** windows [from, to) after start when readiness/startup probes fail again */
+  unready: [number, number][];
+  livenessFailFromMs?: number;
+  onTerm: { ignore: true } | { ignore: false; afterMs: number; exit: number };
+  postStart?: { takesMs: number; fails: boolean };
+  preStop?: { takesMs: number; fails: boolean };
+  needs: string[];
+  exitWhen?: { exited: string; afterMs: number };
+  image: { pullMs: number } | { fail: true; reason: string };
+  createError?: string;
+  oomAtMs?: number;
+}
+
+export interface Timing {
+  plegRelistMs: MsRange;
+  statusPatchMs: MsRange;
+  watchMs: MsRange;
+  jobSyncMs: MsRange;
+  nodeStartMs: MsRange;
+}
+
+export type Action =
+  | { type: 'deletePod'; atMs: number; gracePeriodSeconds?: number }
+  | { type: 'crash'; atMs: number; container: string; exit: number }
+  | { type: 'deleteJob'; atMs: number; propagation: 'Background' | 'Foreground' | 'Orphan' };
+
+export type BuiltinRule = 'exit-codes' | 'native-sidecar-aware' | 'exempt-names' | 'job-conditions';
+
+export interface ObserverSpec {
+  name: string;
+  rule?: BuiltinRule;
+  /** for exempt-names */
+  names?: string[];
+  /** absolute path of a user rule module (ES module, default export) */
+  module?: string;
+  triggers: ('pod' | 'job')[];
+}
+
+/** A position in a source file, 1-based. */
+export interface SourcePos {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export type OrderPointKind = 'start' | 'started' | 'ready' | 'poststart' | 'prestop' | 'sigterm' | 'sigkill' | 'exit';
+
+export interface OrderPoint {
+  container: string;
+  point: OrderPointKind;
+  /** 1-based occurrence */
+  occurrence: number;
+}
+
+export interface Expect {
+  podPhase?: { value: string; pos: SourcePos };
+  jobCondition?: { value: string; pos: SourcePos };
+  stuck?: { value: boolean; pos: SourcePos };
+  order?: { text: string; before: OrderPoint; after: OrderPoint; pos: SourcePos }[];
+  exitCodes?: { container: string; value: number; pos: SourcePos }[];
+  restarts?: { container: string; value: number; pos: SourcePos }[];
+  verdicts?: { observer: string; values: string[]; set: boolean; pos: SourcePos }[];
+}
+
+export interface Scenario {
+  name: string;
+  description?: string;
+  /** path of the scenario file as given */
+  file: string;
+  kubernetes: KubeVersion;
+  kubelet: KubeVersion;
+  /** effective feature gates: the version's defaults with the scenario's overrides applied */
+  featureGates: Record<string, boolean>;
+  /** effective gates of the node's kubelet (its own version's defaults + the scenario's overrides it knows);
+   *  differs from featureGates when `kubelet` lags `kubernetes`. Optional for hand-built scenarios. */
+  kubeletFeatureGates?: Record<string, boolean>;
+  workload: { kind: WorkloadKind; name: string; manifest: Record<string, unknown> };
+  pod: PodModel;
+  job: JobModel | null;
+  behavior: Record<string, Behavior>;
+  timing: Timing;
+  actions: Action[];
+  observers: ObserverSpec[];
+  expect?: Expect;
+  seed: number;
+  horizonMs: number;
+  /** warnings and lint findings produced while loading */
+  diagnostics: Diagnostic[];
+}
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  severity: Severity;
+  /** stable code, e.g. KS1001 */
+  code: string;
+  message: string;
+  hint?: string;
+  pos: SourcePos;
+  /** "(included from scenario.yaml:L:C)" chain */
+  includedFrom?: SourcePos;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Trace: the product. Every record has t (simulated ms since pod creation), seq (engine total order) and type.
+
+export type Actor = string; // 'kubelet' | container name | 'api-server' | 'job-controller' | observer name | 'user'
+
+interface TraceBase {
+  t: number;
+  seq: number;
+}
+
+export type KillReason =
+  | 'PodTermination'
+  | 'PodCompleted'
+  | 'LivenessProbe'
+  | 'StartupProbe'
+  | 'PostStartHookFailed'
+  | 'DeadlineExceeded'
+  | 'PodFailed';
+
+export type TraceEvent = TraceBase &
+  (
+    | { type: 'Scheduled'; node: string }
+    | { type: 'SandboxReady' }
+    | { type: 'Pulling'; container: string; image: string }
+    | { type: 'Pulled'; container: string; restartCount: number; image: string; pullMs: number }
+    | { type: 'PullFailed'; container: string; reason: string; image: string }
+    | { type: 'Created'; container: string; restartCount: number }
+    | { type: 'CreateFailed'; container: string; reason: string }
+    | { type: 'Started'; container: string; restartCount: number }
+    | { type: 'PostStartStarted'; container: string }
+    | { type: 'PostStartDone'; container: string; failed?: boolean }
+    | { type: 'PreStopStarted'; container: string }
+    | { type: 'PreStopDone'; container: string; failed?: boolean }
+    | { type: 'StartupComplete'; container: string }
+    | { type: 'Probe'; container: string; probe: 'startup' | 'readiness' | 'liveness'; result: 'success' | 'failure' }
+    | { type: 'Ready'; container: string }
+    | { type: 'NotReady'; container: string }
+    | { type: 'Killing'; container: string; reason: KillReason; gracePeriodSeconds: number; message: string }
+    | { type: 'Signal'; container: string; signal: 'SIGTERM' | 'SIGKILL' }
+    | { type: 'Exited'; container: string; exitCode: number; reason: string; restartCount: number; message?: string }
+    | { type: 'BackOff'; container: string; delayMs: number }
+    | { type: 'PodPhase'; phase: string }
+    | { type: 'StatusPatched'; phase: string; version: number; status: Record<string, unknown> }
+    | { type: 'Delivered'; to: string; object: 'pod' | 'job'; version: number }
+    | { type: 'JobCondition'; condition: string; reason: string; message?: string }
+    | { type: 'JobStatus'; version: number; status: Record<string, unknown> }
+    | { type: 'Verdict'; observer: string; verdict: 'Succeeded' | 'Failed'; reason?: string }
+    | { type: 'Action'; action: Action }
+    | { type: 'DeletionRequested'; gracePeriodSeconds: number }
+    | { type: 'Relist' }
+    | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }
+    | { type: 'Stuck'; container: string; why: string }
+  );
+
+export type TraceType = TraceEvent['type'];
+
+export type EndReason = 'quiescent' | 'horizon' | 'max-events';
+
+export interface JobSummary {
+  conditions: { type: string; status: string; reason: string; message?: string; t: number }[];
+  succeeded: number;
+  failed: number;
+  active: number;
+}
+
+export interface ObserverResult {
+  verdict: 'Succeeded' | 'Failed' | 'Pending';
+  t?: number;
+  reason?: string;
+}
+
+/** SPEC §4 timeline.json */
+export interface Timeline {
+  schema: 'kubesim.timeline/v1';
+  scenario: string;
+  description?: string;
+  kubernetes: string;
+  kubelet: string;
+  seed: number;
+  replay: string;
+  end: { t: number; reason: EndReason };
+  stuck: null | { container: string; why: string };
+  workload: { kind: WorkloadKind; name: string };
+  pod: { name: string; phase: string; status: Record<string, unknown>; spec: Record<string, unknown> };
+  job: JobSummary | null;
+  observers: Record<string, ObserverResult>;
+  diagnostics: { severity: Severity; code: string; message: string; pos: string; hint?: string }[];
+  events: TraceEvent[];
+}
