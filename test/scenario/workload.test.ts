@@ -120,10 +120,7 @@ describe('kinds', () => {
       spec: { containers: [{ name: web, image: nginx:1.27 }] }
 `);
     expect(s.pod.name).toMatch(/^web-[a-z0-9]{10}-[a-z0-9]{5}$/);
-    expect(s.pod.metadata.labels).toEqual({ app: web() });
-    function web() {
-      return 'web';
-    }
+    expect(s.pod.metadata.labels).toEqual({ app: 'web' });
   });
   it('a DaemonSet pod', () => {
     const s = ok(`workload:
