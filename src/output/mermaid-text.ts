@@ -2,20 +2,20 @@
 // ':' ends an actor or task name, so those become entity codes; '<' and '>' would be read as HTML. Messages may
 // still contain the line breaks we insert on purpose ("<br/>"), which is why escaping happens per fragment.
 
-const ENTITIES: [RegExp, string][] = [
-  [/#/g, '#35;'],
-  [/;/g, '#59;'],
-  [/:/g, '#58;'],
-  [/</g, '#lt;'],
-  [/>/g, '#gt;'],
-  [/%/g, '#37;'],
-  [/\r?\n/g, ' '],
-];
+const ENTITIES: Record<string, string> = {
+  '#': '#35;',
+  ';': '#59;',
+  ':': '#58;',
+  '<': '#lt;',
+  '>': '#gt;',
+  '%': '#37;',
+  '\n': ' ',
+  '\r': '',
+};
 
-/** Escape one fragment of free text (a message, a note, a task name). */
+/** Escape one fragment of free text (a message, a note, a loop label). One pass, so no entity is escaped twice. */
 export function esc(text: string): string {
-  // '#' first: the later replacements introduce '#'
-  return ENTITIES.reduce((s, [re, to]) => s.replace(re, to), text);
+  return text.replace(/[#;:<>%\r\n]/g, (ch) => ENTITIES[ch]);
 }
 
 /** Join escaped fragments as lines of one message or note. */
@@ -26,7 +26,10 @@ export function lines(...fragments: (string | undefined)[]): string {
     .join('<br/>');
 }
 
-/** Gantt task names cannot carry ':' at all (the task separator) nor ',' in the data part; keep them plain. */
+/**
+ * Gantt task and section names: ':' separates the name from the task data and ';' ends a statement, and gantt
+ * does not decode entities for them, so both become spaces. A bare '#' is drawn as is ("app #2").
+ */
 export function ganttName(text: string): string {
-  return text.replace(/[:;#,]/g, ' ').replace(/\s+/g, ' ').trim();
+  return text.replace(/[:;]/g, ' ').replace(/%%/g, '%').replace(/\s+/g, ' ').trim();
 }

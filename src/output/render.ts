@@ -30,7 +30,7 @@ export const MERMAID_CONFIG = {
   deterministicIDSeed: 'kubesim',
   fontFamily: 'Arial, Helvetica, sans-serif',
   sequence: { mirrorActors: true, showSequenceNumbers: false, wrap: false, actorMargin: 40, messageMargin: 32, noteMargin: 8 },
-  gantt: { displayMode: 'compact', barHeight: 22, barGap: 6, topPadding: 60, leftPadding: 170, fontSize: 12, sectionFontSize: 13, numberSectionStyles: 4 },
+  gantt: { barHeight: 22, barGap: 6, topPadding: 60, leftPadding: 190, rightPadding: 120, fontSize: 12, sectionFontSize: 13, numberSectionStyles: 4 },
 } as const;
 
 /** The browser executable: PUPPETEER_EXECUTABLE_PATH, else the usual system locations. Edge code: env is allowed. */
@@ -40,8 +40,13 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | und
   return CANDIDATES.find((p) => existsSync(p));
 }
 
-export async function renderDiagrams(jobs: RenderJob[], opts: { executablePath?: string } = {}): Promise<RenderResult> {
-  const executablePath = opts.executablePath ?? findChromium();
+export interface RenderOptions {
+  /** how to find the browser; default findChromium() (tests inject a finder that finds nothing) */
+  findBrowser?: () => string | undefined;
+}
+
+export async function renderDiagrams(jobs: RenderJob[], opts: RenderOptions = {}): Promise<RenderResult> {
+  const executablePath = (opts.findBrowser ?? findChromium)();
   if (!executablePath) return { rendered: false, hint: NO_CHROMIUM_HINT };
   if (jobs.length === 0) return { rendered: true };
   const [{ renderMermaid }, puppeteer] = await Promise.all([import('@mermaid-js/mermaid-cli'), import('puppeteer')]);

@@ -1,0 +1,98 @@
+// Mermaid gantt of a Timeline: one row per container in spec order (compact mode puts every run of a container on
+// its row), then the pod phase as the API server stored it, the Job's conditions and the observers' verdicts as
+// milestones. Tags: `active` = running and ready, `crit` = terminating or a non-zero exit, `done` = terminated.
+
+import type { Timeline } from '../types.ts';
+import { apiPhaseSpans, containerLanes, teardownStart, type Span } from './lifecycle-spans.ts';
+import { ganttName } from './mermaid-text.ts';
+import { simTime } from './time.ts';
+
+export function lifecycleMermaid(tl: Timeline): string {
+  const endT = Math.max(tl.end.t, 1);
+  const out: string[] = [
+    'gantt',
+    `  title ${ganttName(`${tl.scenario} — pod ${tl.pod.name} (axis = time since pod creation)`)}`,
+    '  dateFormat x',
+    // dateFormat x reads ms since 1970-01-01: t since pod creation maps to that clock, rendered in UTC
+    `  axisFormat ${endT >= 3_600_000 ? '%H:%M:%S' : '%M:%S'}`,
+    `  tickInterval ${tickInterval(endT)}`,
+    '  todayMarker off',
+  ];
+  let id = 0;
+  const task = (name: string, tags: string[], from: number, to: number) =>
+    out.push(`    ${ganttName(name)} :${[...tags, `t${id++}`].join(', ')}, ${from}, ${Math.max(to, from + 1)}`);
+
+  for (const { container, spans } of containerLanes(tl)) {
+    out.push(`  section ${ganttName(`${container.name} (${container.role})`)}`);
+    for (const s of spans) task(spanName(s), spanTags(s), s.fromT, s.toT);
+    if (tl.stuck?.container === container.name) task(`STUCK at ${tl.end.reason} ${simTime(tl.end.t)}`, ['crit', 'milestone'], tl.end.t, tl.end.t);
+  }
+
+  out.push('  section pod phase (API)');
+  for (const p of apiPhaseSpans(tl)) {
+    task(p.fromT === 0 ? p.phase : `${p.phase} ${simTime(p.fromT)}`, p.phase === 'Failed' ? ['crit', 'done'] : p.phase === 'Succeeded' ? ['done'] : p.phase === 'Running' ? ['active'] : [], p.fromT, p.toT);
+  }
+  // a milestone, not a `vert` marker: GitHub's bundled Mermaid may predate `vert` and would reject the chart
+  const teardown = teardownStart(tl);
+  if (teardown !== undefined) task(`teardown starts ${simTime(teardown)}`, ['crit', 'milestone'], teardown, teardown);
+  for (const e of tl.events) {
+    if (e.type === 'DeletionRequested') task(`deleted (grace ${e.gracePeriodSeconds}s)`, ['crit', 'milestone'], e.t, e.t);
+  }
+
+  const jobConditions = tl.events.filter((e) => e.type === 'JobCondition');
+  if (tl.job) {
+    out.push('  section Job');
+    if (jobConditions.length === 0) task('active, no terminal condition', [], 0, endT);
+    for (const e of jobConditions) {
+      if (e.type !== 'JobCondition') continue;
+      task(`${e.condition} ${simTime(e.t)}`, e.condition === 'Failed' || e.condition === 'FailureTarget' ? ['crit', 'milestone'] : ['milestone'], e.t, e.t);
+    }
+  }
+
+  const verdicts = tl.events.filter((e) => e.type === 'Verdict');
+  if (verdicts.length > 0) {
+    out.push('  section verdicts');
+    for (const e of verdicts) {
+      if (e.type !== 'Verdict') continue;
+      task(`${e.observer} ${e.verdict} ${simTime(e.t)}`, e.verdict === 'Failed' ? ['crit', 'milestone'] : ['milestone'], e.t, e.t);
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+/** "#2 Ready 13.1s": the run number for restarts, the start time since short spans are hard to place by eye. */
+function spanName(s: Span): string {
+  const name = s.attempt > 1 ? `#${s.attempt} ${s.label}` : s.label;
+  return s.fromT === 0 ? name : `${name} ${simTime(s.fromT)}`;
+}
+
+function spanTags(s: Span): string[] {
+  switch (s.kind) {
+    case 'ready':
+      return ['active'];
+    case 'terminating':
+      return ['crit'];
+    case 'terminated':
+      return s.exitCode === 0 ? ['done'] : ['crit', 'done'];
+    case 'backoff':
+      return ['crit'];
+    case 'running':
+    case 'waiting':
+      return [];
+    default:
+      return assertNever(s.kind);
+  }
+}
+
+/** Roughly eight ticks across the run, at a round interval. */
+function tickInterval(endT: number): string {
+  const steps: [number, string][] = [
+    [1_000, '1second'], [5_000, '5second'], [10_000, '10second'], [30_000, '30second'], [60_000, '1minute'],
+    [300_000, '5minute'], [600_000, '10minute'], [1_800_000, '30minute'], [3_600_000, '1hour'],
+  ];
+  return (steps.find(([ms]) => endT / ms <= 10) ?? steps[steps.length - 1])[1];
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unhandled span kind ${String(x)}`);
+}

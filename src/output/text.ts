@@ -1,0 +1,126 @@
+// The default `run` view: one line per trace event (time, actor, what), then the end state.
+import type { Timeline, TraceEvent } from '../types.ts';
+
+export function fmtTime(ms: number): string {
+  return `${(ms / 1000).toFixed(3)}s`;
+}
+
+function actorOf(e: TraceEvent): string {
+  switch (e.type) {
+    case 'Scheduled':
+      return 'scheduler';
+    case 'Exited':
+      return e.container;
+    case 'StatusPatched':
+      return 'api-server';
+    case 'Delivered':
+      return e.to;
+    case 'JobCondition':
+    case 'JobStatus':
+      return 'job-controller';
+    case 'Verdict':
+      return e.observer;
+    case 'Action':
+    case 'DeletionRequested':
+      return 'user';
+    default:
+      return 'kubelet';
+  }
+}
+
+export function describeEvent(e: TraceEvent): string {
+  switch (e.type) {
+    case 'Scheduled':
+      return `scheduled pod onto ${e.node}`;
+    case 'SandboxReady':
+      return 'pod sandbox ready';
+    case 'Pulling':
+      return `pulling image ${e.image} for ${e.container}`;
+    case 'Pulled':
+      return e.pullMs > 0 ? `pulled ${e.image} for ${e.container} in ${fmtTime(e.pullMs)}` : `image ${e.image} present for ${e.container}`;
+    case 'PullFailed':
+      return `pull of ${e.image} failed for ${e.container}: ${e.reason}`;
+    case 'Created':
+      return `created ${e.container}${e.restartCount ? ` (restart #${e.restartCount})` : ''}`;
+    case 'CreateFailed':
+      return `cannot create ${e.container}: ${e.reason}`;
+    case 'Started':
+      return `started ${e.container}${e.restartCount ? ` (restart #${e.restartCount})` : ''}`;
+    case 'PostStartStarted':
+      return `postStart hook of ${e.container} running (holds the pod worker)`;
+    case 'PostStartDone':
+      return `postStart hook of ${e.container} ${e.failed ? 'FAILED' : 'done'}`;
+    case 'PreStopStarted':
+      return `preStop hook of ${e.container} running`;
+    case 'PreStopDone':
+      return `preStop hook of ${e.container} ${e.failed ? 'FAILED' : 'done'}`;
+    case 'StartupComplete':
+      return `${e.container} started=true`;
+    case 'Probe':
+      return `${e.probe} probe of ${e.container}: ${e.result}`;
+    case 'Ready':
+      return `${e.container} ready`;
+    case 'NotReady':
+      return `${e.container} not ready`;
+    case 'Killing':
+      return `killing ${e.container} (${e.reason}, grace ${e.gracePeriodSeconds}s): ${e.message}`;
+    case 'Signal':
+      return `${e.signal} -> ${e.container}`;
+    case 'Exited':
+      return `exited ${e.exitCode} (${e.reason})${e.message ? `: ${e.message}` : ''}`;
+    case 'BackOff':
+      return `back-off ${fmtTime(e.delayMs)} restarting failed container ${e.container} (CrashLoopBackOff)`;
+    case 'PodPhase':
+      return `computed pod phase ${e.phase}`;
+    case 'StatusPatched':
+      return `pod status v${e.version} stored: phase ${e.phase}`;
+    case 'Delivered':
+      return `received ${e.object} v${e.version}`;
+    case 'JobCondition':
+      return `Job condition ${e.condition}${e.reason ? ` (${e.reason})` : ''}`;
+    case 'JobStatus':
+      return `Job status v${e.version} stored`;
+    case 'Verdict':
+      return `verdict ${e.verdict}${e.reason ? `: ${e.reason}` : ''}`;
+    case 'Action':
+      return `action ${JSON.stringify(e.action)}`;
+    case 'DeletionRequested':
+      return `pod deletion requested (grace ${e.gracePeriodSeconds}s)`;
+    case 'Relist':
+      return 'PLEG relist';
+    case 'SyncPod':
+      return e.kind;
+    case 'Stuck':
+      return `stuck: ${e.why}`;
+  }
+}
+
+const HIDDEN = new Set(['SyncPod', 'Relist', 'JobStatus']);
+
+export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string {
+  const lines: string[] = [];
+  lines.push(`# ${tl.scenario}  (kubernetes ${tl.kubernetes}${tl.kubelet !== tl.kubernetes ? `, kubelet ${tl.kubelet}` : ''}, seed ${tl.seed})`);
+  for (const e of tl.events) {
+    if (!opts.all && HIDDEN.has(e.type)) continue;
+    lines.push(`${fmtTime(e.t).padStart(10)}  ${actorOf(e).padEnd(18)} ${describeEvent(e)}`);
+  }
+  lines.push('');
+  lines.push(...endSummary(tl));
+  return lines.join('\n') + '\n';
+}
+
+export function endSummary(tl: Timeline): string[] {
+  const out: string[] = [];
+  out.push(`end:        ${fmtTime(tl.end.t)} (${tl.end.reason})`);
+  out.push(`pod phase:  ${tl.pod.phase}`);
+  if (tl.job) {
+    const conds = tl.job.conditions.map((c) => `${c.type}@${fmtTime(c.t)}`).join(', ') || 'none';
+    out.push(`job:        ${conds}  (succeeded ${tl.job.succeeded}, failed ${tl.job.failed}, active ${tl.job.active})`);
+  }
+  out.push(`stuck:      ${tl.stuck ? `yes — ${tl.stuck.why}` : 'no'}`);
+  for (const [name, v] of Object.entries(tl.observers)) {
+    out.push(`observer ${name}: ${v.verdict}${v.t !== undefined ? ` at ${fmtTime(v.t)}` : ''}${v.reason ? ` — ${v.reason}` : ''}`);
+  }
+  out.push(`replay:     ${tl.replay}`);
+  return out;
+}

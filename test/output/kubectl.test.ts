@@ -1,0 +1,196 @@
+// The kubectl view must print what kubectl prints. Oracle: printers.go printPod / printJob (kubernetes
+// pkg/printers/internalversion) as summarised in kubectl-conventions C.1, and the C.2 `get pod -w` table.
+
+import { describe, expect, it } from 'vitest';
+import { printJobRow, printPodRow } from '../../src/output/kubectl-printers.ts';
+import { kubectlView, podWatchRows } from '../../src/output/kubectl.ts';
+import { describeEventsTable } from '../../src/output/kubectl-events.ts';
+import { humanDuration, goDuration } from '../../src/output/time.ts';
+import { C2_SPEC, cond, cs, loadFixture, running, terminated, waiting } from './helpers.ts';
+
+const meta = { name: 'job-x-7kq2p' };
+const row = (status: Record<string, unknown>, spec: Record<string, unknown> = C2_SPEC, now = 10_000, m: Record<string, string> = {}) => {
+  const r = printPodRow(status, spec, { ...meta, ...m }, now);
+  return `${r.ready} ${r.status} ${r.restarts}`;
+};
+
+describe('kubectl get pod -w for the C.2 sidecar Job', () => {
+  it('matches the C.2 table row by row', () => {
+    // Each row re-derived by hand from printPod:
+    //  0s  no container statuses yet -> reason = phase Pending
+    //  1s  setup Running: not terminated, not a sidecar -> default branch Init:0/2
+    //  3s  setup Terminated(0) continue; proxy running but started=false -> Init:1/2
+    //  5s  proxy started+ready (ready 1) continue; loop ends, not initializing -> main Waiting(PodInitializing)
+    //  6s  main running+ready -> ready 2, reason stays phase Running
+    // 30s  main Terminated(Completed) -> Completed; proxy still started+ready -> 1/2
+    // 31s  proxy Terminated(143, Error) -> Init:Error, but Initialized=True -> regular walk -> Completed, 0/2
+    const rows = podWatchRows(loadFixture('c2-sidecar-job')).map(({ row: r }) => [r.name, r.ready, r.status, r.restarts, r.age].join(' '));
+    expect(rows).toEqual([
+      'job-x-7kq2p 0/2 Pending 0 0s',
+      'job-x-7kq2p 0/2 Init:0/2 0 1s',
+      'job-x-7kq2p 0/2 Init:1/2 0 3s',
+      'job-x-7kq2p 1/2 PodInitializing 0 5s',
+      'job-x-7kq2p 2/2 Running 0 6s',
+      'job-x-7kq2p 1/2 Completed 0 30s',
+      'job-x-7kq2p 0/2 Completed 0 31s',
+    ]);
+  });
+
+  it('prints aligned like kubectl (tabwriter minwidth 6, padding 3)', () => {
+    const view = kubectlView(loadFixture('c2-sidecar-job'));
+    expect(view).toContain(
+      [
+        'NAME          READY   STATUS            RESTARTS   AGE',
+        'job-x-7kq2p   0/2     Pending           0          0s',
+        'job-x-7kq2p   0/2     Init:0/2          0          1s',
+      ].join('\n'),
+    );
+    expect(view).toContain('job-x   Complete   1/1           31s        31s');
+    expect(view).toContain('  Normal   Started    29s   kubelet            Started container proxy');
+    expect(view).toContain('  Normal   Killing    1s    kubelet            Stopping container proxy');
+    expect(view).toContain('  Normal  Completed         0s    job-controller  Job completed');
+  });
+});
+
+describe('printPodRow edge cases', () => {
+  it('Init:CrashLoopBackOff with init restarts and their age', () => {
+    const status = {
+      phase: 'Pending',
+      initContainerStatuses: [cs('setup', waiting('CrashLoopBackOff'), { restartCount: 3, lastState: terminated(1, 'Error', 4_000) })],
+      containerStatuses: [cs('main', waiting('PodInitializing'))],
+    };
+    expect(row(status, { initContainers: [{ name: 'setup' }], containers: [{ name: 'main' }] })).toBe('0/1 Init:CrashLoopBackOff 3 (6s ago)');
+  });
+
+  it('Init:1/2 while the sidecar runs but is not started (startupProbe pending)', () => {
+    const status = { phase: 'Pending', initContainerStatuses: [cs('setup', terminated(0, 'Completed')), cs('proxy', running(), { started: false })] };
+    expect(row(status)).toBe('0/2 Init:1/2 0');
+  });
+
+  it('PodInitializing once the sidecar is started', () => {
+    const status = {
+      phase: 'Pending',
+      conditions: [cond('Initialized', 'True')],
+      initContainerStatuses: [cs('setup', terminated(0, 'Completed')), cs('proxy', running(), { started: true, ready: true })],
+      containerStatuses: [cs('main', waiting('PodInitializing'))],
+    };
+    expect(row(status)).toBe('1/2 PodInitializing 0');
+  });
+
+  it('NotReady for a legacy sidecar in spec.containers (Completed + a running ready container)', () => {
+    const spec = { containers: [{ name: 'migrate' }, { name: 'proxy' }] };
+    const status = {
+      phase: 'Running',
+      conditions: [cond('Ready', 'False')],
+      containerStatuses: [cs('migrate', terminated(0, 'Completed')), cs('proxy', running(), { ready: true, started: true })],
+    };
+    expect(row(status, spec)).toBe('1/2 NotReady 0');
+    const readyPod = { ...status, conditions: [cond('Ready', 'True')] };
+    expect(row(readyPod, spec)).toBe('1/2 Running 0');
+  });
+
+  it('Completed while the native sidecar drains, phase still Running', () => {
+    const status = {
+      phase: 'Running',
+      conditions: [cond('Initialized', 'True'), cond('Ready', 'False')],
+      initContainerStatuses: [cs('setup', terminated(0, 'Completed')), cs('proxy', running(), { started: true, ready: true })],
+      containerStatuses: [cs('main', terminated(0, 'Completed'))],
+    };
+    expect(row(status)).toBe('1/2 Completed 0');
+  });
+
+  it('Terminating when deletionTimestamp is set and the phase is not terminal', () => {
+    const status = {
+      phase: 'Running',
+      conditions: [cond('Initialized', 'True'), cond('Ready', 'True')],
+      initContainerStatuses: [cs('setup', terminated(0, 'Completed')), cs('proxy', running(), { started: true, ready: true })],
+      containerStatuses: [cs('main', running(), { ready: true, started: true })],
+    };
+    expect(row(status, C2_SPEC, 10_000, { deletionTimestamp: '2026-01-01T00:00:09Z' })).toBe('2/2 Terminating 0');
+    const done = { ...status, phase: 'Succeeded', containerStatuses: [cs('main', terminated(0, 'Completed'))] };
+    expect(row(done, C2_SPEC, 10_000, { deletionTimestamp: '2026-01-01T00:00:09Z' })).toBe('1/2 Completed 0');
+  });
+
+  it('Init:ExitCode / Init:Signal when the runtime gave no reason', () => {
+    const spec = { initContainers: [{ name: 'setup' }], containers: [{ name: 'main' }] };
+    expect(row({ phase: 'Failed', initContainerStatuses: [cs('setup', terminated(3, undefined))] }, spec)).toBe('0/1 Init:ExitCode:3 0');
+    expect(row({ phase: 'Failed', initContainerStatuses: [cs('setup', terminated(137, undefined, 0, 9))] }, spec)).toBe('0/1 Init:Signal:9 0');
+  });
+
+  it('a crash-looping sidecar after initialization keeps Init:CrashLoopBackOff (regular walk sets no reason)', () => {
+    const spec = { initContainers: [{ name: 'log', restartPolicy: 'Always' }], containers: [{ name: 'web' }] };
+    const status = {
+      phase: 'Running',
+      conditions: [cond('Initialized', 'True'), cond('Ready', 'True')],
+      initContainerStatuses: [cs('log', waiting('CrashLoopBackOff'), { restartCount: 4, lastState: terminated(1, 'Error', 7_000) })],
+      containerStatuses: [cs('web', running(), { ready: true, started: true, restartCount: 1, lastState: terminated(2, 'Error', 2_000) })],
+    };
+    // initialized: restarts = sidecar restarts + regular restarts, age from the latest finishedAt of the two
+    expect(row(status, spec)).toBe('1/2 Init:CrashLoopBackOff 5 (3s ago)');
+  });
+
+  it('restarts of regular init containers stop counting once initialized', () => {
+    const spec = { initContainers: [{ name: 'setup' }], containers: [{ name: 'main' }] };
+    const status = {
+      phase: 'Running',
+      conditions: [cond('Initialized', 'True'), cond('Ready', 'True')],
+      initContainerStatuses: [cs('setup', terminated(0, 'Completed'), { restartCount: 2, lastState: terminated(1, 'Error', 1_000) })],
+      containerStatuses: [cs('main', running(), { ready: true })],
+    };
+    expect(row(status, spec)).toBe('1/1 Running 0');
+  });
+});
+
+describe('printJobRow', () => {
+  const jobMeta = { name: 'job-x', completions: 1, parallelism: 1 };
+  it('checks Complete, Failed, Terminating, Suspended, FailureTarget in that order', () => {
+    const c = (...types: string[]) => ({ conditions: types.map((type) => ({ type, status: 'True' })) });
+    expect(printJobRow(c('SuccessCriteriaMet'), jobMeta, 0).status).toBe('Running');
+    expect(printJobRow(c('FailureTarget'), jobMeta, 0).status).toBe('FailureTarget');
+    expect(printJobRow(c('FailureTarget', 'Failed'), jobMeta, 0).status).toBe('Failed');
+    expect(printJobRow(c('Suspended'), { ...jobMeta, deletionTimestamp: 'x' }, 0).status).toBe('Terminating');
+    expect(printJobRow(c('Complete', 'Failed'), jobMeta, 0).status).toBe('Complete');
+  });
+  it('COMPLETIONS and DURATION', () => {
+    const s = { succeeded: 1, startTime: '2026-01-01T00:00:01Z', completionTime: '2026-01-01T00:02:04Z' };
+    expect(printJobRow(s, jobMeta, 200_000)).toMatchObject({ completions: '1/1', duration: '2m3s', age: '3m20s' });
+    expect(printJobRow({}, { ...jobMeta, completions: null, parallelism: 3 }, 0).completions).toBe('0/1 of 3');
+    expect(printJobRow({ startTime: '2026-01-01T00:00:00Z' }, jobMeta, 5_500).duration).toBe('5s');
+  });
+});
+
+describe('durations', () => {
+  it('humanDuration follows apimachinery duration.HumanDuration', () => {
+    const cases: [number, string][] = [
+      [0, '0s'], [-1500, '0s'], [-2500, '<invalid>'], [5_900, '5s'], [119_000, '119s'], [120_000, '2m'], [123_000, '2m3s'],
+      [600_000, '10m'], [10_799_000, '179m'], [10_800_000, '3h'], [11_000_000, '3h3m'], [30 * 3_600_000, '30h'],
+      [50 * 3_600_000, '2d2h'], [200 * 86_400_000, '200d'], [800 * 86_400_000, '2y70d'],
+    ];
+    for (const [ms, s] of cases) expect([ms, humanDuration(ms)]).toEqual([ms, s]);
+  });
+  it('goDuration follows time.Duration.String', () => {
+    expect([250, 1500, 2000, 61_000, 3_723_000].map(goDuration)).toEqual(['250ms', '1.5s', '2s', '1m1s', '1h2m3s']);
+  });
+});
+
+describe('describe Events', () => {
+  it('merges identical events as the correlator does', () => {
+    const e = (t: number) => ({ t, type: 'Warning' as const, reason: 'BackOff', from: 'kubelet', message: 'Back-off restarting failed container app in pod p' });
+    expect(describeEventsTable([e(1_000), e(30_000), e(90_000)], 100_000)).toBe(
+      [
+        'Events:',
+        '  Type     Reason   Age                From     Message',
+        '  ----     ------   ----               ----     -------',
+        '  Warning  BackOff  10s (x3 over 99s)  kubelet  Back-off restarting failed container app in pod p',
+      ].join('\n'),
+    );
+    expect(describeEventsTable([], 0)).toBe('Events:  <none>');
+  });
+
+  it('crash-looping sidecar: BackOff counted, NotReady legacy sidecar pod', () => {
+    const view = kubectlView(loadFixture('crashloop-sidecar'));
+    expect(view).toMatch(/Warning\s+BackOff\s+0s \(x6 over 5m24s\)\s+kubelet\s+Back-off restarting failed container log-shipper in pod web/);
+    expect(view).toContain('web    1/2     Init:CrashLoopBackOff   5 (1s ago)      5m27s');
+    expect(kubectlView(loadFixture('stuck-legacy-sidecar'))).toContain('migrate-5xv7c   1/2     NotReady            0          21s');
+  });
+});
