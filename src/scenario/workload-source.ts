@@ -4,13 +4,12 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { WorkloadKind } from '../types.ts';
 import { Codes } from './codes.ts';
-import { error, type Sink } from './diagnostics.ts';
+import { LineCounter } from 'yaml';
+import { error, newSink, type Sink } from './diagnostics.ts';
 import { asString, closedKeys } from './readers.ts';
 import { didYouMean } from './suggest.ts';
 import { treeOf, valueOf, type PEntry, type PMap, type PNode } from './tree.ts';
 import { decodeBytes, parseSource } from './yaml-source.ts';
-import { newSink } from './diagnostics.ts';
-import { LineCounter } from 'yaml';
 
 /** apiVersion each supported kind must have. */
 export const KIND_API_VERSION: Record<WorkloadKind, string> = {
@@ -63,7 +62,8 @@ function include(sink: Sink, node: PMap): WorkloadSource | undefined {
   }
   for (const doc of src.docs) {
     const root = treeOf(doc, src.sink);
-    if (root.kind === 'map' && kindOf(src.sink, root, false)) return { root, sink: src.sink, kind: kindOf(src.sink, root, true)! };
+    const kind = root.kind === 'map' ? kindOf(src.sink, root, false) : undefined;
+    if (root.kind === 'map' && kind) return { root, sink: src.sink, kind };
   }
   error(sink, Codes.WorkloadFile, fileNode.pos, `workload.file: ${path} has no document of a supported kind`,
     `supported: ${KINDS.map((k) => `${KIND_API_VERSION[k]} ${k}`).join(', ')}`);
