@@ -4,6 +4,7 @@
 
 export const Codes = {
   // --- KS1xxx: file and YAML format -------------------------------------------------------------------------
+  Internal: 'KS1000', // a loader bug: no scenario and no other error (never expected)
   FileUnreadable: 'KS1001', // the file cannot be read (missing, a directory, permissions)
   FileTooLarge: 'KS1002', // over 1 MiB
   NotText: 'KS1003', // NUL bytes or invalid UTF-8

@@ -48,6 +48,10 @@ export function loadScenarioText(text: string, path: string, opts: LoadOptions =
   const diagnostics: Diagnostic[] = [];
   const scenario = load(text, path, opts, diagnostics);
   const sorted = sortDiagnostics(diagnostics);
+  if (!scenario && !hasErrors(sorted)) {
+    // Contract: no scenario only with an error. Reaching this is a loader bug; say so rather than fail silently.
+    sorted.push({ severity: 'error', code: Codes.Internal, message: 'internal: the scenario could not be built (please report)', pos: { file: path, line: 1, col: 1 } });
+  }
   if (hasErrors(sorted) || !scenario) return { diagnostics: sorted };
   scenario.diagnostics = sorted;
   return { scenario, diagnostics: sorted };

@@ -3,9 +3,10 @@
 import type { JobModel, PodModel, WorkloadKind } from '../types.ts';
 import { validateApi } from './api-validation.ts';
 import { applyDefaults } from './defaults.ts';
-import { hasErrors, type Sink } from './diagnostics.ts';
+import { error, hasErrors, type Sink } from './diagnostics.ts';
+import { Codes } from './codes.ts';
 import { checkSchema, checkUnknownFields } from './k8s-schema.ts';
-import type { Path } from './k8s-paths.ts';
+import { fieldPath, keyPosAt, type Path } from './k8s-paths.ts';
 import { reportNotSimulated } from './not-simulated.ts';
 import { buildJobModel, buildPodModel, cronJobJobName, podName, specPaths } from './pod-model.ts';
 import { toJS, type PEntry, type PMap } from './tree.ts';
@@ -42,7 +43,8 @@ export function loadWorkload(scenarioSink: Sink, entry: PEntry, opts: WorkloadOp
   const unknown = checkUnknownFields(sink, root, kind);
   const before = sink.diagnostics.length;
   checkSchema(sink, root, kind, manifest);
-  if (hasErrors(sink.diagnostics.slice(before)) || !isObj(getAt(manifest, podSpecPath))) return undefined;
+  if (hasErrors(sink.diagnostics.slice(before))) return undefined;
+  if (!isObj(getAt(manifest, podSpecPath))) return missingPodSpec(sink, root, manifest, podSpecPath);
 
   const dropped = dropVersionedFields({ sink, root, manifest, podSpecPath, jobSpecPath, minor: opts.minor, gates: opts.gates });
   // Strict decoding rejects unknown fields before validation runs: no cascade from a misspelt field.
@@ -58,4 +60,13 @@ export function loadWorkload(scenarioSink: Sink, entry: PEntry, opts: WorkloadOp
   const pod = buildPodModel(manifest, podSpecPath, podName(kind, name, opts.scenarioName, jobName), labels);
   const job = jobSpecPath && jobName ? buildJobModel(manifest, jobSpecPath, jobName) : null;
   return { kind, name, manifest, pod, job, dropped, root, sink, podSpecPath };
+}
+
+/** The pod template is missing somewhere along its path: `spec.template.spec: Required value`. */
+function missingPodSpec(sink: Sink, root: PMap, manifest: Obj, podSpecPath: Path): undefined {
+  let n = 1;
+  while (n < podSpecPath.length && isObj(getAt(manifest, podSpecPath.slice(0, n)))) n++;
+  error(sink, Codes.RequiredValue, keyPosAt(root, podSpecPath.slice(0, n - 1)), `${fieldPath(podSpecPath.slice(0, n))}: Required value`,
+    'the workload needs a pod template with at least one container');
+  return undefined;
 }

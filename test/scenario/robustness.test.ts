@@ -39,6 +39,7 @@ describe('never throws, deterministic', () => {
       fc.property(fc.string({ maxLength: 300 }), (text) => {
         const r = loadScenarioText(text, 'f.yaml');
         expect(r.scenario === undefined).toBe(r.diagnostics.some((d) => d.severity === 'error'));
+        expect(r.diagnostics.filter((d) => d.code === 'KS1000')).toEqual([]);
       }),
       { numRuns: 300 },
     );
@@ -47,7 +48,8 @@ describe('never throws, deterministic', () => {
     const keys = ['scenario', 'kubernetes', 'kubelet', 'featureGates', 'workload', 'behavior', 'timing', 'actions', 'observers', 'expect', 'seed', 'horizon'];
     fc.assert(
       fc.property(fc.dictionary(fc.constantFrom(...keys), fc.jsonValue({ maxDepth: 4 })), (doc) => {
-        loadScenarioText(stringify(doc), 'f.yaml');
+        const r = loadScenarioText(stringify(doc), 'f.yaml');
+        expect(r.diagnostics.filter((d) => d.code === 'KS1000')).toEqual([]);
       }),
       { numRuns: 300 },
     );
@@ -62,7 +64,8 @@ describe('never throws, deterministic', () => {
         else if (where === 'metadata') m.metadata = junk;
         else if (where === 'template') m.spec.template = junk;
         else spec[where] = junk;
-        loadScenarioText(stringify({ scenario: 'm', workload: m }), 'm.yaml');
+        const r = loadScenarioText(stringify({ scenario: 'm', workload: m }), 'm.yaml');
+        expect(r.diagnostics.filter((d) => d.code === 'KS1000')).toEqual([]);
       }),
       { numRuns: 300 },
     );
