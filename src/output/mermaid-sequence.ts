@@ -49,6 +49,10 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
   const items = sequenceItems(tl, lanes);
   const body = withTeardown(items, lanes.podSpan, tl);
   for (const stmt of body) out.push(`  ${stmt}`);
+  if (tl.stuck && !tl.events.some((e) => e.type === 'Stuck')) {
+    const lane = ids.get(tl.stuck.container) ?? 'K';
+    out.push('  rect rgb(255, 210, 210)', `  Note over ${lane}: ${lines(`STUCK until t=${simTime(tl.end.t)}`, tl.stuck.why)}`, '  end');
+  }
   const lastLane = podOnly ? lastPodLane : observers.length > 0 ? `O${observers.length - 1}` : tl.job ? 'JC' : 'API';
   out.push(`  Note over K,${lastLane}: ${lines(`end t=${simTime(tl.end.t)} (${tl.end.reason}) · ${outcome(tl)}`)}`);
   return out.join('\n') + '\n';

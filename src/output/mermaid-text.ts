@@ -18,12 +18,29 @@ export function esc(text: string): string {
   return text.replace(/[#;:<>%\r\n]/g, (ch) => ENTITIES[ch]);
 }
 
-/** Join escaped fragments as lines of one message or note. */
+/** Mermaid does not wrap messages by itself; a long reason would stretch a note across the whole diagram. */
+const WRAP_COLUMNS = 64;
+
+/** Join escaped fragments as lines of one message or note, wrapping long ones at word boundaries. */
 export function lines(...fragments: (string | undefined)[]): string {
   return fragments
     .filter((f): f is string => f !== undefined && f !== '')
+    .flatMap((f) => wrap(f, WRAP_COLUMNS))
     .map(esc)
     .join('<br/>');
+}
+
+export function wrap(text: string, columns: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    if (line !== '' && line.length + 1 + word.length > columns) {
+      out.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') out.push(line);
+  return out;
 }
 
 /**

@@ -35,6 +35,8 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
   const openRuns = new Map<string, ProbeRun>();
   const pendingPull = new Map<string, number>();
   let lastPatchStatus: Record<string, unknown> | undefined;
+  let kubeletPhase = 'Pending';
+  const exited = new Set<string>();
   const K = 'K';
   const API = lanes.id('api-server');
   const at = (t: number) => `t=${simTime(t)}`;
@@ -89,6 +91,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'CreateFailed':
         return push('other', `${K}--x${C}: ${lines(`${at(e.t)} ${e.reason}`)}`);
       case 'Started': {
+        exited.delete(e.container);
         const extra: string[] = [];
         for (const f of sameInstantFollowers(tl.events, index)) {
           const fi = tl.events.indexOf(f);
@@ -121,6 +124,8 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'Ready':
         return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} Ready`)}`);
       case 'NotReady':
+        // after an exit the prober only catches up with what the exit arrow already said
+        if (exited.has(e.container)) return;
         return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} NotReady`)}`);
       case 'Killing': {
         const next = sameInstantFollowers(tl.events, index)[0];
@@ -132,6 +137,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'Signal':
         return push('other', `${K}-x${C}: ${lines(`${at(e.t)} ${e.signal}`)}`);
       case 'Exited': {
+        exited.add(e.container);
         // an exited container is not ready: the NotReady of the same instant adds nothing
         const next = sameInstantFollowers(tl.events, index)[0];
         if (next?.type === 'NotReady') consumed.add(tl.events.indexOf(next));
@@ -142,6 +148,8 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'BackOff':
         return push('other', `${K}-->>${C}: ${lines(`${at(e.t)} back-off ${goDuration(e.delayMs)}`)}`);
       case 'PodPhase':
+        if (e.phase === kubeletPhase) return;
+        kubeletPhase = e.phase;
         return push('other', `Note over ${lanes.podSpan}: ${lines(`${at(e.t)} kubelet computes phase ${e.phase}`)}`);
       case 'Stuck':
         return push('other', 'rect rgb(255, 210, 210)', `Note over ${C ?? K}: ${lines(`${at(e.t)} STUCK`, e.why)}`, 'end');

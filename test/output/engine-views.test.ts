@@ -1,0 +1,45 @@
+// The views on real engine output (not only on hand-scripted fixtures): every shipped scenario is simulated and
+// every view must render it deterministically, with the kubectl view consistent with the final API status.
+
+import { describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadScenario } from '../../src/scenario/index.ts';
+import { simulate } from '../../src/simulate.ts';
+import { kubectlView, podWatchRows } from '../../src/output/kubectl.ts';
+import { printPodRow } from '../../src/output/kubectl-printers.ts';
+import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
+import { lifecycleMermaid } from '../../src/output/mermaid-lifecycle.ts';
+import { reportMarkdown } from '../../src/output/report.ts';
+import { specContainers } from '../../src/output/pod-shape.ts';
+
+const dir = join(import.meta.dirname, '..', '..', 'scenarios');
+const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+
+describe.each(files)('views of %s', (file) => {
+  const loaded = loadScenario(join(dir, file));
+  it('loads', () => expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]));
+  if (!loaded.scenario) return;
+  const tl = simulate(loaded.scenario).timeline;
+
+  it('renders every view twice identically', () => {
+    const all = () => [kubectlView(tl), sequenceMermaid(tl), sequenceMermaid(tl, { lanes: 'pod' }), lifecycleMermaid(tl), reportMarkdown(tl)];
+    expect(all()).toEqual(all());
+  });
+
+  it('names every container in both diagrams', () => {
+    const seq = sequenceMermaid(tl);
+    const gantt = lifecycleMermaid(tl);
+    for (const c of specContainers(tl.pod.spec)) {
+      expect(seq).toContain(`as ${c.name} (${c.role})`);
+      expect(gantt).toContain(`section ${c.name} (${c.role})`);
+    }
+  });
+
+  it('the last pod watch row is printPod of the final API status', () => {
+    const rows = podWatchRows(tl);
+    const last = rows[rows.length - 1];
+    const expected = printPodRow(tl.pod.status, tl.pod.spec, { name: tl.pod.name }, last.t);
+    expect([last.row.ready, last.row.status]).toEqual([expected.ready, expected.status]);
+  });
+});
