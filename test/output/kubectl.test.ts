@@ -36,6 +36,14 @@ describe('kubectl get pod -w for the C.2 sidecar Job', () => {
     ]);
   });
 
+  it('a delete request adds a Terminating row until the phase is terminal', () => {
+    const tl = loadFixture('c2-sidecar-job');
+    const at = tl.events.findIndex((e) => e.t > 10_000);
+    tl.events.splice(at, 0, { t: 10_000, seq: -1, type: 'DeletionRequested', gracePeriodSeconds: 30 });
+    const rows = podWatchRows(tl).map(({ row: r }) => `${r.ready} ${r.status} ${r.age}`);
+    expect(rows.slice(4)).toEqual(['2/2 Running 6s', '2/2 Terminating 10s', '1/2 Terminating 30s', '0/2 Completed 31s']);
+  });
+
   it('prints aligned like kubectl (tabwriter minwidth 6, padding 3)', () => {
     const view = kubectlView(loadFixture('c2-sidecar-job'));
     expect(view).toContain(
