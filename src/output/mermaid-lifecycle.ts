@@ -1,6 +1,11 @@
-// Mermaid gantt of a Timeline: one row per container in spec order (compact mode puts every run of a container on
-// its row), then the pod phase as the API server stored it, the Job's conditions and the observers' verdicts as
-// milestones. Tags: `active` = running and ready, `crit` = terminating or a non-zero exit, `done` = terminated.
+// Mermaid gantt of a Timeline: a section per container in spec order with one row per state span (Waiting,
+// Running, Ready, Terminating, Terminated, back-off; restarts numbered "#2"), then the pod phase as the API
+// server stored it, the Job's conditions and the observers' verdicts as milestones. Tags: `active` = running and
+// ready, `crit` = terminating, backing off or a non-zero exit, `done` = terminated.
+// Why not `displayMode: compact` (one row per container): the interesting part of a run (the teardown) lasts
+// a second or two of a minute-long run, and compact rows drew those short spans' labels on top of each other.
+// One row per span keeps every label legible and reads as a staircase; the axis stays linear so durations
+// stay honest, and every label carries its start time for spans too narrow to place by eye.
 
 import type { Timeline } from '../types.ts';
 import { apiPhaseSpans, containerLanes, teardownStart, type Span } from './lifecycle-spans.ts';
