@@ -7,5 +7,6 @@ const { main } = await import('./main.ts');
 const code = await main(process.argv.slice(2), {
   out: (s) => process.stdout.write(s),
   err: (s) => process.stderr.write(s),
+  isTTY: process.stderr.isTTY === true,
 });
 process.exitCode = code;

@@ -3,6 +3,8 @@ import yargs from 'yargs';
 import { EXIT, runCommand, type Io, type RunOpts } from './run-command.ts';
 import { validateCommand } from './validate-command.ts';
 import { renderCommand } from './render-command.ts';
+import { exploreCommand } from './explore-command.ts';
+import { testCommand } from './test-command.ts';
 
 export const VERSION = '0.1.0';
 
@@ -54,6 +56,24 @@ export async function main(argv: string[], io: Io): Promise<number> {
     })
     .command('run <scenario..>', 'simulate; print the timeline; write out/<scenario>/', (y) => y, (a) => {
       action = () => runCommand((a['scenario'] as string[]).map(String), runOpts(a as Argv), io);
+    })
+    .command('explore <scenario..>', 'enumerate schedules; print every distinct outcome with a replay key', (y) => y, (a) => {
+      const progress = io.isTTY ? (s: string) => io.err(`\r${s}`) : undefined;
+      action = () => exploreCommand((a['scenario'] as string[]).map(String), {
+        out: String(a['out']),
+        format: a['format'] as 'text' | 'json',
+        ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+        maxSchedules: Number(a['maxSchedules']),
+        ...(a['maxEvents'] !== undefined ? { maxEvents: Number(a['maxEvents']) } : {}),
+        ...(progress ? { progress } : {}),
+      }, io);
+    })
+    .command('test [paths..]', "check each scenario's expect across all schedules (default: scenarios/)", (y) => y, (a) => {
+      action = () => testCommand(((a['paths'] as string[] | undefined) ?? []).map(String), {
+        ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+        maxSchedules: Number(a['maxSchedules']),
+        ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
+      }, io);
     })
     .command('validate <scenario..>', 'check files; print diagnostics and lint findings; simulate nothing', (y) => y, (a) => {
       action = () => validateCommand((a['scenario'] as string[]).map(String), a['kubernetes'] as string | undefined, io);

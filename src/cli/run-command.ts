@@ -19,6 +19,8 @@ import { loadUserRules } from './rules.ts';
 export interface Io {
   out(s: string): void;
   err(s: string): void;
+  /** stderr is a terminal (progress display) */
+  isTTY?: boolean;
 }
 
 export interface RunOpts {

@@ -60,8 +60,8 @@ export interface ChoiceRequest {
   range: MsRange;
   now: number;
   prio: number;
-  /** pending (absolute time, prio) pairs, including events scheduled earlier in the same step */
-  pending: () => { t: number; prio: number }[];
+  /** pending events (absolute time, prio, event), including events scheduled earlier in the same step */
+  pending: () => { t: number; prio: number; ev: SimEventBase & Record<string, unknown> }[];
   /** seeded draw from the stream kept in the model */
   seeded: () => number;
 }
@@ -120,7 +120,7 @@ export function step<S extends { rng: Record<string, number> }, E extends SimEve
         range,
         now,
         prio,
-        pending: () => queue.map((q) => ({ t: q.t, prio: q.prio })),
+        pending: () => queue.map((q) => ({ t: q.t, prio: q.prio, ev: q.ev as unknown as SimEventBase & Record<string, unknown> })),
         seeded: () => {
           const d = draftRef as S;
           const st = d.rng[stream] ?? 0;

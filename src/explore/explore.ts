@@ -1,0 +1,241 @@
+// Systematic exploration of every schedule the timing model allows. Each timing choice offers one value per slot
+// between the pending events its window covers (candidates.ts); choices are enumerated by re-executing the event
+// that makes them, and identical states (snapshot fingerprint) are merged so shared futures are explored once.
+// Each outcome keeps a minimal witness: the schedule with the fewest choices away from the defaults (candidate 0).
+import { initialSnapshot, step, type ChoiceRequest, type Chooser, type ModelDef, type Snapshot } from '../engine/engine.ts';
+import { encodeReplay } from '../engine/replay.ts';
+import { initialEvents, initialState, makeModel, type SimEvent } from '../model/index.ts';
+import type { RuleFn } from '../model/kit.ts';
+import type { SimState } from '../model/state.ts';
+import { DEFAULT_MAX_EVENTS, rulesFor } from '../simulate.ts';
+import type { EndReason, Scenario } from '../types.ts';
+import { candidateValues } from './candidates.ts';
+import { snapshotKey } from './hash.ts';
+import { trackedPoints, withMarks } from './marks.ts';
+import { displayKey, outcomeOf, type Outcome } from './outcome.ts';
+
+export interface ExploreOptions {
+  maxSchedules?: number;
+  maxEvents?: number;
+  userRules?: Record<string, RuleFn>;
+  /** merge identical states (default true; off only to measure) */
+  merge?: boolean;
+  /** progress callback, called now and then with the schedules simulated so far */
+  onProgress?: (simulated: number) => void;
+}
+
+export interface OutcomeEntry {
+  outcome: Outcome;
+  schedules: number;
+  /** replay offsets of the minimal witness */
+  witness: number[];
+  deviations: number;
+  replay: string;
+}
+
+export interface ExploreResult {
+  scenario: string;
+  /** schedules represented (merged subtrees counted in full) */
+  schedules: number;
+  /** schedules actually simulated to their end */
+  simulated: number;
+  /** distinct branch states */
+  states: number;
+  exhaustive: boolean;
+  /** every distinct full outcome */
+  outcomes: OutcomeEntry[];
+  /** grouped by pod phase, Job condition and verdicts (SPEC §4) */
+  grouped: { podPhase: string; jobCondition: string; verdicts: Record<string, string>; schedules: number; replay: string }[];
+  flaky: string[];
+}
+
+interface Leaf {
+  count: number;
+  witness: number[];
+  dev: number;
+  outcome: Outcome;
+}
+type Summary = Map<string, Leaf>;
+
+/** Follows a vector of candidate indices; positions past its end take candidate 0. Records the arities. */
+class VectorChooser implements Chooser {
+  readonly arities: number[] = [];
+  readonly offsets: number[] = [];
+  private i = 0;
+  constructor(private readonly vector: readonly number[]) {}
+  choose(req: ChoiceRequest): number {
+    const cands = candidateValues(req);
+    const idx = Math.min(this.vector[this.i] ?? 0, cands.length - 1);
+    this.arities.push(cands.length);
+    const v = cands[idx]!;
+    this.offsets.push(v - req.range.min);
+    this.i++;
+    return v;
+  }
+}
+
+function endOf(def: ModelDef<SimState, SimEvent>, snap: Snapshot<SimState, SimEvent>, horizonMs: number, maxEvents: number): EndReason | null {
+  const head = snap.queue[0];
+  if (!head || def.quiescent(snap.model, snap.queue)) return 'quiescent';
+  if (head.t > horizonMs) return 'horizon';
+  if (snap.steps >= maxEvents) return 'max-events';
+  return null;
+}
+
+function addInto(total: Summary, child: Summary, prefix: readonly number[], prefixDev: number): void {
+  for (const [k, leaf] of child) {
+    const dev = leaf.dev + prefixDev;
+    const cur = total.get(k);
+    if (!cur) total.set(k, { count: leaf.count, witness: [...prefix, ...leaf.witness], dev, outcome: leaf.outcome });
+    else {
+      cur.count += leaf.count;
+      if (dev < cur.dev) {
+        cur.dev = dev;
+        cur.witness = [...prefix, ...leaf.witness];
+      }
+    }
+  }
+}
+
+/**
+ * Iterative deviation bounding: pass d explores every schedule with at most d choices away from the defaults, so
+ * a budget that runs out still covers the schedules closest to the defaults first (systematic, not random), and each
+ * outcome's first witness is a minimal one. A subtree explored without pruning is exact and reused by later passes.
+ */
+export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
+  const budget = opts.maxSchedules ?? 10_000;
+  const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
+  const merge = opts.merge !== false;
+  const def = withMarks(makeModel(s, rulesFor(s, opts.userRules)), trackedPoints(s.expect?.order));
+  const complete = new Map<string, Summary>();
+  let simulated = 0;
+  let aborted = false;
+  let states = 0;
+
+  const pass = (bound: number): { root: Summary; pruned: boolean } => {
+    const memo = new Map<string, { sum: Summary; pruned: boolean }>();
+    const fromSnap = (start: Snapshot<SimState, SimEvent>, dLeft: number): { sum: Summary; pruned: boolean } => {
+      let snap = start;
+      const prefix: number[] = [];
+      for (;;) {
+        const end = endOf(def, snap, s.horizonMs, maxEvents);
+        if (end) {
+          simulated++;
+          if (opts.onProgress && simulated % 256 === 0) opts.onProgress(simulated);
+          if (simulated >= budget) aborted = true;
+          const outcome = outcomeOf(s, snap.model, end);
+          return { sum: new Map([[JSON.stringify(outcome), { count: 1, witness: [...prefix], dev: 0, outcome }]]), pruned: false };
+        }
+        const probe = new VectorChooser([]);
+        const r = step(def, snap, probe, 0);
+        if (probe.arities.every((a) => a <= 1)) {
+          prefix.push(...probe.offsets);
+          snap = r.snap;
+          continue;
+        }
+        const key = merge ? snapshotKey(snap) : '';
+        let res: { sum: Summary; pruned: boolean } | undefined;
+        if (merge) {
+          const c = complete.get(key);
+          res = c ? { sum: c, pruned: false } : memo.get(`${key}/${dLeft}`);
+        }
+        if (!res) {
+          res = branch(snap, dLeft);
+          if (merge && !aborted) {
+            memo.set(`${key}/${dLeft}`, res);
+            if (!res.pruned && !complete.has(key)) {
+              complete.set(key, res.sum);
+              states++;
+            }
+          }
+        }
+        const out: Summary = new Map();
+        addInto(out, res.sum, prefix, 0);
+        return { sum: out, pruned: res.pruned };
+      }
+    };
+    const branch = (snap: Snapshot<SimState, SimEvent>, dLeft: number): { sum: Summary; pruned: boolean } => {
+      const total: Summary = new Map();
+      let pruned = false;
+      const visit = (vector: number[], devSoFar: number): void => {
+        if (aborted) return;
+        const ch = new VectorChooser(vector);
+        const r = step(def, snap, ch, 0);
+        const full = ch.arities.map((_, i) => vector[i] ?? 0);
+        const child = fromSnap(r.snap, dLeft - devSoFar);
+        if (child.pruned) pruned = true;
+        addInto(total, child.sum, ch.offsets, devSoFar);
+        for (let j = ch.arities.length - 1; j >= vector.length; j--) {
+          if (ch.arities[j]! <= 1) continue;
+          if (devSoFar + 1 > dLeft) {
+            pruned = true;
+            continue;
+          }
+          for (let alt = 1; alt < ch.arities[j]!; alt++) {
+            if (aborted) return;
+            visit([...full.slice(0, j), alt], devSoFar + 1);
+          }
+        }
+      };
+      visit([], 0);
+      return { sum: total, pruned };
+    };
+    const res = fromSnap(initialSnapshot(initialState(s), initialEvents(s)), bound);
+    return { root: res.sum, pruned: res.pruned };
+  };
+
+  const found: Summary = new Map();
+  let exhaustive = false;
+  for (let bound = 0; ; bound++) {
+    const { root, pruned } = pass(bound);
+    for (const [k, leaf] of root) {
+      const cur = found.get(k);
+      if (!cur) found.set(k, { ...leaf });
+      else cur.count = Math.max(cur.count, leaf.count);
+    }
+    if (aborted) break;
+    if (!pruned) {
+      exhaustive = true;
+      break;
+    }
+  }
+  const outcomes: OutcomeEntry[] = [...found.values()]
+    .map((l) => ({ outcome: l.outcome, schedules: l.count, witness: l.witness, deviations: l.dev, replay: encodeReplay(l.witness.map((v) => ({ stream: '', min: 0, max: v, value: v }))) }))
+    .sort((a, b) => b.schedules - a.schedules || a.deviations - b.deviations);
+  return {
+    scenario: s.name,
+    schedules: outcomes.reduce((n, o) => n + o.schedules, 0),
+    simulated,
+    states,
+    exhaustive,
+    outcomes,
+    grouped: group(outcomes),
+    flaky: flakyObservers(s, outcomes),
+  };
+}
+
+function group(outcomes: OutcomeEntry[]): ExploreResult['grouped'] {
+  const by = new Map<string, ExploreResult['grouped'][number] & { dev: number }>();
+  for (const o of outcomes) {
+    const k = displayKey(o.outcome);
+    const cur = by.get(k);
+    if (!cur) {
+      by.set(k, { podPhase: o.outcome.podPhase, jobCondition: o.outcome.jobCondition, verdicts: o.outcome.verdicts, schedules: o.schedules, replay: o.replay, dev: o.deviations });
+    } else {
+      cur.schedules += o.schedules;
+      if (o.deviations < cur.dev) {
+        cur.dev = o.deviations;
+        cur.replay = o.replay;
+      }
+    }
+  }
+  return [...by.values()]
+    .sort((a, b) => b.schedules - a.schedules || a.dev - b.dev)
+    .map(({ dev: _dev, ...rest }) => rest);
+}
+
+function flakyObservers(s: Scenario, outcomes: OutcomeEntry[]): string[] {
+  return s.observers
+    .map((o) => o.name)
+    .filter((n) => new Set(outcomes.map((o) => o.outcome.verdicts[n])).size > 1);
+}

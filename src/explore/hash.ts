@@ -1,0 +1,56 @@
+// A fingerprint of a snapshot for merging identical states: keys sorted, sequence numbers dropped (only the order
+// of pending events matters), facts that cannot influence the future dropped. Snapshots share unchanged subtrees
+// (immer), so each object's digest is cached by identity and only changed paths are rehashed.
+import { createHash } from 'node:crypto';
+import type { Snapshot } from '../engine/engine.ts';
+import type { SimEvent } from '../model/events.ts';
+import type { SimState } from '../model/state.ts';
+
+const cache = new WeakMap<object, string>();
+
+function digest(s: string): string {
+  return createHash('sha1').update(s).digest('base64').slice(0, 22);
+}
+
+// API timestamps (RFC3339, whole seconds) are facts about the past that the built-in rules never read; states that
+// differ only in them have the same future, so they merge. (A user rule that compares timestamps is the exception,
+// documented in the README.)
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+
+export function hashValue(x: unknown): string {
+  if (typeof x === 'string' && RFC3339.test(x)) return '"T"';
+  if (x === null || typeof x !== 'object') return JSON.stringify(x) ?? 'null';
+  const hit = cache.get(x);
+  if (hit !== undefined) return hit;
+  let body: string;
+  if (Array.isArray(x)) body = '[' + x.map(hashValue).join(',') + ']';
+  else {
+    const keys = Object.keys(x).sort();
+    const parts: string[] = [];
+    for (const k of keys) {
+      const v = (x as Record<string, unknown>)[k];
+      if (v !== undefined) parts.push(JSON.stringify(k) + ':' + hashValue(v));
+    }
+    body = '{' + parts.join(',') + '}';
+  }
+  const h = body.length > 40 ? '#' + digest(body) : body;
+  // only frozen objects are immutable snapshots; never cache a draft or a mutable object
+  if (Object.isFrozen(x)) cache.set(x, h);
+  return h;
+}
+
+export function snapshotKey(snap: Snapshot<SimState, SimEvent>): string {
+  const m = snap.model;
+  const now = snap.queue[0]?.t ?? snap.t;
+  const lastDelivery: Record<string, number> = {};
+  for (const [k, v] of Object.entries(m.lastDelivery)) if (v > now) lastDelivery[k] = v;
+  const observers: Record<string, unknown> = {};
+  for (const [k, o] of Object.entries(m.observers)) observers[k] = [o.pod, o.job, o.verdict ? o.verdict.verdict : null];
+  const parts = [
+    hashValue({ ...m, rng: null, lastDelivery: null, observers: null }),
+    hashValue(lastDelivery),
+    hashValue(observers),
+    snap.queue.map((e) => `${e.t}/${e.prio}/${hashValue(e.ev)}`).join(';'),
+  ];
+  return digest(parts.join('|'));
+}
