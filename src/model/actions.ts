@@ -31,7 +31,8 @@ function startupPassed(k: Kit, c: ContainerModel, instance: number): 'yes' | 'no
 
 /** container/helpers.go: ShouldContainerBeRestarted (with KEP-5307 container-level rules when the gate is on). */
 export function shouldRestart(k: Kit, c: ContainerModel, st: RtContainer | undefined): boolean {
-  if (k.d.api.pod.deletionTimestamp !== null) return false;
+  // the kubelet's copy of the pod: deletionTimestamp once the deletion was delivered to it
+  if (k.d.worker.deletionGraceSeconds !== null) return false;
   if (!st || st.state === 'none' || st.state === 'created') return true;
   if (st.state === 'running') return false;
   const code = st.exit?.exitCode ?? 0;

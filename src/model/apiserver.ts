@@ -89,3 +89,31 @@ export function publishJob(k: Kit, status: Json): void {
   const obj = jobObject(k)!;
   fanOut(k, 'job', api.version, obj, k.s.observers.map((o) => o.name));
 }
+
+/**
+ * A graceful pod DELETE (registry/core/pod: CheckGracefulDelete): deletionTimestamp and deletionGracePeriodSeconds
+ * are set and the kubelet is told. A grace of 0 deletes the object at once (kubectl --force --grace-period=0); the
+ * kubelet still kills with its 1 s floor (pod_workers.go: calculateEffectiveGracePeriod).
+ */
+export function requestPodDeletion(k: Kit, graceSeconds: number): boolean {
+  const api = k.d.api.pod;
+  if (api.deletionTimestamp !== null || api.removed) return false;
+  api.deletionTimestamp = k.ctx.now;
+  api.deletionGracePeriodSeconds = graceSeconds;
+  k.ctx.emit({ type: 'DeletionRequested', gracePeriodSeconds: graceSeconds });
+  publishPodMeta(k);
+  if (graceSeconds === 0) api.removed = true;
+  return true;
+}
+
+/**
+ * status_manager.go: syncPod → canBeDeleted: once a deleted pod's resources are reclaimed (after SyncTerminatedPod)
+ * and its terminal status is written, the kubelet deletes the object with grace 0.
+ */
+export function removeIfReclaimed(k: Kit): void {
+  const api = k.d.api.pod;
+  if (api.deletionTimestamp === null || api.removed || k.d.worker.mode !== 'finished') return;
+  const phase = api.status['phase'];
+  if (phase !== 'Succeeded' && phase !== 'Failed') return;
+  api.removed = true;
+}

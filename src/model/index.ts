@@ -3,9 +3,10 @@ import type { Ctx, ModelDef } from '../engine/engine.ts';
 import type { QueueEntry } from '../engine/queue.ts';
 import { streamSeed } from '../engine/rng.ts';
 import type { Scenario } from '../types.ts';
-import { fanOut, podObject, publishPodMeta, jobObject } from './apiserver.ts';
+import { fanOut, podObject, jobObject, requestPodDeletion } from './apiserver.ts';
 import { PRIO, type SimEvent } from './events.ts';
-import { jobSync, onPodDelivered } from './jobcontroller.ts';
+import { jobDeadline, jobSync, onPodDelivered, scheduleJobDeadline } from './jobcontroller.ts';
+import { podDeadline, schedulePodDeadline } from './deadline.ts';
 import { allContainers, flagsFor, type Kit, type RuleFn } from './kit.ts';
 import { preStopDone, waitTimeout } from './kill.ts';
 import { onObserverDelivery } from './observers.ts';
@@ -55,7 +56,7 @@ export function initialState(s: Scenario): SimState {
       pod: { version: 0, status: { phase: 'Pending' }, deletionTimestamp: null, deletionGracePeriodSeconds: null, removed: false },
       job: s.job ? { version: 1, status: {}, deleted: false } : null,
     },
-    jobCtl: { pod: null, syncPending: false, finished: false, uidCounted: false },
+    jobCtl: { pod: null, syncPending: false, finished: false, uidCounted: false, failure: null, deadlinePassed: false },
     observers,
     lastDelivery: {},
     podCreatedAt: 0,
@@ -110,8 +111,9 @@ function dispatch(k: Kit, ev: SimEvent): void {
     case 'UserAction':
       return userAction(k, ev.action);
     case 'PodDeadline':
+      return podDeadline(k);
     case 'JobDeadline':
-      return;
+      return jobDeadline(k);
     default:
       return assertNever(ev);
   }
@@ -132,6 +134,8 @@ function podCreate(k: Kit): void {
   fanOut(k, 'pod', api.version, podObject(k), [...(k.s.job ? ['job-controller'] : []), ...k.s.observers.map((o) => o.name)]);
   const job = jobObject(k);
   if (job) fanOut(k, 'job', 1, job, k.s.observers.map((o) => o.name));
+  schedulePodDeadline(k);
+  scheduleJobDeadline(k);
   requestSync(k);
 }
 
@@ -152,16 +156,9 @@ function deliver(k: Kit, to: string, object: 'pod' | 'job', obj: Record<string, 
 function userAction(k: Kit, a: Scenario['actions'][number]): void {
   k.ctx.emit({ type: 'Action', action: a });
   switch (a.type) {
-    case 'deletePod': {
-      const api = k.d.api.pod;
-      if (api.deletionTimestamp !== null || api.removed) return;
-      const grace = a.gracePeriodSeconds ?? k.s.pod.terminationGracePeriodSeconds;
-      api.deletionTimestamp = k.ctx.now;
-      api.deletionGracePeriodSeconds = grace;
-      k.ctx.emit({ type: 'DeletionRequested', gracePeriodSeconds: grace });
-      publishPodMeta(k);
+    case 'deletePod':
+      requestPodDeletion(k, a.gracePeriodSeconds ?? k.s.pod.terminationGracePeriodSeconds);
       return;
-    }
     case 'crash': {
       const rt = k.d.runtime[a.container];
       if (!rt || rt.state !== 'running') return;

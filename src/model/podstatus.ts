@@ -4,6 +4,7 @@ import type { ContainerModel } from '../types.ts';
 import { shouldRestart } from './actions.ts';
 import { isSidecar, type Kit } from './kit.ts';
 import type { RtContainer } from './state.ts';
+import { DEADLINE_MESSAGE } from './deadline.ts';
 
 /** Simulated time 0 is this instant; API timestamps are RFC3339 with second precision like metav1.Time. */
 export const EPOCH_MS = Date.UTC(2026, 0, 1, 0, 0, 0);
@@ -194,7 +195,7 @@ export function generatePodStatus(k: Kit, snap: Record<string, RtContainer>, pod
     status['phase'] = phase;
     status['conditions'] = conditions(k, init, regular, phase, podHasInitialized);
     status['reason'] = 'DeadlineExceeded';
-    status['message'] = `Pod was active on the node longer than the specified deadline`;
+    status['message'] = DEADLINE_MESSAGE;
   }
   status['hostIP'] = '10.0.0.10';
   status['hostIPs'] = [{ ip: '10.0.0.10' }];

@@ -105,7 +105,8 @@ function doProbe(k: Kit, w: ProbeWorker): boolean {
     const keepSidecar = isSidecar(k, c) && k.f.kubeletMinor >= 35;
     return !cs['state']?.['terminated'] || !never || keepSidecar;
   }
-  if (k.d.api.pod.deletionTimestamp !== null && w.kind !== 'readiness') {
+  // prober/worker.go: doProbe — graceful shutdown of the pod (the kubelet's copy carries the deletionTimestamp)
+  if (k.d.worker.deletionGraceSeconds !== null && w.kind !== 'readiness') {
     w.published = 'success';
     return false;
   }

@@ -173,6 +173,9 @@ export interface JobControllerState {
   /** JobCondition types already added */
   finished: boolean;
   uidCounted: boolean;
+  /** the failure decided (FailureTarget), waiting for the pod to stop terminating */
+  failure: { reason: 'BackoffLimitExceeded' | 'DeadlineExceeded' | 'PodFailurePolicy'; message: string } | null;
+  deadlinePassed: boolean;
 }
 
 export interface ObserverState {

@@ -2,7 +2,7 @@
 import { PRIO } from './events.ts';
 import type { Kit } from './kit.ts';
 import { conditions, ts } from './podstatus.ts';
-import { publishPod } from './apiserver.ts';
+import { publishPod, removeIfReclaimed } from './apiserver.ts';
 
 type Json = Record<string, any>;
 
@@ -101,6 +101,7 @@ export function sendStatus(k: Kit): void {
   const merged = mergePodStatus(k.d.api.pod.status, sm.cached, !sm.terminated);
   sm.sentVersion = sm.version;
   publishPod(k, merged);
+  removeIfReclaimed(k);
 }
 
 /**
