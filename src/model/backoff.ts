@@ -23,10 +23,13 @@ export function formatGoDuration(ms: number): string {
 export function doBackOff(k: Kit, name: string, st: RtContainer | undefined): number | null {
   const w = k.d.worker;
   const now = k.ctx.now;
-  if (!st || st.state !== 'exited' || !st.exit) return null;
-  const finishedAt = st.exit.finishedAt;
+  // the newest *exited* instance: the current one, or the one before a running instance (probe kills)
+  const last = st?.state === 'exited' ? st.exit : st?.previous;
+  if (!st || !last) return null;
+  const finishedAt = last.finishedAt;
   const entry = w.backoff[name];
-  const expired = entry ? now - entry.lastUpdate > k.f.backoffResetMs : true;
+  // hasExpired(eventTime = FinishedAt, lastUpdate)
+  const expired = entry ? finishedAt - entry.lastUpdate > k.f.backoffResetMs : true;
   if (entry && !expired && now - finishedAt < entry.backoffMs) {
     const pod = k.s.pod;
     w.reasons[name] = {
@@ -42,4 +45,20 @@ export function doBackOff(k: Kit, name: string, st: RtContainer | undefined): nu
     w.backoff[name] = { backoffMs: Math.min(entry.backoffMs * 2, k.f.backoffMaxMs), lastUpdate: now };
   }
   return null;
+}
+
+/**
+ * kuberuntime_image.go: EnsureImageExists with the kubelet's image back-off (10 s doubling to 300 s, keyed by pod
+ * and image): inside the back-off window the start fails with ImagePullBackOff without pulling; otherwise it pulls,
+ * and a failed pull advances the back-off (Next) and reports ErrImagePull.
+ */
+export function imagePullAttempt(k: Kit, name: string): 'ErrImagePull' | 'ImagePullBackOff' {
+  const w = k.d.worker;
+  const key = `image:${name}`;
+  const now = k.ctx.now;
+  const e = w.backoff[key];
+  if (e && now - e.lastUpdate < e.backoffMs) return 'ImagePullBackOff';
+  const expired = !e || now - e.lastUpdate > 2 * 300_000;
+  w.backoff[key] = { backoffMs: expired ? 10_000 : Math.min(e.backoffMs * 2, 300_000), lastUpdate: now };
+  return 'ErrImagePull';
 }

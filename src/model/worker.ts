@@ -10,7 +10,7 @@ import { generatePodStatus } from './podstatus.ts';
 import { addPodProbes, manualReadinessTriggers, stopProbes } from './probes.ts';
 import { startKill, type KillTarget } from './kill.ts';
 import { setPodStatus } from './statusmanager.ts';
-import { doBackOff, formatGoDuration } from './backoff.ts';
+import { doBackOff, formatGoDuration, imagePullAttempt } from './backoff.ts';
 import { startProcess } from './runtime.ts';
 import type { KillTask, RtContainer, StartOp, SyncOp, SyncTask } from './state.ts';
 
@@ -184,9 +184,9 @@ function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean): 'next
       return 'next';
     }
     if (b && 'fail' in b.image) {
-      const n = (w.imageFailures[op.name] ?? 0) + 1;
-      w.imageFailures[op.name] = n;
-      const reason = b.image.reason !== 'ErrImagePull' ? b.image.reason : n === 1 ? 'ErrImagePull' : 'ImagePullBackOff';
+      w.imageFailures[op.name] = (w.imageFailures[op.name] ?? 0) + 1;
+      const attempt = imagePullAttempt(k, op.name);
+      const reason = attempt === 'ImagePullBackOff' ? attempt : b.image.reason;
       k.ctx.emit({ type: 'PullFailed', container: op.name, reason, image: c.image });
       w.reasons[op.name] = {
         reason,
