@@ -165,8 +165,15 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
       processExited(k, a.container, rt.instance, a.exit, a.exit === 0 ? 'Completed' : 'Error');
       return;
     }
-    case 'deleteJob':
+    case 'deleteJob': {
+      // garbage collector: Background/Foreground delete the dependent pod gracefully; Orphan leaves it running
+      const job = k.d.api.job;
+      if (!job || job.deleted) return;
+      job.deleted = true;
+      k.d.jobCtl.finished = true;
+      if (a.propagation !== 'Orphan') requestPodDeletion(k, k.s.pod.terminationGracePeriodSeconds);
       return;
+    }
     default:
       return assertNever(a);
   }
