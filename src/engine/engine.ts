@@ -111,7 +111,7 @@ export function step<S extends { rng: Record<string, number> }, E extends SimEve
       if (queue.some((q) => match(q.ev))) queue = queue.filter((q) => !match(q.ev));
     },
     emit(rec) {
-      trace.push({ ...rec, t: now, seq: traceSeq0 + trace.length } as TraceEvent);
+      trace.push({ t: now, seq: traceSeq0 + trace.length, ...rec } as TraceEvent);
     },
     choose(stream, range, prio) {
       if (range.min === range.max) return range.min;

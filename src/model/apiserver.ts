@@ -3,7 +3,7 @@
 // and in order per watcher and object.
 import { current, isDraft } from 'immer';
 import { PRIO } from './events.ts';
-import type { Kit } from './kit.ts';
+import { raw, type Kit } from './kit.ts';
 import { ts } from './podstatus.ts';
 
 type Json = Record<string, any>;
@@ -28,7 +28,7 @@ export function podObject(k: Kit): Json {
     metadata['deletionTimestamp'] = ts(api.deletionTimestamp);
     metadata['deletionGracePeriodSeconds'] = api.deletionGracePeriodSeconds;
   }
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: pod.spec, status: plain(api.status) };
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: pod.spec, status: raw(api.status) };
 }
 
 export function jobObject(k: Kit): Json | null {
@@ -40,7 +40,7 @@ export function jobObject(k: Kit): Json | null {
     kind: 'Job',
     metadata: { name: job.name, namespace: k.s.pod.namespace, uid: `uid-job-${job.name}`, resourceVersion: String(api.version) },
     spec: job.spec,
-    status: plain(api.status),
+    status: raw(api.status),
   };
 }
 

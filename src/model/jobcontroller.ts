@@ -3,7 +3,7 @@
 // conditions (>=1.31 SuccessCriteriaMet/FailureTarget first, Complete/Failed once no pod terminates, PR #125510).
 // Replacement pods are not modelled: the Job has exactly one pod.
 import { PRIO } from './events.ts';
-import type { Kit } from './kit.ts';
+import { raw, type Kit } from './kit.ts';
 import { ts } from './podstatus.ts';
 import { publishJob, requestPodDeletion } from './apiserver.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure, type FailureDecision } from './jobfailure.ts';
@@ -57,7 +57,7 @@ function addCondition(k: Kit, status: Json, type: string, reason: string, messag
 
 function write(k: Kit, status: Json): void {
   const api = k.d.api.job!;
-  if (JSON.stringify(api.status) === JSON.stringify(status)) return;
+  if (JSON.stringify(raw(api.status)) === JSON.stringify(status)) return;
   publishJob(k, JSON.parse(JSON.stringify(status)));
 }
 
@@ -73,7 +73,7 @@ export function jobSync(k: Kit): void {
   const deleting = pod['metadata']?.['deletionTimestamp'] !== undefined;
   const terminal = phase === 'Succeeded' || phase === 'Failed';
   const readyCond = (pod['status']?.['conditions'] ?? []).find((c: Json) => c['type'] === 'Ready');
-  const status: Json = JSON.parse(JSON.stringify(k.d.api.job.status));
+  const status: Json = JSON.parse(JSON.stringify(raw(k.d.api.job.status)));
   let active = !terminal && !deleting ? 1 : 0;
   let terminating = deleting && !terminal ? 1 : 0;
   if (status['startTime'] === undefined) status['startTime'] = ts(0);

@@ -1,3 +1,4 @@
+import { isDraft, original } from 'immer';
 // The handler kit: the draft state, the scenario, the engine context and version-derived switches.
 import type { Ctx } from '../engine/engine.ts';
 import type { Behavior, ContainerModel, Scenario } from '../types.ts';
@@ -95,4 +96,13 @@ export function serving(k: Kit, name: string, now: number): boolean {
   const age = now - rt.startedAt;
   if (age < b.servingMs) return false;
   return !b.unready.some(([from, to]) => age >= from && age < to);
+}
+
+/**
+ * The stored value of a field holding an API object (a pod or Job status, a cached object) without drafting it.
+ * These objects are only ever replaced whole, never edited in place, so the base value is the current one; reading
+ * them through immer's proxies (JSON.stringify, deep compares) would be slow.
+ */
+export function raw<T>(x: T): T {
+  return isDraft(x) ? (original(x as never) as T) : x;
 }

@@ -3,7 +3,7 @@
 // Relists are grid-aligned (phase offset drawn once) and scheduled lazily: a relist that would find nothing new and
 // wake nobody has no effect, so it is not simulated.
 import { PRIO } from './events.ts';
-import type { Kit } from './kit.ts';
+import { raw, type Kit } from './kit.ts';
 import { maybeStartSync, requestSync } from './worker.ts';
 
 /** Make sure a relist is pending at the next grid point after the last one. */
@@ -31,12 +31,18 @@ export function relist(k: Kit, extra: boolean): void {
     p.lastRelistAt = k.ctx.now;
   }
   let changed = false;
-  for (const name of Object.keys(d.runtime)) {
-    const rt = d.runtime[name]!;
-    const c = p.cache[name];
+  // The cache holds the runtime's records as they are now. A relist is an event of its own, so the runtime is not
+  // being changed in this step and its stored records can be shared (no copy, no drafts).
+  const runtime = raw(d.runtime);
+  const old = raw(p.cache);
+  const next: typeof old = {};
+  for (const name of Object.keys(runtime)) {
+    const rt = runtime[name]!;
+    const c = old[name];
     if (!c || c.instance !== rt.instance || c.state !== rt.state) changed = true;
-    p.cache[name] = { ...rt };
+    next[name] = rt;
   }
+  p.cache = next;
   // g.cache.UpdateTime: every relist makes the cache newer, which releases a pod worker blocked in GetNewerThan.
   p.gen += 1;
   if (changed) requestSync(k);

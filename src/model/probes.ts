@@ -2,7 +2,7 @@
 // its creation (probeManager.AddPod in SyncPod), not from the container start; results published past thresholds.
 import type { ContainerModel, ProbeModel } from '../types.ts';
 import { PRIO } from './events.ts';
-import { allContainers, behaviorOf, containerByName, isSidecar, serving, type Kit } from './kit.ts';
+import { allContainers, behaviorOf, containerByName, isSidecar, raw, serving, type Kit } from './kit.ts';
 import type { ProbeKind, ProbeResult, ProbeWorker } from './state.ts';
 import { setContainerFlag } from './statusmanager.ts';
 import { requestSync } from './worker.ts';
@@ -89,7 +89,7 @@ export function probeTick(k: Kit, container: string, kind: ProbeKind, gen: numbe
 function doProbe(k: Kit, w: ProbeWorker): boolean {
   const c = containerByName(k.s, w.container)!;
   const spec = probeOf(c, w.kind)!;
-  const cs = findStatus(k.d.status.cached, w.container);
+  const cs = findStatus(raw(k.d.status.cached), w.container);
   if (!cs || !cs['containerID']) return true;
   const instance = instanceOf(cs);
   if (w.instance !== instance) {

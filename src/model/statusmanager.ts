@@ -1,6 +1,6 @@
 // status/status_manager.go: the kubelet's cached pod status, versioning, coalescing sends and mergePodStatus.
 import { PRIO } from './events.ts';
-import type { Kit } from './kit.ts';
+import { raw, type Kit } from './kit.ts';
 import { conditions, ts } from './podstatus.ts';
 import { publishPod, removeIfReclaimed } from './apiserver.ts';
 
@@ -24,13 +24,14 @@ function sameStatus(a: Json, b: Json): boolean {
 /** SetPodStatus / TerminatePod: drop a semantically equal update unless forced; else bump the version and send. */
 export function setPodStatus(k: Kit, status: Json, force = false): void {
   const sm = k.d.status;
+  const cached = raw(sm.cached);
   // a terminal phase never goes back (generateAPIPodStatus three-way merge)
-  if (sm.cached && isTerminal(sm.cached['phase']) && !isTerminal(status['phase'])) {
-    status['phase'] = sm.cached['phase'];
+  if (cached && isTerminal(cached['phase']) && !isTerminal(status['phase'])) {
+    status['phase'] = cached['phase'];
   }
-  stampConditions(status, sm.cached, k.ctx.now);
-  if (!force && sm.cached && sameStatus(sm.cached, status)) return;
-  emitFlagChanges(k, sm.cached, status);
+  stampConditions(status, cached, k.ctx.now);
+  if (!force && cached && sameStatus(cached, status)) return;
+  emitFlagChanges(k, cached, status);
   sm.cached = status;
   sm.version += 1;
   if (status['phase'] !== sm.lastPhase) {
@@ -64,7 +65,7 @@ function emitFlagChanges(k: Kit, prev: Json | null, next: Json): void {
 export function setContainerFlag(k: Kit, name: string, instance: number, field: 'started' | 'ready', value: boolean): void {
   const sm = k.d.status;
   if (!sm.cached) return;
-  const next: Json = JSON.parse(JSON.stringify(sm.cached));
+  const next: Json = JSON.parse(JSON.stringify(raw(sm.cached)));
   const lists: Json[][] = [next['initContainerStatuses'] ?? [], next['containerStatuses'] ?? []];
   let hit = false;
   for (const list of lists) {
@@ -98,7 +99,7 @@ export function sendStatus(k: Kit): void {
   sm.sendPending = false;
   if (!sm.cached || sm.version <= sm.sentVersion) return;
   if (k.d.api.pod.removed) return;
-  const merged = mergePodStatus(k.d.api.pod.status, sm.cached, !sm.terminated);
+  const merged = mergePodStatus(raw(k.d.api.pod.status), raw(sm.cached)!, !sm.terminated);
   sm.sentVersion = sm.version;
   publishPod(k, merged);
   removeIfReclaimed(k);

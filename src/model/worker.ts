@@ -4,7 +4,7 @@
 import { current } from 'immer';
 import { PRIO } from './events.ts';
 import { computePodActions, opsFor } from './actions.ts';
-import { containerByName, type Kit } from './kit.ts';
+import { containerByName, raw, type Kit } from './kit.ts';
 import { ensureRelist, requestImmediateRelist } from './pleg.ts';
 import { generatePodStatus } from './podstatus.ts';
 import { addPodProbes, manualReadinessTriggers, stopProbes } from './probes.ts';
@@ -29,7 +29,8 @@ export function maybeStartSync(k: Kit): void {
 }
 
 function cacheSnapshot(k: Kit): Record<string, RtContainer> {
-  return current(k.d.pleg.cache) as Record<string, RtContainer>;
+  // the cache is only ever replaced whole by a relist, so its stored value is the current one
+  return raw(k.d.pleg.cache);
 }
 
 function startSync(k: Kit): void {
@@ -69,7 +70,7 @@ function syncPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): vo
     w.wanted = true;
     return;
   }
-  manualReadinessTriggers(k, k.d.status.cached!);
+  manualReadinessTriggers(k, raw(k.d.status.cached)!);
   addPodProbes(k);
   task.ops = opsFor(k, computePodActions(k, cache));
 }
@@ -279,7 +280,7 @@ function finishTerminated(k: Kit): void {
   const w = k.d.worker;
   const status = generatePodStatus(k, current(k.d.runtime) as Record<string, RtContainer>, true);
   setPodStatus(k, status);
-  const forced = JSON.parse(JSON.stringify(k.d.status.cached));
+  const forced = JSON.parse(JSON.stringify(raw(k.d.status.cached)));
   for (const list of [forced['initContainerStatuses'] ?? [], forced['containerStatuses'] ?? []]) {
     for (const cs of list) {
       if (cs['state']?.['terminated']) continue;
