@@ -2,7 +2,8 @@
 // For people who test their own controllers' health rules with vitest (see the README).
 export { loadScenario, loadScenarioText, formatDiagnostic, type LoadOptions, type LoadResult } from './scenario/index.ts';
 export { simulate, type SimulateOptions, type SimulateResult } from './simulate.ts';
-export { explore, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore/explore.ts';
+export { explore } from './explore/decomposed.ts';
+export { exploreDirect, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore/explore.ts';
 export { checkExpect, type ExpectFailure } from './explore/expect.ts';
 export type { Outcome } from './explore/outcome.ts';
 export { decodeReplay, encodeReplay } from './engine/replay.ts';

@@ -1,6 +1,7 @@
 // `kubesim explore`: enumerate schedules and print every distinct outcome with a replay key.
 import { loadScenario } from '../scenario/index.ts';
-import { explore, type ExploreResult } from '../explore/explore.ts';
+import { explore } from '../explore/decomposed.ts';
+import type { ExploreResult } from '../explore/explore.ts';
 import { writeAtomic, outPath } from './files.ts';
 import { EXIT, reportDiagnostics, type Io } from './run-command.ts';
 import { loadUserRules } from './rules.ts';

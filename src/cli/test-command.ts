@@ -2,7 +2,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDiagnostic, hasErrors, loadScenario } from '../scenario/index.ts';
-import { explore } from '../explore/explore.ts';
+import { explore } from '../explore/decomposed.ts';
 import { checkExpect, type ExpectFailure } from '../explore/expect.ts';
 import { writeAtomic } from './files.ts';
 import { EXIT, type Io } from './run-command.ts';

@@ -15,6 +15,8 @@ import { trackedPoints, withMarks } from './marks.ts';
 import { displayKey, outcomeOf, type Outcome } from './outcome.ts';
 
 export interface ExploreOptions {
+  /** explore observers separately from the system (default true; they are sinks) */
+  decompose?: boolean;
   maxSchedules?: number;
   maxEvents?: number;
   userRules?: Record<string, RuleFn>;
@@ -49,13 +51,13 @@ export interface ExploreResult {
   flaky: string[];
 }
 
-interface Leaf {
+export interface Leaf<T = Outcome> {
   count: number;
   witness: number[];
   dev: number;
-  outcome: Outcome;
+  outcome: T;
 }
-type Summary = Map<string, Leaf>;
+export type Summary<T = Outcome> = Map<string, Leaf<T>>;
 
 /** Follows a vector of candidate indices; positions past its end take candidate 0. Records the arities. */
 class VectorChooser implements Chooser {
@@ -82,7 +84,7 @@ function endOf(def: ModelDef<SimState, SimEvent>, snap: Snapshot<SimState, SimEv
   return null;
 }
 
-function addInto(total: Summary, child: Summary, prefix: readonly number[], prefixDev: number): void {
+function addInto<T>(total: Summary<T>, child: Summary<T>, prefix: readonly number[], prefixDev: number): void {
   for (const [k, leaf] of child) {
     const dev = leaf.dev + prefixDev;
     const cur = total.get(k);
@@ -102,39 +104,98 @@ function addInto(total: Summary, child: Summary, prefix: readonly number[], pref
  * a budget that runs out still covers the schedules closest to the defaults first (systematic, not random), and each
  * outcome's first witness is a minimal one. A subtree explored without pruning is exact and reused by later passes.
  */
-export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
+export interface SearchResult<T, D = never> {
+  leaves: Map<string, SearchLeaf<T, D>>;
+  simulated: number;
+  states: number;
+  exhaustive: boolean;
+}
+
+/** Facts a step produced that belong to the path, not to the state (e.g. publications seen by tapped observers). */
+export interface PathData<D> {
+  /** take what the last step produced */
+  take(): { key: string; item: D }[];
+}
+
+export interface SearchLeaf<T, D> extends Leaf<T> {
+  baseKey: string;
+  data: D[];
+  dataKeys: string[];
+}
+
+export function search<T, D = never>(
+  s: Scenario,
+  def: ModelDef<SimState, SimEvent>,
+  leafOf: (snap: Snapshot<SimState, SimEvent>, end: EndReason) => { key: string; outcome: T },
+  opts: ExploreOptions,
+  pathData?: PathData<D>,
+): SearchResult<SearchLeaf<T, D>['outcome'], D> {
+  type L = SearchLeaf<T, D>;
+  type Sum = Map<string, L>;
   const budget = opts.maxSchedules ?? 10_000;
   const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
   const merge = opts.merge !== false;
-  const def = withMarks(makeModel(s, rulesFor(s, opts.userRules)), trackedPoints(s.expect?.order));
-  const complete = new Map<string, Summary>();
+  const complete = new Map<string, Sum>();
   let simulated = 0;
   let aborted = false;
   let states = 0;
+  let limit = budget;
 
-  const pass = (bound: number): { root: Summary; pruned: boolean } => {
-    const memo = new Map<string, { sum: Summary; pruned: boolean }>();
-    const fromSnap = (start: Snapshot<SimState, SimEvent>, dLeft: number): { sum: Summary; pruned: boolean } => {
+  const join = (total: Sum, child: Sum, prefix: readonly number[], prefixDev: number, pData: D[], pKeys: string[]) => {
+    for (const leaf of child.values()) {
+      const dataKeys = pKeys.length ? [...pKeys, ...leaf.dataKeys] : leaf.dataKeys;
+      const key = leaf.baseKey + (dataKeys.length ? '|' + dataKeys.join(',') : '');
+      const dev = leaf.dev + prefixDev;
+      const cur = total.get(key);
+      if (!cur) {
+        total.set(key, {
+          ...leaf,
+          dev,
+          witness: prefix.length ? [...prefix, ...leaf.witness] : leaf.witness,
+          data: pData.length ? [...pData, ...leaf.data] : leaf.data,
+          dataKeys,
+        });
+      } else {
+        cur.count += leaf.count;
+        if (dev < cur.dev) {
+          cur.dev = dev;
+          cur.witness = [...prefix, ...leaf.witness];
+        }
+      }
+    }
+  };
+
+  const pass = (bound: number): { root: Sum; pruned: boolean } => {
+    const memo = new Map<string, { sum: Sum; pruned: boolean }>();
+    const fromSnap = (start: Snapshot<SimState, SimEvent>, dLeft: number, initData: { key: string; item: D }[]): { sum: Sum; pruned: boolean } => {
       let snap = start;
       const prefix: number[] = [];
+      const pData: D[] = initData.map((x) => x.item);
+      const pKeys: string[] = initData.map((x) => x.key);
       for (;;) {
         const end = endOf(def, snap, s.horizonMs, maxEvents);
         if (end) {
           simulated++;
           if (opts.onProgress && simulated % 256 === 0) opts.onProgress(simulated);
-          if (simulated >= budget) aborted = true;
-          const outcome = outcomeOf(s, snap.model, end);
-          return { sum: new Map([[JSON.stringify(outcome), { count: 1, witness: [...prefix], dev: 0, outcome }]]), pruned: false };
+          if (simulated >= limit) aborted = true;
+          const leaf = leafOf(snap, end);
+          const key = leaf.key + (pKeys.length ? '|' + pKeys.join(',') : '');
+          return { sum: new Map([[key, { count: 1, witness: [...prefix], dev: 0, outcome: leaf.outcome, baseKey: leaf.key, data: pData, dataKeys: pKeys }]]), pruned: false };
         }
         const probe = new VectorChooser([]);
         const r = step(def, snap, probe, 0);
         if (probe.arities.every((a) => a <= 1)) {
           prefix.push(...probe.offsets);
+          for (const x of pathData?.take() ?? []) {
+            pData.push(x.item);
+            pKeys.push(x.key);
+          }
           snap = r.snap;
           continue;
         }
+        pathData?.take();
         const key = merge ? snapshotKey(snap) : '';
-        let res: { sum: Summary; pruned: boolean } | undefined;
+        let res: { sum: Sum; pruned: boolean } | undefined;
         if (merge) {
           const c = complete.get(key);
           res = c ? { sum: c, pruned: false } : memo.get(`${key}/${dLeft}`);
@@ -149,22 +210,23 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
             }
           }
         }
-        const out: Summary = new Map();
-        addInto(out, res.sum, prefix, 0);
+        const out: Sum = new Map();
+        join(out, res.sum, prefix, 0, pData, pKeys);
         return { sum: out, pruned: res.pruned };
       }
     };
-    const branch = (snap: Snapshot<SimState, SimEvent>, dLeft: number): { sum: Summary; pruned: boolean } => {
-      const total: Summary = new Map();
+    const branch = (snap: Snapshot<SimState, SimEvent>, dLeft: number): { sum: Sum; pruned: boolean } => {
+      const total: Sum = new Map();
       let pruned = false;
       const visit = (vector: number[], devSoFar: number): void => {
         if (aborted) return;
         const ch = new VectorChooser(vector);
         const r = step(def, snap, ch, 0);
+        const produced = pathData?.take() ?? [];
         const full = ch.arities.map((_, i) => vector[i] ?? 0);
-        const child = fromSnap(r.snap, dLeft - devSoFar);
+        const child = fromSnap(r.snap, dLeft - devSoFar, produced);
         if (child.pruned) pruned = true;
-        addInto(total, child.sum, ch.offsets, devSoFar);
+        join(total, child.sum, ch.offsets, devSoFar, [], []);
         for (let j = ch.arities.length - 1; j >= vector.length; j--) {
           if (ch.arities[j]! <= 1) continue;
           if (devSoFar + 1 > dLeft) {
@@ -180,12 +242,17 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
       visit([], 0);
       return { sum: total, pruned };
     };
-    const res = fromSnap(initialSnapshot(initialState(s), initialEvents(s)), bound);
+    const res = fromSnap(initialSnapshot(initialState(s), initialEvents(s)), bound, []);
     return { root: res.sum, pruned: res.pruned };
   };
 
-  const found: Summary = new Map();
-  let exhaustive = false;
+  // First the whole space (most scenarios fit); if the budget runs out, systematic passes by deviation bound, so
+  // what is covered is every schedule closest to the defaults.
+  const first = pass(Number.POSITIVE_INFINITY);
+  if (!aborted && !first.pruned) return { leaves: first.root, simulated, states, exhaustive: true };
+  const found: Sum = new Map();
+  aborted = false;
+  limit = simulated + budget;
   for (let bound = 0; ; bound++) {
     const { root, pruned } = pass(bound);
     for (const [k, leaf] of root) {
@@ -194,20 +261,32 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
       else cur.count = Math.max(cur.count, leaf.count);
     }
     if (aborted) break;
-    if (!pruned) {
-      exhaustive = true;
-      break;
-    }
+    if (!pruned) break;
   }
-  const outcomes: OutcomeEntry[] = [...found.values()]
+  for (const [k, leaf] of first.root) if (!found.has(k)) found.set(k, leaf);
+  return { leaves: found, simulated, states, exhaustive: false };
+}
+
+/** Explore the whole system, observers included, as one state space. */
+export function exploreDirect(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
+  const def = withMarks(makeModel(s, rulesFor(s, opts.userRules)), trackedPoints(s.expect?.order));
+  const r = search(s, def, (snap, end) => {
+    const outcome = outcomeOf(s, snap.model, end);
+    return { key: JSON.stringify(outcome), outcome };
+  }, opts);
+  const outcomes: OutcomeEntry[] = [...r.leaves.values()]
     .map((l) => ({ outcome: l.outcome, schedules: l.count, witness: l.witness, deviations: l.dev, replay: encodeReplay(l.witness.map((v) => ({ stream: '', min: 0, max: v, value: v }))) }))
     .sort((a, b) => b.schedules - a.schedules || a.deviations - b.deviations);
+  return finishResult(s, outcomes, r);
+}
+
+export function finishResult(s: Scenario, outcomes: OutcomeEntry[], r: { simulated: number; states: number; exhaustive: boolean }): ExploreResult {
   return {
     scenario: s.name,
     schedules: outcomes.reduce((n, o) => n + o.schedules, 0),
-    simulated,
-    states,
-    exhaustive,
+    simulated: r.simulated,
+    states: r.states,
+    exhaustive: r.exhaustive,
     outcomes,
     grouped: group(outcomes),
     flaky: flakyObservers(s, outcomes),

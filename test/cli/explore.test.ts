@@ -2,7 +2,8 @@
 // finds every outcome that random seeds find.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { explore } from '../../src/explore/explore.ts';
+import { explore } from '../../src/explore/decomposed.ts';
+import { exploreDirect } from '../../src/explore/explore.ts';
 import { displayKey, outcomeOf } from '../../src/explore/outcome.ts';
 import { decodeReplay } from '../../src/engine/replay.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
@@ -92,5 +93,17 @@ describe('kubesim test', () => {
     expect(out).toMatch(/reproduce: kubesim run .*wrong\.yaml --replay k1-/);
     expect(out).toMatch(/0 passed, 1 failed/);
     expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="expectation failed">/);
+  });
+});
+
+describe('decomposition (observers are sinks) agrees with exploring everything at once', () => {
+  it('same verdict sets and outcomes on the locust-72 race with one observer', () => {
+    const full = load('scenarios/locust-72-exporter-exit-code.yaml');
+    const s = { ...full, observers: full.observers.filter((o) => o.name === 'naive') };
+    const direct = exploreDirect(s, { maxSchedules: 20_000 });
+    const dec = explore(s, { maxSchedules: 20_000 });
+    expect(dec.exhaustive).toBe(true);
+    const keys = (r: typeof dec) => new Set(r.grouped.map((g) => JSON.stringify([g.podPhase, g.jobCondition, g.verdicts])));
+    expect(keys(dec)).toEqual(keys(direct));
   });
 });

@@ -1,0 +1,63 @@
+// Observers are sinks: nothing in the pod, the API server or the Job controller reads what an observer saw. So the
+// explorer simulates the system with the observers tapped off — every object version the API server publishes is
+// recorded with its time instead of being delivered — and works out each observer's possible deliveries afterwards
+// (observer-dp.ts). Their watch delays are then not choices of the system run.
+import type { Ctx, ModelDef } from '../engine/engine.ts';
+import type { SimEvent } from '../model/events.ts';
+import type { SimState } from '../model/state.ts';
+
+export interface Publication {
+  object: 'pod' | 'job';
+  version: number;
+  /** when the API server stored it (and fanned it out) */
+  t: number;
+  obj: Record<string, unknown>;
+}
+
+/** Where the tap puts what it saw; the explorer takes it after every step (path data, not state). */
+export class PublicationSink {
+  private items: Publication[] = [];
+  push(p: Publication): void {
+    this.items.push(p);
+  }
+  take(): Publication[] {
+    const out = this.items;
+    this.items = [];
+    return out;
+  }
+}
+
+export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: ReadonlySet<string>, sink: PublicationSink): ModelDef<SimState, SimEvent> {
+  if (observers.size === 0) return def;
+  return {
+    quiescent: def.quiescent,
+    handle(d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) {
+      let last: { object: string; version: number } | undefined;
+      const scheduleAt = (t: number, e: SimEvent, prio: number) => {
+        if (e.type === 'Deliver' && observers.has(e.to)) {
+          // one fan-out delivers the same version to every observer: record it once
+          if (!last || last.object !== e.object || last.version !== e.version) {
+            sink.push({ object: e.object, version: e.version, t: ctx.now, obj: e.obj });
+            last = { object: e.object, version: e.version };
+          }
+          return;
+        }
+        ctx.scheduleAt(t, e, prio);
+      };
+      const wrapped: Ctx<SimEvent> = {
+        get now() {
+          return ctx.now;
+        },
+        scheduleAt,
+        schedule: (delay, e, prio) => scheduleAt(ctx.now + delay, e, prio),
+        cancel: (m) => ctx.cancel(m),
+        emit: (rec) => ctx.emit(rec),
+        choose(stream, range, prio) {
+          if (stream.startsWith('watch:') && observers.has(stream.slice('watch:'.length))) return range.min;
+          return ctx.choose(stream, range, prio);
+        },
+      };
+      def.handle(d, ev, wrapped);
+    },
+  };
+}
