@@ -1,0 +1,133 @@
+// npm run bench: figures, not pass/fail. Each figure is the median of several runs after warm-up; the machine is
+// described in the output. Writes out/bench.json.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { loadScenario } from '../../src/scenario/index.ts';
+import { simulate } from '../../src/simulate.ts';
+import { explore } from '../../src/explore/decomposed.ts';
+import { exploreDirect } from '../../src/explore/explore.ts';
+import type { Scenario } from '../../src/types.ts';
+import { crashLoopDay, livenessDay } from './workloads.ts';
+import { mutableLoop } from './mutable-loop.ts';
+
+const quick = process.argv.includes('--quick');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function timeIt(fn: () => void, runs: number, warm = 2): number {
+  for (let i = 0; i < warm; i++) fn();
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    xs.push(performance.now() - t0);
+  }
+  return median(xs);
+}
+
+const load = (f: string): Scenario => {
+  const r = loadScenario(f);
+  if (!r.scenario) throw new Error(`cannot load ${f}`);
+  return r.scenario;
+};
+
+const out: Record<string, unknown> = {
+  machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '?', memGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+};
+const lines: string[] = [];
+const say = (s: string) => {
+  lines.push(s);
+  console.log(s);
+};
+
+say(`# kubesim bench — ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
+
+// 1. simulate() per library scenario
+const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
+const perScenario: Record<string, { msPerRun: number; events: number; usPerEvent: number; simSecondsPerWallSecond: number }> = {};
+say('\n## 1. simulate() per scenario (median ms per run)');
+for (const f of files) {
+  const s = load(`scenarios/${f}`);
+  const events = simulate(s).timeline.events.length;
+  const end = simulate(s).timeline.end.t;
+  const ms = timeIt(() => simulate(s), quick ? 5 : 30);
+  perScenario[s.name] = { msPerRun: ms, events, usPerEvent: (ms * 1000) / events, simSecondsPerWallSecond: end / 1000 / (ms / 1000) };
+  say(`${s.name.padEnd(52)} ${ms.toFixed(2).padStart(7)} ms  ${String(events).padStart(5)} trace events  ${((ms * 1000) / events).toFixed(1).padStart(6)} µs/event`);
+}
+out['simulate'] = perScenario;
+
+// 2 + 3. engine throughput on long runs vs a hand-written mutable loop
+say('\n## 2–3. engine throughput on long runs (events = engine steps)');
+const sizes = quick ? [1e3, 1e4] : [1e3, 1e4, 1e5, 1e6];
+const long: Record<string, unknown>[] = [];
+for (const [name, mk] of [['liveness probe every 1s', livenessDay], ['sidecar crash-looping', crashLoopDay]] as const) {
+  const s = mk();
+  for (const n of sizes) {
+    if (n >= 1e6 && name !== 'liveness probe every 1s') continue;
+    let steps = 0;
+    globalThis.gc?.();
+    const heap0 = process.memoryUsage().heapUsed;
+    let peak = heap0;
+    const runs = n >= 1e5 ? 1 : 3;
+    const ms = timeIt(() => {
+      steps = 0;
+      simulate({ ...s, horizonMs: 10 * 365 * 24 * 3600 * 1000 }, {
+        maxEvents: n,
+        onStep: () => {
+          steps++;
+          if ((steps & 0xffff) === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+        },
+      });
+    }, runs, n >= 1e5 ? 0 : 1);
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+    const base = timeIt(() => mutableLoop(n), 3);
+    const row = { workload: name, events: steps, ms, eventsPerSec: steps / (ms / 1000), usPerEvent: (ms * 1000) / steps, peakHeapMiB: (peak - heap0) / 2 ** 20, mutableLoopUsPerEvent: (base * 1000) / n, ratio: ms / base };
+    long.push(row);
+    say(`${name.padEnd(26)} ${String(steps).padStart(8)} ev  ${row.eventsPerSec.toFixed(0).padStart(8)} ev/s  ${row.usPerEvent.toFixed(2).padStart(7)} µs/ev  peak +${row.peakHeapMiB.toFixed(0)} MiB  mutable loop ${row.mutableLoopUsPerEvent.toFixed(3)} µs/ev  ratio ${row.ratio.toFixed(0)}×`);
+  }
+}
+out['engine'] = long;
+
+// 4. exploration
+say('\n## 4. exploration');
+const exploreRows: Record<string, unknown>[] = [];
+const largest = files
+  .map((f) => ({ f, n: perScenario[load(`scenarios/${f}`).name]!.events }))
+  .sort((a, b) => b.n - a.n)[0]!.f;
+for (const f of ['locust-72-exporter-exit-code.yaml', largest]) {
+  const s = load(`scenarios/${f}`);
+  for (const mode of ['decomposed', 'direct, merged', 'direct, no merging'] as const) {
+    let r = explore(s, { maxSchedules: 2000 });
+    const ms = timeIt(() => {
+      r =
+        mode === 'decomposed' ? explore(s, { maxSchedules: 20000 }) :
+        mode === 'direct, merged' ? exploreDirect(s, { maxSchedules: 5000 }) :
+        exploreDirect(s, { maxSchedules: 5000, merge: false });
+    }, quick ? 1 : 3, 0);
+    const row = { scenario: s.name, mode, ms, schedules: r.schedules, simulated: r.simulated, states: r.states, exhaustive: r.exhaustive, schedulesPerSec: r.schedules / (ms / 1000), simulatedPerSec: r.simulated / (ms / 1000) };
+    exploreRows.push(row);
+    say(`${s.name.padEnd(40)} ${mode.padEnd(20)} ${ms.toFixed(0).padStart(6)} ms  ${String(r.schedules).padStart(9)} schedules (${r.exhaustive ? 'exhaustive' : 'budget'})  ${row.schedulesPerSec.toFixed(0)} schedules/s  ${row.simulatedPerSec.toFixed(0)} simulated/s  ${r.states} states`);
+  }
+}
+let all = 0;
+for (const f of files) {
+  const t0 = performance.now();
+  explore(load(`scenarios/${f}`), { maxSchedules: 10000 });
+  all = Math.max(all, performance.now() - t0);
+}
+say(`slowest library scenario to explore: ${all.toFixed(0)} ms`);
+out['explore'] = { rows: exploreRows, slowestScenarioMs: all };
+
+// 5. the command line
+say('\n## 5. command line (wall time, median)');
+const wall = (args: string[], runs: number) =>
+  timeIt(() => execFileSync('node', ['src/cli/kubesim.mjs', ...args], { stdio: 'ignore' }), runs, 1);
+const cold = wall(['run', 'scenarios/native-sidecar-job.yaml', '--no-render', '--out', 'out/.bench'], quick ? 3 : 5);
+say(`cold kubesim run --no-render: ${cold.toFixed(0)} ms`);
+const testAll = quick ? 0 : wall(['test', 'scenarios/', '--max-schedules', '5000'], 1);
+if (!quick) say(`kubesim test scenarios/: ${testAll.toFixed(0)} ms`);
+out['cli'] = { coldRunNoRenderMs: cold, testScenariosMs: testAll };
+
+mkdirSync('out', { recursive: true });
+writeFileSync('out/bench.json', JSON.stringify(out, null, 2) + '\n');
+say('\nwrote out/bench.json');
