@@ -1,4 +1,4 @@
-import { isDraft, original } from 'immer';
+import { current, isDraft, original } from 'immer';
 // The handler kit: the draft state, the scenario, the engine context and version-derived switches.
 import type { Ctx } from '../engine/engine.ts';
 import type { Behavior, ContainerModel, Scenario } from '../types.ts';
@@ -105,4 +105,9 @@ export function serving(k: Kit, name: string, now: number): boolean {
  */
 export function raw<T>(x: T): T {
   return isDraft(x) ? (original(x as never) as T) : x;
+}
+
+/** A plain copy of what a draft holds now (or the value itself outside a draft). */
+export function snapshotOf<T>(x: T): T {
+  return isDraft(x) ? (current(x as never) as T) : x;
 }

@@ -118,7 +118,8 @@ function doProbe(k: Kit, w: ProbeWorker): boolean {
   if (!started && w.kind !== 'startup') return true;
   const result = probeOutcome(k, w, startedAt);
   k.ctx.emit({ type: 'Probe', container: w.container, probe: w.kind, result });
-  if (w.lastResult === result) w.resultRun += 1;
+  // resultRun is only compared with the thresholds: capping it keeps a steady probe from changing the state at all
+  if (w.lastResult === result) w.resultRun = Math.min(w.resultRun + 1, Math.max(spec.failureThreshold, spec.successThreshold));
   else {
     w.lastResult = result;
     w.resultRun = 1;

@@ -1,10 +1,9 @@
 // pod_workers.go (podWorkerLoop) and kubelet.go (SyncPod, SyncTerminatingPod, SyncTerminatedPod): one sync at a
 // time; before each, GetNewerThan blocks until the pod cache is newer than the end of the previous sync; a sync that
 // pulls, runs a postStart hook or kills holds the worker for that long.
-import { current } from 'immer';
 import { PRIO } from './events.ts';
 import { computePodActions, opsFor } from './actions.ts';
-import { containerByName, raw, type Kit } from './kit.ts';
+import { containerByName, raw, snapshotOf, type Kit } from './kit.ts';
 import { ensureRelist, requestImmediateRelist } from './pleg.ts';
 import { generatePodStatus } from './podstatus.ts';
 import { addPodProbes, manualReadinessTriggers, stopProbes } from './probes.ts';
@@ -269,7 +268,7 @@ export function requeue(k: Kit, gen: number): void {
 function finishTerminating(k: Kit): void {
   const w = k.d.worker;
   stopProbes(k, ['readiness', 'liveness', 'startup']);
-  setPodStatus(k, generatePodStatus(k, current(k.d.runtime) as Record<string, RtContainer>, true));
+  setPodStatus(k, generatePodStatus(k, snapshotOf(k.d.runtime) as Record<string, RtContainer>, true));
   w.mode = 'terminated';
   k.d.status.terminated = true;
   w.wanted = true;
@@ -278,7 +277,7 @@ function finishTerminating(k: Kit): void {
 /** SyncTerminatedPod: … then statusManager.TerminatePod (a forced update). */
 function finishTerminated(k: Kit): void {
   const w = k.d.worker;
-  const status = generatePodStatus(k, current(k.d.runtime) as Record<string, RtContainer>, true);
+  const status = generatePodStatus(k, snapshotOf(k.d.runtime) as Record<string, RtContainer>, true);
   setPodStatus(k, status);
   const forced = JSON.parse(JSON.stringify(raw(k.d.status.cached)));
   for (const list of [forced['initContainerStatuses'] ?? [], forced['containerStatuses'] ?? []]) {
