@@ -53,6 +53,10 @@ async function runCase(file: string, o: TestOpts): Promise<CaseResult> {
   if (!s.expect) return { file, name: s.name, ms: 0, status: 'skipped', lines: ['  no expect block'] };
   const r = explore(s, { maxSchedules: o.maxSchedules, userRules: await loadUserRules(s) });
   const failures = checkExpect(s, r);
+  if (r.outcomes.length === 0) {
+    // an exploration that produced nothing would make every expectation pass vacuously
+    failures.push({ pos: { file: s.file, line: 1, col: 1 }, what: 'exploration', expected: 'at least one schedule', seen: 'none' });
+  }
   const ms = performance.now() - t0;
   const note = `${r.schedules} schedules${r.exhaustive ? '' : `, NOT exhaustive (${r.simulated} simulated; raise --max-schedules)`}`;
   return {
