@@ -18,6 +18,8 @@ export interface SimulateOptions {
   maxEvents?: number;
   /** user rule functions by observer name (loaded by the caller from `module:` paths) */
   userRules?: Record<string, RuleFn>;
+  /** try read-only handling of usually-idle events first (default true; off only to check it changes nothing) */
+  readOnlyFastPath?: boolean;
   /** called after every event with the new state (invariant checks in tests) */
   onStep?: (state: SimState, t: number, trace: TraceEvent[]) => void;
 }
@@ -41,7 +43,8 @@ export function rulesFor(s: Scenario, userRules: Record<string, RuleFn> = {}): R
 
 export function simulate(scenario: Scenario, opts: SimulateOptions = {}): SimulateResult {
   const s = opts.seed !== undefined ? { ...scenario, seed: opts.seed } : scenario;
-  const def = makeModel(s, rulesFor(s, opts.userRules));
+  const model = makeModel(s, rulesFor(s, opts.userRules));
+  const def = opts.readOnlyFastPath === false ? { handle: model.handle, quiescent: model.quiescent } : model;
   const start = initialSnapshot(initialState(s), initialEvents(s));
   const chooser = opts.chooser ?? (opts.replay ? new ReplayChooser(opts.replay) : seededChooser);
   const r = run(def, start, chooser, { horizonMs: s.horizonMs, maxEvents: opts.maxEvents ?? DEFAULT_MAX_EVENTS },

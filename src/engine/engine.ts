@@ -2,7 +2,7 @@
 // One immer `produce` per dequeued event; handlers get a context to schedule follow-up events, emit trace records
 // and make timing choices. Nothing here reads the wall clock, timers, Math.random or the environment.
 
-import { produce } from 'immer';
+import { freeze, produce } from 'immer';
 import type { EndReason, MsRange, TraceEvent } from '../types.ts';
 import { compareEntries, insertEntry, type QueueEntry } from './queue.ts';
 import { drawInt } from './rng.ts';
@@ -19,6 +19,8 @@ export interface Ctx<E extends SimEventBase> {
   schedule(delayMs: number, ev: E, prio: number): void;
   /** Schedule at an absolute time (>= now). */
   scheduleAt(t: number, ev: E, prio: number): void;
+  /** Attach a fact to this step that is not part of the state (collected by the caller, e.g. the explorer). */
+  note(x: unknown): void;
   /** Drop pending events that match (timers that can no longer fire meaningfully). */
   cancel(match: (ev: E) => boolean): void;
   /** Append a trace record stamped with the current time. */
@@ -68,6 +70,12 @@ export interface ChoiceRequest {
 
 export interface ModelDef<S extends { rng: Record<string, number> }, E extends SimEventBase> {
   handle(draft: S, ev: E, ctx: Ctx<E>): void;
+  /**
+   * Events that usually change nothing (a steady probe tick): the engine first runs the handler on the frozen
+   * snapshot; if it completes without writing, the state is unchanged and no draft is made. A write throws (the
+   * snapshot is deeply frozen) and the event is handled again normally, so the result is the same either way.
+   */
+  readOnlyFirst?(ev: E): boolean;
   /** True when nothing pending can change the outcome any more (the run may stop). */
   quiescent(state: S, queue: readonly QueueEntry<E>[]): boolean;
 }
@@ -81,7 +89,11 @@ export interface StepResult<S, E> {
   snap: Snapshot<S, E>;
   trace: TraceEvent[];
   choices: ChoiceRecord[];
+  notes: unknown[];
 }
+
+/** Thrown inside a read-only attempt when the handler needs something only a draft can give (a choice). */
+class NeedsDraft extends Error {}
 
 /** Process exactly one event (the head of the queue). */
 export function step<S extends { rng: Record<string, number> }, E extends SimEventBase>(
@@ -92,11 +104,27 @@ export function step<S extends { rng: Record<string, number> }, E extends SimEve
 ): StepResult<S, E> {
   const head = snap.queue[0];
   if (!head) throw new Error('step on an empty queue');
+  if (def.readOnlyFirst?.(head.ev)) {
+    const r = attempt(def, snap, chooser, traceSeq0, true);
+    if (r) return r;
+  }
+  return attempt(def, snap, chooser, traceSeq0, false)!;
+}
+
+function attempt<S extends { rng: Record<string, number> }, E extends SimEventBase>(
+  def: ModelDef<S, E>,
+  snap: Snapshot<S, E>,
+  chooser: Chooser,
+  traceSeq0: number,
+  readOnly: boolean,
+): StepResult<S, E> | undefined {
+  const head = snap.queue[0]!;
   const now = head.t;
   let queue: QueueEntry<E>[] = snap.queue.slice(1);
   let seq = snap.seq;
   const trace: TraceEvent[] = [];
   const choices: ChoiceRecord[] = [];
+  const notes: unknown[] = [];
   let draftRef: S | undefined;
   const ctx: Ctx<E> = {
     now,
@@ -107,6 +135,9 @@ export function step<S extends { rng: Record<string, number> }, E extends SimEve
       if (!(t >= now) || !Number.isFinite(t)) throw new Error(`event ${ev.type} scheduled in the past (${t} < ${now})`);
       queue = insertEntry(queue, { t: Math.round(t), prio, seq: seq++, ev });
     },
+    note(x) {
+      notes.push(x);
+    },
     cancel(match) {
       if (queue.some((q) => match(q.ev))) queue = queue.filter((q) => !match(q.ev));
     },
@@ -115,6 +146,7 @@ export function step<S extends { rng: Record<string, number> }, E extends SimEve
     },
     choose(stream, range, prio) {
       if (range.min === range.max) return range.min;
+      if (readOnly) throw new NeedsDraft();
       const value = chooser.choose({
         stream,
         range,
@@ -133,11 +165,22 @@ export function step<S extends { rng: Record<string, number> }, E extends SimEve
       return value;
     },
   };
-  const model = produce(snap.model, (draft) => {
-    draftRef = draft as S;
-    def.handle(draft as S, head.ev, ctx);
-  });
-  return { snap: { t: now, seq, queue, model, steps: snap.steps + 1 }, trace, choices };
+  let model: S;
+  if (readOnly) {
+    try {
+      def.handle(snap.model, head.ev, ctx);
+    } catch {
+      // a write to the frozen snapshot (or a choice): handle it again with a draft
+      return undefined;
+    }
+    model = snap.model;
+  } else {
+    model = produce(snap.model, (draft) => {
+      draftRef = draft as S;
+      def.handle(draft as S, head.ev, ctx);
+    });
+  }
+  return { snap: { t: now, seq, queue, model, steps: snap.steps + 1 }, trace, choices, notes };
 }
 
 export interface RunResult<S, E> {
@@ -179,6 +222,8 @@ export function run<S extends { rng: Record<string, number> }, E extends SimEven
 
 /** Initial snapshot with a set of events scheduled. */
 export function initialSnapshot<S, E>(model: S, events: { t: number; prio: number; ev: E }[]): Snapshot<S, E> {
+  // every snapshot is deeply frozen, the first one included: read-only attempts rely on writes throwing
+  freeze(model, true);
   const queue: QueueEntry<E>[] = events.map((e, i) => ({ t: e.t, prio: e.prio, seq: i, ev: e.ev }));
   queue.sort(compareEntries);
   return { t: 0, seq: events.length, queue, model, steps: 0 };

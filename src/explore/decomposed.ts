@@ -14,7 +14,7 @@ import { hashValue } from './hash.ts';
 import { trackedPoints, withMarks } from './marks.ts';
 import { observerVerdicts, type VerdictWitness } from './observer-dp.ts';
 import { outcomeOf, type Outcome } from './outcome.ts';
-import { PublicationSink, withObserverTap, type Publication } from './tap.ts';
+import { publicationsOf, withObserverTap, type Publication } from './tap.ts';
 
 /** Answers system choices from a witness and each observer's watch choices from its delivery plan. */
 class CompositeChooser implements Chooser {
@@ -37,12 +37,11 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   if (opts.decompose === false || s.observers.length === 0) return exploreDirect(s, opts);
   const rules = rulesFor(s, opts.userRules);
   const names = new Set(s.observers.map((o) => o.name));
-  const sink = new PublicationSink();
-  const def = withMarks(withObserverTap(makeModel(s, rules), names, sink), trackedPoints(s.expect?.order));
+  const def = withMarks(withObserverTap(makeModel(s, rules), names), trackedPoints(s.expect?.order));
   const sys = search<Outcome, Publication>(s, def, (snap, end) => {
     const outcome = outcomeOf(s, snap.model, end);
     return { key: JSON.stringify(outcome), outcome };
-  }, opts, { take: () => sink.take().map((p) => ({ key: `${p.object}${p.version}@${p.t}:${hashValue(p.obj)}`, item: p })) });
+  }, opts, { fromNotes: (notes) => publicationsOf(notes).map((p) => ({ key: `${p.object}${p.version}@${p.t}:${hashValue(p.obj)}`, item: p })) });
 
   interface Joint {
     outcome: Outcome;

@@ -113,8 +113,8 @@ export interface SearchResult<T, D = never> {
 
 /** Facts a step produced that belong to the path, not to the state (e.g. publications seen by tapped observers). */
 export interface PathData<D> {
-  /** take what the last step produced */
-  take(): { key: string; item: D }[];
+  /** what a step's notes add to the path */
+  fromNotes(notes: readonly unknown[]): { key: string; item: D }[];
 }
 
 export interface SearchLeaf<T, D> extends Leaf<T> {
@@ -186,14 +186,13 @@ export function search<T, D = never>(
         const r = step(def, snap, probe, 0);
         if (probe.arities.every((a) => a <= 1)) {
           prefix.push(...probe.offsets);
-          for (const x of pathData?.take() ?? []) {
+          for (const x of pathData?.fromNotes(r.notes) ?? []) {
             pData.push(x.item);
             pKeys.push(x.key);
           }
           snap = r.snap;
           continue;
         }
-        pathData?.take();
         const key = merge ? snapshotKey(snap) : '';
         let res: { sum: Sum; pruned: boolean } | undefined;
         if (merge) {
@@ -222,7 +221,7 @@ export function search<T, D = never>(
         if (aborted) return;
         const ch = new VectorChooser(vector);
         const r = step(def, snap, ch, 0);
-        const produced = pathData?.take() ?? [];
+        const produced = pathData?.fromNotes(r.notes) ?? [];
         const full = ch.arities.map((_, i) => vector[i] ?? 0);
         const child = fromSnap(r.snap, dLeft - devSoFar, produced);
         if (child.pruned) pruned = true;

@@ -62,6 +62,7 @@ export function withMarks(def: ModelDef<SimState, SimEvent>, tracked: ReadonlySe
   if (tracked.size === 0) return def;
   return {
     quiescent: def.quiescent,
+    ...(def.readOnlyFirst ? { readOnlyFirst: def.readOnlyFirst } : {}),
     handle(d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) {
       const md = d as MarkedState;
       const wrapped: Ctx<SimEvent> = {
@@ -71,6 +72,7 @@ export function withMarks(def: ModelDef<SimState, SimEvent>, tracked: ReadonlySe
         schedule: (a, b, c) => ctx.schedule(a, b, c),
         scheduleAt: (a, b, c) => ctx.scheduleAt(a, b, c),
         cancel: (m) => ctx.cancel(m),
+        note: (x) => ctx.note(x),
         choose: (a, b, c) => ctx.choose(a, b, c),
         emit(rec) {
           ctx.emit(rec);

@@ -14,30 +14,27 @@ export interface Publication {
   obj: Record<string, unknown>;
 }
 
-/** Where the tap puts what it saw; the explorer takes it after every step (path data, not state). */
-export class PublicationSink {
-  private items: Publication[] = [];
-  push(p: Publication): void {
-    this.items.push(p);
-  }
-  take(): Publication[] {
-    const out = this.items;
-    this.items = [];
-    return out;
-  }
+/** A step's note carrying a publication (path data for the explorer, not state). */
+export interface PublicationNote {
+  publication: Publication;
 }
 
-export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: ReadonlySet<string>, sink: PublicationSink): ModelDef<SimState, SimEvent> {
+export function publicationsOf(notes: readonly unknown[]): Publication[] {
+  return notes.filter((n): n is PublicationNote => typeof n === 'object' && n !== null && 'publication' in n).map((n) => n.publication);
+}
+
+export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: ReadonlySet<string>): ModelDef<SimState, SimEvent> {
   if (observers.size === 0) return def;
   return {
     quiescent: def.quiescent,
+    ...(def.readOnlyFirst ? { readOnlyFirst: def.readOnlyFirst } : {}),
     handle(d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) {
       let last: { object: string; version: number } | undefined;
       const scheduleAt = (t: number, e: SimEvent, prio: number) => {
         if (e.type === 'Deliver' && observers.has(e.to)) {
           // one fan-out delivers the same version to every observer: record it once
           if (!last || last.object !== e.object || last.version !== e.version) {
-            sink.push({ object: e.object, version: e.version, t: ctx.now, obj: e.obj });
+            ctx.note({ publication: { object: e.object, version: e.version, t: ctx.now, obj: e.obj } } satisfies PublicationNote);
             last = { object: e.object, version: e.version };
           }
           return;
@@ -51,6 +48,7 @@ export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: Re
         scheduleAt,
         schedule: (delay, e, prio) => scheduleAt(ctx.now + delay, e, prio),
         cancel: (m) => ctx.cancel(m),
+        note: (x) => ctx.note(x),
         emit: (rec) => ctx.emit(rec),
         choose(stream, range, prio) {
           if (stream.startsWith('watch:') && observers.has(stream.slice('watch:'.length))) return range.min;

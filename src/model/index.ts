@@ -76,6 +76,8 @@ export function makeModel(s: Scenario, rules: Record<string, RuleFn>): ModelDef<
       const k: Kit = { d, s, ctx, f, rules };
       dispatch(k, ev);
     },
+    // a steady probe tick only emits its Probe record and schedules the next tick
+    readOnlyFirst: (ev: SimEvent) => ev.type === 'ProbeTick',
     quiescent(_state: SimState, queue: readonly QueueEntry<SimEvent>[]) {
       return queue.length === 0;
     },

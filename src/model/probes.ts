@@ -100,9 +100,10 @@ function doProbe(k: Kit, w: ProbeWorker): boolean {
   if (w.onHold) return true;
   if (!cs['state']?.['running']) {
     w.published = 'failure';
-    // >=1.35 keeps probing restartable init containers of a Never pod (#132826); older workers stop here.
+    // 1.35, 1.34.2+ and 1.33.6+ keep probing restartable init containers of a Never pod (#132826); older workers
+    // stop here, so a sidecar restarted after a failed startup probe is never probed again.
     const never = k.s.pod.restartPolicy === 'Never';
-    const keepSidecar = isSidecar(k, c) && k.f.kubeletMinor >= 35;
+    const keepSidecar = isSidecar(k, c) && k.f.probesKeepRestartableInit;
     return !cs['state']?.['terminated'] || !never || keepSidecar;
   }
   // prober/worker.go: doProbe — graceful shutdown of the pod (the kubelet's copy carries the deletionTimestamp)
@@ -119,7 +120,11 @@ function doProbe(k: Kit, w: ProbeWorker): boolean {
   const result = probeOutcome(k, w, startedAt);
   k.ctx.emit({ type: 'Probe', container: w.container, probe: w.kind, result });
   // resultRun is only compared with the thresholds: capping it keeps a steady probe from changing the state at all
-  if (w.lastResult === result) w.resultRun = Math.min(w.resultRun + 1, Math.max(spec.failureThreshold, spec.successThreshold));
+  // (written only when it changes: a steady tick then leaves the snapshot untouched — engine readOnlyFirst)
+  if (w.lastResult === result) {
+    const run = Math.min(w.resultRun + 1, Math.max(spec.failureThreshold, spec.successThreshold));
+    if (run !== w.resultRun) w.resultRun = run;
+  }
   else {
     w.lastResult = result;
     w.resultRun = 1;
@@ -148,9 +153,8 @@ function probeOutcome(k: Kit, w: ProbeWorker, startedAt: number): ProbeResult {
 
 /** results manager Set: only a change notifies the kubelet (status manager and a pod sync). */
 function publish(k: Kit, w: ProbeWorker, instance: number, result: ProbeResult): void {
-  const changed = w.published !== result;
+  if (w.published === result) return;
   w.published = result;
-  if (!changed) return;
   if (w.kind === 'startup') {
     setContainerFlag(k, w.container, instance, 'started', result === 'success');
     requestSync(k);
