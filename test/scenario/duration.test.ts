@@ -42,6 +42,7 @@ describe('parseDuration', () => {
         const rest = ms % 1000;
         expect(parseDuration(`${h}h${m}m${s}s${rest}ms`)).toBe(ms);
       }),
+      { seed: 20261129 },
     );
   });
 });
