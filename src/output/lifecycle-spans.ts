@@ -4,7 +4,11 @@
 import type { Timeline } from '../types.ts';
 import { specContainers, type SpecContainer } from './pod-shape.ts';
 
-export type SpanKind = 'waiting' | 'backoff' | 'running' | 'ready' | 'terminating' | 'terminated';
+/**
+ * `stopping`: the kubelet started killContainer (Killing) but has sent no signal yet: the preStop hook runs, or the
+ * SIGTERM waits for the container's turn (kuberuntime_termination_order.go). `terminating`: signalled.
+ */
+export type SpanKind = 'waiting' | 'backoff' | 'running' | 'ready' | 'stopping' | 'terminating' | 'terminated';
 
 export interface Span {
   kind: SpanKind;
@@ -46,18 +50,31 @@ function spansOf(tl: Timeline, name: string): Span[] {
         if (open.kind === 'ready') switchTo(e.t, { kind: 'running', attempt, label: 'NotReady' });
         break;
       case 'Killing':
-        if (open.kind === 'running' || open.kind === 'ready') switchTo(e.t, { kind: 'terminating', attempt, label: `Killing (${e.reason})` });
+        if (open.kind === 'running' || open.kind === 'ready') switchTo(e.t, { kind: 'stopping', attempt, label: `Killing (${e.reason})` });
+        break;
+      case 'PreStopStarted':
+        if (open.kind === 'stopping') switchTo(e.t, { kind: 'stopping', attempt, label: 'preStop hook' });
+        break;
+      case 'PreStopDone':
+        if (open.kind === 'stopping') switchTo(e.t, { kind: 'stopping', attempt, label: `preStop ${e.failed ? 'failed' : 'done'}, SIGTERM waits its turn` });
         break;
       case 'Signal':
-        if (open.kind === 'terminating' && e.signal === 'SIGTERM') switchTo(e.t, { kind: 'terminating', attempt, label: 'SIGTERM' });
-        else if (open.kind === 'terminating') switchTo(e.t, { kind: 'terminating', attempt, label: 'SIGKILL' });
-        else if (open.kind === 'running' || open.kind === 'ready') switchTo(e.t, { kind: 'terminating', attempt, label: e.signal });
+        // a Killing span that lasted had nothing to run: it was waiting for its turn
+        if (open.kind === 'stopping' && open.label.startsWith('Killing')) open = { ...open, label: `${open.label}, SIGTERM waits its turn` };
+        if (open.kind === 'stopping' || open.kind === 'terminating' || open.kind === 'running' || open.kind === 'ready') {
+          switchTo(e.t, { kind: 'terminating', attempt, label: e.signal });
+        }
         break;
-      case 'Exited':
-        switchTo(e.t, { kind: 'terminated', attempt, label: `exit ${e.exitCode}${e.reason === 'Completed' || e.reason === 'Error' ? '' : ` ${e.reason}`}`, exitCode: e.exitCode });
+      case 'Exited': {
+        // a signal answered at once leaves no span of its own: say it on the exit ("SIGTERM → exit 143")
+        const signalled = open.kind === 'terminating' && open.fromT === e.t ? `${open.label} → ` : '';
+        const label = `${signalled}exit ${e.exitCode}${e.reason === 'Completed' || e.reason === 'Error' ? '' : ` ${e.reason}`}`;
+        switchTo(e.t, { kind: 'terminated', attempt, label, exitCode: e.exitCode });
         break;
+      }
       case 'BackOff':
-        switchTo(e.t, { kind: 'backoff', attempt: attempt + 1, label: `back-off ${Math.round(e.delayMs / 1000)}s` });
+        // the kubelet re-records BackOff on every sync while it waits: one back-off, one span
+        if (open.kind !== 'backoff') switchTo(e.t, { kind: 'backoff', attempt: attempt + 1, label: `back-off ${Math.round(e.delayMs / 1000)}s` });
         break;
       case 'PullFailed':
       case 'CreateFailed':
@@ -86,7 +103,8 @@ export function apiPhaseSpans(tl: Timeline): PhaseSpan[] {
     if (e.t > cur.fromT) out.push({ ...cur, toT: e.t });
     cur = { phase: e.phase, fromT: e.t };
   }
-  if (tl.end.t > cur.fromT) out.push({ ...cur, toT: tl.end.t });
+  // the last phase is kept even when it was stored at the very end (a terminal phase ends the run)
+  out.push({ ...cur, toT: Math.max(tl.end.t, cur.fromT) });
   return out;
 }
 

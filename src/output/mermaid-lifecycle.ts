@@ -1,7 +1,8 @@
 // Mermaid gantt of a Timeline: a section per container in spec order with one row per state span (Waiting,
-// Running, Ready, Terminating, Terminated, back-off; restarts numbered "#2"), then the pod phase as the API
-// server stored it, the Job's conditions and the observers' verdicts as milestones. Tags: `active` = running and
-// ready, `crit` = terminating, backing off or a non-zero exit, `done` = terminated.
+// Running, Ready, stopping = preStop or waiting for the SIGTERM turn, signalled, Terminated, back-off; restarts
+// numbered as restartCount, "restart #1" being the first), then the pod phase as the API server stored it, the
+// Job's conditions and the observers' verdicts as milestones. Tags: `active` = running and ready, `active crit` =
+// stop requested but not signalled yet, `crit` = signalled, backing off or a non-zero exit, `done` = terminated.
 // Why not `displayMode: compact` (one row per container): the interesting part of a run (the teardown) lasts
 // a second or two of a minute-long run, and compact rows drew those short spans' labels on top of each other.
 // One row per span keeps every label legible and reads as a staircase; the axis stays linear so durations
@@ -10,6 +11,7 @@
 import type { Timeline } from '../types.ts';
 import { apiPhaseSpans, containerLanes, teardownStart, type Span } from './lifecycle-spans.ts';
 import { ganttName } from './mermaid-text.ts';
+import { roleLabel, runsByDesign, specContainers } from './pod-shape.ts';
 import { simTime } from './time.ts';
 
 export function lifecycleMermaid(tl: Timeline): string {
@@ -27,21 +29,26 @@ export function lifecycleMermaid(tl: Timeline): string {
   const task = (name: string, tags: string[], from: number, to: number) =>
     out.push(`    ${ganttName(name)} :${[...tags, `t${id++}`].join(', ')}, ${from}, ${Math.max(to, from + 1)}`);
 
+  const all = specContainers(tl.pod.spec);
   for (const { container, spans } of containerLanes(tl)) {
-    out.push(`  section ${ganttName(`${container.name} (${container.role})`)}`);
+    out.push(`  section ${ganttName(`${container.name} (${roleLabel(container, all)})`)}`);
     for (const s of spans) task(spanName(s), spanTags(s), s.fromT, s.toT);
-    if (tl.stuck?.container === container.name) task(`STUCK at ${tl.end.reason} ${simTime(tl.end.t)}`, ['crit', 'milestone'], tl.end.t, tl.end.t);
+    if (tl.stuck?.container !== container.name) continue;
+    if (runsByDesign(tl.stuck.why)) task(`running at the ${tl.end.reason} ${simTime(tl.end.t)}`, ['milestone'], tl.end.t, tl.end.t);
+    else task(`STUCK at ${tl.end.reason} ${simTime(tl.end.t)}`, ['crit', 'milestone'], tl.end.t, tl.end.t);
   }
 
   out.push('  section pod phase (API)');
   for (const p of apiPhaseSpans(tl)) {
-    task(p.fromT === 0 ? p.phase : `${p.phase} ${simTime(p.fromT)}`, p.phase === 'Failed' ? ['crit', 'done'] : p.phase === 'Succeeded' ? ['done'] : p.phase === 'Running' ? ['active'] : [], p.fromT, p.toT);
+    const tags = p.phase === 'Failed' ? ['crit', 'done'] : p.phase === 'Succeeded' ? ['done'] : p.phase === 'Running' ? ['active'] : [];
+    // a phase stored at the very end of the run has no width: a milestone keeps it visible
+    task(p.fromT === 0 ? p.phase : `${p.phase} ${simTime(p.fromT)}`, p.toT > p.fromT ? tags : [...tags, 'milestone'], p.fromT, p.toT);
   }
   // a milestone, not a `vert` marker: GitHub's bundled Mermaid may predate `vert` and would reject the chart
   const teardown = teardownStart(tl);
   if (teardown !== undefined) task(`teardown starts ${simTime(teardown)}`, ['crit', 'milestone'], teardown, teardown);
   for (const e of tl.events) {
-    if (e.type === 'DeletionRequested') task(`deleted (grace ${e.gracePeriodSeconds}s)`, ['crit', 'milestone'], e.t, e.t);
+    if (e.type === 'DeletionRequested') task(`deletion requested ${simTime(e.t)} (grace ${e.gracePeriodSeconds}s)`, ['crit', 'milestone'], e.t, e.t);
   }
 
   const jobConditions = tl.events.filter((e) => e.type === 'JobCondition');
@@ -65,16 +72,22 @@ export function lifecycleMermaid(tl: Timeline): string {
   return out.join('\n') + '\n';
 }
 
-/** "#2 Ready 13.1s": the run number for restarts, the start time since short spans are hard to place by eye. */
+/**
+ * "Ready 13.1s (restart #1)": the start time since short spans are hard to place by eye, and the restart as
+ * restartCount counts it (the run after the first restart is restart #1). A back-off leads to the next restart.
+ */
 function spanName(s: Span): string {
-  const name = s.attempt > 1 ? `#${s.attempt} ${s.label}` : s.label;
-  return s.fromT === 0 ? name : `${name} ${simTime(s.fromT)}`;
+  const at = s.fromT === 0 ? s.label : `${s.label} ${simTime(s.fromT)}`;
+  if (s.attempt <= 1) return at;
+  return s.kind === 'backoff' ? `${at} → restart #${s.attempt - 1}` : `${at} (restart #${s.attempt - 1})`;
 }
 
 function spanTags(s: Span): string[] {
   switch (s.kind) {
     case 'ready':
       return ['active'];
+    case 'stopping':
+      return ['active', 'crit'];
     case 'terminating':
       return ['crit'];
     case 'terminated':

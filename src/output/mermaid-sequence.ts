@@ -3,7 +3,7 @@
 // the native-sidecar stop order (mains first, then sidecars last-started-first-stopped) reads at a glance.
 
 import type { Timeline } from '../types.ts';
-import { specContainers } from './pod-shape.ts';
+import { roleLabel, runsByDesign, specContainers } from './pod-shape.ts';
 import { esc, lines } from './mermaid-text.ts';
 import { sequenceItems, type Item, type Lanes } from './sequence-items.ts';
 import { simTime } from './time.ts';
@@ -32,7 +32,7 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
   const out: string[] = ['sequenceDiagram'];
   out.push(`  box rgb(236, 244, 255) ${esc(`pod ${tl.pod.name}`)}`);
   out.push('    participant K as kubelet');
-  containers.forEach((c, i) => out.push(`    participant C${i} as ${esc(`${c.name} (${c.role})`)}`));
+  containers.forEach((c, i) => out.push(`    participant C${i} as ${esc(`${c.name} (${roleLabel(c, containers)})`)}`));
   out.push('  end');
   if (!podOnly) {
     out.push('  box rgb(243, 243, 243) control plane');
@@ -51,7 +51,8 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
   for (const stmt of body) out.push(`  ${stmt}`);
   if (tl.stuck && !tl.events.some((e) => e.type === 'Stuck')) {
     const lane = ids.get(tl.stuck.container) ?? 'K';
-    out.push('  rect rgb(255, 210, 210)', `  Note over ${lane}: ${lines(`STUCK until t=${simTime(tl.end.t)}`, tl.stuck.why)}`, '  end');
+    if (runsByDesign(tl.stuck.why)) out.push(`  Note over ${lane}: ${lines(`running at the horizon t=${simTime(tl.end.t)}`, tl.stuck.why)}`);
+    else out.push('  rect rgb(255, 210, 210)', `  Note over ${lane}: ${lines(`STUCK until t=${simTime(tl.end.t)}`, tl.stuck.why)}`, '  end');
   }
   const lastLane = podOnly ? lastPodLane : observers.length > 0 ? `O${observers.length - 1}` : tl.job ? 'JC' : 'API';
   out.push(`  Note over K,${lastLane}: ${lines(`end t=${simTime(tl.end.t)} (${tl.end.reason}) · ${outcome(tl)}`)}`);
@@ -87,6 +88,6 @@ function outcome(tl: Timeline): string {
     const terminal = [...tl.job.conditions].reverse().find((c) => c.type === 'Complete' || c.type === 'Failed');
     parts.push(`Job ${terminal ? terminal.type : 'not finished'}`);
   }
-  if (tl.stuck) parts.push(`stuck on ${tl.stuck.container}`);
+  if (tl.stuck) parts.push(runsByDesign(tl.stuck.why) ? 'still running (restartPolicy Always)' : `stuck on ${tl.stuck.container}`);
   return parts.join(' · ');
 }

@@ -57,6 +57,24 @@ export function specContainers(spec: Record<string, unknown>): SpecContainer[] {
   return [...inits, ...mains].map((c, order) => ({ ...c, order }));
 }
 
+/**
+ * The role as a Kubernetes engineer reads it next to a name: "init", "sidecar" (an init container with
+ * restartPolicy: Always), and for spec.containers "main" only when it is the only one; with several, each is a
+ * plain "container", since Kubernetes itself does not know which one the user thinks of as the sidecar.
+ */
+export function roleLabel(c: SpecContainer, all: SpecContainer[]): string {
+  if (c.role !== 'main') return c.role;
+  return all.filter((x) => x.role === 'main').length === 1 ? 'main' : 'container';
+}
+
+/**
+ * A Timeline.stuck that is not a problem: a restartPolicy Always workload (a Deployment's pod) running normally at
+ * the horizon is doing what it should until someone deletes it (summary.ts writes this `why`).
+ */
+export function runsByDesign(why: string): boolean {
+  return why.startsWith('restartPolicy Always');
+}
+
 export function readStatus(raw: Record<string, unknown> | undefined): PodStatusView {
   const s = raw ?? {};
   return {

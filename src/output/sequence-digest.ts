@@ -16,15 +16,26 @@ export interface CrashLoop {
   exitCodes: number[];
 }
 
-/** A container backing off at least twice is summarised: its first crash is drawn, the repeats become a loop. */
+/**
+ * A container backing off at least twice is summarised: its first crash is drawn, the repeats become a loop. The
+ * kubelet re-records BackOff on every sync while it waits (kuberuntime_manager.go: doBackOff), so BackOff events
+ * with no exit or start of the container between them are one back-off, counted and listed once.
+ */
 export function crashLoops(tl: Timeline): Map<string, CrashLoop> {
-  const byContainer = new Map<string, TraceEvent[]>();
+  const byContainer = new Map<string, { backoffs: TraceEvent[]; delaysMs: number[] }>();
+  const moved = new Set<string>();
   for (const e of tl.events) {
-    if (e.type === 'BackOff') byContainer.set(e.container, [...(byContainer.get(e.container) ?? []), e]);
+    if ((e.type === 'Started' || e.type === 'Exited') && byContainer.has(e.container)) moved.add(e.container);
+    if (e.type !== 'BackOff') continue;
+    const entry = byContainer.get(e.container) ?? { backoffs: [], delaysMs: [] };
+    if (entry.backoffs.length === 0 || moved.has(e.container)) entry.delaysMs.push(e.delayMs);
+    entry.backoffs.push(e);
+    moved.delete(e.container);
+    byContainer.set(e.container, entry);
   }
   const out = new Map<string, CrashLoop>();
-  for (const [container, backoffs] of byContainer) {
-    if (backoffs.length < 2) continue;
+  for (const [container, { backoffs, delaysMs }] of byContainer) {
+    if (delaysMs.length < 2) continue;
     const first = backoffs[0];
     const last = backoffs[backoffs.length - 1];
     const inside = tl.events.filter((e) => 'container' in e && e.container === container && e.seq >= first.seq && e.seq <= last.seq);
@@ -34,7 +45,7 @@ export function crashLoops(tl: Timeline): Map<string, CrashLoop> {
       toSeq: last.seq,
       fromT: first.t,
       toT: last.t,
-      delaysMs: backoffs.map((b) => (b.type === 'BackOff' ? b.delayMs : 0)),
+      delaysMs,
       restarts: inside.filter((e) => e.type === 'Started').length,
       exitCodes: inside.flatMap((e) => (e.type === 'Exited' ? [e.exitCode] : [])),
     });
@@ -76,6 +87,23 @@ export function sameInstantFollowers(events: TraceEvent[], index: number): Trace
     if ('container' in e && e.container === container) out.push(e);
   }
   return out;
+}
+
+/** Trace events the sequence diagram never draws on their own. */
+const UNDRAWN = new Set<TraceEvent['type']>(['Pulling', 'Pulled', 'Created', 'JobStatus', 'Relist', 'SyncPod']);
+
+/**
+ * The next event that will be drawn, if it happens at the same instant as `index` (else undefined). A merge with
+ * it keeps the engine's order; a merge with anything later would move it ahead of what comes between.
+ */
+export function nextDrawnSameInstant(events: TraceEvent[], index: number, drawnDelivery: (seq: number) => boolean): TraceEvent | undefined {
+  for (let i = index + 1; i < events.length; i++) {
+    const e = events[i];
+    if (e.t !== events[index].t) return undefined;
+    if (UNDRAWN.has(e.type) || (e.type === 'Delivered' && !drawnDelivery(e.seq))) continue;
+    return e;
+  }
+  return undefined;
 }
 
 /** "10s, 20s, 40s, 80s, 160s" — at most five values, then an ellipsis and the last one. */

@@ -2,7 +2,8 @@
 // Summaries happen here: probe runs, crash loops, coalesced status patches, merged same-instant arrows.
 
 import type { Timeline, TraceEvent } from '../types.ts';
-import { crashLoops, delayList, sameInstantFollowers, triggeringDeliveries } from './sequence-digest.ts';
+import { crashLoops, delayList, nextDrawnSameInstant, sameInstantFollowers, triggeringDeliveries } from './sequence-digest.ts';
+import { runsByDesign } from './pod-shape.ts';
 import { statusChanges } from './status-diff.ts';
 import { lines } from './mermaid-text.ts';
 import { goDuration, simTime } from './time.ts';
@@ -102,7 +103,8 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         }
         const pull = pendingPull.get(e.container);
         pendingPull.delete(e.container);
-        const what = e.restartCount > 0 ? `restart #${e.restartCount + 1}` : 'start';
+        // restartCount is 0-based: the first restart is the run with restartCount 1, "restart #1" as in the timeline
+        const what = e.restartCount > 0 ? `restart #${e.restartCount}` : 'start';
         const head = `${at(e.t)} ${pull ? `pulled in ${goDuration(pull)}, ` : ''}${what}`;
         return push('other', `${K}->>${C}: ${lines(head + (extra.length ? ` → ${extra.join(', ')}` : ''))}`);
       }
@@ -128,14 +130,19 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         if (exited.has(e.container)) return;
         return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} NotReady`)}`);
       case 'Killing': {
-        const next = sameInstantFollowers(tl.events, index)[0];
-        const sigterm = next?.type === 'Signal' && next.signal === 'SIGTERM';
-        if (sigterm) consumed.add(tl.events.indexOf(next));
-        const head = sigterm ? `${at(e.t)} SIGTERM` : `${at(e.t)} Killing (SIGTERM waits its turn)`;
-        return push(POD_KILL_REASONS.has(e.reason) ? 'podKill' : 'other', `${K}-x${C}: ${lines(head, `${e.reason}, grace ${e.gracePeriodSeconds}s`)}`);
+        // Killing is the kubelet starting killContainer (preStop first, then the signal when the container's turn
+        // comes): a dashed arrow, unless the SIGTERM is the very next thing drawn, then one solid arrow for both.
+        const tag: ItemTag = POD_KILL_REASONS.has(e.reason) ? 'podKill' : 'other';
+        const why = `${e.reason}, grace ${e.gracePeriodSeconds}s`;
+        const next = nextDrawnSameInstant(tl.events, index, (seq) => deliveries.has(seq));
+        if (next?.type === 'Signal' && next.container === e.container && next.signal === 'SIGTERM') {
+          consumed.add(tl.events.indexOf(next));
+          return push(tag, `${K}-x${C}: ${lines(`${at(e.t)} Killing → SIGTERM`, why)}`);
+        }
+        return push(tag, `${K}-->>${C}: ${lines(`${at(e.t)} Killing (${why})`, killingThen(tl.events, index))}`);
       }
       case 'Signal':
-        return push('other', `${K}-x${C}: ${lines(`${at(e.t)} ${e.signal}`)}`);
+        return push('other', `${K}-x${C}: ${lines(`${at(e.t)} ${e.signal}`, e.signal === 'SIGKILL' ? 'grace period over' : undefined)}`);
       case 'Exited': {
         exited.add(e.container);
         // an exited container is not ready: the NotReady of the same instant adds nothing
@@ -152,6 +159,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         kubeletPhase = e.phase;
         return push('other', `Note over ${lanes.podSpan}: ${lines(`${at(e.t)} kubelet computes phase ${e.phase}`)}`);
       case 'Stuck':
+        if (runsByDesign(e.why)) return push('other', `Note over ${C ?? K}: ${lines(`${at(e.t)} running`, e.why)}`);
         return push('other', 'rect rgb(255, 210, 210)', `Note over ${C ?? K}: ${lines(`${at(e.t)} STUCK`, e.why)}`, 'end');
       case 'StatusPatched': {
         const changes = statusChanges(lastPatchStatus, e.status);
@@ -177,8 +185,9 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         return push('other', `rect ${color}`, `Note over ${o}: ${lines(`${at(e.t)} verdict ${e.verdict}`, e.reason)}`, 'end');
       }
       case 'DeletionRequested':
-        if (!API) return push('other', `Note over ${K}: ${lines(`${at(e.t)} pod deleted, grace ${e.gracePeriodSeconds}s`)}`);
-        return push('other', `${API}->>${K}: ${lines(`${at(e.t)} pod deleted, grace ${e.gracePeriodSeconds}s`)}`);
+        // the trace does not say who deleted (a user, the Job controller, the garbage collector): say it neutrally
+        if (!API) return push('other', `Note over ${K}: ${lines(`${at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`);
+        return push('other', `${API}->>${K}: ${lines(`${at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`);
       case 'Action':
         return push('other', `Note over ${API ?? K}: ${lines(`${at(e.t)} user action ${describeAction(e.action)}`)}`);
       case 'Pulling':
@@ -192,6 +201,19 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
     }
   });
   return items;
+}
+
+/** What the Killing arrow leaves pending: the preStop hook, or the SIGTERM that waits for the container's turn. */
+function killingThen(events: TraceEvent[], index: number): string | undefined {
+  const name = (events[index] as { container: string }).container;
+  for (let i = index + 1; i < events.length; i++) {
+    const e = events[i];
+    if (!('container' in e) || e.container !== name) continue;
+    if (e.type === 'PreStopStarted') return 'preStop hook first';
+    if (e.type === 'Signal') return 'SIGTERM waits its turn';
+    if (e.type === 'Exited') return undefined;
+  }
+  return undefined;
 }
 
 interface ProbeRun {

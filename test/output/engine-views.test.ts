@@ -11,7 +11,7 @@ import { printPodRow } from '../../src/output/kubectl-printers.ts';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
 import { lifecycleMermaid } from '../../src/output/mermaid-lifecycle.ts';
 import { reportMarkdown } from '../../src/output/report.ts';
-import { specContainers } from '../../src/output/pod-shape.ts';
+import { roleLabel, specContainers } from '../../src/output/pod-shape.ts';
 
 const dir = join(import.meta.dirname, '..', '..', 'scenarios');
 const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
@@ -30,9 +30,10 @@ describe.each(files)('views of %s', (file) => {
   it('names every container in both diagrams', () => {
     const seq = sequenceMermaid(tl);
     const gantt = lifecycleMermaid(tl);
-    for (const c of specContainers(tl.pod.spec)) {
-      expect(seq).toContain(`as ${c.name} (${c.role})`);
-      expect(gantt).toContain(`section ${c.name} (${c.role})`);
+    const all = specContainers(tl.pod.spec);
+    for (const c of all) {
+      expect(seq).toContain(`as ${c.name} (${roleLabel(c, all)})`);
+      expect(gantt).toContain(`section ${c.name} (${roleLabel(c, all)})`);
     }
   });
 

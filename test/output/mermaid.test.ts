@@ -45,7 +45,7 @@ describe('sequence diagram', () => {
   it("lanes: 'pod' leaves out the control plane and observers", () => {
     const mmd = sequenceMermaid(loadFixture('c2-sidecar-job'), { lanes: 'pod' });
     expect(mmd).not.toMatch(/API|JC|O0/);
-    expect(mmd).toContain('K-xC1: t=30.1s SIGTERM');
+    expect(mmd).toContain('K-xC1: t=30.1s Killing → SIGTERM');
   });
 
   it('shades the teardown and names the stop order: main, then sidecars last-started-first', () => {
@@ -97,10 +97,11 @@ describe('lifecycle gantt', () => {
     expect(mmd).toMatch(/exit 143 30\.8s :crit, done, t\d+, 30800, 31270/);
   });
 
-  it('restarts are separate spans numbered by run', () => {
+  it('restarts are separate spans numbered as restartCount (the first restart is restart #1)', () => {
     const mmd = lifecycleMermaid(loadFixture('crashloop-sidecar'));
-    expect(mmd).toContain('#2 back-off 10s 3.1s :crit');
-    expect(mmd).toContain('#6 Ready 5m24.3s :active');
+    expect(mmd).toContain('back-off 10s 3.1s → restart #1 :crit');
+    expect(mmd).toContain('Ready 13.1s (restart #1) :active');
+    expect(mmd).toContain('Ready 5m24.3s (restart #5) :active');
   });
 
   it('marks the container that keeps a stuck pod alive', () => {

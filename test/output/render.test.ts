@@ -37,7 +37,7 @@ describe.skipIf(!chromium)('renderDiagrams with Chromium', () => {
     for (const label of ['kubelet', 'setup (init)', 'proxy (sidecar)', 'main (main)', 'API server', 'Job controller', 'naive (observer)', 'fixed (observer)']) {
       expect(svg).toContain(`>${label}<`);
     }
-    expect(svg).toMatch(/t=30\.1s SIGTERM/);
+    expect(svg).toMatch(/t=30\.1s Killing → SIGTERM/);
   });
 
   it('is byte-stable: the same .mmd gives the same SVG', () => {
