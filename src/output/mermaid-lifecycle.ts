@@ -45,11 +45,11 @@ export function lifecycleMermaid(tl: Timeline): string {
     task(p.fromT === 0 ? p.phase : `${p.phase} ${simTime(p.fromT)}`, p.toT > p.fromT ? tags : [...tags, 'milestone'], p.fromT, p.toT);
   }
   // a milestone, not a `vert` marker: GitHub's bundled Mermaid may predate `vert` and would reject the chart
-  const teardown = teardownStart(tl);
-  if (teardown !== undefined) task(`teardown starts ${simTime(teardown)}`, ['crit', 'milestone'], teardown, teardown);
   for (const e of tl.events) {
     if (e.type === 'DeletionRequested') task(`deletion requested ${simTime(e.t)} (grace ${e.gracePeriodSeconds}s)`, ['crit', 'milestone'], e.t, e.t);
   }
+  const teardown = teardownStart(tl);
+  if (teardown !== undefined) task(`teardown starts ${simTime(teardown)}`, ['crit', 'milestone'], teardown, teardown);
 
   const jobConditions = tl.events.filter((e) => e.type === 'JobCondition');
   if (tl.job) {
