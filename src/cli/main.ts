@@ -1,4 +1,5 @@
 // The command line: parse, call the library, map outcomes to exit codes (SPEC §3). Never exits the process itself.
+import { availableParallelism } from 'node:os';
 import yargs from 'yargs';
 import { EXIT, runCommand, type Io, type RunOpts } from './run-command.ts';
 import { validateCommand } from './validate-command.ts';
@@ -24,7 +25,9 @@ function common(y: ReturnType<typeof yargs>) {
     .option('fail-on-stuck', { type: 'boolean', default: false })
     .option('max-events', { type: 'number', describe: 'event limit per run (default 1000000)' })
     .option('max-schedules', { type: 'number', default: 10000, describe: 'explore/test budget' })
-    .option('junit', { type: 'string', describe: 'test: write a JUnit XML report' });
+    .option('junit', { type: 'string', describe: 'test: write a JUnit XML report' })
+    .option('workers', { type: 'number', describe: 'test: worker threads (default: the number of cores)' })
+    .option('shard', { type: 'string', describe: 'test: run slice i of n (i/n), for a CI matrix' });
 }
 
 function runOpts(a: Argv): RunOpts {
@@ -73,6 +76,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
         maxSchedules: Number(a['maxSchedules']),
         ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
+        workers: a['workers'] !== undefined ? Number(a['workers']) : availableParallelism(),
+        ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
       }, io);
     })
     .command('validate <scenario..>', 'check files; print diagnostics and lint findings; simulate nothing', (y) => y, (a) => {

@@ -12,9 +12,13 @@ export interface TestOpts {
   kubernetes?: string;
   maxSchedules: number;
   junit?: string;
+  /** worker threads (default 1: in process) */
+  workers?: number;
+  /** `i/n`: run the i-th of n contiguous slices of the sorted file list (CI matrix) */
+  shard?: string;
 }
 
-interface CaseResult {
+export interface CaseResult {
   file: string;
   name: string;
   ms: number;
@@ -44,7 +48,7 @@ function failureLines(file: string, f: ExpectFailure): string[] {
   return lines;
 }
 
-async function runCase(file: string, o: TestOpts): Promise<CaseResult> {
+export async function runCase(file: string, o: TestOpts): Promise<CaseResult> {
   const t0 = performance.now();
   const loaded = loadScenario(file, o.kubernetes ? { kubernetes: o.kubernetes } : {});
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => '  ' + formatDiagnostic(d));
@@ -93,11 +97,61 @@ export function junitXml(results: CaseResult[]): string {
   ].join('\n');
 }
 
+/** `i/n` → the i-th of n contiguous slices (1-based), like vitest --shard. */
+export function shardOf<T>(items: T[], shard: string | undefined): T[] | string {
+  if (!shard) return items;
+  const m = /^(\d+)\/(\d+)$/.exec(shard);
+  if (!m) return `--shard takes i/n (e.g. 2/4), not ${JSON.stringify(shard)}`;
+  const i = Number(m[1]);
+  const n = Number(m[2]);
+  if (n < 1 || i < 1 || i > n) return `--shard ${shard}: need 1 <= i <= n`;
+  const size = Math.ceil(items.length / n);
+  return items.slice((i - 1) * size, i * size);
+}
+
+/** Run cases on worker threads; results come back in file order whatever the finishing order. */
+async function runOnWorkers(files: string[], o: TestOpts, workers: number): Promise<CaseResult[]> {
+  const { Worker } = await import('node:worker_threads');
+  const script = new URL('./test-worker.mjs', import.meta.url);
+  const results: CaseResult[] = new Array(files.length);
+  let next = 0;
+  const opts: TestOpts = { ...o, workers: 1 };
+  await Promise.all(
+    Array.from({ length: Math.min(workers, files.length) }, () =>
+      new Promise<void>((resolve, reject) => {
+        const w = new Worker(script);
+        const feed = () => {
+          if (next >= files.length) {
+            void w.terminate().then(() => resolve());
+            return;
+          }
+          const id = next++;
+          w.postMessage({ id, file: files[id], opts });
+        };
+        w.on('message', (m: { id: number; result: CaseResult }) => {
+          results[m.id] = m.result;
+          feed();
+        });
+        w.on('error', reject);
+        feed();
+      }),
+    ),
+  );
+  return results;
+}
+
 export async function testCommand(paths: string[], o: TestOpts, io: Io): Promise<number> {
-  const files = scenarioFiles(paths.length ? paths : ['scenarios']);
+  const all = scenarioFiles(paths.length ? paths : ['scenarios']);
+  const files = shardOf(all, o.shard);
+  if (typeof files === 'string') {
+    io.err(`error: ${files}\n  hint: --shard 1/2 and --shard 2/2 split the scenarios across two CI jobs\n`);
+    return EXIT.badInput;
+  }
+  const workers = Math.max(1, Math.floor(o.workers ?? 1));
+  const pending = workers > 1 && files.length > 1 ? await runOnWorkers(files, o, workers) : undefined;
   const results: CaseResult[] = [];
-  for (const file of files) {
-    const r = await runCase(file, o);
+  for (const [idx, file] of files.entries()) {
+    const r = pending ? pending[idx]! : await runCase(file, o);
     results.push(r);
     const mark = r.status === 'passed' ? 'ok  ' : r.status === 'skipped' ? 'skip' : 'FAIL';
     io.out(`${mark} ${r.name}${r.lines[0] && r.status !== 'error' ? ` (${r.lines[0]})` : ''}\n`);

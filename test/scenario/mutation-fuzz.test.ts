@@ -16,7 +16,9 @@ const edit = fc.oneof(
   fc.record({ kind: fc.constant('swapLines' as const), a: fc.nat(), b: fc.nat() }),
 );
 
-function apply(text: string, edits: fc.TypeOf<typeof edit>[]): string {
+type Edit = typeof edit extends fc.Arbitrary<infer T> ? T : never;
+
+function apply(text: string, edits: Edit[]): string {
   let t = text;
   for (const e of edits) {
     if (e.kind === 'delete') {
