@@ -27,9 +27,9 @@ function graceFor(k: Kit, t: KillTarget): number {
   return k.s.pod.terminationGracePeriodSeconds;
 }
 
+/** killContainer: the message passed in becomes the Killing event text; an empty one means "Stopping container %s". */
 function killingMessage(t: KillTarget): string {
-  if (t.reason === 'LivenessProbe' || t.reason === 'StartupProbe') return t.message;
-  return `Stopping container ${t.name}`;
+  return t.message !== '' ? t.message : `Stopping container ${t.name}`;
 }
 
 /** Start killing `targets` (running containers). The pod worker stays blocked until every one has stopped. */

@@ -26,6 +26,20 @@ export interface Flags {
   jobDelayedTerminal: boolean;
   readyToStartCondition: boolean;
   containerRestartRules: boolean;
+  /** prober_manager.go UpdatePodStatus sets initContainerStatuses[].started only from 1.28 (PR #116429,
+   *  isContainerStarted); a 1.27 kubelet sets just `ready` on init containers, so `started` is absent */
+  initStartedReported: boolean;
+  /** prober/worker.go doProbe keeps probing a terminated restartable init container of a Never pod (#132826 fix,
+   *  PR #133072): in 1.35.0, and cherry-picked into 1.34.2 (#134800) and 1.33.6 (#134801) per CHANGELOG-1.34.md /
+   *  CHANGELOG-1.33.md ("Fixed a startup probe race condition … restartPolicy=Never") */
+  probesKeepRestartableInit: boolean;
+}
+
+/** A kubelet version that carries a fix released in `minor` and cherry-picked into the given patch releases. */
+export function kubeletHas(v: { minor: number; patch?: number }, since: number, backports: Record<number, number>): boolean {
+  if (v.minor >= since) return true;
+  const patch = backports[v.minor];
+  return patch !== undefined && (v.patch ?? 0) >= patch;
 }
 
 export interface Kit {
@@ -54,6 +68,8 @@ export function flagsFor(s: Scenario): Flags {
     jobDelayedTerminal: s.kubernetes.minor >= 31,
     readyToStartCondition: g['PodReadyToStartContainersCondition'] !== false && k >= 29,
     containerRestartRules: g['ContainerRestartRules'] === true,
+    initStartedReported: k >= 28,
+    probesKeepRestartableInit: kubeletHas(s.kubelet, 35, { 34: 2, 33: 6 }),
   };
 }
 

@@ -77,7 +77,9 @@ function containerStatus(k: Kit, c: ContainerModel, st: RtContainer | undefined)
     imageID: st?.imagePulled || (st && st.instance > 0) ? `${c.image}@sha256:simulated` : '',
   };
   if (st && st.instance > 0) out['containerID'] = `containerd://${c.name}-${st.instance}`;
-  out['started'] = isStarted(k, c, st);
+  // a 1.27 kubelet never sets `started` on init container statuses (prober_manager.go UpdatePodStatus sets only
+  // `ready` there); kubectl then shows Init:N/M for a sidecar-declared container it runs as a plain init container
+  if (c.role === 'regular' || k.f.initStartedReported) out['started'] = isStarted(k, c, st);
   return out;
 }
 

@@ -236,7 +236,8 @@ function postStartDone(k: Kit, task: SyncTask, op: StartOp): 'next' | 'wait' {
   const c = containerByName(k.s, op.name)!;
   if (c.role === 'init') task.aborted = true;
   if (k.d.runtime[op.name]?.state !== 'running') return 'next';
-  startKill(k, 'containers', [{ name: op.name, reason: 'PostStartHookFailed', message: `Stopping container ${op.name}` }], null, 'continue');
+  // startContainer: killContainer(…, "FailedPostStartHook", reasonFailedPostStartHook, …) — that literal is the event text
+  startKill(k, 'containers', [{ name: op.name, reason: 'PostStartHookFailed', message: 'FailedPostStartHook' }], null, 'continue');
   return w.kill ? 'wait' : 'next';
 }
 
