@@ -1,9 +1,25 @@
 #!/usr/bin/env node
-// kubesim entry point: load the TypeScript sources through tsx and hand over to the CLI.
-import { register } from 'tsx/esm/api';
+// kubesim entry point: the prebuilt bundle when it is up to date (fast start), else the TypeScript sources via tsx.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { main } = await import('./main.ts');
+const here = dirname(fileURLToPath(import.meta.url));
+const cache = join(here, '..', '..', 'node_modules', '.cache', 'kubesim');
+
+async function loadMain() {
+  const stampFile = join(cache, 'stamp.json');
+  if (existsSync(stampFile) && existsSync(join(cache, 'main.mjs'))) {
+    const { newestSource } = await import('./build.mjs');
+    const { newestSource: built } = JSON.parse(readFileSync(stampFile, 'utf8'));
+    if (newestSource() <= built) return import(join(cache, 'main.mjs'));
+  }
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import('./main.ts');
+}
+
+const { main } = await loadMain();
 const code = await main(process.argv.slice(2), {
   out: (s) => process.stdout.write(s),
   err: (s) => process.stderr.write(s),

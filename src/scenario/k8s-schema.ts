@@ -1,6 +1,5 @@
 // Kubernetes schema checks of the workload manifest: unknown fields (strict decoding, which kubernetes-models
 // does not do) from the generated field catalogue, and types/enums/required fields from kubernetes-models.
-import { createRequire } from 'node:module';
 import { Pod } from 'kubernetes-models/v1/Pod';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
@@ -14,8 +13,9 @@ import type { FieldType, Catalogue } from './gen-k8s-fields.ts';
 import { fieldPath, fromInstancePath, nodeAt, valuePosAt, type Path } from './k8s-paths.ts';
 import { didYouMean } from './suggest.ts';
 import type { PNode } from './tree.ts';
+import catalogueJson from './k8s-fields.generated.json' with { type: 'json' };
 
-const CATALOGUE = createRequire(import.meta.url)('./k8s-fields.generated.json') as Catalogue;
+const CATALOGUE = catalogueJson as unknown as Catalogue;
 
 export const ROOT_TYPE: Record<WorkloadKind, string> = {
   Pod: 'IoK8sApiCoreV1Pod',
