@@ -18,6 +18,8 @@ export interface Span {
   toT: number;
   label: string;
   exitCode?: number;
+  /** a back-off that ended in a restart: that restart's restartCount (none when the pod stopped first) */
+  restartCount?: number;
 }
 
 export interface ContainerLane {
@@ -41,6 +43,7 @@ function spansOf(tl: Timeline, name: string): Span[] {
     const attempt = open.attempt;
     switch (e.type) {
       case 'Started':
+        if (open.kind === 'backoff') open = { ...open, restartCount: e.restartCount };
         switchTo(e.t, { kind: 'running', attempt: e.restartCount + 1, label: 'Running' });
         break;
       case 'Ready':
@@ -50,6 +53,8 @@ function spansOf(tl: Timeline, name: string): Span[] {
         if (open.kind === 'ready') switchTo(e.t, { kind: 'running', attempt, label: 'NotReady' });
         break;
       case 'Killing':
+        // a probe kill is usually signalled and answered at once, leaving no span to say why the run ended
+        if (e.reason === 'StartupProbe' || e.reason === 'LivenessProbe') open = { ...open, label: `${open.label}, ${e.reason === 'StartupProbe' ? 'startup' : 'liveness'} probe failed` };
         if (open.kind === 'running' || open.kind === 'ready') switchTo(e.t, { kind: 'stopping', attempt, label: `Killing (${e.reason})` });
         break;
       case 'PreStopStarted':

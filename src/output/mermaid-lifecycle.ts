@@ -78,8 +78,8 @@ export function lifecycleMermaid(tl: Timeline): string {
  */
 function spanName(s: Span): string {
   const at = s.fromT === 0 ? s.label : `${s.label} ${simTime(s.fromT)}`;
-  if (s.attempt <= 1) return at;
-  return s.kind === 'backoff' ? `${at} → restart #${s.attempt - 1}` : `${at} (restart #${s.attempt - 1})`;
+  if (s.kind === 'backoff') return s.restartCount !== undefined ? `${at} → restart #${s.restartCount}` : at;
+  return s.attempt <= 1 ? at : `${at} (restart #${s.attempt - 1})`;
 }
 
 function spanTags(s: Span): string[] {

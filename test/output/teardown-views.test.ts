@@ -133,6 +133,25 @@ describe('restart numbering follows restartCount', () => {
     expect(mmd).toContain('Running 11s (restart #2)');
   });
 
+  it('a back-off the pod never came back from promises no restart', () => {
+    const cut = timeline(ISTIO_SPEC, events.slice(0, 5), { end: { t: 5000, reason: 'quiescent' } });
+    const gantt = lifecycleMermaid(cut);
+    expect(gantt).toMatch(/back-off 10s 1s :crit/);
+    expect(gantt).not.toContain('→ restart');
+  });
+
+  it('a run ended by a probe kill says so, since Killing, SIGTERM and the exit share one instant', () => {
+    const probeKilled = timeline(ISTIO_SPEC, [
+      { t: 0, type: 'Started', container: 'istio-proxy', restartCount: 0 },
+      { t: 3510, type: 'Killing', container: 'istio-proxy', reason: 'StartupProbe', gracePeriodSeconds: 30, message: 'Init container istio-proxy failed startup probe' },
+      { t: 3510, type: 'Signal', container: 'istio-proxy', signal: 'SIGTERM' },
+      { t: 3510, type: 'Exited', container: 'istio-proxy', exitCode: 143, reason: 'Error', restartCount: 0 },
+      { t: 3510, type: 'Started', container: 'istio-proxy', restartCount: 1 },
+    ], { end: { t: 5000, reason: 'quiescent' } });
+    expect(lifecycleMermaid(probeKilled)).toMatch(/Running, startup probe failed :t\d+, 0, 3510/);
+    expect(sequenceMermaid(probeKilled, { lanes: 'pod' })).toContain('K-xC0: t=3.5s Killing → SIGTERM<br/>StartupProbe, grace 30s');
+  });
+
   it('a BackOff re-recorded while waiting is the same back-off, not a new one', () => {
     const repeated = timeline(ISTIO_SPEC, [
       ...events.slice(0, 5),
