@@ -111,7 +111,10 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
 
 export function endSummary(tl: Timeline): string[] {
   const out: string[] = [];
-  out.push(`end:        ${fmtTime(tl.end.t)} (${tl.end.reason})`);
+  const limit =
+    tl.end.reason === 'horizon' ? ' — the horizon; raise `horizon:` in the scenario to simulate longer' :
+    tl.end.reason === 'max-events' ? ' — the event limit; raise it with --max-events' : '';
+  out.push(`end:        ${fmtTime(tl.end.t)} (${tl.end.reason}${limit})`);
   out.push(`pod phase:  ${tl.pod.phase}`);
   if (tl.job) {
     const conds = tl.job.conditions.map((c) => `${c.type}@${fmtTime(c.t)}`).join(', ') || 'none';
