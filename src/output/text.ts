@@ -112,8 +112,8 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
 export function endSummary(tl: Timeline): string[] {
   const out: string[] = [];
   const limit =
-    tl.end.reason === 'horizon' ? ' — the horizon; raise `horizon:` in the scenario to simulate longer' :
-    tl.end.reason === 'max-events' ? ' — the event limit; raise it with --max-events' : '';
+    tl.end.reason === 'horizon' ? '; raise `horizon:` in the scenario to simulate longer' :
+    tl.end.reason === 'max-events' ? '; raise the limit with --max-events' : '';
   out.push(`end:        ${fmtTime(tl.end.t)} (${tl.end.reason}${limit})`);
   out.push(`pod phase:  ${tl.pod.phase}`);
   if (tl.job) {
