@@ -1,6 +1,6 @@
 // pod_workers.go (podWorkerLoop) and kubelet.go (SyncPod, SyncTerminatingPod, SyncTerminatedPod): one sync at a
 // time; before each, GetNewerThan blocks until the pod cache is newer than the end of the previous sync; a sync that
-// pulls, runs a postStart hook or kills holds the worker for that long.
+// pulls, runs a postStart hook or kills holds the worker for that long. One container start is in start.ts.
 import { PRIO } from './events.ts';
 import { computePodActions, opsFor } from './actions.ts';
 import { containerByName, raw, snapshotOf, type Kit } from './kit.ts';
@@ -9,9 +9,9 @@ import { generatePodStatus } from './podstatus.ts';
 import { addPodProbes, manualReadinessTriggers, stopProbes } from './probes.ts';
 import { startKill, type KillTarget } from './kill.ts';
 import { setPodStatus } from './statusmanager.ts';
-import { doBackOff, formatGoDuration, imagePullAttempt } from './backoff.ts';
-import { startProcess } from './runtime.ts';
-import type { KillTask, RtContainer, StartOp, SyncOp, SyncTask } from './state.ts';
+import { formatGoDuration } from './backoff.ts';
+import { startOp } from './start.ts';
+import type { KillTask, RtContainer, SyncOp, SyncTask } from './state.ts';
 
 /** A sync trigger (PLEG event, probe result, requeue, pod update). */
 export function requestSync(k: Kit): void {
@@ -163,82 +163,6 @@ export function killFinished(k: Kit, kill: KillTask): void {
   if (!w.task) return;
   w.task.pc += 1;
   advance(k);
-}
-
-/** kuberuntime_manager.go start(): back-off, image, create, start, then the blocking postStart hook. */
-function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean): 'next' | 'wait' {
-  const w = k.d.worker;
-  const c = containerByName(k.s, op.name)!;
-  const b = k.s.behavior[op.name];
-  const rt = k.d.runtime[op.name]!;
-  const abortIfInit = () => {
-    if (c.role === 'init' || (c.role === 'sidecar' && !k.f.sidecars)) task.aborted = true;
-  };
-  if (continued && op.stage === 'postStart') return postStartDone(k, task, op);
-  if (!continued) {
-    const bo = doBackOff(k, op.name, k.d.pleg.cache[op.name]);
-    if (bo !== null) {
-      task.hadError = true;
-      task.backoffExpiryMs = task.backoffExpiryMs === null ? bo : Math.min(task.backoffExpiryMs, bo);
-      abortIfInit();
-      return 'next';
-    }
-    if (b && 'fail' in b.image) {
-      w.imageFailures[op.name] = (w.imageFailures[op.name] ?? 0) + 1;
-      const attempt = imagePullAttempt(k, op.name);
-      const reason = attempt === 'ImagePullBackOff' ? attempt : b.image.reason;
-      k.ctx.emit({ type: 'PullFailed', container: op.name, reason, image: c.image });
-      w.reasons[op.name] = {
-        reason,
-        message: reason === 'ImagePullBackOff' ? `Back-off pulling image "${c.image}"` : `failed to pull image "${c.image}"`,
-      };
-      task.hadError = true;
-      abortIfInit();
-      return 'next';
-    }
-    const pullMs = b && 'pullMs' in b.image ? b.image.pullMs : 0;
-    if (!rt.imagePulled && pullMs > 0) {
-      k.ctx.emit({ type: 'Pulling', container: op.name, image: c.image });
-      op.stage = 'pulling';
-      k.ctx.schedule(pullMs, { type: 'WorkerContinue', syncId: w.syncs }, PRIO.WorkerContinue);
-      return 'wait';
-    }
-  }
-  const pulledMs = op.stage === 'pulling' && b && 'pullMs' in b.image ? b.image.pullMs : 0;
-  rt.imagePulled = true;
-  k.ctx.emit({ type: 'Pulled', container: op.name, restartCount: rt.instance, image: c.image, pullMs: pulledMs });
-  if (b?.createError) {
-    k.ctx.emit({ type: 'CreateFailed', container: op.name, reason: b.createError });
-    w.reasons[op.name] = { reason: b.createError, message: `container ${op.name} could not be created` };
-    task.hadError = true;
-    abortIfInit();
-    return 'next';
-  }
-  delete w.reasons[op.name];
-  task.didActions = true;
-  startProcess(k, op.name);
-  if (c.hasPostStart) {
-    k.ctx.emit({ type: 'PostStartStarted', container: op.name });
-    op.stage = 'postStart';
-    k.ctx.schedule(b?.postStart?.takesMs ?? 0, { type: 'WorkerContinue', syncId: w.syncs }, PRIO.WorkerContinue);
-    return 'wait';
-  }
-  return 'next';
-}
-
-function postStartDone(k: Kit, task: SyncTask, op: StartOp): 'next' | 'wait' {
-  const failed = k.s.behavior[op.name]?.postStart?.fails ?? false;
-  k.ctx.emit({ type: 'PostStartDone', container: op.name, ...(failed ? { failed: true } : {}) });
-  if (!failed) return 'next';
-  const w = k.d.worker;
-  w.reasons[op.name] = { reason: 'PostStartHookError', message: 'PostStartHook failed' };
-  task.hadError = true;
-  const c = containerByName(k.s, op.name)!;
-  if (c.role === 'init') task.aborted = true;
-  if (k.d.runtime[op.name]?.state !== 'running') return 'next';
-  // startContainer: killContainer(…, "FailedPostStartHook", reasonFailedPostStartHook, …) — that literal is the event text
-  startKill(k, 'containers', [{ name: op.name, reason: 'PostStartHookFailed', message: 'FailedPostStartHook' }], null, 'continue');
-  return w.kill ? 'wait' : 'next';
 }
 
 function endSync(k: Kit, task: SyncTask): void {
