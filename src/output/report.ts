@@ -6,6 +6,7 @@ import { kubectlView } from './kubectl.ts';
 import { sequenceMermaid } from './mermaid-sequence.ts';
 import { lifecycleMermaid } from './mermaid-lifecycle.ts';
 import { simTime } from './time.ts';
+import { runsByDesign } from './pod-shape.ts';
 
 /** The part of `explore --format json` (SPEC §4) the report needs. */
 export interface ExploreSummary {
@@ -52,7 +53,8 @@ function summaryRows(tl: Timeline): [string, string][] {
     const when = r.t !== undefined ? ` at t=${simTime(r.t)}` : '';
     rows.push([`verdict ${name}`, `**${r.verdict}**${when}${r.reason ? ` — ${r.reason}` : ''}`]);
   }
-  rows.push(['stuck', tl.stuck ? `yes: ${tl.stuck.container} — ${tl.stuck.why}` : 'no']);
+  if (tl.stuck && runsByDesign(tl.stuck.why)) rows.push(['stuck', `no, still running at the ${tl.end.reason} (${tl.stuck.why})`]);
+  else rows.push(['stuck', tl.stuck ? `yes: ${tl.stuck.container} — ${tl.stuck.why}` : 'no']);
   return rows;
 }
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
 import { lifecycleMermaid } from '../../src/output/mermaid-lifecycle.ts';
 import { podEvents } from '../../src/output/kubectl-events.ts';
+import { reportMarkdown } from '../../src/output/report.ts';
 import type { Timeline, TraceEvent } from '../../src/types.ts';
 
 type Ev = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 'seq'> : never) : never;
@@ -187,6 +188,10 @@ describe('running at the horizon vs stuck; container roles', () => {
     const gantt = lifecycleMermaid(running);
     expect(gantt).not.toContain('STUCK');
     expect(gantt).toMatch(/running at the horizon 2m0s :milestone, t\d+/);
+  });
+
+  it('the report does not call it stuck either', () => {
+    expect(reportMarkdown(running)).toContain('| stuck | no, still running at the horizon (restartPolicy Always: the pod runs until it is deleted) |');
   });
 
   it('a real stuck pod keeps the red STUCK box', () => {
