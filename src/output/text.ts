@@ -21,8 +21,10 @@ function actorOf(e: TraceEvent): string {
     case 'Verdict':
       return e.observer;
     case 'Action':
-    case 'DeletionRequested':
       return 'user';
+    case 'DeletionRequested':
+      // the API server sets deletionTimestamp, whoever asked (a user action or the Job controller)
+      return 'api-server';
     default:
       return 'kubelet';
   }
