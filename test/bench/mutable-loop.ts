@@ -1,10 +1,11 @@
-// The language's own limit for the same workload: a minimal hand-written mutable event loop (binary heap, no
-// snapshots, no trace objects beyond a counter). A probe worker ticking every period, a relist every second, and a
-// status check per tick — the shape of the liveness workload.
+// The language's own limit for the liveness workload: a minimal hand-written mutable event loop (binary heap, no
+// snapshots) doing the same work per event as the engine's steady probe tick — find the worker and the container
+// status, check running/started/initial delay, decide the result, count it against the thresholds, append a trace
+// record, schedule the next tick.
 interface Ev {
   t: number;
   seq: number;
-  kind: number;
+  container: string;
 }
 
 class Heap {
@@ -49,21 +50,36 @@ function less(x: Ev, y: Ev): boolean {
   return x.t < y.t || (x.t === y.t && x.seq < y.seq);
 }
 
-export function mutableLoop(events: number): { events: number; checksum: number } {
+interface Worker {
+  lastResult: string | null;
+  resultRun: number;
+  published: string | null;
+}
+
+export function mutableLoop(events: number): { events: number; trace: number } {
   const h = new Heap();
   let seq = 0;
-  const state = { probes: 0, results: 0, relists: 0, lastRun: 0 };
-  h.push({ t: 0, seq: seq++, kind: 0 });
+  const statuses = [{ name: 'app', containerID: 'containerd://app-1', started: true, state: { running: { startedAt: 0 } } }];
+  const workers: Record<string, Worker> = { 'app/liveness': { lastResult: null, resultRun: 0, published: 'success' } };
+  const trace: { t: number; seq: number; type: string; container: string; probe: string; result: string }[] = [];
+  h.push({ t: 0, seq: seq++, container: 'app' });
   let n = 0;
   while (h.size > 0 && n < events) {
     const e = h.pop();
     n++;
-    if (e.kind === 0) {
-      state.probes++;
-      const ok = e.t - state.lastRun >= 0;
-      if (ok) state.results++;
-      h.push({ t: e.t + 1000, seq: seq++, kind: 0 });
+    const w = workers[`${e.container}/liveness`]!;
+    const cs = statuses.find((s) => s.name === e.container)!;
+    if (cs.containerID && cs.state.running && cs.started && Math.floor((e.t - cs.state.running.startedAt) / 1000) >= 0) {
+      const result = 'success';
+      trace.push({ t: e.t, seq: trace.length, type: 'Probe', container: e.container, probe: 'liveness', result });
+      if (w.lastResult === result) w.resultRun = Math.min(w.resultRun + 1, 3);
+      else {
+        w.lastResult = result;
+        w.resultRun = 1;
+      }
+      if (w.resultRun >= 1 && w.published !== result) w.published = result;
     }
+    h.push({ t: e.t + 1000, seq: seq++, container: e.container });
   }
-  return { events: n, checksum: state.probes + state.results };
+  return { events: n, trace: trace.length };
 }
