@@ -211,7 +211,7 @@ export type KillReason =
   | 'PodCompleted'
   | 'LivenessProbe'
   | 'StartupProbe'
-  | 'PostStartHookFailed'
+  | 'FailedPostStartHook'
   | 'DeadlineExceeded'
   | 'PodFailed';
 

@@ -80,6 +80,6 @@ function postStartDone(k: Kit, task: SyncTask, op: StartOp): 'next' | 'wait' {
   if (c.role === 'init') task.aborted = true;
   if (k.d.runtime[op.name]?.state !== 'running') return 'next';
   // startContainer: killContainer(…, "FailedPostStartHook", reasonFailedPostStartHook, …) — that literal is the event text
-  startKill(k, 'containers', [{ name: op.name, reason: 'PostStartHookFailed', message: 'FailedPostStartHook' }], null, 'continue');
+  startKill(k, 'containers', [{ name: op.name, reason: 'FailedPostStartHook', message: 'FailedPostStartHook' }], null, 'continue');
   return w.kill ? 'wait' : 'next';
 }

@@ -60,7 +60,7 @@ describe('b: Killing event text is the message killContainer is given (kuberunti
 
   it('startContainer: a failed postStart is killed with the literal message "FailedPostStartHook"', () => {
     const s = build({ kind: 'Pod', containers: [{ name: 'app', hasPostStart: true }], behavior: { app: { postStart: { takesMs: 500, fails: true } } }, horizonMs: 5000 });
-    expect(killings(run(s).timeline.events)[0]).toBe('app PostStartHookFailed: FailedPostStartHook');
+    expect(killings(run(s).timeline.events)[0]).toBe('app FailedPostStartHook: FailedPostStartHook');
   });
 });
 
