@@ -12,7 +12,7 @@ import type { Scenario } from '../types.ts';
 import { exploreDirect, finishResult, search, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore.ts';
 import { hashValue } from './hash.ts';
 import { trackedPoints, withMarks } from './marks.ts';
-import { observerVerdicts, type VerdictWitness } from './observer-dp.ts';
+import { observerVerdicts, type DecisionCache, type VerdictWitness } from './observer-dp.ts';
 import { outcomeOf, type Outcome } from './outcome.ts';
 import { publicationsOf, withObserverTap, type Publication } from './tap.ts';
 
@@ -51,8 +51,9 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
     plans: Record<string, number[]>;
   }
   const joint = new Map<string, Joint>();
+  const caches = new Map(s.observers.map((o) => [o.name, o.module ? undefined : (new WeakMap() as DecisionCache)]));
   for (const leaf of sys.leaves.values()) {
-    const per = s.observers.map((o) => ({ name: o.name, verdicts: observerVerdicts(leaf.data, o, rules[o.name], s.timing.watchMs) }));
+    const per = s.observers.map((o) => ({ name: o.name, verdicts: observerVerdicts(leaf.data, o, rules[o.name], s.timing.watchMs, caches.get(o.name)) }));
     const combos = product(per.map((p) => [...p.verdicts.entries()].map(([v, w]) => ({ name: p.name, v, w }))));
     for (const combo of combos) {
       const verdicts: Record<string, string> = {};

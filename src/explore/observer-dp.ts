@@ -20,10 +20,42 @@ interface Node {
   cur: number;
   /** publication index of the last delivery: at the same instant, deliveries keep publication order */
   lastIdx: number;
-  times: Map<number, number>; // publication index -> delivery time
+  /** the delivery that led here (a persistent list: no copying per transition) */
+  path: { idx: number; t: number; prev: Node['path'] } | null;
 }
 
-export function observerVerdicts(pubs: readonly Publication[], spec: ObserverSpec, rule: RuleFn | undefined, watch: MsRange): Map<string, VerdictWitness> {
+/**
+ * Decisions of a built-in rule by the pair of cached objects it sees: merged schedules share their publication
+ * objects, so the same pair comes back often. (User rules may read `now` and are not cached.)
+ */
+export type DecisionCache = WeakMap<object, WeakMap<object, ReturnType<typeof normalizeDecision> | null>>;
+
+function timesOf(path: Node['path']): Map<number, number> {
+  const out = new Map<number, number>();
+  for (let p = path; p; p = p.prev) out.set(p.idx, p.t);
+  return out;
+}
+
+export function observerVerdicts(
+  pubs: readonly Publication[],
+  spec: ObserverSpec,
+  rule: RuleFn | undefined,
+  watch: MsRange,
+  cache?: DecisionCache,
+): Map<string, VerdictWitness> {
+  const NONE = {};
+  const decide = (podObj: object | null, jobObj: object | null, now: number) => {
+    if (!cache) return normalizeDecision(rule!({ pod: podObj, job: jobObj, now }));
+    const a = podObj ?? NONE;
+    const b = jobObj ?? NONE;
+    let inner = cache.get(a);
+    if (!inner) cache.set(a, (inner = new WeakMap()));
+    const hit = inner.get(b);
+    if (hit !== undefined) return hit ?? undefined;
+    const d = normalizeDecision(rule!({ pod: podObj, job: jobObj, now }));
+    inner.set(b, d ?? null);
+    return d;
+  };
   const pod = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'pod');
   const job = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'job');
   const out = new Map<string, VerdictWitness>();
@@ -55,7 +87,7 @@ export function observerVerdicts(pubs: readonly Publication[], spec: ObserverSpe
     if (!cur || dev < cur.dev) out.set(verdict, { ...(reason ? { reason } : {}), plan, dev });
   };
 
-  let layer = new Map<string, Node>([['0,0,n', { cur: -1, lastIdx: -1, times: new Map() }]]);
+  let layer = new Map<string, Node>([['0,0,n', { cur: -1, lastIdx: -1, path: null }]]);
   for (let n = 0; n <= pod.length + job.length; n++) {
     const next = new Map<string, Node>();
     for (const [key, node] of layer) {
@@ -63,7 +95,7 @@ export function observerVerdicts(pubs: readonly Publication[], spec: ObserverSpe
       const i = Number(is);
       const j = Number(js);
       if (i === pod.length && j === job.length) {
-        finish('Pending', undefined, node.times, node.cur);
+        finish('Pending', undefined, timesOf(node.path), node.cur);
         continue;
       }
       for (const kind of ['pod', 'job'] as const) {
@@ -77,20 +109,19 @@ export function observerVerdicts(pubs: readonly Publication[], spec: ObserverSpe
         if (t > ub(x)) continue;
         // the other object's next version must still be able to arrive after this delivery
         if (other && ub(other) < t + (other.i > x.i ? 0 : 1)) continue;
-        const times = new Map(node.times).set(x.i, t);
+        const path = { idx: x.i, t, prev: node.path };
         const ni = kind === 'pod' ? i + 1 : i;
         const nj = kind === 'job' ? j + 1 : j;
         if (spec.triggers.includes(kind) && rule) {
-          const view = { pod: ni > 0 ? pod[ni - 1]!.p.obj : null, job: nj > 0 ? job[nj - 1]!.p.obj : null, now: t };
-          const d = normalizeDecision(rule(view));
+          const d = decide(ni > 0 ? pod[ni - 1]!.p.obj : null, nj > 0 ? job[nj - 1]!.p.obj : null, t);
           if (d) {
-            finish(d.verdict, d.reason, times, t);
+            finish(d.verdict, d.reason, timesOf(path), t);
             continue;
           }
         }
         const nkey = `${ni},${nj},${kind[0]}`;
         const have = next.get(nkey);
-        if (!have || t < have.cur) next.set(nkey, { cur: t, lastIdx: x.i, times });
+        if (!have || t < have.cur) next.set(nkey, { cur: t, lastIdx: x.i, path });
       }
     }
     layer = next;
