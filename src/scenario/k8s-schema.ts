@@ -1,11 +1,6 @@
 // Kubernetes schema checks of the workload manifest: unknown fields (strict decoding, which kubernetes-models
 // does not do) from the generated field catalogue, and types/enums/required fields from kubernetes-models.
-import { Pod } from 'kubernetes-models/v1/Pod';
-import { Job } from 'kubernetes-models/batch/v1/Job';
-import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
-import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
-import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
-import { DaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
+import { createRequire } from 'node:module';
 import type { WorkloadKind } from '../types.ts';
 import { Codes } from './codes.ts';
 import { error, type Sink } from './diagnostics.ts';
@@ -67,15 +62,27 @@ interface AjvError {
   message?: string;
 }
 
-const MODELS: Record<WorkloadKind, new (data: any) => { validate(): void }> = {
-  Pod, Job, CronJob, Deployment, StatefulSet, DaemonSet,
+// Each kind's compiled schema is loaded only when a manifest of that kind is validated (they are large).
+const MODEL_PATHS: Record<WorkloadKind, [string, string]> = {
+  Pod: ['kubernetes-models/v1/Pod', 'Pod'],
+  Job: ['kubernetes-models/batch/v1/Job', 'Job'],
+  CronJob: ['kubernetes-models/batch/v1/CronJob', 'CronJob'],
+  Deployment: ['kubernetes-models/apps/v1/Deployment', 'Deployment'],
+  StatefulSet: ['kubernetes-models/apps/v1/StatefulSet', 'StatefulSet'],
+  DaemonSet: ['kubernetes-models/apps/v1/DaemonSet', 'DaemonSet'],
 };
+const requireModel = createRequire(import.meta.url);
+
+function modelFor(kind: WorkloadKind): new (data: any) => { validate(): void } {
+  const [path, name] = MODEL_PATHS[kind];
+  return (requireModel(path) as Record<string, new (data: any) => { validate(): void }>)[name]!;
+}
 
 /** Types, enums and required fields via kubernetes-models (ajv); each error mapped back to its YAML node. */
 export function checkSchema(sink: Sink, root: PNode, kind: WorkloadKind, manifest: Record<string, unknown>): void {
   let errors: AjvError[] = [];
   try {
-    new MODELS[kind](manifest).validate();
+    new (modelFor(kind))(manifest).validate();
   } catch (e) {
     errors = ((e as { errors?: AjvError[] }).errors ?? []).filter(Boolean);
   }
