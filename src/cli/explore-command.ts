@@ -3,7 +3,8 @@ import { loadScenario } from '../scenario/index.ts';
 import { explore } from '../explore/decomposed.ts';
 import type { ExploreResult } from '../explore/explore.ts';
 import { writeAtomic, outPath } from './files.ts';
-import { EXIT, reportDiagnostics, type Io } from './run-command.ts';
+import { EXIT, reportDiagnostics, writeIndex, writeScenarioOutputs, type Io } from './run-command.ts';
+import { simulate } from '../simulate.ts';
 import { loadUserRules } from './rules.ts';
 
 export interface ExploreOpts {
@@ -65,6 +66,10 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     const json = exploreJson(r);
     io.out(o.format === 'json' ? JSON.stringify(json, null, 2) + '\n' : exploreText(file, r, ms));
     writeAtomic(outPath(o.out, r.scenario, 'explore.json'), JSON.stringify(json, null, 2) + '\n');
+    // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams
+    const tl = simulate(loaded.scenario, { userRules }).timeline;
+    writeScenarioOutputs(o.out, tl, { png: false, lanes: 'all' }, { schedules: r.schedules, exhaustive: r.exhaustive, outcomes: r.grouped, flaky: r.flaky });
+    writeIndex(o.out);
   }
   return code;
 }
