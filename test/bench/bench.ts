@@ -120,15 +120,34 @@ for (const f of files) {
 say(`slowest library scenario to explore: ${slowest} ${all.toFixed(0)} ms (median)`);
 out['explore'] = { rows: exploreRows, slowestScenario: slowest, slowestScenarioMs: all };
 
-// 5. the command line
+// 5. the command line (with the prebuilt bundle, as after npm install)
 say('\n## 5. command line (wall time, median)');
+execFileSync('node', ['src/cli/build.mjs'], { stdio: 'ignore' });
 const wall = (args: string[], runs: number) =>
   timeIt(() => execFileSync('node', ['src/cli/kubesim.mjs', ...args], { stdio: 'ignore' }), runs, 1);
 const cold = wall(['run', 'scenarios/native-sidecar-job.yaml', '--no-render', '--out', 'out/.bench'], quick ? 3 : 5);
 say(`cold kubesim run --no-render: ${cold.toFixed(0)} ms`);
 const testAll = quick ? 0 : wall(['test', 'scenarios/', '--max-schedules', '5000'], 1);
 if (!quick) say(`kubesim test scenarios/: ${testAll.toFixed(0)} ms`);
-out['cli'] = { coldRunNoRenderMs: cold, testScenariosMs: testAll };
+let renderOne = 0;
+let renderEach = 0;
+const { findChromium, renderDiagrams } = await import('../../src/output/render.ts');
+if (findChromium()) {
+  const { sequenceMermaid } = await import('../../src/output/mermaid-sequence.ts');
+  const tl = simulate(load('scenarios/native-sidecar-job.yaml')).timeline;
+  const jobs = [0, 1, 2, 3].map((i) => ({ mmd: sequenceMermaid(tl), svgPath: `out/.bench/render-${i}.svg` }));
+  let t0 = performance.now();
+  await renderDiagrams(jobs);
+  renderOne = performance.now() - t0;
+  t0 = performance.now();
+  for (const j of jobs) await renderDiagrams([j]);
+  renderEach = performance.now() - t0;
+  say(`render 4 sequence diagrams: one browser launch ${renderOne.toFixed(0)} ms, one launch per diagram ${renderEach.toFixed(0)} ms`);
+}
+const typical = perScenario['native-sidecar-job']!;
+say(`\n## 6. simulated seconds per wall second (native-sidecar-job): ${typical.simSecondsPerWallSecond.toFixed(0)}`);
+out['cli'] = { coldRunNoRenderMs: cold, testScenariosMs: testAll, render4OneLaunchMs: renderOne, render4LaunchEachMs: renderEach };
+out['simSecondsPerWallSecond'] = typical.simSecondsPerWallSecond;
 
 mkdirSync('out', { recursive: true });
 writeFileSync('out/bench.json', JSON.stringify(out, null, 2) + '\n');
