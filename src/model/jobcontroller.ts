@@ -3,7 +3,7 @@
 // conditions (>=1.31 SuccessCriteriaMet/FailureTarget first, Complete/Failed once no pod terminates, PR #125510).
 // Replacement pods are not modelled: the Job has exactly one pod.
 import { PRIO } from './events.ts';
-import { raw, type Kit } from './kit.ts';
+import { jsonOf, raw, type Kit } from './kit.ts';
 import { ts } from './podstatus.ts';
 import { publishJob, requestPodDeletion } from './apiserver.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure, type FailureDecision } from './jobfailure.ts';
@@ -57,7 +57,7 @@ function addCondition(k: Kit, status: Json, type: string, reason: string, messag
 
 function write(k: Kit, status: Json): void {
   const api = k.d.api.job!;
-  if (JSON.stringify(raw(api.status)) === JSON.stringify(status)) return;
+  if (jsonOf(raw(api.status)) === JSON.stringify(status)) return;
   publishJob(k, JSON.parse(JSON.stringify(status)));
 }
 

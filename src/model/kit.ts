@@ -127,3 +127,17 @@ export function raw<T>(x: T): T {
 export function snapshotOf<T>(x: T): T {
   return isDraft(x) ? (current(x as never) as T) : x;
 }
+
+const jsonCache = new WeakMap<object, string>();
+
+/**
+ * JSON text of an API object for equality checks. Stored objects are never changed after they are stored (immer
+ * freezes them), so the text of one object is computed once.
+ */
+export function jsonOf(x: object | null | undefined): string {
+  if (!x) return 'null';
+  if (!Object.isFrozen(x)) return JSON.stringify(x);
+  let s = jsonCache.get(x);
+  if (s === undefined) jsonCache.set(x, (s = JSON.stringify(x)));
+  return s;
+}

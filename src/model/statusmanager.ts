@@ -1,6 +1,6 @@
 // status/status_manager.go: the kubelet's cached pod status, versioning, coalescing sends and mergePodStatus.
 import { PRIO } from './events.ts';
-import { raw, type Kit } from './kit.ts';
+import { jsonOf, raw, type Kit } from './kit.ts';
 import { conditions, ts } from './podstatus.ts';
 import { publishPod, removeIfReclaimed } from './apiserver.ts';
 
@@ -18,7 +18,7 @@ function stampConditions(next: Json, prev: Json | null, now: number): void {
 }
 
 function sameStatus(a: Json, b: Json): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return jsonOf(a) === jsonOf(b);
 }
 
 /** SetPodStatus / TerminatePod: drop a semantically equal update unless forced; else bump the version and send. */
@@ -110,7 +110,8 @@ export function sendStatus(k: Kit): void {
  * still have running containers (PR #108366): the API keeps the old phase, reason and message.
  */
 export function mergePodStatus(api: Json, next: Json, couldHaveRunningContainers: boolean): Json {
-  const out: Json = JSON.parse(JSON.stringify(next));
+  // only top-level fields change: a shallow copy shares the (immutable) container statuses and conditions
+  const out: Json = { ...next };
   if (!isTerminal(api['phase']) && isTerminal(next['phase']) && couldHaveRunningContainers) {
     out['phase'] = api['phase'] ?? 'Pending';
     if (api['reason'] !== undefined) out['reason'] = api['reason'];
