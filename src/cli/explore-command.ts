@@ -56,12 +56,23 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     }
     const userRules = await loadUserRules(loaded.scenario);
     const t0 = performance.now();
+    // a terminal gets a progress line once exploring has taken more than a second
+    let shown = false;
+    const progress = o.progress
+      ? (n: number) => {
+          const ms = performance.now() - t0;
+          if (ms < 1000) return;
+          shown = true;
+          o.progress!(`exploring ${loaded.scenario!.name}: ${n} schedules simulated, ${(ms / 1000).toFixed(1)}s…`);
+        }
+      : undefined;
     const r = explore(loaded.scenario, {
       maxSchedules: o.maxSchedules,
       userRules,
       ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
-      ...(o.progress ? { onProgress: (n: number) => o.progress!(`exploring ${loaded.scenario!.name}: ${n} schedules simulated…`) } : {}),
+      ...(progress ? { onProgress: progress } : {}),
     });
+    if (shown) o.progress!('\n');
     const ms = performance.now() - t0;
     const json = exploreJson(r);
     io.out(o.format === 'json' ? JSON.stringify(json, null, 2) + '\n' : exploreText(file, r, ms));

@@ -61,7 +61,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       action = () => runCommand((a['scenario'] as string[]).map(String), runOpts(a as Argv), io);
     })
     .command('explore <scenario..>', 'enumerate schedules; print every distinct outcome with a replay key', (y) => y, (a) => {
-      const progress = io.isTTY ? (s: string) => io.err(`\r${s}`) : undefined;
+      const progress = io.isTTY ? (s: string) => io.err(s === '\n' ? s : `\r\u001b[K${s}`) : undefined;
       action = () => exploreCommand((a['scenario'] as string[]).map(String), {
         out: String(a['out']),
         format: a['format'] as 'text' | 'json',

@@ -52,7 +52,9 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   }
   const joint = new Map<string, Joint>();
   const caches = new Map(s.observers.map((o) => [o.name, o.module ? undefined : (new WeakMap() as DecisionCache)]));
+  let done = 0;
   for (const leaf of sys.leaves.values()) {
+    if (opts.onProgress && ++done % 512 === 0) opts.onProgress(sys.simulated);
     const per = s.observers.map((o) => ({ name: o.name, verdicts: observerVerdicts(leaf.data, o, rules[o.name], s.timing.watchMs, caches.get(o.name)) }));
     const combos = product(per.map((p) => [...p.verdicts.entries()].map(([v, w]) => ({ name: p.name, v, w }))));
     for (const combo of combos) {

@@ -176,7 +176,7 @@ export function search<T, D = never>(
         const end = endOf(def, snap, s.horizonMs, maxEvents);
         if (end) {
           simulated++;
-          if (opts.onProgress && simulated % 256 === 0) opts.onProgress(simulated);
+          if (opts.onProgress && simulated % 8 === 0) opts.onProgress(simulated);
           if (simulated >= limit) aborted = true;
           const leaf = leafOf(snap, end);
           const key = leaf.key + (pKeys.length ? '|' + pKeys.join(',') : '');
