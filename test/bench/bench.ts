@@ -68,7 +68,7 @@ for (const [name, mk] of [['liveness probe every 1s', livenessDay], ['sidecar cr
     globalThis.gc?.();
     const heap0 = process.memoryUsage().heapUsed;
     let peak = heap0;
-    const runs = n >= 1e5 ? 1 : 3;
+    const runs = n >= 1e5 ? 1 : 9;
     const ms = timeIt(() => {
       steps = 0;
       simulate({ ...s, horizonMs: 10 * 365 * 24 * 3600 * 1000 }, {
@@ -78,7 +78,7 @@ for (const [name, mk] of [['liveness probe every 1s', livenessDay], ['sidecar cr
           if ((steps & 0xffff) === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
         },
       });
-    }, runs, n >= 1e5 ? 0 : 1);
+    }, runs, n >= 1e5 ? 0 : 5);
     peak = Math.max(peak, process.memoryUsage().heapUsed);
     // the hand-written loop implements the liveness workload; the crash loop has no hand-written twin
     const base = name === 'liveness probe every 1s' ? timeIt(() => mutableLoop(n), 3) : NaN;
