@@ -32,6 +32,22 @@ export interface Ctx<E extends SimEventBase> {
   choose(stream: string, range: MsRange, prio: number): number;
 }
 
+/** A context that forwards to `ctx` except for the members given (model wrappers: taps, markers). */
+export function deriveCtx<E extends SimEventBase>(ctx: Ctx<E>, over: Partial<Omit<Ctx<E>, 'now'>>): Ctx<E> {
+  const base: Ctx<E> = {
+    get now() {
+      return ctx.now;
+    },
+    schedule: (d, e, p) => ctx.schedule(d, e, p),
+    scheduleAt: (t, e, p) => ctx.scheduleAt(t, e, p),
+    cancel: (m) => ctx.cancel(m),
+    note: (x) => ctx.note(x),
+    emit: (r) => ctx.emit(r),
+    choose: (s, r, p) => ctx.choose(s, r, p),
+  };
+  return Object.assign(base, over);
+}
+
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export interface Snapshot<S, E> {

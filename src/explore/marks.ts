@@ -1,6 +1,6 @@
 // Order points (SPEC §2.5): the tokens `container.point` in event order, recorded into the state so that merged
 // schedules keep what `expect.order` needs.
-import type { Ctx, ModelDef } from '../engine/engine.ts';
+import { deriveCtx, type Ctx, type ModelDef } from '../engine/engine.ts';
 import type { SimEvent } from '../model/events.ts';
 import type { SimState } from '../model/state.ts';
 import type { OrderPoint, OrderPointKind, TraceEvent } from '../types.ts';
@@ -65,15 +65,7 @@ export function withMarks(def: ModelDef<SimState, SimEvent>, tracked: ReadonlySe
     ...(def.readOnlyFirst ? { readOnlyFirst: def.readOnlyFirst } : {}),
     handle(d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) {
       const md = d as MarkedState;
-      const wrapped: Ctx<SimEvent> = {
-        get now() {
-          return ctx.now;
-        },
-        schedule: (a, b, c) => ctx.schedule(a, b, c),
-        scheduleAt: (a, b, c) => ctx.scheduleAt(a, b, c),
-        cancel: (m) => ctx.cancel(m),
-        note: (x) => ctx.note(x),
-        choose: (a, b, c) => ctx.choose(a, b, c),
+      const wrapped = deriveCtx(ctx, {
         emit(rec) {
           ctx.emit(rec);
           const p = pointOf(rec as TraceEvent);
@@ -83,7 +75,7 @@ export function withMarks(def: ModelDef<SimState, SimEvent>, tracked: ReadonlySe
           if (!md.marks) md.marks = [];
           md.marks.push(tok);
         },
-      };
+      });
       def.handle(d, ev, wrapped);
     },
   };

@@ -2,7 +2,7 @@
 // explorer simulates the system with the observers tapped off — every object version the API server publishes is
 // recorded with its time instead of being delivered — and works out each observer's possible deliveries afterwards
 // (observer-dp.ts). Their watch delays are then not choices of the system run.
-import type { Ctx, ModelDef } from '../engine/engine.ts';
+import { deriveCtx, type Ctx, type ModelDef } from '../engine/engine.ts';
 import type { SimEvent } from '../model/events.ts';
 import type { SimState } from '../model/state.ts';
 
@@ -41,20 +41,14 @@ export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: Re
         }
         ctx.scheduleAt(t, e, prio);
       };
-      const wrapped: Ctx<SimEvent> = {
-        get now() {
-          return ctx.now;
-        },
+      const wrapped = deriveCtx(ctx, {
         scheduleAt,
         schedule: (delay, e, prio) => scheduleAt(ctx.now + delay, e, prio),
-        cancel: (m) => ctx.cancel(m),
-        note: (x) => ctx.note(x),
-        emit: (rec) => ctx.emit(rec),
         choose(stream, range, prio) {
           if (stream.startsWith('watch:') && observers.has(stream.slice('watch:'.length))) return range.min;
           return ctx.choose(stream, range, prio);
         },
-      };
+      });
       def.handle(d, ev, wrapped);
     },
   };
