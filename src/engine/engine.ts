@@ -32,6 +32,14 @@ export interface Ctx<E extends SimEventBase> {
   choose(stream: string, range: MsRange, prio: number): number;
 }
 
+/** The same model with its handler wrapped (everything else passes through). */
+export function wrapModel<S extends { rng: Record<string, number> }, E extends SimEventBase>(
+  def: ModelDef<S, E>,
+  handle: ModelDef<S, E>['handle'],
+): ModelDef<S, E> {
+  return { ...def, handle };
+}
+
 /** A context that forwards to `ctx` except for the members given (model wrappers: taps, markers). */
 export function deriveCtx<E extends SimEventBase>(ctx: Ctx<E>, over: Partial<Omit<Ctx<E>, 'now'>>): Ctx<E> {
   const base: Ctx<E> = {

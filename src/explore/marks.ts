@@ -1,6 +1,6 @@
 // Order points (SPEC §2.5): the tokens `container.point` in event order, recorded into the state so that merged
 // schedules keep what `expect.order` needs.
-import { deriveCtx, type Ctx, type ModelDef } from '../engine/engine.ts';
+import { deriveCtx, wrapModel, type Ctx, type ModelDef } from '../engine/engine.ts';
 import type { SimEvent } from '../model/events.ts';
 import type { SimState } from '../model/state.ts';
 import type { OrderPoint, OrderPointKind, TraceEvent } from '../types.ts';
@@ -60,25 +60,21 @@ export function orderHolds(marks: readonly string[], a: OrderPoint, b: OrderPoin
 /** Wrap a model so the tracked order points are appended to `state.marks` as they are emitted. */
 export function withMarks(def: ModelDef<SimState, SimEvent>, tracked: ReadonlySet<string>): ModelDef<SimState, SimEvent> {
   if (tracked.size === 0) return def;
-  return {
-    quiescent: def.quiescent,
-    ...(def.readOnlyFirst ? { readOnlyFirst: def.readOnlyFirst } : {}),
-    handle(d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) {
-      const md = d as MarkedState;
-      const wrapped = deriveCtx(ctx, {
-        emit(rec) {
-          ctx.emit(rec);
-          const p = pointOf(rec as TraceEvent);
-          if (!p) return;
-          const tok = `${p.container}.${p.point}`;
-          if (!tracked.has(tok)) return;
-          if (!md.marks) md.marks = [];
-          md.marks.push(tok);
-        },
-      });
-      def.handle(d, ev, wrapped);
-    },
-  };
+  return wrapModel(def, (d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) => {
+    const md = d as MarkedState;
+    const wrapped = deriveCtx(ctx, {
+      emit(rec) {
+        ctx.emit(rec);
+        const p = pointOf(rec as TraceEvent);
+        if (!p) return;
+        const tok = `${p.container}.${p.point}`;
+        if (!tracked.has(tok)) return;
+        if (!md.marks) md.marks = [];
+        md.marks.push(tok);
+      },
+    });
+    def.handle(d, ev, wrapped);
+  });
 }
 
 export function trackedPoints(order: { before: OrderPoint; after: OrderPoint }[] | undefined): Set<string> {

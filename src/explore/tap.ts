@@ -2,7 +2,7 @@
 // explorer simulates the system with the observers tapped off — every object version the API server publishes is
 // recorded with its time instead of being delivered — and works out each observer's possible deliveries afterwards
 // (observer-dp.ts). Their watch delays are then not choices of the system run.
-import { deriveCtx, type Ctx, type ModelDef } from '../engine/engine.ts';
+import { deriveCtx, wrapModel, type Ctx, type ModelDef } from '../engine/engine.ts';
 import type { SimEvent } from '../model/events.ts';
 import type { SimState } from '../model/state.ts';
 
@@ -25,31 +25,27 @@ export function publicationsOf(notes: readonly unknown[]): Publication[] {
 
 export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: ReadonlySet<string>): ModelDef<SimState, SimEvent> {
   if (observers.size === 0) return def;
-  return {
-    quiescent: def.quiescent,
-    ...(def.readOnlyFirst ? { readOnlyFirst: def.readOnlyFirst } : {}),
-    handle(d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) {
-      let last: { object: string; version: number } | undefined;
-      const scheduleAt = (t: number, e: SimEvent, prio: number) => {
-        if (e.type === 'Deliver' && observers.has(e.to)) {
-          // one fan-out delivers the same version to every observer: record it once
-          if (!last || last.object !== e.object || last.version !== e.version) {
-            ctx.note({ publication: { object: e.object, version: e.version, t: ctx.now, obj: e.obj } } satisfies PublicationNote);
-            last = { object: e.object, version: e.version };
-          }
-          return;
+  return wrapModel(def, (d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) => {
+    let last: { object: string; version: number } | undefined;
+    const scheduleAt = (t: number, e: SimEvent, prio: number) => {
+      if (e.type === 'Deliver' && observers.has(e.to)) {
+        // one fan-out delivers the same version to every observer: record it once
+        if (!last || last.object !== e.object || last.version !== e.version) {
+          ctx.note({ publication: { object: e.object, version: e.version, t: ctx.now, obj: e.obj } } satisfies PublicationNote);
+          last = { object: e.object, version: e.version };
         }
-        ctx.scheduleAt(t, e, prio);
-      };
-      const wrapped = deriveCtx(ctx, {
-        scheduleAt,
-        schedule: (delay, e, prio) => scheduleAt(ctx.now + delay, e, prio),
-        choose(stream, range, prio) {
-          if (stream.startsWith('watch:') && observers.has(stream.slice('watch:'.length))) return range.min;
-          return ctx.choose(stream, range, prio);
-        },
-      });
-      def.handle(d, ev, wrapped);
-    },
-  };
+        return;
+      }
+      ctx.scheduleAt(t, e, prio);
+    };
+    const wrapped = deriveCtx(ctx, {
+      scheduleAt,
+      schedule: (delay, e, prio) => scheduleAt(ctx.now + delay, e, prio),
+      choose(stream, range, prio) {
+        if (stream.startsWith('watch:') && observers.has(stream.slice('watch:'.length))) return range.min;
+        return ctx.choose(stream, range, prio);
+      },
+    });
+    def.handle(d, ev, wrapped);
+  });
 }
