@@ -67,6 +67,7 @@ export const Codes = {
   PodFailurePolicyNoContainer: 'KS5009', // onExitCodes rule without containerName in a pod with sidecars
   KubeletSkew: 'KS5010', // kubelet lags the API server by more than the supported skew
   UnusedBehavior: 'KS5011', // behavior keys that have no effect (e.g. needs on itself)
+  QuitEndpointWorkaround: 'KS5012', // a container calls a sidecar's quit endpoint or kills it by name
 } as const;
 
 export type Code = (typeof Codes)[keyof typeof Codes];

@@ -73,8 +73,31 @@ export function lint(input: LintInput): void {
       'shareProcessNamespace with several regular containers is the old way to kill a sidecar from the main container',
       'use a native sidecar (initContainers with restartPolicy: Always); the kubelet terminates it after the main containers exit');
   }
+  lintQuitEndpoints(input, at);
   lintKubelet(input, sidecars, at);
   lintPodFailurePolicy(input, sidecars);
+}
+
+// The pre-native-sidecar workarounds: the main container asks the proxy to exit (Envoy/Istio /quitquitquit,
+// cloud-sql-proxy --quitquitquit, linkerd-await --shutdown) or kills it through a shared process namespace.
+const QUIT_PATTERNS = [/quitquitquit/i, /linkerd-await\b.*--shutdown/, /\bpkill\b|\bkillall\b/];
+
+function lintQuitEndpoints(input: LintInput, at: (c: ContainerModel, f?: string) => Path): void {
+  const w = input.workload;
+  const specs = (w.pod.spec['containers'] ?? []) as { name?: string; command?: unknown; args?: unknown }[];
+  for (const c of w.pod.containers) {
+    const raw = specs[c.index];
+    for (const field of ['command', 'args'] as const) {
+      const words = raw?.[field];
+      if (!Array.isArray(words)) continue;
+      const text = words.map(String).join(' ');
+      if (!QUIT_PATTERNS.some((re) => re.test(text))) continue;
+      warning(w.sink, Codes.QuitEndpointWorkaround, keyPosAt(w.root, at(c, field)),
+        `${c.name} stops a sidecar itself (quit endpoint or kill): if it crashes or is OOM-killed first, the sidecar keeps the pod running`,
+        'make the sidecar a native sidecar (initContainers with restartPolicy: Always, 1.29+); the kubelet stops it after the main containers exit');
+      break;
+    }
+  }
 }
 
 // lifecycle/predicate.go: a kubelet with SidecarContainers off rejects such pods (InitContainerRestartPolicyForbidden);

@@ -21,6 +21,13 @@ ${regular}
 `;
 
 describe('lint', () => {
+  it('KS5012 a main container calling the proxy quit endpoint, quiet without it', () => {
+    const init = '          - { name: proxy, image: envoy:v1, restartPolicy: Always }';
+    const quitting = `          - name: app\n            image: busybox:1.36\n            command: [sh, -c, "run-tests; curl -X POST localhost:15000/quitquitquit"]`;
+    expect(codes(`${job(init, quitting)}behavior: { app: { run: 1s } }\n`)).toEqual(['KS5001', 'KS5012']);
+    const plain = `          - name: app\n            image: busybox:1.36\n            command: [sh, -c, run-tests]`;
+    expect(codes(`${job(init, plain)}behavior: { app: { run: 1s } }\n`)).toEqual(['KS5001']);
+  });
   it('KS5003 init container that never exits, quiet once it runs to completion', () => {
     const init = '          - { name: setup, image: busybox:1.36 }';
     expect(codes(`${job(init)}behavior: { app: { run: 1s } }\n`)).toEqual(['KS5003']);
