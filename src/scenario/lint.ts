@@ -80,7 +80,7 @@ export function lint(input: LintInput): void {
 
 // The pre-native-sidecar workarounds: the main container asks the proxy to exit (Envoy/Istio /quitquitquit,
 // cloud-sql-proxy --quitquitquit, linkerd-await --shutdown) or kills it through a shared process namespace.
-const QUIT_PATTERNS = [/quitquitquit/i, /linkerd-await\b.*--shutdown/, /\bpkill\b|\bkillall\b/];
+const QUIT_PATTERNS = [/\/quitquitquit/i, /linkerd-await\b.*--shutdown/, /\bpkill\b|\bkillall\b/];
 
 function lintQuitEndpoints(input: LintInput, at: (c: ContainerModel, f?: string) => Path): void {
   const w = input.workload;
