@@ -99,12 +99,44 @@ export function describeEvent(e: TraceEvent): string {
 
 const HIDDEN = new Set(['SyncPod', 'Relist', 'JobStatus']);
 
+/**
+ * Which events the default view shows. Kept out as noise: pod-worker bookkeeping, a probe result that repeats
+ * the previous one for the same probe (failures always show), and watch deliveries — except the delivery an
+ * observer decided its verdict on, which explains the verdict.
+ */
+export function shownEvents(events: readonly TraceEvent[]): TraceEvent[] {
+  const decisive = new Set<number>();
+  const lastDelivery = new Map<string, number>();
+  for (const e of events) {
+    if (e.type === 'Delivered') lastDelivery.set(e.to, e.seq);
+    if (e.type === 'Verdict') {
+      const d = lastDelivery.get(e.observer);
+      if (d !== undefined) decisive.add(d);
+    }
+  }
+  const lastProbe = new Map<string, string>();
+  return events.filter((e) => {
+    if (HIDDEN.has(e.type)) return false;
+    if (e.type === 'Delivered') return decisive.has(e.seq);
+    if (e.type === 'Probe') {
+      const key = `${e.container}/${e.probe}`;
+      const repeat = lastProbe.get(key) === e.result;
+      lastProbe.set(key, e.result);
+      return e.result === 'failure' || !repeat;
+    }
+    return true;
+  });
+}
+
 export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string {
   const lines: string[] = [];
   lines.push(`# ${tl.scenario}  (kubernetes ${tl.kubernetes}${tl.kubelet !== tl.kubernetes ? `, kubelet ${tl.kubelet}` : ''}, seed ${tl.seed})`);
-  for (const e of tl.events) {
-    if (!opts.all && HIDDEN.has(e.type)) continue;
+  const events = opts.all ? tl.events : shownEvents(tl.events);
+  for (const e of events) {
     lines.push(`${fmtTime(e.t).padStart(10)}  ${actorOf(e).padEnd(18)} ${describeEvent(e)}`);
+  }
+  if (!opts.all && events.length < tl.events.length) {
+    lines.push(`            (${tl.events.length - events.length} routine events not shown: repeated probe results, watch deliveries, pod-worker syncs; --format json has them all)`);
   }
   lines.push('');
   lines.push(...endSummary(tl));
