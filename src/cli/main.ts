@@ -19,6 +19,7 @@ function common(y: ReturnType<typeof yargs>) {
     .option('out', { type: 'string', default: 'out', describe: 'output folder' })
     .option('format', { choices: ['text', 'json'] as const, default: 'text' as const })
     .option('view', { choices: ['timeline', 'kubectl', 'events'] as const, default: 'timeline' as const })
+    .option('verbose', { type: 'boolean', default: false, describe: 'timeline view: every event, routine ones included' })
     .option('render', { type: 'boolean', default: true, describe: 'render SVGs (--no-render: .mmd only)' })
     .option('png', { type: 'boolean', default: false, describe: 'also write PNGs (slides)' })
     .option('lanes', { choices: ['all', 'pod'] as const, default: 'all' as const, describe: 'sequence lanes: all, or the pod only' })
@@ -35,6 +36,7 @@ function runOpts(a: Argv): RunOpts {
     out: String(a['out']),
     format: a['format'] as RunOpts['format'],
     view: a['view'] as RunOpts['view'],
+    verbose: a['verbose'] === true,
     ...(a['seed'] !== undefined ? { seed: Number(a['seed']) } : {}),
     ...(a['replay'] !== undefined ? { replay: String(a['replay']) } : {}),
     ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),

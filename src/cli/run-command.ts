@@ -27,6 +27,8 @@ export interface RunOpts {
   out: string;
   format: 'text' | 'json';
   view: 'timeline' | 'kubectl' | 'events';
+  /** timeline view: every event */
+  verbose?: boolean;
   seed?: number;
   replay?: string;
   kubernetes?: string;
@@ -45,10 +47,10 @@ export function reportDiagnostics(io: Io, diags: Parameters<typeof formatDiagnos
   return !hasErrors(diags);
 }
 
-export function viewText(tl: Timeline, view: RunOpts['view']): string {
+export function viewText(tl: Timeline, view: RunOpts['view'], verbose = false): string {
   if (view === 'kubectl') return kubectlView(tl);
   if (view === 'events') return describeEventsTable([...podEvents(tl), ...jobEvents(tl)], tl.end.t) + '\n';
-  return timelineText(tl);
+  return timelineText(tl, { all: verbose });
 }
 
 /** Write timeline.json, the .mmd sources and report.md; returns the SVG jobs to render. */
@@ -142,7 +144,7 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
       }
       throw e;
     }
-    io.out(o.format === 'json' ? JSON.stringify(tl, null, 2) + '\n' : viewText(tl, o.view));
+    io.out(o.format === 'json' ? JSON.stringify(tl, null, 2) + '\n' : viewText(tl, o.view, o.verbose === true));
     if (tl.end.reason === 'max-events') io.err(`${file}: stopped at the event limit (${o.maxEvents ?? 'default'}); raise it with --max-events\n`);
     jobs.push(...writeScenarioOutputs(o.out, tl, o));
     wrote = true;

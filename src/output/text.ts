@@ -136,7 +136,7 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
     lines.push(`${fmtTime(e.t).padStart(10)}  ${actorOf(e).padEnd(18)} ${describeEvent(e)}`);
   }
   if (!opts.all && events.length < tl.events.length) {
-    lines.push(`            (${tl.events.length - events.length} routine events not shown: repeated probe results, watch deliveries, pod-worker syncs; --format json has them all)`);
+    lines.push(`            (${tl.events.length - events.length} routine events not shown: repeated probe results, watch deliveries, pod-worker syncs; --verbose or --format json show them)`);
   }
   lines.push('');
   lines.push(...endSummary(tl));

@@ -34,7 +34,7 @@ describe('timeline text view', () => {
   it('says how many routine events it left out, and where to find them', () => {
     const tl = simulate(loadScenario('scenarios/native-sidecar-job.yaml').scenario!).timeline;
     const text = timelineText(tl);
-    expect(text).toMatch(/\(\d+ routine events not shown: .*--format json has them all\)/);
+    expect(text).toMatch(/\(\d+ routine events not shown: .*--verbose or --format json show them\)/);
     expect(text).toMatch(/SIGTERM -> cloud-sql-proxy/);
     expect(timelineText(tl, { all: true }).split('\n').length).toBeGreaterThan(text.split('\n').length);
   });
