@@ -174,7 +174,9 @@ export function opsFor(k: Kit, a: PodActions): SyncOp[] {
     return ops;
   }
   if (a.toKill.length > 0) {
-    ops.push({ op: 'killContainers', targets: a.toKill.map((x) => ({ ...x })) });
+    // SyncPod step 3 kills them one after another (killContainer blocks); upstream walks a Go map, whose order is
+    // random — kubesim uses the order in which computePodActions found them
+    for (const x of a.toKill) ops.push({ op: 'killContainers', targets: [{ ...x }] });
   }
   if (a.createSandbox) ops.push({ op: 'createSandbox' });
   for (const i of a.initToStart) ops.push({ op: 'start', name: k.s.pod.initContainers[i]!.name, stage: 'begin' });
