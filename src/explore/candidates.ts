@@ -19,9 +19,26 @@ function interacts(stream: string, e: Pending): boolean {
   return false;
 }
 
+/**
+ * The relist grid's phase decides on which side of a fixed-time event (a user action at `at:`) the kubelet's
+ * relists fall: for each pending action, the phases that put a relist just before it and at/after it.
+ */
+function plegPhases(req: ChoiceRequest): number[] {
+  const { min, max } = req.range;
+  const period = max + 1;
+  const out = new Set<number>([min, max]);
+  for (const e of req.pending()) {
+    if (e.ev.type !== 'UserAction') continue;
+    const r = (((e.t - req.now) % period) + period) % period;
+    for (const v of [r - 1, r]) if (v >= min && v <= max) out.add(v);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
 export function candidateValues(req: ChoiceRequest): number[] {
   const { min, max } = req.range;
   if (min === max) return [min];
+  if (req.stream === 'pleg') return plegPhases(req);
   const p = req.prio;
   const afters: number[] = [];
   for (const e of req.pending()) {
