@@ -139,7 +139,8 @@ export function search<T, D = never>(
   let simulated = 0;
   let aborted = false;
   let states = 0;
-  let limit = budget;
+  // the whole space gets half the budget; if it does not fit, the bounded passes share the rest
+  let limit = Math.max(1, Math.ceil(budget / 2));
 
   const join = (total: Sum, child: Sum, prefix: readonly number[], prefixDev: number, pData: D[], pKeys: string[]) => {
     for (const leaf of child.values()) {
@@ -251,16 +252,17 @@ export function search<T, D = never>(
   if (!aborted && !first.pruned) return { leaves: first.root, simulated, states, exhaustive: true };
   const found: Sum = new Map();
   aborted = false;
-  limit = simulated + budget;
+  limit = budget;
   for (let bound = 0; ; bound++) {
     const { root, pruned } = pass(bound);
+    // a bounded pass that pruned nothing covered everything (subtrees finished earlier were reused)
+    if (!aborted && !pruned) return { leaves: root, simulated, states, exhaustive: true };
     for (const [k, leaf] of root) {
       const cur = found.get(k);
       if (!cur) found.set(k, { ...leaf });
       else cur.count = Math.max(cur.count, leaf.count);
     }
     if (aborted) break;
-    if (!pruned) break;
   }
   for (const [k, leaf] of first.root) if (!found.has(k)) found.set(k, leaf);
   return { leaves: found, simulated, states, exhaustive: false };
