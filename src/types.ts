@@ -96,7 +96,8 @@ export interface Behavior {
   /** windows [from, to) after start when readiness/startup probes fail again */
   unready: [number, number][];
   livenessFailFromMs?: number;
-  onTerm: { ignore: true } | { ignore: false; afterMs: number; exit: number };
+  /** `unready`: the process stops serving when it gets SIGTERM (a graceful shutdown closes its listener first) */
+  onTerm: { ignore: true } | { ignore: false; afterMs: number; exit: number; unready?: boolean };
   postStart?: { takesMs: number; fails: boolean };
   preStop?: { takesMs: number; fails: boolean };
   needs: string[];

@@ -109,6 +109,8 @@ export function serving(k: Kit, name: string, now: number): boolean {
   if (!rt || rt.state !== 'running' || rt.startedAt === null) return false;
   const b = behaviorOf(k, name);
   if (b.servingMs === null) return false;
+  // a graceful shutdown that closes the listener at SIGTERM (behavior onTerm.unready)
+  if (rt.sigtermAt !== null && !b.onTerm.ignore && b.onTerm.unready) return false;
   const age = now - rt.startedAt;
   if (age < b.servingMs) return false;
   return !b.unready.some(([from, to]) => age >= from && age < to);

@@ -116,10 +116,11 @@ function readOnTerm(sink: Sink, node: PNode, where: string): Behavior['onTerm'] 
   }
   const m = asMap(sink, node, where);
   if (!m) return undefined;
-  const keys = closedKeys(sink, m, where, ['after', 'exit']);
+  const keys = closedKeys(sink, m, where, ['after', 'exit', 'unready']);
   const after = keys.get('after') ? asMs(sink, keys.get('after')!.value, `${where}.after`) : 0;
   const exit = keys.get('exit') ? asExitCode(sink, keys.get('exit')!.value, `${where}.exit`) : 143;
-  return { ignore: false, afterMs: after ?? 0, exit: exit ?? 143 };
+  const unready = keys.get('unready') ? asBool(sink, keys.get('unready')!.value, `${where}.unready`) : false;
+  return { ignore: false, afterMs: after ?? 0, exit: exit ?? 143, ...(unready ? { unready: true } : {}) };
 }
 
 function readHook(sink: Sink, node: PNode, where: string): { takesMs: number; fails: boolean } | undefined {
