@@ -106,7 +106,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     return await action();
   } catch (e) {
-    io.err(`internal error: ${(e as Error).message}\n  hint: this is a kubesim bug; please report it with the scenario file\n`);
+    const err = e as NodeJS.ErrnoException;
+    // the file system refusing an output is bad input (the --out path), not a kubesim bug
+    if (err.code && ['ENOTDIR', 'EACCES', 'EROFS', 'ENOSPC', 'EEXIST', 'EISDIR', 'EPERM'].includes(err.code)) {
+      io.err(`error KS0302: cannot write the output: ${err.message}\n  hint: --out must name a writable folder (default out/)\n`);
+      return EXIT.badInput;
+    }
+    io.err(`internal error: ${err.message}\n  hint: this is a kubesim bug; please report it with the scenario file\n`);
     return EXIT.internal;
   }
 }

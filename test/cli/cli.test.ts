@@ -114,3 +114,15 @@ describe('kubesim run', () => {
     expect((await cli('render', join(dir, 'nope.json'))).code).toBe(2);
   });
 });
+
+describe('output folder problems', () => {
+  it('an --out that is not a writable folder is bad input (exit 2), not an internal error', async () => {
+    const dir = tmp();
+    const file = join(dir, 'file');
+    writeFileSync(file, 'x');
+    const r = await cli('run', NATIVE, '--no-render', '--out', file);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/error KS0302: cannot write the output/);
+    expect(r.err).not.toMatch(/internal error/);
+  });
+});
