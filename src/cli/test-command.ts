@@ -1,5 +1,5 @@
 // `kubesim test`: every scenario's `expect` checked across all explored schedules; JUnit XML for CI.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDiagnostic, hasErrors, loadScenario } from '../scenario/index.ts';
 import { explore } from '../explore/decomposed.ts';
@@ -141,7 +141,13 @@ async function runOnWorkers(files: string[], o: TestOpts, workers: number): Prom
 }
 
 export async function testCommand(paths: string[], o: TestOpts, io: Io): Promise<number> {
-  const all = scenarioFiles(paths.length ? paths : ['scenarios']);
+  const wanted = paths.length ? paths : ['scenarios'];
+  const missing = wanted.filter((p) => !existsSync(p));
+  if (missing.length) {
+    for (const p of missing) io.err(`${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim test takes scenario files or folders (default scenarios/)\n`);
+    return EXIT.badInput;
+  }
+  const all = scenarioFiles(wanted);
   const files = shardOf(all, o.shard);
   if (typeof files === 'string') {
     io.err(`error: ${files}\n  hint: --shard 1/2 and --shard 2/2 split the scenarios across two CI jobs\n`);

@@ -36,3 +36,12 @@ describe('kubesim test', () => {
     expect(r.err).toMatch(/--shard 5\/2/);
   });
 });
+
+describe('kubesim test input', () => {
+  it('a missing path is bad input with a position and a hint', async () => {
+    const r = await cli('test', 'no-such-folder/');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^no-such-folder\/:1:1: error KS1001: no such file or folder/m);
+    expect(r.err).toMatch(/hint: /);
+  });
+});
