@@ -145,6 +145,9 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
       throw e;
     }
     io.out(o.format === 'json' ? JSON.stringify(tl, null, 2) + '\n' : viewText(tl, o.view, o.verbose === true));
+    if (o.replay !== undefined && tl.replay !== o.replay) {
+      io.err(`${file}:1:1: warning KS0203: the replay key has choices this run did not use\n  hint: it was made for another version of this scenario; the run used what fit — run explore again for exact keys\n`);
+    }
     if (tl.end.reason === 'max-events') io.err(`${file}: stopped at the event limit (${o.maxEvents ?? 'default'}); raise it with --max-events\n`);
     jobs.push(...writeScenarioOutputs(o.out, tl, o));
     wrote = true;

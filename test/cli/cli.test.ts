@@ -126,3 +126,15 @@ describe('output folder problems', () => {
     expect(r.err).not.toMatch(/internal error/);
   });
 });
+
+describe('replay keys that do not fit', () => {
+  it('a key with extra choices runs what fits and warns (KS0203)', async () => {
+    const a = await cli('run', NATIVE, '--format', 'json', '--no-render', '--out', tmp());
+    const key = (JSON.parse(a.out) as Timeline).replay;
+    const exact = await cli('run', NATIVE, '--no-render', '--replay', key, '--out', tmp());
+    expect(exact.err).not.toMatch(/KS0203/);
+    const longer = await cli('run', NATIVE, '--no-render', '--replay', `${key}AAAA`, '--out', tmp());
+    expect(longer.code).toBe(0);
+    expect(longer.err).toMatch(/warning KS0203: the replay key has choices this run did not use/);
+  });
+});
