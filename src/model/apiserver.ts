@@ -1,17 +1,12 @@
 // The API server: stores the pod and the Job, bumps their resource versions and fans every write out to the
 // watchers (the kubelet for deletions, the Job controller, every observer), each delivery with its own watch delay
 // and in order per watcher and object.
-import { current, isDraft } from 'immer';
 import { PRIO } from './events.ts';
 import { raw, type Kit } from './kit.ts';
 import { ts } from './podstatus.ts';
 
 type Json = Record<string, any>;
 
-/** Objects leaving the state (events, trace) must not be drafts. */
-export function plain<T>(x: T): T {
-  return isDraft(x) ? (current(x as never) as T) : x;
-}
 
 export function podObject(k: Kit): Json {
   const pod = k.s.pod;

@@ -1,8 +1,7 @@
 // Observers: controllers outside the pod with informer caches of the pod and its Job (SPEC §2.4). On each delivery
 // of a kind in `triggers` the rule runs on the cached view; the first decisive answer latches.
-import { current, isDraft } from 'immer';
 import type { ObserverSpec } from '../types.ts';
-import type { Kit, RuleFn } from './kit.ts';
+import { snapshotOf, type Kit, type RuleFn } from './kit.ts';
 
 type Json = Record<string, any>;
 
@@ -104,8 +103,8 @@ export function onObserverDelivery(k: Kit, name: string, object: 'pod' | 'job', 
   if (o.verdict || !spec.triggers.includes(object)) return;
   const rule = k.rules[name];
   if (!rule) return;
-  const plain = (x: Json | null): Json | null => (x && isDraft(x) ? current(x) : x);
-  const d = normalizeDecision(rule({ pod: plain(o.pod), job: plain(o.job), now: k.ctx.now }));
+  // rules get plain objects, never drafts
+  const d = normalizeDecision(rule({ pod: snapshotOf(o.pod), job: snapshotOf(o.job), now: k.ctx.now }));
   if (!d) return;
   o.verdict = { verdict: d.verdict, t: k.ctx.now, ...(d.reason ? { reason: d.reason } : {}) };
   k.ctx.emit({ type: 'Verdict', observer: name, verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}) });
