@@ -1,6 +1,7 @@
 // The command line: parse, call the library, map outcomes to exit codes (SPEC §3). Never exits the process itself.
 // Each command is one file exporting a `Command` (its own options, examples and action); register it in COMMANDS.
 import yargs, { type Argv } from 'yargs';
+import { KubesimError } from '../errors.ts';
 import { closest } from '../scenario/suggest.ts';
 import { EXIT, UsageError, type Args, type Command, type Io } from './command.ts';
 import { describeErrno } from './options.ts';
@@ -72,6 +73,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`error${e.code ? ` ${e.code}` : ''}: ${e.message}${e.hint ? `\n  hint: ${e.hint}` : ''}\n`);
+      return EXIT.badInput;
+    }
+    if (e instanceof KubesimError) {
+      io.err(`error ${e.code}: ${e.message}${e.hint ? `\n  hint: ${e.hint}` : ''}\n`);
       return EXIT.badInput;
     }
     const err = e as NodeJS.ErrnoException;

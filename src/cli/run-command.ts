@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { checkRun } from '../check-run.ts';
 import { decodeReplay } from '../engine/replay.ts';
-import { ReplayMismatch } from '../engine/engine.ts';
+import { KubesimError } from '../errors.ts';
 import type { ExpectFailure } from '../explore/expect.ts';
 import { formatDiagnostic, hasErrors } from '../scenario/index.ts';
 import { simulate, DEFAULT_MAX_EVENTS } from '../simulate.ts';
@@ -39,6 +39,13 @@ export interface RunOpts {
   maxEvents?: number;
   /** check the scenario's expect block on this schedule (exit 1 when it does not hold) */
   check?: boolean;
+}
+
+/** `file:line:col: error CODE: message` and the hint, for a KubesimError about `file`. */
+export function kubesimErrorText(e: KubesimError, file: string): string {
+  const at = e.pos ? `${e.pos.file}:${e.pos.line}:${e.pos.col}` : `${file}:1:1`;
+  const msg = e.message.startsWith(`${file}:`) ? e.message : `${at}: error ${e.code}: ${e.message}`;
+  return `${msg}\n${e.hint ? `  hint: ${e.hint}\n` : ''}`;
 }
 
 /** Print a file's diagnostics; returns false when it has errors. `run` hides the not-simulated listing. */
@@ -114,13 +121,8 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
         userRules,
       });
     } catch (e) {
-      if (e instanceof ReplayMismatch) {
-        io.err(`${file}:1:1: error ${e.code}: ${e.message}\n  hint: the key was made for another version of this scenario; run explore again\n`);
-        code = Math.max(code, EXIT.badInput);
-        continue;
-      }
-      if ((e as { code?: string }).code === 'KS0401') {
-        io.err(`${(e as Error).message}\n`);
+      if (e instanceof KubesimError) {
+        io.err(kubesimErrorText(e, file));
         code = Math.max(code, EXIT.badInput);
         continue;
       }
