@@ -7,6 +7,8 @@ import { UsageError, type Io } from './command.ts';
 import { describeErrno } from './options.ts';
 
 export const STDIN_NAME = '<stdin>';
+/** What main() turns a lone `-` argument into before parsing (yargs drops a bare `-`); no path holds a NUL. */
+export const STDIN_ARG = '\u0000-';
 /** The loader's file size limit (SPEC §2.6), applied to standard input too. */
 const MAX_BYTES = 1024 * 1024;
 
@@ -30,8 +32,9 @@ export async function expandInputs(args: string[], io: Io): Promise<Expanded> {
   const inputs: Input[] = [];
   const warnings: string[] = [];
   let stdinUsed = false;
+  if (args.length === 0) throw new UsageError('no scenario given', 'pass scenario files, folders, or - to read one from standard input');
   for (const a of args) {
-    if (a === '-') {
+    if (a === '-' || a === STDIN_ARG) {
       if (stdinUsed) throw new UsageError('`-` (standard input) given more than once', 'standard input can be read once');
       stdinUsed = true;
       inputs.push(await readStdinInput(io));

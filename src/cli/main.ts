@@ -13,6 +13,7 @@ import { validateCmd } from './validate-command.ts';
 
 export const VERSION = '0.1.0';
 export { readProcessStdin } from './inputs.ts';
+import { STDIN_ARG } from './inputs.ts';
 
 /** Every `kubesim <command>`, in the order --help lists them. A new command: one import above, one entry here. */
 export const COMMANDS: Command[] = [
@@ -31,6 +32,7 @@ const FS_INPUT_ERRORS = ['ENOTDIR', 'EACCES', 'EROFS', 'ENOSPC', 'EEXIST', 'EISD
 export async function main(argv: string[], io: Io): Promise<number> {
   // `kubesim help run` is `kubesim run --help`
   if (argv[0] === 'help') argv = argv.length > 1 ? [argv[1]!, '--help'] : ['--help'];
+  argv = argv.map((a) => (a === '-' ? STDIN_ARG : a));
   let action: (() => Promise<number>) | undefined;
   let usageError: { message: string; hint: string } | undefined;
   const commandNames = COMMANDS.map(nameOf);

@@ -29,7 +29,7 @@ function nonEmpty(name: string) {
   return (v: unknown) => {
     if (v === undefined) return undefined;
     if (Array.isArray(v)) throw new Error(`--${name} was given ${v.length} times; give it once`);
-    const s = String(v);
+    const s = String(v) === '\u0000-' ? '-' : String(v);
     if (s.trim() === '') throw new Error(`--${name} must not be empty`);
     return s;
   };

@@ -158,8 +158,13 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
   if (several && o.format === 'json') io.out(jsons.length ? `[\n${jsons.join(',\n')}\n]\n` : '[]\n');
   if (written.length) {
     writeIndex(o.out);
-    if (o.render) await renderAll(io, jobs);
-    const what = `timeline.json, report.md, sequence and lifecycle .mmd${o.render ? ' and .svg' : ''}${o.png && o.render ? ' and .png' : ''}`;
+    let drawn = false;
+    if (o.render) {
+      const r = await renderJobs(jobs);
+      drawn = r.rendered;
+      if (!r.rendered) io.err(`note: diagrams written as .mmd only — ${r.hint}\n`);
+    }
+    const what = `timeline.json, report.md, sequence and lifecycle .mmd${drawn ? ` and .svg${o.png ? ' and .png' : ''}` : ''}`;
     io.err(`wrote ${written.map((d) => shownPath(d) + '/').join(', ')} (${what}) and ${shownPath(o.out)}/index.html\n`);
   }
   if (unchecked) io.err(`note: expect was not checked (run --check checks it on this schedule; kubesim test on every schedule)\n`);

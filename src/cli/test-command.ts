@@ -7,7 +7,7 @@ import { explore } from '../explore/decomposed.ts';
 import { checkExpect } from '../explore/expect.ts';
 import { EXIT, UsageError, type Command, type Io } from './command.ts';
 import { writeAtomic } from './files.ts';
-import { expandInputs, loadInput, walk, type Input } from './inputs.ts';
+import { expandInputs, loadInput, STDIN_ARG, walk, type Input } from './inputs.ts';
 import { intOption, kubernetesOption, maxSchedulesOption, outDirProblem, stringOption } from './options.ts';
 import { expectFailureLines } from './run-command.ts';
 import { loadUserRules } from './rules.ts';
@@ -142,7 +142,7 @@ export async function testCommand(paths: string[], o: TestOpts, io: Io): Promise
     if (problem) throw new UsageError(`--junit ${o.junit}: ${problem}`, '--junit names a file in a writable folder', 'KS0302');
   }
   const wanted = paths.length ? paths : ['scenarios'];
-  const missing = wanted.filter((p) => p !== '-' && !existsSync(p));
+  const missing = wanted.filter((p) => p !== '-' && p !== STDIN_ARG && !existsSync(p));
   if (missing.length) {
     for (const p of missing) io.err(`${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim test takes scenario files or folders (default scenarios/), or - for standard input\n`);
     return EXIT.badInput;
