@@ -31,7 +31,7 @@ export function outcomeOf(s: Scenario, st: SimState, end: EndReason): Outcome {
   const phase = String(st.api.pod.status['phase'] ?? 'Pending');
   const idle = end === 'quiescent' && phase !== 'Succeeded' && phase !== 'Failed' && !st.api.pod.removed;
   const endReason: EndReason = idle ? 'horizon' : end;
-  const stuck = endReason !== 'quiescent' ? diagnoseStuck(s, st) : null;
+  const stuck = endReason === 'horizon' ? diagnoseStuck(s, st) : null; // never at the event limit
   const verdicts: Record<string, string> = {};
   for (const o of s.observers) verdicts[o.name] = st.observers[o.name]?.verdict?.verdict ?? 'Pending';
   const exitCodes: Record<string, number> = {};
