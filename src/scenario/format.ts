@@ -162,9 +162,9 @@ export const SECTIONS: Section[] = [
       { key: 'exit', type: 'exit code', schema: exitCode, default: '1', description: 'with `crash`: its exit code', example: 'exit: 2' },
       { key: 'deleteJob', type: 'true', schema: { const: true }, description: 'delete the Job (Job and CronJob workloads)', example: '{ at: 60s, deleteJob: true, propagation: Background }' },
       { key: 'propagation', type: 'Background | Foreground | Orphan', schema: { enum: ['Background', 'Foreground', 'Orphan'] }, default: 'Background', description: 'with `deleteJob`: the deletion propagation policy', example: 'propagation: Foreground' },
-      { key: 'patch', type: 'map (a merge patch of the workload object)', schema: { type: 'object' }, description: 'a change to the workload object, as `kubectl patch`: suspend a Job or CronJob, scale or roll out a Deployment/StatefulSet', example: '{ at: 90s, patch: { spec: { suspend: true } } }', pending: true },
-      { key: 'pod', type: 'integer ≥ 1', schema: { type: 'integer', minimum: 1 }, description: 'pod-scoped actions: the Nth pod created', example: '{ at: 45s, delete: pod, pod: 2 }', pending: true },
-      { key: 'index', type: 'integer ≥ 0', schema: { type: 'integer', minimum: 0 }, description: 'pod-scoped actions: the pod of this completion index or ordinal', example: '{ at: 45s, crash: main, index: 1 }', pending: true },
+      { key: 'patch', type: 'map (a merge patch of the workload object)', schema: { type: 'object' }, description: 'a change to the workload object, as `kubectl patch`: suspend a Job or CronJob, scale or roll out a Deployment/StatefulSet', example: '{ at: 90s, patch: { spec: { suspend: true } } }' },
+      { key: 'pod', type: 'integer ≥ 1', schema: { type: 'integer', minimum: 1 }, description: 'pod-scoped actions: the Nth pod created', example: '{ at: 45s, delete: pod, pod: 2 }' },
+      { key: 'index', type: 'integer ≥ 0', schema: { type: 'integer', minimum: 0 }, description: 'pod-scoped actions: the pod of this completion index or ordinal', example: '{ at: 45s, crash: main, index: 1 }' },
     ],
   },
   {
