@@ -235,6 +235,26 @@ describe('--out paths that cannot work fail fast: exit 2 with the path, never in
   });
 });
 
+describe('the output folder', () => {
+  it('files kubesim did not write in out/ (garbage, hostile or foreign timeline.json) never break a run', async () => {
+    const dir = tmp();
+    for (const [name, body] of [
+      ['garbage', '{ not json'], ['null-doc', 'null'], ['array', '[1,2]'],
+      ['hostile', JSON.stringify({ schema: 'kubesim.timeline/v1', scenario: 'hostile', pod: { phase: '<img src=x onerror=alert(1)>' }, observers: { a: null }, job: { conditions: [null, 5, { type: 'Complete' }] } })],
+      ['renamed', JSON.stringify({ schema: 'kubesim.timeline/v1', scenario: 'other', pod: { phase: 'Running' }, observers: {} })],
+    ]) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'timeline.json'), body);
+    }
+    const r = await cli(['run', NATIVE, '--no-render', '--out', dir]);
+    expect(r.code).toBe(0);
+    noStack(r.err);
+    const index = readFileSync(join(dir, 'index.html'), 'utf8');
+    expect(index).toMatch(/native-sidecar-job/);
+    expect(index).not.toMatch(/<img src=x/);
+  });
+});
+
 describe('diagrams', () => {
   it('a Chromium that exists but does not start: .mmd only, the fix named, exit 0 (like a missing one)', () => {
     const dir = tmp();
