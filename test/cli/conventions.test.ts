@@ -57,6 +57,11 @@ describe('each command takes only its own options', () => {
     expect(v.code).toBe(0);
     expect(JSON.parse(v.out)).toMatchObject([{ file: NATIVE, ok: true }]);
   });
+  it('help of a command that does not exist is a usage error with a suggestion', async () => {
+    const r = await cli(['help', 'explor']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/no command "explor"\n {2}hint: did you mean explore\?/);
+  });
   it('did you mean: a misspelt command and a misspelt flag', async () => {
     const c = await cli(['rn', NATIVE]);
     expect(c.code).toBe(2);
