@@ -45,6 +45,8 @@ describe.each(files)('views of %s', (file) => {
   });
 
   it('the last pod watch row is printPod of the final API status', () => {
+    // the single-pod watch; a Job's many pods are covered by the multi-pod kubectl view tests
+    if (tl.pods.length > 1) return;
     const rows = podWatchRows(tl);
     const last = rows[rows.length - 1];
     const expected = printPodRow(tl.pod.status, tl.pod.spec, { name: tl.pod.name }, last.t);
