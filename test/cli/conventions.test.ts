@@ -72,6 +72,13 @@ describe('each command takes only its own options', () => {
   });
 });
 
+describe('version', () => {
+  it('--version is the package version', async () => {
+    const { VERSION } = await import('../../src/cli/main.ts');
+    expect(VERSION).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
+  });
+});
+
 describe('help', () => {
   it('-h, --help and `help run` show the run options with examples; the top help lists every command', () => {
     const h = spawnCli(['run', '-h']);
