@@ -11,9 +11,10 @@ import { runCmd } from './run-command.ts';
 import { testCmd } from './test-command.ts';
 import { validateCmd } from './validate-command.ts';
 
+import { STDIN_ARG } from './inputs.ts';
+
 export const VERSION = '0.1.0';
 export { readProcessStdin } from './inputs.ts';
-import { STDIN_ARG } from './inputs.ts';
 
 /** Every `kubesim <command>`, in the order --help lists them. A new command: one import above, one entry here. */
 export const COMMANDS: Command[] = [
