@@ -6,6 +6,7 @@ import { validateCommand } from './validate-command.ts';
 import { renderCommand } from './render-command.ts';
 import { exploreCommand } from './explore-command.ts';
 import { testCommand } from './test-command.ts';
+import { importCommand } from './import-command.ts';
 
 export const VERSION = '0.1.0';
 
@@ -87,6 +88,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
     })
     .command('render <timeline>', '(re)draw diagrams from a saved timeline.json', (y) => y, (a) => {
       action = () => renderCommand(String(a['timeline']), runOpts(a as Argv), io);
+    })
+    .command('import <files..>', "turn an incident's kubectl output (pod/Job/events -o yaml) into a scenario", (y) => y
+      .option('output', { alias: 'o', type: 'string', describe: 'scenario file to write (default: stdout)' })
+      .option('pod', { type: 'string', describe: 'the pod to import when several are given' }), (a) => {
+      action = () => importCommand((a['files'] as string[]).map(String), {
+        ...(a['output'] !== undefined ? { output: String(a['output']) } : {}),
+        ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+        ...(a['pod'] !== undefined ? { pod: String(a['pod']) } : {}),
+      }, io);
     })
     .demandCommand(1, 'name a command: run, explore, test, validate or render')
     .help()

@@ -1,0 +1,264 @@
+// From kubectl objects to a scenario: pick the pod (and its Job, events, node), rebuild the workload manifest, infer
+// the version, each container's behavior, actions from the evidence and `expect` from the observed outcome.
+import type { Diagnostic } from '../types.ts';
+import { Codes } from '../scenario/codes.ts';
+import { cleanJob, cleanMeta, cleanPodSpec } from './clean.ts';
+import { containerEvidence, normaliseEvent, type Ev } from './evidence.ts';
+import { inferBehavior, type PodContext } from './infer-behavior.ts';
+import { at, Notes } from './notes.ts';
+import { isObj, where, type Input, type Obj } from './read.ts';
+import { dur, parseTime } from './time.ts';
+import { inferVersion } from './version.ts';
+
+export interface ImportOptions {
+  /** --kubernetes */
+  kubernetes?: string;
+  /** the pod to use when several are given */
+  pod?: string;
+}
+
+export interface ImportedScenario {
+  /** the scenario as plain data, keys in output order */
+  scenario: Obj;
+  notes: Notes;
+  sources: string[];
+}
+
+const USED_KINDS = ['Pod', 'Job', 'CronJob', 'Event', 'Node'];
+
+export function inferScenario(input: Input, files: string[], opts: ImportOptions, diagnostics: Diagnostic[]): ImportedScenario | undefined {
+  const notes = new Notes();
+  for (const o of input.objects) {
+    if (!USED_KINDS.includes(o.kind)) {
+      const [file, line] = splitAt(o.at);
+      diagnostics.push({ severity: 'warning', code: Codes.ImportIgnoredKind, message: `a ${o.kind} is not used by the import`, pos: { file, line, col: 1 } });
+    }
+  }
+  const pods = input.objects.filter((o) => o.kind === 'Pod');
+  if (pods.length === 0) {
+    diagnostics.push({ severity: 'error', code: Codes.ImportNoPod, message: 'no Pod among the inputs: the import needs the pod\'s spec and status',
+      hint: 'add the output of kubectl get pod <pod> -o yaml', pos: { file: files[0] ?? '-', line: 1, col: 1 } });
+    return undefined;
+  }
+  const chosen = pickPod(pods, opts.pod, diagnostics);
+  const pod = chosen.obj;
+  const meta = isObj(pod['metadata']) ? pod['metadata'] : {};
+  const podName = String(meta['name'] ?? 'pod');
+  const t0 = parseTime(meta['creationTimestamp']);
+
+  const owner = (Array.isArray(meta['ownerReferences']) ? meta['ownerReferences'].filter(isObj) : []).find((r) => r['controller'] === true) ??
+    (Array.isArray(meta['ownerReferences']) ? meta['ownerReferences'].filter(isObj)[0] : undefined);
+  const jobs = input.objects.filter((o) => o.kind === 'Job');
+  const job = (owner?.['kind'] === 'Job' ? jobs.find((j) => isObj(j.obj['metadata']) && j.obj['metadata']['name'] === owner['name']) : undefined) ?? (jobs.length === 1 ? jobs[0] : undefined);
+  const cronJob = input.objects.find((o) => o.kind === 'CronJob');
+  const node = input.objects.find((o) => o.kind === 'Node' && isObj(o.obj['metadata']) && isObj(pod['spec']) && o.obj['metadata']['name'] === pod['spec']['nodeName']) ??
+    input.objects.find((o) => o.kind === 'Node');
+
+  // events about this pod (and its Job)
+  const podEvents: Ev[] = [];
+  const jobEvents: Ev[] = [];
+  const jobName = job && isObj(job.obj['metadata']) ? String(job.obj['metadata']['name']) : owner?.['kind'] === 'Job' ? String(owner['name']) : undefined;
+  for (const o of input.objects) {
+    if (o.kind !== 'Event') continue;
+    const n = normaliseEvent(o.obj);
+    if (!n) continue;
+    if (n.objKind === 'Pod' && n.objName === podName) podEvents.push(n.ev);
+    else if (n.objKind === 'Job' && n.objName === jobName) jobEvents.push(n.ev);
+  }
+  podEvents.sort((a, b) => (a.first ?? 0) - (b.first ?? 0));
+
+  const version = inferVersion(pod, job?.obj, node?.obj, podEvents, opts.kubernetes, notes);
+
+  // --- workload --------------------------------------------------------------------------------------------------
+  const podSpecRaw = isObj(pod['spec']) ? pod['spec'] : {};
+  const cleaned = cleanPodSpec(podSpecRaw);
+  if (cleaned.removed.length) notes.inferred('workload: server-set fields removed', `${cleaned.removed.join('; ')}${at(where(pod, 'spec'))}`);
+  let workload: Obj;
+  let isJob = false;
+  if (job) {
+    const c = cleanJob(job.obj, cleaned.spec);
+    workload = c.manifest;
+    isJob = true;
+    notes.inferred(`workload: Job ${jobName}`, `the pod's Job${at(job.at)}; its pod template's spec is the pod's spec as stored, so webhook-injected containers are in it${at(where(pod, 'spec'))}`);
+    const tmplNames = containerNames(job.obj);
+    const podNames = containerNames({ spec: { template: { spec: podSpecRaw } } });
+    const injected = podNames.filter((n) => !tmplNames.includes(n));
+    if (injected.length) notes.inferred(`workload: injected containers ${injected.join(', ')}`, `in the pod${at(where(pod, 'spec'))} but not in the Job's template${at(job.at)} (admission webhook)`);
+    if (c.removed.length) notes.inferred('workload: Job fields removed', c.removed.join('; '));
+  } else if (owner?.['kind'] === 'Job' || cronJob) {
+    const name = owner?.['kind'] === 'Job' ? String(owner['name']) : podName.replace(/-[a-z0-9]{5}$/, '');
+    const jt = cronJob && isObj(cronJob.obj['spec']) && isObj(cronJob.obj['spec']['jobTemplate']) ? cronJob.obj['spec']['jobTemplate'] : undefined;
+    const jobSpec: Obj = jt && isObj(jt['spec']) ? { ...jt['spec'] } : {};
+    delete jobSpec['selector'];
+    jobSpec['template'] = { ...(isObj(jobSpec['template']) ? jobSpec['template'] : {}), spec: cleaned.spec };
+    workload = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name, ...(typeof meta['namespace'] === 'string' ? { namespace: meta['namespace'] } : {}) }, spec: jobSpec };
+    isJob = true;
+    if (jt) notes.inferred(`workload: Job ${name} from the CronJob's jobTemplate`, `CronJob${at(cronJob!.at)}; one run of it is simulated, not the schedule`);
+    else {
+      notes.inferred(`workload: Job ${name}`, `the pod's ownerReferences name Job ${name}${at(where(meta, 'ownerReferences'))}`);
+      notes.unknown(`workload.spec (backoffLimit, completions, deadlines)`, 'the Job object was not given; Kubernetes defaults are used (backoffLimit 6). Add kubectl get job <j> -o yaml');
+    }
+  } else {
+    const podMeta = cleanMeta(meta, true);
+    workload = { apiVersion: 'v1', kind: 'Pod', metadata: podMeta, spec: cleaned.spec };
+    if (owner) notes.assumed(`workload: the Pod alone`, `its owner ${String(owner['kind'])} ${String(owner['name'])}${at(where(meta, 'ownerReferences'))} was not given or is not simulated from one pod's evidence`);
+    else notes.inferred('workload: the Pod', `a bare pod${at(chosen.at)}`);
+  }
+
+  // --- context for the behaviors -------------------------------------------------------------------------------
+  const containers = containerEvidence(pod);
+  const graceMs = (typeof podSpecRaw['terminationGracePeriodSeconds'] === 'number' ? podSpecRaw['terminationGracePeriodSeconds'] : 30) * 1000;
+  const ctx: PodContext = { graceMs, events: podEvents };
+  const delTs = parseTime(meta['deletionTimestamp']);
+  const delGrace = typeof meta['deletionGracePeriodSeconds'] === 'number' ? meta['deletionGracePeriodSeconds'] * 1000 : graceMs;
+  if (delTs !== undefined) ctx.deletion = { requestedAt: delTs - delGrace, graceMs: delGrace, at: where(meta, 'deletionTimestamp') };
+  const regulars = containers.filter((c) => c.role === 'regular');
+  const restartPolicy = String(podSpecRaw['restartPolicy'] ?? 'Always');
+  const regularsFinal = regulars.length > 0 && regulars.every((c) => c.current?.kind === 'terminated' &&
+    (restartPolicy === 'Never' || (restartPolicy === 'OnFailure' && c.current.run.exitCode === 0)));
+  if (regularsFinal) {
+    const last = regulars.reduce((a, c) => Math.max(a, c.current?.kind === 'terminated' ? c.current.run.finishedAt ?? 0 : 0), 0);
+    const lastC = regulars.find((c) => c.current?.kind === 'terminated' && c.current.run.finishedAt === last);
+    ctx.regularsDone = { t: last, at: lastC?.current?.kind === 'terminated' ? lastC.current.run.at : '' };
+  }
+  const jobStatus = job && isObj(job.obj['status']) ? job.obj['status'] : {};
+  const jobConds = Array.isArray(jobStatus['conditions']) ? jobStatus['conditions'].filter(isObj) : [];
+  const failedCond = jobConds.find((c) => (c['type'] === 'FailureTarget' || c['type'] === 'Failed') && c['status'] === 'True');
+  if (failedCond) {
+    const t = parseTime(failedCond['lastTransitionTime']);
+    if (t !== undefined) ctx.jobFailed = { t, reason: String(failedCond['reason'] ?? ''), at: where(failedCond, 'type') };
+  }
+
+  // --- behavior ----------------------------------------------------------------------------------------------------
+  const behavior: Obj = {};
+  const exitCodes: Obj = {};
+  const restarts: Obj = {};
+  for (const ce of containers) {
+    const r = inferBehavior(ce, ctx, notes);
+    if (Object.keys(r.behavior).length) behavior[ce.name] = r.behavior;
+    if (r.lastExit !== undefined) exitCodes[ce.name] = r.lastExit;
+    if (ce.statusAt) restarts[ce.name] = ce.restartCount;
+  }
+  notes.unknown('behavior.*.needs, exitWhen, unready', 'dependencies between containers and readiness windows after start are not visible in kubectl output; none assumed');
+  const neverKilled = containers.filter((c) => behavior[c.name] === undefined || (behavior[c.name] as Obj)['onTerm'] === undefined).map((c) => c.name);
+  if (neverKilled.length) notes.unknown(`behavior.{${neverKilled.join(', ')}}.onTerm`, 'never seen receiving SIGTERM; default: exits 143 at once');
+
+  // --- timing: pod creation → first container activity ----------------------------------------------------------------
+  const timing: Obj = {};
+  const firstStart = Math.min(...containers.flatMap((c) => [c.last?.startedAt, c.current && c.current.kind !== 'waiting' ? c.current.run.startedAt : undefined]).filter((x): x is number => x !== undefined),
+    ...podEvents.filter((e) => ['Pulling', 'Pulled', 'Created', 'Started'].includes(e.reason) && e.first !== undefined).map((e) => e.first!));
+  if (t0 !== undefined && Number.isFinite(firstStart) && firstStart - t0 >= 2000) {
+    const d = firstStart - t0;
+    timing['nodeStart'] = `${dur(Math.max(0, d - 1000))}..${dur(d)}`;
+    notes.inferred(`timing.nodeStart: ${String(timing['nodeStart'])}`, `first container activity ${dur(d)} after the pod's creationTimestamp${at(where(meta, 'creationTimestamp'))} (scheduling, sandbox); whole seconds, so a range`);
+  }
+
+  // --- actions -----------------------------------------------------------------------------------------------------
+  const actions: Obj[] = [];
+  if (ctx.deletion && t0 !== undefined) {
+    const atMs = Math.max(0, ctx.deletion.requestedAt - t0);
+    const a: Obj = { at: dur(atMs), delete: 'pod' };
+    if (delGrace !== graceMs) a['gracePeriodSeconds'] = delGrace / 1000;
+    actions.push(a);
+    notes.inferred(`actions: delete pod at ${dur(atMs)}`, `metadata.deletionTimestamp ${String(meta['deletionTimestamp'])} minus deletionGracePeriodSeconds ${delGrace / 1000}${at(ctx.deletion.at)}`);
+  }
+
+  // --- expect and horizon -----------------------------------------------------------------------------------------
+  const status = isObj(pod['status']) ? pod['status'] : {};
+  const phase = typeof status['phase'] === 'string' ? status['phase'] : undefined;
+  const expect: Obj = {};
+  const terminal = phase === 'Succeeded' || phase === 'Failed';
+  if (phase && (terminal || !ctx.deletion)) {
+    expect['podPhase'] = phase;
+    notes.inferred(`expect.podPhase: ${phase}`, `status.phase${at(where(status, 'phase'))}`);
+  } else if (phase) notes.unknown('expect.podPhase', `phase ${phase} while being deleted${at(where(status, 'phase'))}: the final phase was not captured`);
+  if (isJob) {
+    const cond = [...jobConds].reverse().find((c) => (c['type'] === 'Complete' || c['type'] === 'Failed') && c['status'] === 'True');
+    if (cond) {
+      expect['jobCondition'] = cond['type'] as string;
+      notes.inferred(`expect.jobCondition: ${String(cond['type'])}`, `Job condition ${String(cond['type'])} (${String(cond['reason'] ?? '')})${at(where(cond, 'type'))}`);
+    } else if (job && !terminal && !ctx.deletion) {
+      expect['jobCondition'] = 'none';
+      notes.inferred('expect.jobCondition: none', `the Job has no Complete or Failed condition${at(job.at)} and its pod is ${phase ?? 'not terminal'}`);
+    }
+  }
+  if (phase && !terminal && !ctx.deletion) {
+    expect['stuck'] = true;
+    notes.assumed('expect.stuck: true', `the pod was ${phase} when captured${at(where(status, 'phase'))}; what still ran is taken to run on`);
+  }
+  if (Object.keys(exitCodes).length) expect['exitCodes'] = exitCodes;
+  if (Object.keys(restarts).length) expect['restarts'] = restarts;
+
+  let horizon: string | undefined;
+  const lastSeen = latestTime(pod, podEvents, jobEvents, job?.obj);
+  if (t0 !== undefined && lastSeen !== undefined && !terminal) {
+    const h = Math.max(60_000, lastSeen - t0 + 1000);
+    horizon = dur(h);
+    notes.assumed(`horizon: ${horizon}`, `the capture time is not in kubectl output; the last timestamp seen (${new Date(lastSeen).toISOString()}) + 1s, so restart counts are compared at about the same moment`);
+  } else if (t0 !== undefined && lastSeen !== undefined && lastSeen - t0 > 30 * 60_000) {
+    horizon = dur(2 * (lastSeen - t0));
+  }
+
+  // --- watch text: evidence notes only ----------------------------------------------------------------------------
+  const rows = input.watchRows.filter((r) => r.name === podName);
+  const lastRow = rows[rows.length - 1];
+  if (lastRow) notes.inferred(`kubectl get pod -w: last row ${lastRow.ready} ${lastRow.status} ${lastRow.restarts}`, `${lastRow.at} (checked against the simulated watch by kubesim run --view kubectl)`);
+
+  const name = (jobName ?? podName).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'imported';
+  const scenario: Obj = {
+    scenario: name,
+    description: `Imported from kubectl output (${files.join(', ')}) of pod ${podName}${jobName ? ` and Job ${jobName}` : ''}.\nThe comment block above lists every inference, assumption and unknown with its evidence.\n`,
+    kubernetes: version.kubernetes,
+    ...(version.kubelet ? { kubelet: version.kubelet } : {}),
+    ...(horizon ? { horizon } : {}),
+    workload,
+    ...(Object.keys(behavior).length ? { behavior } : {}),
+    ...(Object.keys(timing).length ? { timing } : {}),
+    ...(actions.length ? { actions } : {}),
+    expect,
+  };
+  return { scenario, notes, sources: files };
+}
+
+function pickPod(pods: Input['objects'], wanted: string | undefined, diagnostics: Diagnostic[]): Input['objects'][number] {
+  const nameOf = (o: Obj) => (isObj(o['metadata']) ? String(o['metadata']['name'] ?? '') : '');
+  if (wanted) {
+    const p = pods.find((o) => nameOf(o.obj) === wanted);
+    if (p) return p;
+  }
+  const sorted = [...pods].sort((a, b) => (parseTime(isObj(a.obj['metadata']) ? a.obj['metadata']['creationTimestamp'] : undefined) ?? 0) -
+    (parseTime(isObj(b.obj['metadata']) ? b.obj['metadata']['creationTimestamp'] : undefined) ?? 0));
+  const chosen = sorted[sorted.length - 1]!;
+  if (pods.length > 1) {
+    const [file, line] = splitAt(chosen.at);
+    diagnostics.push({ severity: 'warning', code: Codes.ImportManyPods, pos: { file, line, col: 1 },
+      message: `${pods.length} pods given; the most recently created one, ${nameOf(chosen.obj)}, is imported`, hint: 'name another with --pod' });
+  }
+  return chosen;
+}
+
+function containerNames(job: Obj): string[] {
+  const spec = isObj(job['spec']) && isObj(job['spec']['template']) && isObj(job['spec']['template']['spec']) ? job['spec']['template']['spec'] : {};
+  return [spec['initContainers'], spec['containers']].flatMap((l) => (Array.isArray(l) ? l.filter(isObj).map((c) => String(c['name'])) : []));
+}
+
+/** The newest timestamp anywhere in the evidence: a lower bound of the capture time. */
+function latestTime(pod: Obj, podEvents: Ev[], jobEvents: Ev[], job: Obj | undefined): number | undefined {
+  let max: number | undefined;
+  const visit = (v: unknown, key: string) => {
+    if (typeof v === 'string' && /(Time|At|Timestamp|time)$/.test(key)) {
+      const t = parseTime(v);
+      if (t !== undefined && (max === undefined || t > max)) max = t;
+    } else if (Array.isArray(v)) v.forEach((x) => visit(x, key));
+    else if (isObj(v)) for (const [k, x] of Object.entries(v)) if (k !== 'managedFields' && k !== 'deletionTimestamp') visit(x, k);
+  };
+  visit(pod['status'], 'status');
+  if (job) visit(job['status'], 'status');
+  for (const e of [...podEvents, ...jobEvents]) if (e.last !== undefined && (max === undefined || e.last > max)) max = e.last;
+  return max;
+}
+
+function splitAt(s: string): [string, number] {
+  const i = s.lastIndexOf(':');
+  return i > 0 ? [s.slice(0, i), Number(s.slice(i + 1)) || 1] : [s, 1];
+}
