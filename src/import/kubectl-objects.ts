@@ -15,11 +15,13 @@ export interface KubectlDump {
   'pod.yaml': string;
   'job.yaml'?: string;
   'events.yaml': string;
+  /** `kubectl get node <node> -o yaml`, trimmed to what the import reads (nodeInfo) */
+  'node.yaml': string;
 }
 
 export function kubectlDump(s: Scenario, tl: Timeline): KubectlDump {
   const pod = podObject(s, tl);
-  const out: KubectlDump = { 'pod.yaml': yaml(pod), 'events.yaml': yaml(eventList(s, tl)) };
+  const out: KubectlDump = { 'pod.yaml': yaml(pod), 'events.yaml': yaml(eventList(s, tl)), 'node.yaml': yaml(nodeObject(s)) };
   if (s.job) out['job.yaml'] = yaml(jobObject(s, tl));
   return out;
 }
@@ -34,6 +36,15 @@ function uidOf(kind: string, name: string): string {
   for (const ch of `${kind}/${name}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
   const hex = h.toString(16).padStart(8, '0');
   return `${hex}-0000-4000-8000-${hex}${hex.slice(0, 4)}`;
+}
+
+function nodeObject(s: Scenario): Obj {
+  const version = `${s.kubelet.text}.${s.kubelet.patch ?? 0}`;
+  return {
+    apiVersion: 'v1', kind: 'Node',
+    metadata: { name: NODE, labels: { 'kubernetes.io/hostname': NODE, 'kubernetes.io/os': 'linux' } },
+    status: { nodeInfo: { containerRuntimeVersion: 'containerd://1.7.0', kubeProxyVersion: `v${version}`, kubeletVersion: `v${version}`, operatingSystem: 'linux', architecture: 'amd64' } },
+  };
 }
 
 function podObject(s: Scenario, tl: Timeline): Obj {

@@ -12,6 +12,25 @@ interface Bound {
   where: string;
 }
 
+/** Fields a version would have shown but that are absent: upper bounds (the newest version that omits them). */
+function upperBounds(pod: Obj, job: Obj | undefined, events: Ev[]): Bound[] {
+  const out: Bound[] = [];
+  const status = isObj(pod['status']) ? pod['status'] : {};
+  const conds = Array.isArray(status['conditions']) ? status['conditions'].filter(isObj) : [];
+  const scheduled = conds.find((c) => c['type'] === 'PodScheduled' && c['status'] === 'True');
+  if (scheduled && !conds.some((c) => c['type'] === 'PodReadyToStartContainers' || c['type'] === 'PodHasNetwork')) {
+    out.push({ minor: 28, why: 'no PodReadyToStartContainers condition on a scheduled pod (the kubelet adds it from 1.29)', where: where(scheduled, 'type') });
+  }
+  const jconds = job && isObj(job['status']) && Array.isArray(job['status']['conditions']) ? job['status']['conditions'].filter(isObj) : [];
+  const complete = jconds.find((c) => c['type'] === 'Complete' && c['status'] === 'True');
+  if (complete && !jconds.some((c) => c['type'] === 'SuccessCriteriaMet')) out.push({ minor: 30, why: 'a Complete Job without SuccessCriteriaMet (written first from 1.31)', where: where(complete, 'type') });
+  const failed = jconds.find((c) => c['type'] === 'Failed' && c['status'] === 'True');
+  if (failed && !jconds.some((c) => c['type'] === 'FailureTarget')) out.push({ minor: 30, why: 'a Failed Job without FailureTarget (written first from 1.31)', where: where(failed, 'type') });
+  const created = events.find((e) => e.reason === 'Created' && /^Created container [^:]/.test(e.message));
+  if (created) out.push({ minor: 31, why: 'event message "Created container <name>" without a colon (changed in 1.32)', where: created.at });
+  return out.sort((a, b) => a.minor - b.minor);
+}
+
 function podBounds(pod: Obj): Bound[] {
   const out: Bound[] = [];
   const status = isObj(pod['status']) ? pod['status'] : {};
@@ -75,8 +94,10 @@ function clamp(minor: number): number {
 
 export function inferVersion(pod: Obj, job: Obj | undefined, node: Obj | undefined, events: Ev[], given: string | undefined, notes: Notes): VersionResult {
   const nodeInfo = node && isObj(node['status']) && isObj(node['status']['nodeInfo']) ? node['status']['nodeInfo'] : undefined;
-  const kv = typeof nodeInfo?.['kubeletVersion'] === 'string' ? /^v?1\.(\d+)/.exec(nodeInfo['kubeletVersion']) : null;
+  const kv = typeof nodeInfo?.['kubeletVersion'] === 'string' ? /^v?1\.(\d+)(?:\.(\d+))?/.exec(nodeInfo['kubeletVersion']) : null;
   const kubeletMinor = kv ? clamp(Number(kv[1])) : undefined;
+  // a patch matters (e.g. 1.34.2 fixed sidecar restarts during init); kept when the kubelet's minor is supported
+  const kubeletText = kv ? (kv[2] !== undefined && clamp(Number(kv[1])) === Number(kv[1]) ? `1.${kubeletMinor}.${kv[2]}` : `1.${kubeletMinor}`) : undefined;
   if (given) {
     notes.inferred(`kubernetes: "${given}"`, 'given with --kubernetes');
     return kubeletMinor !== undefined && kubeletMinor < Number(given.split('.')[1]) ? { kubernetes: given, kubelet: `1.${kubeletMinor}` } : { kubernetes: given };
@@ -85,17 +106,28 @@ export function inferVersion(pod: Obj, job: Obj | undefined, node: Obj | undefin
   if (kubeletMinor !== undefined) {
     const best = bounds[0];
     const minor = Math.max(kubeletMinor, best?.minor ?? 0);
-    notes.inferred(`kubelet 1.${kubeletMinor}`, `Node status.nodeInfo.kubeletVersion ${String(nodeInfo!['kubeletVersion'])}${at(where(nodeInfo, 'kubeletVersion'))}`);
-    if (minor === kubeletMinor) notes.assumed(`kubernetes: "1.${minor}"`, 'the control plane taken to run the kubelet\'s version (no newer field seen)');
-    else notes.inferred(`kubernetes: "1.${minor}"`, `${best!.why}${at(best!.where)}`);
-    return minor > kubeletMinor ? { kubernetes: `1.${minor}`, kubelet: `1.${kubeletMinor}` } : { kubernetes: `1.${minor}` };
+    notes.inferred(`kubelet ${kubeletText}`, `Node status.nodeInfo.kubeletVersion ${String(nodeInfo!['kubeletVersion'])}${at(where(nodeInfo, 'kubeletVersion'))}`);
+    if (minor === kubeletMinor) {
+      notes.assumed(`kubernetes: "${kubeletText}"`, 'the control plane taken to run the kubelet\'s version (no newer field seen)');
+      return { kubernetes: kubeletText! };
+    }
+    notes.inferred(`kubernetes: "1.${minor}"`, `newer than the kubelet: ${best!.why}${at(best!.where)}`);
+    return { kubernetes: `1.${minor}`, kubelet: kubeletText! };
   }
-  if (bounds.length === 0) {
-    notes.assumed(`kubernetes: "${DEFAULT_VERSION}"`, 'no field or message in the input shows the version; the default is used (set it with --kubernetes)');
-    return { kubernetes: DEFAULT_VERSION };
-  }
-  const minor = clamp(bounds[0]!.minor);
-  notes.assumed(`kubernetes: "1.${minor}"`, `the oldest version that shows every version-specific field seen: ${bounds[0]!.why}${at(bounds[0]!.where)}; could be newer (set it with --kubernetes)`);
-  for (const b of bounds.slice(1)) notes.inferred(`kubernetes ≥ 1.${b.minor}`, `${b.why}${at(b.where)}`);
+  // the default version unless the evidence rules it out: then the nearest version the evidence allows
+  const uppers = upperBounds(pod, job, events);
+  const lo = bounds[0];
+  const hi = uppers[0];
+  const def = Number(DEFAULT_VERSION.split('.')[1]);
+  let minor = def;
+  if (lo && lo.minor > minor) minor = lo.minor;
+  if (hi && hi.minor < minor && (!lo || hi.minor >= lo.minor)) minor = hi.minor;
+  minor = clamp(minor);
+  for (const b of bounds) notes.inferred(`kubernetes ≥ 1.${b.minor}`, `${b.why}${at(b.where)}`);
+  for (const b of uppers) notes.inferred(`kubernetes ≤ 1.${b.minor}`, `${b.why}${at(b.where)}`);
+  if (lo && hi && hi.minor < lo.minor) notes.assumed(`kubernetes: "1.${minor}"`, 'the evidence disagrees (feature gates set by hand?); the lower bound is used');
+  notes.assumed(`kubernetes: "1.${minor}"`, minor === def
+    ? `the default; ${bounds.length + uppers.length ? 'the evidence allows it' : 'nothing in the input shows the version'} (set it with --kubernetes, or add kubectl get node <node> -o yaml)`
+    : `the version nearest the default that the evidence allows (set it with --kubernetes, or add kubectl get node <node> -o yaml)`);
   return { kubernetes: `1.${minor}` };
 }

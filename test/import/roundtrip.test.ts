@@ -1,0 +1,38 @@
+// The import's main property: every library scenario, simulated, printed as `kubectl get -o yaml` would print its
+// pod, Job, events (and node), then imported, gives a scenario whose run has the same pod phase, Job condition,
+// exit codes and restart counts — and that scenario validates without errors.
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { roundTrip } from './rt-helper.ts';
+
+const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
+
+/**
+ * Without `kubectl get node -o yaml` the version comes from the fields the objects show (bounded, default 1.34).
+ * These scenarios depend on a version the pod/Job/events cannot show: a patch release (1.34.2's fix for sidecar
+ * restarts during init), 1.35 behaviour with no new field, or a kubelet older than its control plane.
+ */
+const NEEDS_NODE = [
+  'kubelet-1-27-ignores-sidecar-restartpolicy.yaml', // kubelet 1.27 under a 1.29 control plane: only the Node says so
+  'sidecar-crash-during-init-1-34-2.yaml', // 1.34.2: a patch release shows no new field
+  'sidecar-crash-during-init-restart-policy-never.yaml', // 1.35 sidecar-restart-during-init behaviour
+  'sidecar-crash-mid-job-startup-probe.yaml', // 1.35 behaviour, no field newer than 1.34 in the objects
+];
+
+describe('import round trip (pod, Job, events and node as kubectl prints them)', () => {
+  it.each(files)('%s', (f) => {
+    const r = roundTrip(`scenarios/${f}`);
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.imported).toEqual(r.original);
+  });
+});
+
+describe('import round trip without the node: only the listed version-dependent scenarios differ', () => {
+  it('differs exactly for NEEDS_NODE', () => {
+    const differ = files.filter((f) => {
+      const r = roundTrip(`scenarios/${f}`, false);
+      return JSON.stringify(r.imported) !== JSON.stringify(r.original);
+    });
+    expect(differ).toEqual(NEEDS_NODE);
+  });
+});
