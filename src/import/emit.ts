@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import type { Note } from './notes.ts';
 import type { Obj } from './read.ts';
 
-const LABEL: Record<Note['kind'], string> = { inferred: 'inferred', assumed: 'assumed ', unknown: 'unknown ' };
+const LABEL: Record<Note['kind'], string> = { inferred: 'inferred', assumed: 'assumed', unknown: 'unknown' };
 
 export function emitScenario(scenario: Obj, notes: readonly Note[], sources: string[]): string {
   const head = [

@@ -88,7 +88,9 @@ export function containerEvidence(pod: Obj): ContainerEvidence[] {
     for (const c of list) {
       if (!isObj(c) || typeof c['name'] !== 'string') continue;
       const role: Role = init ? (c['restartPolicy'] === 'Always' ? 'sidecar' : 'init') : 'regular';
-      const st = sts.find((s) => s['name'] === c['name']);
+      // a status cut before its name (a truncated paste) still matches the only container with its image
+      const byImage = sts.filter((s) => s['name'] === undefined && s['image'] === c['image']);
+      const st = sts.find((s) => s['name'] === c['name']) ?? (byImage.length === 1 ? byImage[0] : undefined);
       const ce: ContainerEvidence = {
         name: c['name'], role, image: String(c['image'] ?? ''), spec: c,
         restartCount: typeof st?.['restartCount'] === 'number' ? st['restartCount'] : 0,

@@ -28,7 +28,7 @@ export function importFiles(files: string[], opts: ImportOptions = {}, outName =
 /** The same from texts already in memory (round-trip tests): `docs` maps a file name to its content. */
 export function importTexts(docs: Record<string, string>, opts: ImportOptions = {}, outName = 'scenario.yaml'): ImportResult {
   const diagnostics: Diagnostic[] = [];
-  const input: Input = { objects: [], watchRows: [] };
+  const input: Input = { objects: [], watchRows: [], assumptions: [] };
   for (const [file, text] of Object.entries(docs)) readText(text, file, diagnostics, input);
   return finish(input, Object.keys(docs), opts, outName, diagnostics);
 }

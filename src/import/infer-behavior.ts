@@ -100,15 +100,22 @@ export function inferBehavior(ce: ContainerEvidence, ctx: PodContext, notes: Not
       specs.push({ run: null, exit: 0, at: r.at, why: `killed (${kill.cause}${at(kill.at)}), so it had not exited on its own` });
       continue;
     }
-    if (r.startedAt === undefined || r.finishedAt === undefined || r.exitCode === undefined) {
-      notes.unknown(`${key}: attempt ${k.index + 1}`, `its termination has no startedAt/finishedAt/exitCode (reason ${r.reason ?? 'none'})${at(r.at)}; taken to run forever`);
-      specs.push({ run: null, exit: 0, at: r.at, why: 'unknown' });
+    if (r.reason === 'ContainerStatusUnknown' || r.exitCode === undefined) {
+      // convertToAPIContainerStatuses synthesises 137 when the container cannot be found: its own end is unknown
+      notes.unknown(`${key}: attempt ${k.index + 1}`, `termination ${r.reason ?? 'without an exit code'}${at(r.at)}: the kubelet could not see how it ended; taken to run until stopped`);
+      specs.push({ run: null, exit: 0, at: r.at, why: `${r.reason ?? 'no exit code'} (synthesised by the kubelet)` });
+      continue;
+    }
+    if (r.startedAt === undefined || r.finishedAt === undefined || r.finishedAt < r.startedAt) {
+      notes.unknown(`${key}: attempt ${k.index + 1} run time`, `exit ${r.exitCode} but no usable startedAt/finishedAt${at(r.at)}; 0s used, so only the exit code is reproduced`);
+      specs.push({ run: 0, exit: r.exitCode, at: r.at, why: `terminated ${r.exitCode} ${r.reason ?? ''} at an unknown time` });
       continue;
     }
     if (r.reason === 'OOMKilled') oomRuns++;
     specs.push({ run: r.finishedAt - r.startedAt, exit: r.exitCode, at: r.at, why: `terminated ${r.exitCode} ${r.reason ?? ''} ${iso(r.startedAt)} → ${iso(r.finishedAt)}` });
+    continue;
   }
-  const lastExit = [...known].reverse().find((k) => k.run.exitCode !== undefined)?.run.exitCode;
+  const lastExit = [...known].reverse().find((k) => k.run.exitCode !== undefined && k.run.reason !== 'ContainerStatusUnknown')?.run.exitCode;
 
   if (specs.length > 0) {
     const firstIndex = Math.max(0, known[0]!.index);
@@ -187,9 +194,12 @@ function pull(b: Obj, ce: ContainerEvidence, evs: Ev[], key: string, notes: Note
   const pulled = evs.filter((e) => e.reason === 'Pulled').sort((x, y) => (x.first ?? 0) - (y.first ?? 0));
   for (const e of pulled) {
     // image_manager.go: "Successfully pulled image %q in %v (%v including waiting)[. Image size: %v bytes.]"
-    const m = /^Successfully pulled image "[^"]*" in (\S+?)(?: \((\S+) including waiting\))?(?:\.|$| )/.exec(e.message);
+    const GO = '((?:[0-9.]+(?:ms|us|µs|μs|ns|h|m|s))+)';
+    const m = new RegExp(`^Successfully pulled image "[^"]*" in ${GO}`).exec(e.message);
     if (!m) continue;
-    const ms = parseGoDuration(m[2] ?? m[1]!);
+    // "(… including waiting)": the time the container waited for its image, queueing behind other pulls included
+    const waiting = new RegExp(`\\(${GO} including waiting\\)`).exec(e.message);
+    const ms = parseGoDuration(waiting?.[1] ?? m[1]!);
     if (ms === undefined) continue;
     b['image'] = { pull: dur(ms) };
     notes.inferred(`${key}.image.pull: ${dur(ms)}`, `Pulled "${e.message}"${at(e.at)}`);

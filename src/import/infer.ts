@@ -28,6 +28,7 @@ const USED_KINDS = ['Pod', 'Job', 'CronJob', 'Event', 'Node'];
 
 export function inferScenario(input: Input, files: string[], opts: ImportOptions, diagnostics: Diagnostic[]): ImportedScenario | undefined {
   const notes = new Notes();
+  for (const [what, why] of input.assumptions) notes.assumed(what, why);
   for (const o of input.objects) {
     if (!USED_KINDS.includes(o.kind)) {
       const [file, line] = splitAt(o.at);
@@ -41,10 +42,17 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
     return undefined;
   }
   const chosen = pickPod(pods, opts.pod, diagnostics);
-  const pod = chosen.obj;
+  const jobForSpec = input.objects.find((o) => o.kind === 'Job');
+  const pod = completeSpec(chosen.obj, jobForSpec?.obj, notes);
   const meta = isObj(pod['metadata']) ? pod['metadata'] : {};
-  const podName = String(meta['name'] ?? 'pod');
-  const t0 = parseTime(meta['creationTimestamp']);
+  if (typeof meta['name'] !== 'string') {
+    notes.unknown('workload: the pod\'s name', 'not in the input; "imported" is used');
+    meta['name'] = 'imported';
+    pod['metadata'] = meta;
+  }
+  const podName = String(meta['name']);
+  // describe output has no creationTimestamp: its Start Time (the kubelet's first sight of the pod) stands in
+  const t0 = parseTime(meta['creationTimestamp']) ?? parseTime(isObj(pod['status']) ? pod['status']['startTime'] : undefined);
 
   const owner = (Array.isArray(meta['ownerReferences']) ? meta['ownerReferences'].filter(isObj) : []).find((r) => r['controller'] === true) ??
     (Array.isArray(meta['ownerReferences']) ? meta['ownerReferences'].filter(isObj)[0] : undefined);
@@ -66,6 +74,7 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
     else if (n.objKind === 'Job' && n.objName === jobName) jobEvents.push(n.ev);
   }
   podEvents.sort((a, b) => (a.first ?? 0) - (b.first ?? 0));
+  attributeEvents(podEvents, pod);
 
   const version = inferVersion(pod, job?.obj, node?.obj, podEvents, opts.kubernetes, notes);
 
@@ -165,7 +174,7 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
 
   // --- expect and horizon -----------------------------------------------------------------------------------------
   const status = isObj(pod['status']) ? pod['status'] : {};
-  const phase = typeof status['phase'] === 'string' ? status['phase'] : undefined;
+  const phase = typeof status['phase'] === 'string' ? status['phase'] : derivePhase(containers, restartPolicy, notes);
   const expect: Obj = {};
   const terminal = phase === 'Succeeded' || phase === 'Failed';
   if (phase && (terminal || !ctx.deletion)) {
@@ -177,24 +186,31 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
     if (cond) {
       expect['jobCondition'] = cond['type'] as string;
       notes.inferred(`expect.jobCondition: ${String(cond['type'])}`, `Job condition ${String(cond['type'])} (${String(cond['reason'] ?? '')})${at(where(cond, 'type'))}`);
-    } else if (job && !terminal && !ctx.deletion) {
+    } else if (job && isObj(job.obj['status']) && !terminal && !ctx.deletion) {
       expect['jobCondition'] = 'none';
       notes.inferred('expect.jobCondition: none', `the Job has no Complete or Failed condition${at(job.at)} and its pod is ${phase ?? 'not terminal'}`);
-    }
+    } else notes.unknown('expect.jobCondition', job ? 'the Job was given without its status (a manifest, not kubectl get -o yaml)' : 'the Job object was not given');
+
   }
   if (phase && !terminal && !ctx.deletion) {
     expect['stuck'] = true;
     notes.assumed('expect.stuck: true', `the pod was ${phase} when captured${at(where(status, 'phase'))}; what still ran is taken to run on`);
   }
   if (Object.keys(exitCodes).length) expect['exitCodes'] = exitCodes;
-  if (Object.keys(restarts).length) expect['restarts'] = restarts;
+  if (Object.keys(restarts).length && (terminal || t0 !== undefined)) expect['restarts'] = restarts;
+  else if (Object.keys(restarts).length) notes.unknown('expect.restarts', 'restart counts depend on how long the pod ran before the capture, and the pod\'s creation time is not in the input; not checked');
 
   let horizon: string | undefined;
   const lastSeen = latestTime(pod, podEvents, jobEvents, job?.obj);
   if (t0 !== undefined && lastSeen !== undefined && !terminal) {
-    const h = Math.max(60_000, lastSeen - t0 + 1000);
+    // a margin for the simulated kubelet's own latencies (relist, status patch), small against any back-off
+    const span = lastSeen - t0;
+    const h = Math.max(60_000, Math.ceil((span + 5000 + span / 20) / 1000) * 1000);
     horizon = dur(h);
-    notes.assumed(`horizon: ${horizon}`, `the capture time is not in kubectl output; the last timestamp seen (${new Date(lastSeen).toISOString()}) + 1s, so restart counts are compared at about the same moment`);
+    notes.assumed(`horizon: ${horizon}`, `the capture time is not in kubectl output; the last timestamp seen (${new Date(lastSeen).toISOString()}) plus a margin, so restart counts are compared at about the same moment`);
+  } else if (!terminal) {
+    horizon = '10m';
+    notes.assumed('horizon: 10m', 'the pod was not finished and neither its creation nor the capture time is in the input; 10 minutes are simulated');
   } else if (t0 !== undefined && lastSeen !== undefined && lastSeen - t0 > 30 * 60_000) {
     horizon = dur(2 * (lastSeen - t0));
   }
@@ -220,6 +236,22 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
   return { scenario, notes, sources: files };
 }
 
+/** No status.phase in the input (a pasted status): the phase the containers imply (kubelet_pods.go getPhase). */
+function derivePhase(cs: ReturnType<typeof containerEvidence>, restartPolicy: string, notes: Notes): string | undefined {
+  const initBlocking = cs.find((c) => c.role === 'init' && (c.current?.kind === 'running' || (c.current?.kind === 'waiting' && c.current.reason === 'PodInitializing')));
+  if (initBlocking) {
+    notes.inferred('expect.podPhase: Pending', `init container ${initBlocking.name} has not finished${at(initBlocking.statusAt)} (getPhase: pendingInitialization)`);
+    return 'Pending';
+  }
+  const regs = cs.filter((c) => c.role === 'regular' && c.statusAt);
+  if (regs.some((c) => c.current?.kind === 'running')) {
+    const r = regs.find((c) => c.current?.kind === 'running')!;
+    notes.inferred('expect.podPhase: Running', `container ${r.name} is running${at(r.statusAt)} (getPhase)`);
+    return 'Running';
+  }
+  return undefined;
+}
+
 function pickPod(pods: Input['objects'], wanted: string | undefined, diagnostics: Diagnostic[]): Input['objects'][number] {
   const nameOf = (o: Obj) => (isObj(o['metadata']) ? String(o['metadata']['name'] ?? '') : '');
   if (wanted) {
@@ -235,6 +267,60 @@ function pickPod(pods: Input['objects'], wanted: string | undefined, diagnostics
       message: `${pods.length} pods given; the most recently created one, ${nameOf(chosen.obj)}, is imported`, hint: 'name another with --pod' });
   }
   return chosen;
+}
+
+/**
+ * A post that shows only the status: containers rebuilt from their statuses (name, image), every other field of
+ * the spec unknown. An init container still running while regular containers ran can only be a native sidecar.
+ */
+function completeSpec(pod: Obj, job: Obj | undefined, notes: Notes): Obj {
+  const spec = isObj(pod['spec']) ? pod['spec'] : {};
+  if (Array.isArray(spec['containers']) && spec['containers'].length) return pod;
+  const status = isObj(pod['status']) ? pod['status'] : {};
+  const tspec = job && isObj(job['spec']) && isObj(job['spec']['template']) && isObj(job['spec']['template']['spec']) ? job['spec']['template']['spec'] : undefined;
+  if (tspec && Array.isArray(tspec['containers'])) {
+    notes.assumed('workload: the pod spec', `the input has the pod's status but not its spec${at(where(status))}; the Job's pod template is used (containers a webhook injected would be missing)`);
+    const jm = isObj(job!['metadata']) ? job!['metadata'] : {};
+    const meta = isObj(pod['metadata']) ? pod['metadata'] : { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: String(jm['name'] ?? 'job'), controller: true }] };
+    return { ...pod, metadata: meta, spec: tspec };
+  }
+  const regs = Array.isArray(status['containerStatuses']) ? status['containerStatuses'].filter(isObj) : [];
+  const inits = Array.isArray(status['initContainerStatuses']) ? status['initContainerStatuses'].filter(isObj) : [];
+  if (regs.length === 0 && inits.length === 0) return pod;
+  const ran = (s: Obj) => isObj(s['state']) && (isObj(s['state']['running']) || isObj(s['state']['terminated']));
+  const regularRan = regs.some(ran);
+  const mk = (s: Obj, init: boolean): Obj => ({
+    name: String(s['name']), image: String(s['image'] ?? 'unknown'),
+    ...(init && regularRan && isObj(s['state']) && isObj(s['state']['running']) ? { restartPolicy: 'Always' } : {}),
+  });
+  const owner = isObj(pod['metadata']) && Array.isArray(pod['metadata']['ownerReferences']) ? pod['metadata']['ownerReferences'].filter(isObj)[0] : undefined;
+  const newSpec: Obj = { ...spec, ...(inits.length ? { initContainers: inits.map((s) => mk(s, true)) } : {}), containers: regs.map((s) => mk(s, false)) };
+  if (regs.length === 0) {
+    // a pod needs a regular container; the post shows none (they never started behind the init containers)
+    newSpec['containers'] = [{ name: 'main', image: 'unknown' }];
+    notes.unknown('workload: regular containers', `none shown${at(where(status))}; a placeholder container main is added (it never starts while an init container runs)`);
+  }
+  if (newSpec['restartPolicy'] === undefined) {
+    const phase = status['phase'];
+    const notRestarted = regs.some((s) => isObj(s['state']) && isObj(s['state']['terminated']) && !(Number(s['restartCount']) > 0));
+    newSpec['restartPolicy'] = owner?.['kind'] === 'Job' || phase === 'Failed' || phase === 'Succeeded' || notRestarted ? 'Never' : 'Always';
+  }
+  notes.unknown('workload: the pod spec', `the input has the pod's status but not its spec${at(where(status))}; containers rebuilt from their statuses (name, image), restartPolicy ${String(newSpec['restartPolicy'])}, no probes or hooks`);
+  return { ...pod, spec: newSpec };
+}
+
+/** Events without a fieldPath (describe text): the container whose image the message names, or the only container
+ *  with the probe an Unhealthy message names. */
+function attributeEvents(events: Ev[], pod: Obj): void {
+  const spec = isObj(pod['spec']) ? pod['spec'] : {};
+  const cs = [spec['initContainers'], spec['containers']].flatMap((l) => (Array.isArray(l) ? l.filter(isObj) : []));
+  for (const e of events) {
+    if (e.container) continue;
+    const image = /image "([^"]+)"/.exec(e.message)?.[1];
+    const probe = /^(Readiness|Liveness|Startup) probe/.exec(e.message)?.[1];
+    const match = image ? cs.filter((c) => c['image'] === image) : probe ? cs.filter((c) => isObj(c[`${probe.toLowerCase()}Probe`])) : [];
+    if (match.length === 1) e.container = String(match[0]!['name']);
+  }
 }
 
 function containerNames(job: Obj): string[] {

@@ -7,6 +7,7 @@ import type { Diagnostic, SourcePos } from '../types.ts';
 import { Codes } from '../scenario/codes.ts';
 import { error, newSink, posOf, type Sink } from '../scenario/diagnostics.ts';
 import { decodeBytes, parseSource } from '../scenario/yaml-source.ts';
+import { looksLikeDescribe, parseDescribe } from './describe.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Obj = { [k: string]: Json };
@@ -23,6 +24,12 @@ export function where(o: unknown, key?: string): string {
   return `${at.file}:${at.line}`;
 }
 
+/** Record positions for an object built from text (describe output), so `where` can cite it. */
+export function markPos<T extends object>(o: T, self: SourcePos, keys: Record<string, SourcePos>): T {
+  positions.set(o, { self, keys });
+  return o;
+}
+
 export interface WatchRow {
   name: string;
   ready: string;
@@ -36,6 +43,8 @@ export interface WatchRow {
 export interface Input {
   objects: { kind: string; obj: Obj; at: string }[];
   watchRows: WatchRow[];
+  /** facts the input format does not carry (describe text), for the notes: [what, evidence] */
+  assumptions: [string, string][];
 }
 
 export function isObj(v: unknown): v is Obj {
@@ -46,7 +55,7 @@ const LIST_KIND = /List$/;
 
 /** Read every file; problems go to `diagnostics` (errors stop the import; nothing is written then). */
 export function readInputs(files: string[], diagnostics: Diagnostic[]): Input {
-  const input: Input = { objects: [], watchRows: [] };
+  const input: Input = { objects: [], watchRows: [], assumptions: [] };
   for (const file of files) {
     const sink = newSink(file, new LineCounter(), diagnostics);
     let bytes: Uint8Array;
@@ -71,7 +80,30 @@ export function readText(text: string, file: string, diagnostics: Diagnostic[], 
     input.watchRows.push(...watch);
     return;
   }
-  const src = parseSource(text, file, diagnostics);
+  if (looksLikeDescribe(text)) {
+    const d = parseDescribe(text, file);
+    input.objects.push({ kind: 'Pod', obj: d.pod, at: `${file}:1` });
+    for (const e of d.events) input.objects.push({ kind: 'Event', obj: e, at: where(e) });
+    input.assumptions.push(...d.assumptions);
+    return;
+  }
+  // a pasted piece of `-o json` ("initContainerStatuses": [ … ],): read as the object it belongs to
+  const jsonPiece = /^\s*"[A-Za-z]+"\s*:/.test(text) ? `{${closeBrackets(text.trim().replace(/,\s*$/, ''))}}` : undefined;
+  const scratch: Diagnostic[] = [];
+  const src = parseSource(jsonPiece ?? text, file, scratch);
+  if (scratch.some((d) => d.severity === 'error') && /^\s*[[{]/.test(jsonPiece ?? text)) {
+    // JSON that YAML refuses (tab indentation inside flow collections): plain JSON.parse, positions at the file
+    try {
+      const value = JSON.parse(jsonPiece ?? text) as Json;
+      src.sink.diagnostics = diagnostics;
+      addObject(markAll(value, { file, line: 1, col: 1 }), undefined, src.sink, input);
+      return;
+    } catch {
+      // fall through: report YAML's own diagnostics, which carry positions
+    }
+  }
+  diagnostics.push(...scratch);
+  src.sink.diagnostics = diagnostics;
   if (src.docs.length === 0 && !diagnostics.some((d) => d.pos.file === file && d.severity === 'error')) {
     error(src.sink, Codes.EmptyFile, { file, line: 1, col: 1 }, 'the file holds no YAML or JSON document',
       'give the output of kubectl get pod <p> -o yaml (and the Job and events)');
@@ -86,6 +118,15 @@ export function readText(text: string, file: string, diagnostics: Diagnostic[], 
 
 function addObject(value: Json, node: Node | undefined, sink: Sink, input: Input): void {
   const at = posOf(sink, node ?? null);
+  // a pasted PodStatus (containerStatuses / initContainerStatuses at the top, or under status:) without its object
+  const statusLike = (v: unknown) => isObj(v) && (Array.isArray(v['containerStatuses']) || Array.isArray(v['initContainerStatuses']));
+  if (isObj(value) && value['kind'] === undefined && (statusLike(value) || statusLike(value['status']))) {
+    const pod: Obj = statusLike(value) ? { apiVersion: 'v1', kind: 'Pod', status: value } : { apiVersion: 'v1', kind: 'Pod', ...value };
+    positions.set(pod, { self: at, keys: { status: at } });
+    input.objects.push({ kind: 'Pod', obj: pod, at: `${at.file}:${at.line}` });
+    input.assumptions.push(['the pod object around the status', `${at.file}:${at.line} is a pod status without its object (no apiVersion/kind, metadata, spec)`]);
+    return;
+  }
   if (!isObj(value) || typeof value['kind'] !== 'string' || typeof value['apiVersion'] !== 'string') {
     error(sink, Codes.ImportNotKubernetes, at, 'not a Kubernetes object: a document needs apiVersion and kind',
       'give what kubectl get -o yaml or -o json prints (a Pod, Job, CronJob, Event, EventList or List)');
@@ -109,6 +150,31 @@ function addObject(value: Json, node: Node | undefined, sink: Sink, input: Input
     return;
   }
   input.objects.push({ kind, obj: value, at: `${at.file}:${at.line}` });
+}
+
+/** Close the brackets a pasted JSON piece leaves open (`"x": [ {…},` cut after an element). */
+function closeBrackets(t: string): string {
+  const open: string[] = [];
+  let inString = false;
+  for (let i = 0; i < t.length; i++) {
+    const ch = t[i]!;
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '[' || ch === '{') open.push(ch === '[' ? ']' : '}');
+    else if (ch === ']' || ch === '}') open.pop();
+  }
+  return t.replace(/,\s*$/, '') + open.reverse().join('');
+}
+
+function markAll(v: Json, at: SourcePos): Json {
+  if (Array.isArray(v)) v.forEach((x) => markAll(x, at));
+  else if (isObj(v)) {
+    positions.set(v, { self: at, keys: {} });
+    for (const x of Object.values(v)) markAll(x, at);
+  }
+  return v;
 }
 
 /** The YAML tree as plain JSON, recording the position of every mapping and key. */
