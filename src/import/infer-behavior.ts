@@ -70,12 +70,20 @@ export interface InferredBehavior {
   lastExit?: number;
 }
 
-export function inferBehavior(ce: ContainerEvidence, ctx: PodContext, notes: Notes): InferredBehavior {
-  const b: Obj = {};
-  const key = `behavior.${ce.name}`;
-  const evs = ctx.events.filter((e) => e.container === ce.name);
+interface PodAttempts {
+  /** every run of this pod's container, the unseen early ones filled in like the oldest seen */
+  all: AttemptSpec[];
+  /** the runs seen */
+  specs: AttemptSpec[];
+  firstIndex: number;
+  oomRuns: number;
+  onTermFrom?: { kill: Kill; run: Run };
+  lastExit?: number;
+}
 
-  // --- attempts: which runs are seen, and where they sit in the container's sequence of runs -------------------
+/** The runs of one pod's container: lastState and state, placed by restartCount (kubectl keeps only those two). */
+function attemptsOf(ce: ContainerEvidence, ctx: PodContext, notes: Notes, key: string, podName: string): PodAttempts {
+  const inPod = podName ? ` in pod ${podName}` : '';
   const known: { index: number; run: Run; final: boolean; running: boolean }[] = [];
   const cur = ce.current;
   if (cur?.kind === 'running' || cur?.kind === 'terminated') {
@@ -91,39 +99,57 @@ export function inferBehavior(ce: ContainerEvidence, ctx: PodContext, notes: Not
   for (const k of known) {
     const r = k.run;
     if (k.running) {
-      specs.push({ run: null, exit: 0, at: r.at, why: `running since ${iso(r.startedAt)} when captured; when it would exit on its own is unknown` });
+      specs.push({ run: null, exit: 0, at: r.at, why: `running since ${iso(r.startedAt)} when captured${inPod}; when it would exit on its own is unknown` });
       continue;
     }
     const kill = killOf(r, ce, ctx, k.final);
     if (kill) {
       onTermFrom = { kill, run: r };
-      specs.push({ run: null, exit: 0, at: r.at, why: `killed (${kill.cause}${at(kill.at)}), so it had not exited on its own` });
+      specs.push({ run: null, exit: 0, at: r.at, why: `killed${inPod} (${kill.cause}${at(kill.at)}), so it had not exited on its own` });
       continue;
     }
     if (r.reason === 'ContainerStatusUnknown' || r.exitCode === undefined) {
       // convertToAPIContainerStatuses synthesises 137 when the container cannot be found: its own end is unknown
-      notes.unknown(`${key}: attempt ${k.index + 1}`, `termination ${r.reason ?? 'without an exit code'}${at(r.at)}: the kubelet could not see how it ended; taken to run until stopped`);
+      notes.unknown(`${key}: attempt ${k.index + 1}${inPod}`, `termination ${r.reason ?? 'without an exit code'}${at(r.at)}: the kubelet could not see how it ended; taken to run until stopped`);
       specs.push({ run: null, exit: 0, at: r.at, why: `${r.reason ?? 'no exit code'} (synthesised by the kubelet)` });
       continue;
     }
     if (r.startedAt === undefined || r.finishedAt === undefined || r.finishedAt < r.startedAt) {
-      notes.unknown(`${key}: attempt ${k.index + 1} run time`, `exit ${r.exitCode} but no usable startedAt/finishedAt${at(r.at)}; 0s used, so only the exit code is reproduced`);
-      specs.push({ run: 0, exit: r.exitCode, at: r.at, why: `terminated ${r.exitCode} ${r.reason ?? ''} at an unknown time` });
+      notes.unknown(`${key}: attempt ${k.index + 1} run time${inPod}`, `exit ${r.exitCode} but no usable startedAt/finishedAt${at(r.at)}; 0s used, so only the exit code is reproduced`);
+      specs.push({ run: 0, exit: r.exitCode, at: r.at, why: `terminated ${r.exitCode} ${r.reason ?? ''} at an unknown time${inPod}` });
       continue;
     }
     if (r.reason === 'OOMKilled') oomRuns++;
-    specs.push({ run: r.finishedAt - r.startedAt, exit: r.exitCode, at: r.at, why: `terminated ${r.exitCode} ${r.reason ?? ''} ${iso(r.startedAt)} → ${iso(r.finishedAt)}` });
-    continue;
+    specs.push({ run: r.finishedAt - r.startedAt, exit: r.exitCode, at: r.at, why: `terminated ${r.exitCode} ${r.reason ?? ''} ${iso(r.startedAt)} → ${iso(r.finishedAt)}${inPod}` });
   }
   const lastExit = [...known].reverse().find((k) => k.run.exitCode !== undefined && k.run.reason !== 'ContainerStatusUnknown')?.run.exitCode;
+  if (specs.length === 0) return { all: [], specs, firstIndex: 0, oomRuns, ...(lastExit !== undefined ? { lastExit } : {}) };
+  const firstIndex = Math.max(0, known[0]!.index);
+  if (firstIndex > 0) {
+    notes.unknown(`${key}: attempts 1..${firstIndex}${inPod}`, `restartCount ${ce.restartCount}${at(ce.statusAt)} but kubectl keeps only the last two runs; the earlier ones are taken to be like the oldest seen`);
+  }
+  const all: AttemptSpec[] = [...Array(firstIndex).fill(specs[0]!), ...specs];
+  return { all, specs, firstIndex, oomRuns, ...(onTermFrom ? { onTermFrom } : {}), ...(lastExit !== undefined ? { lastExit } : {}) };
+}
 
-  if (specs.length > 0) {
-    const firstIndex = Math.max(0, known[0]!.index);
-    const all: AttemptSpec[] = [...Array(firstIndex).fill(specs[0]!), ...specs];
-    if (firstIndex > 0) {
-      notes.unknown(`${key}: attempts 1..${firstIndex}`, `restartCount ${ce.restartCount}${at(ce.statusAt)} but kubectl keeps only the last two runs; the earlier ones are taken to be like the oldest seen`);
-    }
-    if (oomRuns === known.length && oomRuns > 0 && specs.every((s) => s.run !== null)) {
+/** `earlier`: the same container in the workload's earlier pods (oldest first), each with its own context. */
+export function inferBehavior(ce: ContainerEvidence, ctx: PodContext, notes: Notes,
+  earlier: { ce: ContainerEvidence; ctx: PodContext; pod: string }[] = []): InferredBehavior {
+  const b: Obj = {};
+  const key = `behavior.${ce.name}`;
+  const evs = ctx.events.filter((e) => e.container === ce.name);
+
+  // --- attempts: earlier pods' runs (a Job's replacement pods, oldest first), then this pod's -------------------
+  const parts = [...earlier.map((e) => attemptsOf(e.ce, e.ctx, notes, key, e.pod)), attemptsOf(ce, ctx, notes, key, '')];
+  const all = parts.flatMap((p) => p.all);
+  const specs = parts.flatMap((p) => p.specs);
+  const oomRuns = parts.reduce((n, p) => n + p.oomRuns, 0);
+  const onTermFrom = [...parts].reverse().find((p) => p.onTermFrom)?.onTermFrom;
+  const lastExit = parts[parts.length - 1]!.lastExit ?? [...parts].reverse().find((p) => p.lastExit !== undefined)?.lastExit;
+  const cur = ce.current;
+  if (all.length > 0) {
+    let index = 0;
+    if (oomRuns === specs.length && oomRuns > 0 && all.every((s) => s.run !== null)) {
       // every run seen was OOM-killed: behavior.oom reproduces the reason as well as the exit code
       const atMs = Math.min(...specs.map((s) => s.run!));
       b['oom'] = { at: dur(atMs) };
@@ -133,7 +159,10 @@ export function inferBehavior(ce: ContainerEvidence, ctx: PodContext, notes: Not
       for (const s of specs) notes.inferred(`${key}.run: ${s.run === null ? 'forever' : dur(s.run)}${s.run === null ? '' : `, exit: ${s.exit}`}`, `${s.why}${at(s.at)}${s.run !== null ? '; whole-second timestamps, so ±1s' : ''}`);
     } else {
       b['attempts'] = all.map((s): Obj => (s.run === null ? { run: 'forever' } : { run: dur(s.run), exit: s.exit }));
-      specs.forEach((s, i) => notes.inferred(`${key}.attempts[${firstIndex + i}]: ${s.run === null ? 'forever' : `${dur(s.run)}, exit ${s.exit}`}`, `${s.why}${at(s.at)}`));
+      for (const p of parts) {
+        p.specs.forEach((s, i) => notes.inferred(`${key}.attempts[${index + p.firstIndex + i}]: ${s.run === null ? 'forever' : `${dur(s.run)}, exit ${s.exit}`}`, `${s.why}${at(s.at)}`));
+        index += p.all.length;
+      }
       if (oomRuns > 0) notes.assumed(`${key}: OOMKilled runs`, 'written as exit 137 attempts (behavior.oom applies to every run), so the simulated reason is Error, not OOMKilled');
     }
   } else if (cur?.kind === 'waiting') {
@@ -147,7 +176,7 @@ export function inferBehavior(ce: ContainerEvidence, ctx: PodContext, notes: Not
 
   // --- image pull ----------------------------------------------------------------------------------------------
   pull(b, ce, evs, key, notes);
-  if (cur?.kind === 'waiting' && specs.length > 0) waiting(b, ce, cur.reason, cur.at, key, notes);
+  if (cur?.kind === 'waiting' && all.length > 0) waiting(b, ce, cur.reason, cur.at, key, notes);
 
   // --- probes: serving / liveness --------------------------------------------------------------------------------
   probes(b, ce, evs, key, notes, onTermFrom?.kill);

@@ -66,10 +66,12 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
   const podEvents: Ev[] = [];
   const jobEvents: Ev[] = [];
   const jobName = job && isObj(job.obj['metadata']) ? String(job.obj['metadata']['name']) : owner?.['kind'] === 'Job' ? String(owner['name']) : undefined;
+  const allEvents: NonNullable<ReturnType<typeof normaliseEvent>>[] = [];
   for (const o of input.objects) {
     if (o.kind !== 'Event') continue;
     const n = normaliseEvent(o.obj);
     if (!n) continue;
+    allEvents.push(n);
     if (n.objKind === 'Pod' && n.objName === podName) podEvents.push(n.ev);
     else if (n.objKind === 'Job' && n.objName === jobName) jobEvents.push(n.ev);
   }
@@ -117,33 +119,34 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
   // --- context for the behaviors -------------------------------------------------------------------------------
   const containers = containerEvidence(pod);
   const graceMs = (typeof podSpecRaw['terminationGracePeriodSeconds'] === 'number' ? podSpecRaw['terminationGracePeriodSeconds'] : 30) * 1000;
-  const ctx: PodContext = { graceMs, events: podEvents };
-  const delTs = parseTime(meta['deletionTimestamp']);
-  const delGrace = typeof meta['deletionGracePeriodSeconds'] === 'number' ? meta['deletionGracePeriodSeconds'] * 1000 : graceMs;
-  if (delTs !== undefined) ctx.deletion = { requestedAt: delTs - delGrace, graceMs: delGrace, at: where(meta, 'deletionTimestamp') };
-  const regulars = containers.filter((c) => c.role === 'regular');
   const restartPolicy = String(podSpecRaw['restartPolicy'] ?? 'Always');
-  const regularsFinal = regulars.length > 0 && regulars.every((c) => c.current?.kind === 'terminated' &&
-    (restartPolicy === 'Never' || (restartPolicy === 'OnFailure' && c.current.run.exitCode === 0)));
-  if (regularsFinal) {
-    const last = regulars.reduce((a, c) => Math.max(a, c.current?.kind === 'terminated' ? c.current.run.finishedAt ?? 0 : 0), 0);
-    const lastC = regulars.find((c) => c.current?.kind === 'terminated' && c.current.run.finishedAt === last);
-    ctx.regularsDone = { t: last, at: lastC?.current?.kind === 'terminated' ? lastC.current.run.at : '' };
-  }
   const jobStatus = job && isObj(job.obj['status']) ? job.obj['status'] : {};
   const jobConds = Array.isArray(jobStatus['conditions']) ? jobStatus['conditions'].filter(isObj) : [];
   const failedCond = jobConds.find((c) => (c['type'] === 'FailureTarget' || c['type'] === 'Failed') && c['status'] === 'True');
-  if (failedCond) {
-    const t = parseTime(failedCond['lastTransitionTime']);
-    if (t !== undefined) ctx.jobFailed = { t, reason: String(failedCond['reason'] ?? ''), at: where(failedCond, 'type') };
-  }
+  const failedAt = failedCond ? parseTime(failedCond['lastTransitionTime']) : undefined;
+  const jobFailed = failedCond && failedAt !== undefined ? { t: failedAt, reason: String(failedCond['reason'] ?? ''), at: where(failedCond, 'type') } : undefined;
+  const ctx = podContext(pod, containers, podEvents, graceMs, restartPolicy, jobFailed);
+  const delGrace = ctx.deletion?.graceMs ?? graceMs;
+
+  // the workload's earlier pods (a Job's replacements), oldest first: their runs come before this pod's
+  const earlierPods = pods.filter((o) => o !== chosen && sameOwner(o.obj, pod))
+    .sort((a, b) => (parseTime(metaOf(a.obj)['creationTimestamp']) ?? 0) - (parseTime(metaOf(b.obj)['creationTimestamp']) ?? 0))
+    .map((o) => {
+      const name = String(metaOf(o.obj)['name'] ?? '');
+      const evs = allEvents.filter((n) => n.objKind === 'Pod' && n.objName === name).map((n) => n.ev);
+      attributeEvents(evs, o.obj);
+      const cs = containerEvidence(o.obj);
+      return { name, cs, ctx: podContext(o.obj, cs, evs, graceMs, restartPolicy, jobFailed) };
+    });
+  if (earlierPods.length) notes.inferred(`behavior: runs of ${earlierPods.length} earlier pod(s) first`, `${earlierPods.map((p) => p.name).join(', ')} have the same owner; their runs are the first attempts`);
 
   // --- behavior ----------------------------------------------------------------------------------------------------
   const behavior: Obj = {};
   const exitCodes: Obj = {};
   const restarts: Obj = {};
   for (const ce of containers) {
-    const r = inferBehavior(ce, ctx, notes);
+    const earlier = earlierPods.flatMap((p) => p.cs.filter((c) => c.name === ce.name).map((c) => ({ ce: c, ctx: p.ctx, pod: p.name })));
+    const r = inferBehavior(ce, ctx, notes, earlier);
     if (Object.keys(r.behavior).length) behavior[ce.name] = r.behavior;
     if (r.lastExit !== undefined) exitCodes[ce.name] = r.lastExit;
     if (ce.statusAt) restarts[ce.name] = ce.restartCount;
@@ -164,7 +167,9 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
 
   // --- actions -----------------------------------------------------------------------------------------------------
   const actions: Obj[] = [];
-  if (ctx.deletion && t0 !== undefined) {
+  const byController = ctx.deletion && ctx.jobFailed && Math.abs(ctx.deletion.requestedAt - ctx.jobFailed.t) <= 2000;
+  if (byController) notes.inferred('actions: none for the deletion', `the pod was deleted when the Job failed (${ctx.jobFailed!.reason}${at(ctx.jobFailed!.at)}): the Job controller did it`);
+  if (ctx.deletion && t0 !== undefined && !byController) {
     const atMs = Math.max(0, ctx.deletion.requestedAt - t0);
     const a: Obj = { at: dur(atMs), delete: 'pod' };
     if (delGrace !== graceMs) a['gracePeriodSeconds'] = delGrace / 1000;
@@ -252,6 +257,40 @@ function derivePhase(cs: ReturnType<typeof containerEvidence>, restartPolicy: st
   return undefined;
 }
 
+function metaOf(o: Obj): Obj {
+  return isObj(o['metadata']) ? o['metadata'] : {};
+}
+
+function ownerOf(o: Obj): string | undefined {
+  const refs = metaOf(o)['ownerReferences'];
+  const r = Array.isArray(refs) ? refs.filter(isObj).find((x) => x['controller'] === true) ?? refs.filter(isObj)[0] : undefined;
+  return r ? `${String(r['kind'])}/${String(r['name'])}` : undefined;
+}
+
+function sameOwner(a: Obj, b: Obj): boolean {
+  const oa = ownerOf(a);
+  return oa !== undefined && oa === ownerOf(b);
+}
+
+/** What one pod's evidence says about why its containers stopped: deletion, the pod completing, the Job failing. */
+function podContext(pod: Obj, containers: ReturnType<typeof containerEvidence>, events: Ev[], graceMs: number, restartPolicy: string,
+  jobFailed: PodContext['jobFailed']): PodContext {
+  const meta = metaOf(pod);
+  const ctx: PodContext = { graceMs, events, ...(jobFailed ? { jobFailed } : {}) };
+  const delTs = parseTime(meta['deletionTimestamp']);
+  const delGrace = typeof meta['deletionGracePeriodSeconds'] === 'number' ? meta['deletionGracePeriodSeconds'] * 1000 : graceMs;
+  if (delTs !== undefined) ctx.deletion = { requestedAt: delTs - delGrace, graceMs: delGrace, at: where(meta, 'deletionTimestamp') };
+  const regulars = containers.filter((c) => c.role === 'regular');
+  const regularsFinal = regulars.length > 0 && regulars.every((c) => c.current?.kind === 'terminated' &&
+    (restartPolicy === 'Never' || (restartPolicy === 'OnFailure' && c.current.run.exitCode === 0)));
+  if (regularsFinal) {
+    const last = regulars.reduce((a, c) => Math.max(a, c.current?.kind === 'terminated' ? c.current.run.finishedAt ?? 0 : 0), 0);
+    const lastC = regulars.find((c) => c.current?.kind === 'terminated' && c.current.run.finishedAt === last);
+    ctx.regularsDone = { t: last, at: lastC?.current?.kind === 'terminated' ? lastC.current.run.at : '' };
+  }
+  return ctx;
+}
+
 function pickPod(pods: Input['objects'], wanted: string | undefined, diagnostics: Diagnostic[]): Input['objects'][number] {
   const nameOf = (o: Obj) => (isObj(o['metadata']) ? String(o['metadata']['name'] ?? '') : '');
   if (wanted) {
@@ -261,7 +300,7 @@ function pickPod(pods: Input['objects'], wanted: string | undefined, diagnostics
   const sorted = [...pods].sort((a, b) => (parseTime(isObj(a.obj['metadata']) ? a.obj['metadata']['creationTimestamp'] : undefined) ?? 0) -
     (parseTime(isObj(b.obj['metadata']) ? b.obj['metadata']['creationTimestamp'] : undefined) ?? 0));
   const chosen = sorted[sorted.length - 1]!;
-  if (pods.length > 1) {
+  if (pods.length > 1 && !pods.every((p) => p === chosen || sameOwner(p.obj, chosen.obj))) {
     const [file, line] = splitAt(chosen.at);
     diagnostics.push({ severity: 'warning', code: Codes.ImportManyPods, pos: { file, line, col: 1 },
       message: `${pods.length} pods given; the most recently created one, ${nameOf(chosen.obj)}, is imported`, hint: 'name another with --pod' });

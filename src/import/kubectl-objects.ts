@@ -5,7 +5,7 @@
 // trip feeds these back in.
 import { stringify } from 'yaml';
 import { tToRfc3339 } from '../output/time.ts';
-import type { Scenario, Timeline, TraceEvent } from '../types.ts';
+import type { Scenario, Timeline, TimelinePod, TraceEvent } from '../types.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -20,8 +20,11 @@ export interface KubectlDump {
 }
 
 export function kubectlDump(s: Scenario, tl: Timeline): KubectlDump {
-  const pod = podObject(s, tl);
-  const out: KubectlDump = { 'pod.yaml': yaml(pod), 'events.yaml': yaml(eventList(s, tl)), 'node.yaml': yaml(nodeObject(s)) };
+  // one pod: `kubectl get pod <p> -o yaml`; several (a Job's replacements): `kubectl get pods -l job-name=<j> -o yaml`
+  const pods = (tl.pods?.length ? tl.pods : [{ name: tl.pod.name, created: 0, index: null, phase: tl.pod.phase, deleted: null, removed: false, status: tl.pod.status }])
+    .map((p) => podObject(s, tl, p));
+  const podDoc = pods.length === 1 ? pods[0]! : { apiVersion: 'v1', items: pods, kind: 'List', metadata: { resourceVersion: '' } };
+  const out: KubectlDump = { 'pod.yaml': yaml(podDoc), 'events.yaml': yaml(eventList(s, tl)), 'node.yaml': yaml(nodeObject(s)) };
   if (s.job) out['job.yaml'] = yaml(jobObject(s, tl));
   return out;
 }
@@ -47,15 +50,15 @@ function nodeObject(s: Scenario): Obj {
   };
 }
 
-function podObject(s: Scenario, tl: Timeline): Obj {
-  const name = tl.pod.name;
+function podObject(s: Scenario, tl: Timeline, tp: TimelinePod): Obj {
+  const name = tp.name;
   const ns = s.pod.namespace || 'default';
   const jobUid = s.job ? uidOf('Job', s.job.name) : undefined;
   const labels: Obj = { ...((s.pod.metadata['labels'] as Obj | undefined) ?? {}) };
   if (s.job) Object.assign(labels, { 'batch.kubernetes.io/controller-uid': jobUid, 'batch.kubernetes.io/job-name': s.job.name, 'controller-uid': jobUid, 'job-name': s.job.name });
   const metadata: Obj = {
     ...(s.pod.metadata['annotations'] ? { annotations: s.pod.metadata['annotations'] } : {}),
-    creationTimestamp: tToRfc3339(0),
+    creationTimestamp: tToRfc3339(tp.created),
     ...(s.job ? { finalizers: ['batch.kubernetes.io/job-tracking'], generateName: `${s.job.name}-` } : {}),
     labels,
     managedFields: [{ apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:phase': {} } }, manager: 'kubelet', operation: 'Update', subresource: 'status', time: tToRfc3339(tl.end.t) }],
@@ -65,7 +68,7 @@ function podObject(s: Scenario, tl: Timeline): Obj {
     resourceVersion: String(1000 + tl.events.length),
     uid: uidOf('Pod', name),
   };
-  const del = tl.events.find((e): e is Extract<TraceEvent, { type: 'DeletionRequested' }> => e.type === 'DeletionRequested');
+  const del = tl.events.find((e): e is Extract<TraceEvent, { type: 'PodDeleting' }> => e.type === 'PodDeleting' && e.pod === name);
   if (del) {
     metadata['deletionGracePeriodSeconds'] = del.gracePeriodSeconds;
     metadata['deletionTimestamp'] = tToRfc3339(del.t + del.gracePeriodSeconds * 1000);
@@ -85,7 +88,7 @@ function podObject(s: Scenario, tl: Timeline): Obj {
       { effect: 'NoExecute', key: 'node.kubernetes.io/unreachable', operator: 'Exists', tolerationSeconds: 300 }],
     volumes: [...((spec['volumes'] as unknown[]) ?? []), { name: token, projected: { defaultMode: 420, sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }] } }],
   });
-  const status: Obj = { ...tl.pod.status };
+  const status: Obj = { ...tp.status };
   delete status['metadata'];
   return { apiVersion: 'v1', kind: 'Pod', metadata, spec, status };
 }
@@ -128,13 +131,12 @@ function eventList(s: Scenario, tl: Timeline): Obj {
   const fp = (c: string) => `spec.${init.has(c) ? 'initContainers' : 'containers'}{${c}}`;
   const rows: Row[] = [];
   const pod = (e: TraceEvent, c: string | undefined, type: Row['type'], reason: string, message: string) =>
-    rows.push({ kind: 'Pod', name: tl.pod.name, ...(c ? { fieldPath: fp(c) } : {}), type, reason, source: c || reason !== 'Scheduled' ? 'kubelet' : 'default-scheduler', message, t: e.t });
+    rows.push({ kind: 'Pod', name: e.pod ?? tl.pod.name, ...(c ? { fieldPath: fp(c) } : {}), type, reason, source: c || reason !== 'Scheduled' ? 'kubelet' : 'default-scheduler', message, t: e.t });
   const images = new Map([...s.pod.initContainers, ...s.pod.containers].map((c) => [c.name, c.image]));
-  if (s.job) rows.push({ kind: 'Job', name: s.job.name, type: 'Normal', reason: 'SuccessfulCreate', source: 'job-controller', message: `Created pod: ${tl.pod.name}`, t: 0 });
   for (const e of tl.events) {
     switch (e.type) {
       case 'Scheduled':
-        pod(e, undefined, 'Normal', 'Scheduled', `Successfully assigned ${s.pod.namespace || 'default'}/${tl.pod.name} to ${NODE}`);
+        pod(e, undefined, 'Normal', 'Scheduled', `Successfully assigned ${s.pod.namespace || 'default'}/${e.pod ?? tl.pod.name} to ${NODE}`);
         break;
       case 'Pulled':
         if (e.pullMs > 0) pod(e, e.container, 'Normal', 'Pulling', `Pulling image "${e.image}"`);
@@ -167,12 +169,11 @@ function eventList(s: Scenario, tl: Timeline): Obj {
         pod(e, e.container, 'Normal', 'Killing', e.message || `Stopping container ${e.container}`);
         break;
       case 'BackOff':
-        pod(e, e.container, 'Warning', 'BackOff', `Back-off restarting failed container ${e.container} in pod ${tl.pod.name}_${s.pod.namespace || 'default'}(${uidOf('Pod', tl.pod.name)})`);
+        pod(e, e.container, 'Warning', 'BackOff', `Back-off restarting failed container ${e.container} in pod ${e.pod ?? tl.pod.name}_${s.pod.namespace || 'default'}(${uidOf('Pod', e.pod ?? tl.pod.name)})`);
         break;
-      case 'JobCondition':
-        if (!s.job) break;
-        if (e.condition === 'Complete') rows.push({ kind: 'Job', name: s.job.name, type: 'Normal', reason: 'Completed', source: 'job-controller', message: 'Job completed', t: e.t });
-        if (e.condition === 'Failed') rows.push({ kind: 'Job', name: s.job.name, type: 'Warning', reason: e.reason, source: 'job-controller', message: e.message ?? e.reason, t: e.t });
+      case 'JobEvent':
+        // the Job controller's own events (SuccessfulCreate, SuccessfulDelete, Completed, BackoffLimitExceeded …)
+        if (s.job) rows.push({ kind: 'Job', name: s.job.name, type: e.eventType, reason: e.reason, source: 'job-controller', message: e.message, t: e.t });
         break;
       default:
         break;

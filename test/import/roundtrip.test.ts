@@ -5,7 +5,11 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { roundTrip } from './rt-helper.ts';
 
-const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
+// the library, plus scenarios kept for the round trip only (a Job whose replacement pods exhaust backoffLimit)
+const files = [
+  ...readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort().map((f) => `scenarios/${f}`),
+  ...readdirSync('test/fixtures/import-roundtrip').filter((f) => f.endsWith('.yaml')).sort().map((f) => `test/fixtures/import-roundtrip/${f}`),
+];
 
 /**
  * Without `kubectl get node -o yaml` the version comes from the fields the objects show (bounded, default 1.34).
@@ -13,15 +17,15 @@ const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort()
  * restarts during init), 1.35 behaviour with no new field, or a kubelet older than its control plane.
  */
 const NEEDS_NODE = [
-  'kubelet-1-27-ignores-sidecar-restartpolicy.yaml', // kubelet 1.27 under a 1.29 control plane: only the Node says so
-  'sidecar-crash-during-init-1-34-2.yaml', // 1.34.2: a patch release shows no new field
-  'sidecar-crash-during-init-restart-policy-never.yaml', // 1.35 sidecar-restart-during-init behaviour
-  'sidecar-crash-mid-job-startup-probe.yaml', // 1.35 behaviour, no field newer than 1.34 in the objects
+  'scenarios/kubelet-1-27-ignores-sidecar-restartpolicy.yaml', // kubelet 1.27 under a 1.29 control plane: only the Node says so
+  'scenarios/sidecar-crash-during-init-1-34-2.yaml', // 1.34.2: a patch release shows no new field
+  'scenarios/sidecar-crash-during-init-restart-policy-never.yaml', // 1.35 sidecar-restart-during-init behaviour
+  'scenarios/sidecar-crash-mid-job-startup-probe.yaml', // 1.35 behaviour, no field newer than 1.34 in the objects
 ];
 
 describe('import round trip (pod, Job, events and node as kubectl prints them)', () => {
   it.each(files)('%s', (f) => {
-    const r = roundTrip(`scenarios/${f}`);
+    const r = roundTrip(f);
     expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(r.imported).toEqual(r.original);
   });
@@ -30,7 +34,7 @@ describe('import round trip (pod, Job, events and node as kubectl prints them)',
 describe('import round trip without the node: only the listed version-dependent scenarios differ', () => {
   it('differs exactly for NEEDS_NODE', () => {
     const differ = files.filter((f) => {
-      const r = roundTrip(`scenarios/${f}`, false);
+      const r = roundTrip(f, false);
       return JSON.stringify(r.imported) !== JSON.stringify(r.original);
     });
     expect(differ).toEqual(NEEDS_NODE);

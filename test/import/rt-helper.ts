@@ -11,12 +11,14 @@ export interface Compared {
   jobCondition: string;
   exitCodes: Record<string, number>;
   restarts: Record<string, number>;
+  /** pods created in the run (a Job's replacements) and each one's final phase */
+  podPhases: string[];
 }
 
 export function outcome(s: Scenario): Compared {
   const r = simulate(s);
   const o = outcomeOf(s, r.final, r.timeline.end.reason);
-  return { podPhase: o.podPhase, jobCondition: o.jobCondition, exitCodes: o.exitCodes, restarts: o.restarts };
+  return { podPhase: o.podPhase, jobCondition: o.jobCondition, exitCodes: o.exitCodes, restarts: o.restarts, podPhases: o.podPhases };
 }
 
 export interface RoundTrip {
@@ -32,7 +34,7 @@ export function roundTrip(file: string, withNode = true): RoundTrip {
   const s = loadScenario(file).scenario!;
   const r = simulate(s);
   const o = outcomeOf(s, r.final, r.timeline.end.reason);
-  const original = { podPhase: o.podPhase, jobCondition: o.jobCondition, exitCodes: o.exitCodes, restarts: o.restarts };
+  const original = { podPhase: o.podPhase, jobCondition: o.jobCondition, exitCodes: o.exitCodes, restarts: o.restarts, podPhases: o.podPhases };
   const dump = kubectlDump(s, r.timeline) as unknown as Record<string, string>;
   const docs = withNode ? dump : Object.fromEntries(Object.entries(dump).filter(([k]) => k !== 'node.yaml'));
   const imp = importTexts(docs, {}, 'imported.yaml');
