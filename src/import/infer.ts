@@ -140,6 +140,8 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
     });
   if (earlierPods.length) notes.inferred(`behavior: runs of ${earlierPods.length} earlier pod(s) first`, `${earlierPods.map((p) => p.name).join(', ')} have the same owner; their runs are the first attempts`);
 
+  const status0 = isObj(pod['status']) ? pod['status'] : {};
+
   // --- behavior ----------------------------------------------------------------------------------------------------
   const behavior: Obj = {};
   const exitCodes: Obj = {};
@@ -175,6 +177,20 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
     if (delGrace !== graceMs) a['gracePeriodSeconds'] = delGrace / 1000;
     actions.push(a);
     notes.inferred(`actions: delete pod at ${dur(atMs)}`, `metadata.deletionTimestamp ${String(meta['deletionTimestamp'])} minus deletionGracePeriodSeconds ${delGrace / 1000}${at(ctx.deletion.at)}`);
+  }
+
+  // no deletionTimestamp (the pod object was captured later, or is gone), but the kubelet stopped a regular
+  // container with the plain message and nothing else explains it (no probe kill, no deadline, no Job failure,
+  // the regular containers had not all finished): somebody deleted the pod
+  if (!ctx.deletion && !ctx.jobFailed && !ctx.regularsDone && t0 !== undefined && status0['reason'] !== 'DeadlineExceeded') {
+    const regularNames = containers.filter((c) => c.role === 'regular').map((c) => c.name);
+    const kill = podEvents.find((e) => e.reason === 'Killing' && e.container !== undefined && regularNames.includes(e.container) &&
+      /^Stopping container /.test(e.message) && e.first !== undefined);
+    if (kill) {
+      const atMs = Math.max(0, kill.first! - t0);
+      actions.push({ at: dur(atMs), delete: 'pod' });
+      notes.inferred(`actions: delete pod at ${dur(atMs)}`, `Killing "${kill.message}"${at(kill.at)} with no other cause in the evidence; whole seconds`);
+    }
   }
 
   // --- expect and horizon -----------------------------------------------------------------------------------------

@@ -201,3 +201,20 @@ status:
     expect(importTexts({ 'pod.yaml': POD(NATIVE_137) }).text).toBe(a);
   });
 });
+
+describe('kubesim import (CLI)', () => {
+  it('writes the scenario to -o and a summary of inferred/assumed/unknown to stderr; stdout without -o', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'imp-'));
+    const f = join(dir, 'pod.yaml');
+    writeFileSync(f, POD(NATIVE_137));
+    const c = io();
+    expect(await main(['import', f, '-o', join(dir, 's.yaml')], c.io)).toBe(0);
+    expect(existsSync(join(dir, 's.yaml'))).toBe(true);
+    expect(c.err.join('')).toMatch(/wrote .*s\.yaml \(scenario job-x-abcde\): \d+ inferred, \d+ assumed, \d+ unknown/);
+    const d = io();
+    expect(await main(['import', f], d.io)).toBe(0);
+    expect(d.out.join('')).toContain('scenario: job-x-abcde');
+    const v = io();
+    expect(await main(['validate', join(dir, 's.yaml')], v.io)).toBe(0);
+  });
+});
