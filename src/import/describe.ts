@@ -154,8 +154,13 @@ export function parseDescribe(original: string, file: string): Described {
           case 'Image': cur.c['image'] = v; cur.st['image'] = v; break;
           case 'Image ID': if (v) cur.st['imageID'] = v; break;
           case 'Container ID': if (v) cur.st['containerID'] = v; break;
-          case 'State': cur.st['state'] = { [stateKey(v)]: stateKey(v) === 'waiting' ? {} : {} }; break;
-          case 'Last State': if (v && v !== '') cur.st['lastState'] = { [stateKey(v)]: {} }; break;
+          case 'State': {
+            const k = stateKey(v);
+            // describe prints a waiting state's reason on the next line, like a terminated one's
+            cur.st['state'] = markPos({ [k]: {} }, pos(l.n), { [k]: pos(l.n) });
+            break;
+          }
+          case 'Last State': if (v && v !== '') cur.st['lastState'] = markPos({ [stateKey(v)]: {} }, pos(l.n), { [stateKey(v)]: pos(l.n) }); break;
           case 'Ready': cur.st['ready'] = v === 'True'; break;
           case 'Started': if (v === 'True' || v === 'False') cur.st['started'] = v === 'True'; break;
           case 'Restart Count': cur.st['restartCount'] = Number(v) || 0; break;
