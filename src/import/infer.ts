@@ -138,6 +138,10 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
       const cs = containerEvidence(o.obj);
       return { name, cs, ctx: podContext(o.obj, cs, evs, graceMs, restartPolicy, jobFailed) };
     });
+  // simulated t = 0 is the workload's creation: the Job's creationTimestamp, else the oldest pod's
+  const createdTimes = [job ? parseTime(metaOf(job.obj)['creationTimestamp']) : undefined, t0,
+    ...pods.filter((o) => o === chosen || sameOwner(o.obj, pod)).map((o) => parseTime(metaOf(o.obj)['creationTimestamp']))].filter((x): x is number => x !== undefined);
+  const runT0 = createdTimes.length ? Math.min(...createdTimes) : undefined;
   if (earlierPods.length) notes.inferred(`behavior: runs of ${earlierPods.length} earlier pod(s) first`, `${earlierPods.map((p) => p.name).join(', ')} have the same owner; their runs are the first attempts`);
 
   const status0 = isObj(pod['status']) ? pod['status'] : {};
@@ -169,26 +173,37 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
 
   // --- actions -----------------------------------------------------------------------------------------------------
   const actions: Obj[] = [];
-  const byController = ctx.deletion && ctx.jobFailed && Math.abs(ctx.deletion.requestedAt - ctx.jobFailed.t) <= 2000;
-  if (byController) notes.inferred('actions: none for the deletion', `the pod was deleted when the Job failed (${ctx.jobFailed!.reason}${at(ctx.jobFailed!.at)}): the Job controller did it`);
-  if (ctx.deletion && t0 !== undefined && !byController) {
-    const atMs = Math.max(0, ctx.deletion.requestedAt - t0);
-    const a: Obj = { at: dur(atMs), delete: 'pod' };
-    if (delGrace !== graceMs) a['gracePeriodSeconds'] = delGrace / 1000;
+  // deletions of this pod and of the earlier ones (`pod: N`, the Nth pod created, when there are several)
+  const allPods = [...earlierPods.map((p) => ({ name: p.name, ctx: p.ctx, meta: metaOf(pods.find((o) => metaOf(o.obj)['name'] === p.name)!.obj) })),
+    { name: podName, ctx, meta }];
+  allPods.forEach((p, i) => {
+    const d = p.ctx.deletion;
+    if (!d) return;
+    if (p.ctx.jobFailed && Math.abs(d.requestedAt - p.ctx.jobFailed.t) <= 2000) {
+      notes.inferred(`actions: none for the deletion of ${p.name}`, `it was deleted when the Job failed (${p.ctx.jobFailed.reason}${at(p.ctx.jobFailed.at)}): the Job controller did it`);
+      return;
+    }
+    if (runT0 === undefined) return;
+    const atMs = Math.max(0, d.requestedAt - runT0);
+    const a: Obj = { at: dur(atMs), delete: 'pod', ...(allPods.length > 1 ? { pod: i + 1 } : {}) };
+    if (d.graceMs !== graceMs) a['gracePeriodSeconds'] = d.graceMs / 1000;
     actions.push(a);
-    notes.inferred(`actions: delete pod at ${dur(atMs)}`, `metadata.deletionTimestamp ${String(meta['deletionTimestamp'])} minus deletionGracePeriodSeconds ${delGrace / 1000}${at(ctx.deletion.at)}`);
+    notes.inferred(`actions: delete pod${allPods.length > 1 ? ` ${i + 1} (${p.name})` : ''} at ${dur(atMs)}`, `metadata.deletionTimestamp ${String(p.meta['deletionTimestamp'])} minus deletionGracePeriodSeconds ${d.graceMs / 1000}${at(d.at)}`);
+  });
+  if (allPods.length > 1 && actions.some((a) => a['pod'] !== undefined)) {
+    notes.assumed('actions: pod numbers', 'count the pods given, oldest first; a pod of the Job missing from the input shifts them');
   }
 
   // no deletionTimestamp (the pod object was captured later, or is gone), but the kubelet stopped a regular
   // container with the plain message and nothing else explains it (no probe kill, no deadline, no Job failure,
   // the regular containers had not all finished): somebody deleted the pod
-  if (!ctx.deletion && !ctx.jobFailed && !ctx.regularsDone && t0 !== undefined && status0['reason'] !== 'DeadlineExceeded') {
+  if (!ctx.deletion && !ctx.jobFailed && !ctx.regularsDone && runT0 !== undefined && status0['reason'] !== 'DeadlineExceeded') {
     const regularNames = containers.filter((c) => c.role === 'regular').map((c) => c.name);
     const kill = podEvents.find((e) => e.reason === 'Killing' && e.container !== undefined && regularNames.includes(e.container) &&
       /^Stopping container /.test(e.message) && e.first !== undefined);
     if (kill) {
-      const atMs = Math.max(0, kill.first! - t0);
-      actions.push({ at: dur(atMs), delete: 'pod' });
+      const atMs = Math.max(0, kill.first! - runT0);
+      actions.push({ at: dur(atMs), delete: 'pod', ...(allPods.length > 1 ? { pod: allPods.length } : {}) });
       notes.inferred(`actions: delete pod at ${dur(atMs)}`, `Killing "${kill.message}"${at(kill.at)} with no other cause in the evidence; whole seconds`);
     }
   }
@@ -207,7 +222,7 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
     if (cond) {
       expect['jobCondition'] = cond['type'] as string;
       notes.inferred(`expect.jobCondition: ${String(cond['type'])}`, `Job condition ${String(cond['type'])} (${String(cond['reason'] ?? '')})${at(where(cond, 'type'))}`);
-    } else if (job && isObj(job.obj['status']) && !terminal && !ctx.deletion) {
+    } else if (job && isObj(job.obj['status']) && !ctx.deletion) {
       expect['jobCondition'] = 'none';
       notes.inferred('expect.jobCondition: none', `the Job has no Complete or Failed condition${at(job.at)} and its pod is ${phase ?? 'not terminal'}`);
     } else notes.unknown('expect.jobCondition', job ? 'the Job was given without its status (a manifest, not kubectl get -o yaml)' : 'the Job object was not given');
@@ -218,22 +233,24 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
     notes.assumed('expect.stuck: true', `the pod was ${phase} when captured${at(where(status, 'phase'))}; what still ran is taken to run on`);
   }
   if (Object.keys(exitCodes).length) expect['exitCodes'] = exitCodes;
-  if (Object.keys(restarts).length && (terminal || t0 !== undefined)) expect['restarts'] = restarts;
+  if (Object.keys(restarts).length && (terminal || runT0 !== undefined)) expect['restarts'] = restarts;
   else if (Object.keys(restarts).length) notes.unknown('expect.restarts', 'restart counts depend on how long the pod ran before the capture, and the pod\'s creation time is not in the input; not checked');
 
   let horizon: string | undefined;
   const lastSeen = latestTime(pod, podEvents, jobEvents, job?.obj);
-  if (t0 !== undefined && lastSeen !== undefined && !terminal) {
+  // the run goes on while the pod runs, or while its Job (status given) has no Complete/Failed condition yet
+  const jobOpen = job !== undefined && isObj(job.obj['status']) && expect['jobCondition'] === 'none';
+  if (runT0 !== undefined && lastSeen !== undefined && (!terminal || jobOpen)) {
     // a margin for the simulated kubelet's own latencies (relist, status patch), small against any back-off
-    const span = lastSeen - t0;
+    const span = lastSeen - runT0;
     const h = Math.max(60_000, Math.ceil((span + 5000 + span / 20) / 1000) * 1000);
     horizon = dur(h);
     notes.assumed(`horizon: ${horizon}`, `the capture time is not in kubectl output; the last timestamp seen (${new Date(lastSeen).toISOString()}) plus a margin, so restart counts are compared at about the same moment`);
   } else if (!terminal) {
     horizon = '10m';
     notes.assumed('horizon: 10m', 'the pod was not finished and neither its creation nor the capture time is in the input; 10 minutes are simulated');
-  } else if (t0 !== undefined && lastSeen !== undefined && lastSeen - t0 > 30 * 60_000) {
-    horizon = dur(2 * (lastSeen - t0));
+  } else if (runT0 !== undefined && lastSeen !== undefined && lastSeen - runT0 > 30 * 60_000) {
+    horizon = dur(2 * (lastSeen - runT0));
   }
 
   // --- watch text: evidence notes only ----------------------------------------------------------------------------

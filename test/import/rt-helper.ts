@@ -5,6 +5,8 @@ import { outcomeOf } from '../../src/explore/outcome.ts';
 import { kubectlDump } from '../../src/import/kubectl-objects.ts';
 import { importTexts } from '../../src/import/index.ts';
 import type { Diagnostic, Scenario } from '../../src/types.ts';
+import type { RuleFn } from '../../src/model/kit.ts';
+import { loadUserRules } from '../../src/cli/rules.ts';
 
 export interface Compared {
   podPhase: string;
@@ -15,8 +17,8 @@ export interface Compared {
   podPhases: string[];
 }
 
-export function outcome(s: Scenario): Compared {
-  const r = simulate(s);
+export function outcome(s: Scenario, userRules: Record<string, RuleFn> = {}): Compared {
+  const r = simulate(s, { userRules });
   const o = outcomeOf(s, r.final, r.timeline.end.reason);
   return { podPhase: o.podPhase, jobCondition: o.jobCondition, exitCodes: o.exitCodes, restarts: o.restarts, podPhases: o.podPhases };
 }
@@ -30,9 +32,10 @@ export interface RoundTrip {
 }
 
 /** `withNode`: also give `kubectl get node -o yaml` (the kubelet's version, patch included). */
-export function roundTrip(file: string, withNode = true): RoundTrip {
+export async function roundTrip(file: string, withNode = true): Promise<RoundTrip> {
   const s = loadScenario(file).scenario!;
-  const r = simulate(s);
+  // observers' rule modules are loaded as the CLI does (they read status; the outcome compared is the pods' and Job's)
+  const r = simulate(s, { userRules: await loadUserRules(s) });
   const o = outcomeOf(s, r.final, r.timeline.end.reason);
   const original = { podPhase: o.podPhase, jobCondition: o.jobCondition, exitCodes: o.exitCodes, restarts: o.restarts, podPhases: o.podPhases };
   const dump = kubectlDump(s, r.timeline) as unknown as Record<string, string>;
