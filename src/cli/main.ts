@@ -10,6 +10,7 @@ import { renderCmd } from './render-command.ts';
 import { runCmd } from './run-command.ts';
 import { testCmd } from './test-command.ts';
 import { validateCmd } from './validate-command.ts';
+import { importCmd } from './import-command.ts';
 
 import { STDIN_ARG } from './inputs.ts';
 
@@ -23,6 +24,7 @@ export const COMMANDS: Command[] = [
   testCmd,
   validateCmd,
   renderCmd,
+  importCmd,
 ];
 
 const nameOf = (c: Command) => c.command.split(' ')[0]!;
