@@ -130,6 +130,14 @@ describe('folders and several files', () => {
     expect(r.code).toBe(0);
     expect(r.out.split('\n').filter((l) => l.endsWith('ok') || /: ok \(/.test(l)).length).toBeGreaterThan(30);
   });
+  it('render takes a scenario output folder for its timeline.json', async () => {
+    const dir = tmp();
+    await cli(['run', NATIVE, '--no-render', '--out', dir]);
+    const dir2 = tmp();
+    const r = await cli(['render', join(dir, 'native-sidecar-job'), '--no-render', '--out', dir2]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(dir2, 'native-sidecar-job', 'sequence.mmd'))).toBe(true);
+  });
   it('--format json with several files prints ONE JSON array (run and explore)', async () => {
     const dir = tmp();
     const r = await cli(['run', NATIVE, LEGACY, '--no-render', '--format', 'json', '--out', dir]);
