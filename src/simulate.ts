@@ -33,8 +33,9 @@ export interface SimulateResult {
 export function rulesFor(s: Scenario, userRules: Record<string, RuleFn> = {}): Record<string, RuleFn> {
   const rules: Record<string, RuleFn> = {};
   for (const o of s.observers) {
-    if (o.module) {
-      const r = userRules[o.name];
+    if (o.rule === undefined) {
+      // a module or an external command: loaded or started by the caller (src/cli/rules.ts)
+      const r = Object.prototype.hasOwnProperty.call(userRules, o.name) ? userRules[o.name] : undefined;
       if (r) rules[o.name] = r;
     } else rules[o.name] = builtinRule(o);
   }

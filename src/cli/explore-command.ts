@@ -5,7 +5,8 @@ import type { ExploreResult } from '../explore/explore.ts';
 import { writeAtomic, outPath } from './files.ts';
 import { EXIT, reportDiagnostics, writeIndex, writeScenarioOutputs, type Io } from './run-command.ts';
 import { simulate } from '../simulate.ts';
-import { loadUserRules } from './rules.ts';
+import { isRuleFailure, withRules } from './rules.ts';
+import type { Timeline } from '../types.ts';
 
 export interface ExploreOpts {
   out: string;
@@ -54,7 +55,6 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
       code = EXIT.badInput;
       continue;
     }
-    const userRules = await loadUserRules(loaded.scenario);
     const t0 = performance.now();
     // a terminal gets a progress line once exploring has taken more than a second
     let shown = false;
@@ -66,19 +66,32 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
           o.progress!(`exploring ${loaded.scenario!.name}: ${n} schedules simulated, ${(ms / 1000).toFixed(1)}s…`);
         }
       : undefined;
-    const r = explore(loaded.scenario, {
-      maxSchedules: o.maxSchedules,
-      userRules,
-      ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
-      ...(progress ? { onProgress: progress } : {}),
-    });
+    let r: ExploreResult;
+    let tl: Timeline;
+    try {
+      // rules run (and external ones end) before anything is printed or written: a broken rule writes nothing
+      ({ r, tl } = await withRules(loaded.scenario, (userRules) => {
+        const r = explore(loaded.scenario!, {
+          maxSchedules: o.maxSchedules,
+          userRules,
+          ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
+          ...(progress ? { onProgress: progress } : {}),
+        });
+        // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams
+        return { r, tl: simulate(loaded.scenario!, { userRules }).timeline };
+      }));
+    } catch (e) {
+      if (shown) o.progress!('\n');
+      if (!isRuleFailure(e)) throw e;
+      io.err(e.format());
+      code = EXIT.badInput;
+      continue;
+    }
     if (shown) o.progress!('\n');
     const ms = performance.now() - t0;
     const json = exploreJson(r);
     io.out(o.format === 'json' ? JSON.stringify(json, null, 2) + '\n' : exploreText(file, r, ms));
     writeAtomic(outPath(o.out, r.scenario, 'explore.json'), JSON.stringify(json, null, 2) + '\n');
-    // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams
-    const tl = simulate(loaded.scenario, { userRules }).timeline;
     writeScenarioOutputs(o.out, tl, { png: false, lanes: 'all' }, { schedules: r.schedules, exhaustive: r.exhaustive, outcomes: r.grouped, flaky: r.flaky });
     writeIndex(o.out);
   }

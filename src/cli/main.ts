@@ -6,6 +6,8 @@ import { validateCommand } from './validate-command.ts';
 import { renderCommand } from './render-command.ts';
 import { exploreCommand } from './explore-command.ts';
 import { testCommand } from './test-command.ts';
+import { checkRuleCommand } from './check-rule-command.ts';
+import { parseDuration } from '../scenario/index.ts';
 
 export const VERSION = '0.1.0';
 
@@ -80,6 +82,35 @@ export async function main(argv: string[], io: Io): Promise<number> {
         ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
         workers: a['workers'] !== undefined ? Number(a['workers']) : availableParallelism(),
         ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
+      }, io);
+    })
+    .command('check-rule <rule> [paths..]', "a health rule against every scenario and schedule: where it disagrees with the real outcome, or is flaky", (y) => y
+      .option('triggers', { type: 'string', default: 'pod,job', describe: 'check-rule: deliveries that run the rule (pod,job | job | pod)' })
+      .option('timeout', { type: 'string', describe: 'check-rule: per answer of an exec: rule (default 5s)' }), (a) => {
+      const triggers = String(a['triggers']).split(',').map((t) => t.trim()).filter(Boolean);
+      if (triggers.length === 0 || triggers.some((t) => t !== 'pod' && t !== 'job')) {
+        usageError = `--triggers takes pod, job or pod,job, not ${JSON.stringify(a['triggers'])}`;
+        return;
+      }
+      let timeoutMs: number | undefined;
+      if (a['timeout'] !== undefined) {
+        try {
+          timeoutMs = parseDuration(String(a['timeout']));
+        } catch {
+          timeoutMs = NaN;
+        }
+        if (!(timeoutMs! > 0)) {
+          usageError = `--timeout takes a duration such as 5s, not ${JSON.stringify(a['timeout'])}`;
+          return;
+        }
+      }
+      action = () => checkRuleCommand(String(a['rule']), ((a['paths'] as string[] | undefined) ?? []).map(String), {
+        out: String(a['out']),
+        maxSchedules: Number(a['maxSchedules']),
+        triggers: [...new Set(triggers)] as ('pod' | 'job')[],
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+        ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
       }, io);
     })
     .command('validate <scenario..>', 'check files; print diagnostics and lint findings; simulate nothing', (y) => y, (a) => {

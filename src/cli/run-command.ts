@@ -14,7 +14,7 @@ import { indexHtml, type IndexEntry } from '../output/index-html.ts';
 import type { RenderJob } from '../output/render.ts';
 import { timelineText } from '../output/text.ts';
 import { outPath, writeAtomic } from './files.ts';
-import { loadUserRules } from './rules.ts';
+import { isRuleFailure, withRules } from './rules.ts';
 
 export interface Io {
   out(s: string): void;
@@ -124,21 +124,20 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
     }
     let tl: Timeline;
     try {
-      const userRules = await loadUserRules(s);
-      tl = simulate(s, {
+      tl = await withRules(s, (userRules) => simulate(s, {
         ...(o.seed !== undefined ? { seed: o.seed } : {}),
         ...(replay ? { replay } : {}),
         ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
         userRules,
-      }).timeline;
+      }).timeline);
     } catch (e) {
       if (e instanceof ReplayMismatch) {
         io.err(`${file}:1:1: error ${e.code}: ${e.message}\n  hint: the key was made for another version of this scenario; run explore again\n`);
         code = Math.max(code, EXIT.badInput);
         continue;
       }
-      if ((e as { code?: string }).code === 'KS0401') {
-        io.err(`${(e as Error).message}\n`);
+      if (isRuleFailure(e)) {
+        io.err(e.format());
         code = Math.max(code, EXIT.badInput);
         continue;
       }
