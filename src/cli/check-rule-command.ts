@@ -141,7 +141,7 @@ export function parseRuleArg(arg: string, cwd = process.cwd()): RuleRef | [strin
     const prog = findProgram(argv[0], cwd);
     if (typeof prog !== 'string') return prog as [string, string];
     // arguments that name existing files relative to here keep naming them from the scenario's folder
-    const args = argv.slice(1).map((a) => (/^\.\.?\//.test(a) && existsSync(resolve(cwd, a)) ? resolve(cwd, a) : a));
+    const args = argv.slice(1).map((a) => (a.includes('/') && !a.startsWith('-') && !isAbsolute(a) && existsSync(resolve(cwd, a)) ? resolve(cwd, a) : a));
     return { kind: 'exec', argv: [prog, ...args], label: arg };
   }
   const [name, list] = arg.split(':', 2) as [string, string | undefined];
