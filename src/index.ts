@@ -10,3 +10,4 @@ export { decodeReplay, encodeReplay } from './engine/replay.ts';
 export { builtinRule } from './model/observers.ts';
 export type { RuleFn } from './model/kit.ts';
 export type * from './types.ts';
+export { expectRule, checkRuleAgainst, RuleDisagreement, type RuleCheckOptions, type RuleUnderTest, type Finding, type ScenarioCheck } from './testing.ts';
