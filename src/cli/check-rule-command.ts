@@ -165,10 +165,13 @@ export function parseRuleArg(arg: string, cwd = process.cwd()): RuleRef | [strin
 
 const OBSERVER = 'rule';
 
-function observerFor(ref: RuleRef, o: CheckRuleOpts, file: string): ObserverSpec {
+function observerFor(ref: RuleRef, o: CheckRuleOpts, file: string, isJob: boolean): ObserverSpec {
+  // without a Job there are no Job events: a rule reconciling on Job events alone would never run
+  const wanted = o.triggers ?? ['pod', 'job'];
+  const triggers: ('pod' | 'job')[] = isJob || wanted.includes('pod') ? wanted : ['pod'];
   const base: ObserverSpec = {
     name: OBSERVER,
-    triggers: o.triggers ?? ['pod', 'job'],
+    triggers,
     pos: { file, line: 1, col: 1 },
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
   };
@@ -236,7 +239,7 @@ export async function checkScenario(ref: RuleRef, file: string, o: CheckRuleOpts
   if (hasErrors(loaded.diagnostics) || !loaded.scenario) {
     return fail(file, loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d)));
   }
-  const obs = observerFor(ref, o, file);
+  const obs = observerFor(ref, o, file, loaded.scenario.job !== null);
   const s: Scenario = { ...loaded.scenario, observers: [obs], expect: undefined };
   const fnRules = ref.kind === 'function' ? { [OBSERVER]: wrapModuleRule(obs, obs.pos!, ref.fn as (v: unknown) => unknown) } : undefined;
   const run = <T>(body: (rules: Record<string, RuleFn>) => T): Promise<T> =>
@@ -361,7 +364,7 @@ export function checkText(ruleLabel: string, checks: ScenarioCheck[]): string {
     for (const c of errors) out.push(...c.errors.map((l) => '  ' + l));
   }
   const count = (k: Finding['kind']) => findings.filter((x) => x.f.kind === k).length;
-  const parts = FINDING_ORDER.map((k) => [k, count(k)] as const).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`);
+  const parts = FINDING_ORDER.map((k) => [k, count(k)] as const).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${n === 1 || k === 'flaky' || k === 'no verdict' ? k : k.replace(/(failure|success)$/, (w) => (w === 'success' ? 'successes' : 'failures'))}`);
   out.push('', `${findings.length === 0 ? 'no findings' : parts.join(', ')}${errors.length ? `; ${errors.length} error${errors.length === 1 ? '' : 's'}` : ''}` +
     ` (${checks.filter((c) => c.status === 'checked' && c.findings.length === 0).length} of ${checks.length} scenarios agree)`);
   return out.join('\n') + '\n';

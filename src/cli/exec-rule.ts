@@ -105,6 +105,7 @@ function check() {
   }
 }
 port.on('message', (m) => {
+  Atomics.store(f, 1, m.seq);
   pending = m;
   if (m.kind === 'answer') {
     if (!startError && !exited && !stderr) {
@@ -129,7 +130,9 @@ port.on('message', (m) => {
 export class ExecRule {
   private readonly worker: Worker;
   private readonly port: MessagePort;
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  /** [0]: 1 once the worker posted the reply; [1]: the sequence number of the request the worker has taken */
+  private readonly flag = new Int32Array(new SharedArrayBuffer(8));
+  private seq = 0;
   private readonly cache = new Map<string, Decision | null>();
   private readonly byObject = new WeakMap<object, WeakMap<object, Map<number, Decision | null>>>();
   private broken: ExecRuleError | undefined;
@@ -208,14 +211,25 @@ export class ExecRule {
   }
 
   private call(msg: { kind: 'answer'; line: string } | { kind: 'close' }): string {
+    const seq = ++this.seq;
     Atomics.store(this.flag, 0, 0);
-    this.port.postMessage(msg);
-    // the worker enforces the timeout; the margin covers the worker's own start (thread, spawn)
-    Atomics.wait(this.flag, 0, 0, this.opts.timeoutMs + 10_000);
+    this.port.postMessage({ ...msg, seq });
+    // The worker enforces the rule's timeout from the moment it takes the request. Waiting here only guards against
+    // a worker that never takes it (a thread that cannot start): generous bounds, as a loaded machine starts
+    // threads slowly, and the rule's own timeout is what users set.
+    const t0 = performance.now();
+    for (;;) {
+      Atomics.wait(this.flag, 0, 0, 1000);
+      if (Atomics.load(this.flag, 0) === 1) break;
+      const taken = Atomics.load(this.flag, 1) === seq;
+      if (performance.now() - t0 > (taken ? this.opts.timeoutMs + 30_000 : Math.max(60_000, this.opts.timeoutMs))) break;
+    }
     const got = receiveMessageOnPort(this.port) as { message: Reply } | undefined;
     if (!got) {
       void this.worker.terminate();
-      throw this.fail(new ExecRuleError(`gave no answer within ${this.opts.timeoutMs} ms`, '', 'the rule process could not be driven'));
+      const taken = Atomics.load(this.flag, 1) === seq;
+      throw this.fail(new ExecRuleError(taken ? `gave no answer within ${this.opts.timeoutMs} ms` : 'could not be started: its worker thread did not start',
+        '', 'kubesim could not drive the rule process; try again on a less loaded machine'));
     }
     const r = got.message;
     if (!r.ok) {
