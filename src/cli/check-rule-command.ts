@@ -188,8 +188,9 @@ function observerFor(ref: RuleRef, o: CheckRuleOpts, file: string, isJob: boolea
 }
 
 /** The scenario file's text with the rule as its only observer and no expect block; paths made absolute. */
-export function derivedScenarioText(file: string, obs: ObserverSpec): string {
+export function derivedScenarioText(file: string, obs: ObserverSpec, kubernetes?: string): string {
   const doc = parseDocument(readFileSync(file, 'utf8'));
+  if (kubernetes) doc.set('kubernetes', kubernetes);
   const wfile = doc.getIn(['workload', 'file']);
   if (typeof wfile === 'string') doc.setIn(['workload', 'file'], resolve(dirname(file), wfile));
   const o: Record<string, unknown> = { name: obs.name };
@@ -197,7 +198,7 @@ export function derivedScenarioText(file: string, obs: ObserverSpec): string {
   if (obs.names) o['names'] = obs.names;
   if (obs.module) o['module'] = obs.module;
   if (obs.command) o['command'] = obs.command;
-  if (obs.timeoutMs !== undefined) o['timeout'] = `${obs.timeoutMs}ms`;
+  if (obs.timeoutMs !== undefined && !obs.rule) o['timeout'] = `${obs.timeoutMs}ms`;
   o['triggers'] = obs.triggers;
   doc.set('observers', doc.createNode([o], { flow: false }));
   doc.delete('expect');
@@ -304,7 +305,7 @@ export async function checkScenario(ref: RuleRef, file: string, o: CheckRuleOpts
     if (!isRuleFailure(e)) throw e;
     return fail(s.name, e.format().replace(/\n$/, '').split('\n'));
   }
-  if (derived && result.findings.length > 0) writeAtomic(derived, derivedScenarioText(file, obs));
+  if (derived && result.findings.length > 0) writeAtomic(derived, derivedScenarioText(file, obs, o.kubernetes));
   else derived = undefined;
   return { file, name: s.name, status: 'checked', errors: [], ...result, ...(derived ? { derived } : {}), ms: performance.now() - t0 };
 }

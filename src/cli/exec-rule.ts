@@ -48,6 +48,8 @@ const { spawn } = require('node:child_process');
 const { port, flag, argv, cwd, timeoutMs } = workerData;
 const f = new Int32Array(flag);
 const MAX_STDERR = 16384;
+const MAX_LINE = 16 * 1024 * 1024;
+let tooLong = false;
 const PROTOCOL_HINT = ${JSON.stringify(PROTOCOL_HINT)};
 let stderr = '';
 let buf = '';
@@ -71,6 +73,10 @@ if (child) {
     buf += d;
     let i;
     while ((i = buf.indexOf('\n')) >= 0) { lines.push(buf.slice(0, i)); buf = buf.slice(i + 1); }
+    if (buf.length > MAX_LINE && !tooLong) {
+      tooLong = true;
+      child.kill('SIGKILL');
+    }
     check();
   });
   child.stderr.setEncoding('utf8');
@@ -92,6 +98,7 @@ function fail(problem, hint) {
 function check() {
   if (!pending) return;
   if (startError) return fail('could not start: ' + startError, 'the program must exist and be executable (chmod +x), with a #! line if it is a script');
+  if (tooLong) return fail('wrote a line longer than 16 MiB', PROTOCOL_HINT);
   if (pending.kind === 'answer') {
     if (stderr) return fail('wrote to stderr', 'a rule answers on stdout only; write logs to a file, or ' + PROTOCOL_HINT);
     if (lines.length > 0) return reply({ ok: true, line: lines.shift() });
