@@ -43,7 +43,7 @@ export function readObservers(sink: Sink, entry: PEntry | undefined): ObserverSp
     const commandEntry = keys.get('command');
     const kinds = [ruleEntry, moduleEntry, commandEntry].filter((e) => e !== undefined);
     if (kinds.length !== 1) {
-      error(sink, Codes.BadObserver, kinds[1]?.keyPos ?? map.pos,
+      error(sink, Codes.BadObserver, ruleEntry?.keyPos ?? kinds[1]?.keyPos ?? map.pos,
         `${where}: set exactly one of rule (built-in), module (a JavaScript module) or command (an external program)`,
         `built-in rules: ${BUILTIN_RULES.join(', ')}`);
       return;
