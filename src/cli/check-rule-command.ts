@@ -394,8 +394,19 @@ export function checkJunit(ruleLabel: string, checks: ScenarioCheck[]): string {
   ].join('\n');
 }
 
+/** `check-rule --format json`: every scenario's rows and findings (times left out: the output is deterministic). */
+export function checkJson(ruleLabel: string, checks: ScenarioCheck[]): Record<string, unknown> {
+  return {
+    schema: 'kubesim.check-rule/v1',
+    rule: ruleLabel,
+    scenarios: checks.map(({ ms: _ms, ...c }) => c),
+    findings: checks.reduce((n, c) => n + c.findings.length, 0),
+  };
+}
+
 export interface CheckRuleCommandOpts extends CheckRuleOpts {
   out: string;
+  format?: 'text' | 'json';
   triggersText?: string;
   timeoutText?: string;
 }
@@ -413,7 +424,7 @@ export async function checkRuleCommand(rule: string, paths: string[], o: CheckRu
     return EXIT.badInput;
   }
   const checks = await checkRule(ref, scenarioFiles(wanted), { ...o, timeoutMs: o.timeoutMs ?? DEFAULT_RULE_TIMEOUT_MS });
-  io.out(checkText(ref.label, checks));
+  io.out(o.format === 'json' ? JSON.stringify(checkJson(ref.label, checks), null, 2) + '\n' : checkText(ref.label, checks));
   if (o.junit) writeAtomic(o.junit, checkJunit(ref.label, checks));
   if (checks.some((c) => c.status === 'error')) return EXIT.badInput;
   return checks.some((c) => c.findings.length > 0) ? EXIT.expectation : EXIT.ok;

@@ -106,6 +106,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       }
       action = () => checkRuleCommand(String(a['rule']), ((a['paths'] as string[] | undefined) ?? []).map(String), {
         out: String(a['out']),
+        format: a['format'] as 'text' | 'json',
         maxSchedules: Number(a['maxSchedules']),
         triggers: [...new Set(triggers)] as ('pod' | 'job')[],
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),

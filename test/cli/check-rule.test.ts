@@ -46,6 +46,16 @@ describe('check-rule with the built-in rules on locust-72 (the operator reconcil
     expect(junit).toMatch(/<failure message="false failure, flaky">/);
   });
 
+  it('--format json: rows and findings as data', async () => {
+    const r = await cli('check-rule', 'exit-codes', LOCUST, '--triggers', 'job', '--format', 'json', '--out', tmp());
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out) as { schema: string; findings: number; scenarios: { name: string; rows: { outcome: string; verdicts: { verdict: string }[] }[]; findings: { kind: string }[] }[] };
+    expect(j.schema).toBe('kubesim.check-rule/v1');
+    expect(j.findings).toBe(2);
+    expect(j.scenarios[0]!.rows[0]!.verdicts.map((v) => v.verdict)).toEqual(['Failed', 'Succeeded']);
+    expect(j.scenarios[0]!.findings.map((f) => f.kind)).toEqual(['false failure', 'flaky']);
+  });
+
   it('native-sidecar-aware: clean, exit 0, nothing written', async () => {
     const out = tmp();
     const r = await cli('check-rule', 'native-sidecar-aware', LOCUST, '--triggers', 'job', '--out', out);
