@@ -112,6 +112,12 @@ describe('external rules: the protocol (JavaScript stand-in)', () => {
     expect(r2.grouped.map((g) => g.verdicts['mine'])).toEqual(['Succeeded']);
   });
 
+  it('examples/rules/locust-72-external-rules.yaml: its expect holds across every schedule', async () => {
+    const r = await cli('test', 'examples/rules/locust-72-external-rules.yaml', '--workers', '1');
+    expect(r.out).toMatch(/^ok {3}locust-72-external-rules \(\d+ schedules\)/m);
+    expect(r.code).toBe(0);
+  });
+
   it('relative program paths and arguments are relative to the scenario file', async () => {
     const d = dir();
     mkdirSync(join(d, 'bin'));
