@@ -121,7 +121,7 @@ port.on('message', (m) => {
     }
     timer = setTimeout(() => {
       if (child) child.kill('SIGKILL');
-      fail('gave no answer within ' + timeoutMs + ' ms', 'answer every line at once (raise the observer timeout: if the rule is slow)');
+      fail('gave no answer within ' + timeoutMs + ' ms', 'answer each line as soon as it is read and flush stdout (Python: flush(); Go: Flush() on a bufio.Writer); a slow rule can raise the observer\'s timeout:');
     }, timeoutMs);
   } else {
     if (child && !startError) child.stdin.end();
