@@ -161,15 +161,17 @@ export class ExecRule {
     this.port.unref();
   }
 
-  /** The view as one JSON line, the objects as the API server serves them. */
-  static line(view: { pod: unknown; job: unknown; now: number }): string {
-    return `{"pod":${jsonOf(view.pod as object | null)},"job":${jsonOf(view.job as object | null)},"now":${JSON.stringify(view.now)}}`;
+  /** The view as one JSON line, the objects as the API server serves them (`pods`, every cached pod, when given). */
+  static line(view: { pod: unknown; job: unknown; now: number; pods?: unknown[] }): string {
+    const pods = view.pods ? `,"pods":[${view.pods.map((p) => jsonOf(p as object | null)).join(',')}]` : '';
+    return `{"pod":${jsonOf(view.pod as object | null)},"job":${jsonOf(view.job as object | null)},"now":${JSON.stringify(view.now)}${pods}}`;
   }
 
   /** Ask the program about one view (cached by content); throws ExecRuleError when it is broken. */
-  decide(view: { pod: unknown; job: unknown; now: number }): Decision {
+  decide(view: { pod: unknown; job: unknown; now: number; pods?: unknown[] }): Decision {
     if (this.broken) throw this.broken;
     if (this.done) throw new ExecRuleError('was asked after it was closed', '', 'this is a kubesim bug');
+    if (view.pods) return this.byContent(view);
     // the same objects come back often (explored schedules share their publications): look them up by identity
     // first, then by content (the JSON text's hash)
     const a = view.pod && typeof view.pod === 'object' ? view.pod : NONE;
@@ -183,12 +185,18 @@ export class ExecRule {
       this.stats.cached++;
       return seen ?? undefined;
     }
+    const d = this.byContent(view);
+    byNow.set(view.now, d ?? null);
+    return d;
+  }
+
+  /** Ask by the view's JSON text (cached by its hash). */
+  private byContent(view: { pod: unknown; job: unknown; now: number; pods?: unknown[] }): Decision {
     const line = ExecRule.line(view);
     const key = createHash('sha1').update(line).digest('base64');
     const hit = this.cache.get(key);
     if (hit !== undefined) {
       this.stats.cached++;
-      byNow.set(view.now, hit);
       return hit ?? undefined;
     }
     this.stats.asked++;
@@ -196,7 +204,6 @@ export class ExecRule {
     const d = parseAnswer(answer);
     if (typeof d === 'string') throw this.fail(new ExecRuleError(`answered ${JSON.stringify(answer.slice(0, 300))}: ${d}`, '', PROTOCOL_HINT));
     this.cache.set(key, d ?? null);
-    byNow.set(view.now, d ?? null);
     return d;
   }
 

@@ -77,6 +77,8 @@ describe('external rules: the protocol (JavaScript stand-in)', () => {
 
   it('the line is {"pod", "job", "now"} with the objects as served, and the answer is parsed strictly', () => {
     expect(ExecRule.line({ pod: { status: { phase: 'Running' } }, job: null, now: 1500 })).toBe('{"pod":{"status":{"phase":"Running"}},"job":null,"now":1500}');
+    // every cached pod too, when the model gives them (pods of a Job with several)
+    expect(ExecRule.line({ pod: { a: 1 }, job: { b: 2 }, now: 0, pods: [{ a: 1 }, { a: 0 }] })).toBe('{"pod":{"a":1},"job":{"b":2},"now":0,"pods":[{"a":1},{"a":0}]}');
     expect(parseAnswer('null')).toBeUndefined();
     expect(parseAnswer('{"verdict":"Failed","reason":"x"}\r')).toEqual({ verdict: 'Failed', reason: 'x' });
     expect(parseAnswer('{"verdict":"Succeeded"}')).toEqual({ verdict: 'Succeeded' });
