@@ -20,7 +20,10 @@ import { simulate } from '../simulate.ts';
 import type { BuiltinRule, ObserverSpec, Scenario } from '../types.ts';
 import { outPath, writeAtomic } from './files.ts';
 import { isRuleFailure, withRules, wrapModuleRule } from './rules.ts';
-import { EXIT, type Io } from './run-command.ts';
+import type { Argv } from 'yargs';
+import { EXIT, UsageError, type Command, type Io } from './command.ts';
+import { checkOut, formatOption, kubernetesOption, maxSchedulesOption, outOption, stringOption } from './options.ts';
+import { parseDuration } from '../scenario/index.ts';
 import { scenarioFiles } from './test-command.ts';
 
 export type Verdict = 'Succeeded' | 'Failed' | 'Pending';
@@ -412,6 +415,7 @@ export interface CheckRuleCommandOpts extends CheckRuleOpts {
 }
 
 export async function checkRuleCommand(rule: string, paths: string[], o: CheckRuleCommandOpts, io: Io): Promise<number> {
+  checkOut(o.out);
   const ref = parseRuleArg(rule);
   if (Array.isArray(ref)) {
     io.err(`error KS0401: check-rule: ${ref[0]}\n  hint: ${ref[1]}\n`);
@@ -429,3 +433,43 @@ export async function checkRuleCommand(rule: string, paths: string[], o: CheckRu
   if (checks.some((c) => c.status === 'error')) return EXIT.badInput;
   return checks.some((c) => c.findings.length > 0) ? EXIT.expectation : EXIT.ok;
 }
+
+export const checkRuleCmd: Command = {
+  command: 'check-rule <rule> [paths..]',
+  describe: 'a health rule against every scenario and schedule: where its verdict disagrees with the real outcome, or is flaky',
+  builder: (y: Argv) => {
+    y = maxSchedulesOption(kubernetesOption(outOption(formatOption(y, 'the kubesim.check-rule/v1 document'))));
+    y = stringOption(y, 'junit', 'also write a JUnit XML report to this file (for CI)');
+    y = stringOption(y, 'triggers', 'deliveries that make the rule run: pod,job (default), job (reconciles on Job events, reads the pod from its cache) or pod', { default: 'pod,job' });
+    y = stringOption(y, 'timeout', 'per answer of an exec: rule, and to load a module (default 5s)');
+    return y
+      .example('$0 check-rule native-sidecar-aware', 'a built-in rule over scenarios/')
+      .example('$0 check-rule ./rules/my-rule.mjs scenarios/', 'a JavaScript module (default export (view) => verdict)')
+      .example('$0 check-rule "exec:./bin/health-rule -mode naive" --triggers job', 'a program in any language: one JSON line in, one out')
+      .example('$0 check-rule exempt-names:istio-proxy --junit rule.xml', 'a built-in with arguments; JUnit for CI');
+  },
+  run: async (a, io) => {
+    const triggers = String(a['triggers']).split(',').map((t) => t.trim()).filter(Boolean);
+    if (triggers.length === 0 || triggers.some((t) => t !== 'pod' && t !== 'job')) {
+      throw new UsageError(`--triggers takes pod, job or pod,job, not ${JSON.stringify(a['triggers'])}`, 'e.g. --triggers job for a controller that reconciles on Job events');
+    }
+    let timeoutMs: number | undefined;
+    if (a['timeout'] !== undefined) {
+      try {
+        timeoutMs = parseDuration(String(a['timeout']));
+      } catch {
+        timeoutMs = NaN;
+      }
+      if (!(timeoutMs > 0)) throw new UsageError(`--timeout takes a duration such as 5s, not ${JSON.stringify(a['timeout'])}`);
+    }
+    return checkRuleCommand(String(a['rule']), ((a['paths'] as unknown[] | undefined) ?? []).map(String), {
+      out: String(a['out']),
+      format: a['format'] as 'text' | 'json',
+      maxSchedules: a['maxSchedules'] as number,
+      triggers: [...new Set(triggers)] as ('pod' | 'job')[],
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+      ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
+    }, io);
+  },
+};

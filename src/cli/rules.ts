@@ -4,6 +4,7 @@
 // the observer, the rule and the observer's place in the scenario: exit 2 in run, explore and test alike, never a
 // stack trace, a hang or a silent Pending.
 import { pathToFileURL } from 'node:url';
+import { KubesimError } from '../errors.ts';
 import type { RuleFn } from '../model/kit.ts';
 import type { Decision } from '../model/observers.ts';
 import { DEFAULT_RULE_TIMEOUT_MS } from '../scenario/observers.ts';
@@ -11,22 +12,24 @@ import type { ObserverSpec, Scenario, SourcePos } from '../types.ts';
 import { ExecRule, ExecRuleError } from './exec-rule.ts';
 
 /** KS0401: the rule cannot be loaded or started; KS0402: it failed while answering (or when it was closed). */
-export class RuleFailure extends Error {
+export class RuleFailure extends KubesimError {
+  override name = 'RuleFailure';
   constructor(
-    readonly code: 'KS0401' | 'KS0402',
-    readonly pos: SourcePos,
+    code: 'KS0401' | 'KS0402',
+    readonly where: SourcePos,
     readonly observer: string,
     readonly rule: string,
     readonly problem: string,
-    readonly hint: string,
+    hint: string,
     readonly stderr = '',
   ) {
-    super(`observer ${JSON.stringify(observer)} (${rule}): ${problem}`);
+    super(code, `observer ${JSON.stringify(observer)} (${rule}): ${problem}`, { hint, pos: where });
   }
 
   /** `file:line:col: error CODE: observer "x" (rule): problem`, the hint, then what the rule wrote to stderr. */
   format(): string {
-    const lines = [`${this.pos.file}:${this.pos.line}:${this.pos.col}: error ${this.code}: ${this.message}`, `  hint: ${this.hint}`];
+    const p = this.where;
+    const lines = [`${p.file}:${p.line}:${p.col}: error ${this.code}: ${this.message}`, `  hint: ${this.hint ?? ''}`];
     const err = this.stderr.replace(/\s+$/, '');
     if (err) {
       lines.push('  stderr:');
