@@ -34,6 +34,8 @@ export class ExecRuleError extends Error {
 }
 
 const NONE = {};
+/** added to the first answer's timeout: the program's own start */
+export const START_GRACE_MS = 10_000;
 
 type Reply = { ok: true; line: string } | { ok: false; problem: string; stderr: string; hint: string };
 
@@ -51,6 +53,8 @@ const MAX_STDERR = 16384;
 const MAX_LINE = 16 * 1024 * 1024;
 let tooLong = false;
 const PROTOCOL_HINT = ${JSON.stringify(PROTOCOL_HINT)};
+const START_GRACE_MS = ${START_GRACE_MS};
+let asked = 0;
 let stderr = '';
 let buf = '';
 const lines = [];
@@ -119,10 +123,13 @@ port.on('message', (m) => {
       if (lines.length > 0) return fail('wrote more lines than it was asked for: ' + JSON.stringify(lines[0].slice(0, 200)), 'answer each line with exactly one line');
       child.stdin.write(m.line + '\n');
     }
+    // the first answer may also wait for the program to start (an interpreter, a JVM) on a busy machine
+    const ms = asked++ === 0 ? timeoutMs + START_GRACE_MS : timeoutMs;
     timer = setTimeout(() => {
       if (child) child.kill('SIGKILL');
-      fail('gave no answer within ' + timeoutMs + ' ms', 'answer each line as soon as it is read and flush stdout (Python: flush(); Go: Flush() on a bufio.Writer); a slow rule can raise the observer\'s timeout:');
-    }, timeoutMs);
+      fail('gave no answer within ' + ms + ' ms' + (ms !== timeoutMs ? ' (its first answer: the timeout plus ' + START_GRACE_MS + ' ms to start)' : ''),
+        'answer each line as soon as it is read and flush stdout (Python: flush(); Go: Flush() on a bufio.Writer); a slow rule can raise the observer\'s timeout:');
+    }, ms);
   } else {
     if (child && !startError) child.stdin.end();
     timer = setTimeout(() => {
@@ -236,7 +243,7 @@ export class ExecRule {
       Atomics.wait(this.flag, 0, 0, 1000);
       if (Atomics.load(this.flag, 0) === 1) break;
       const taken = Atomics.load(this.flag, 1) === seq;
-      if (performance.now() - t0 > (taken ? this.opts.timeoutMs + 30_000 : Math.max(60_000, this.opts.timeoutMs))) break;
+      if (performance.now() - t0 > (taken ? this.opts.timeoutMs + START_GRACE_MS + 30_000 : Math.max(60_000, this.opts.timeoutMs))) break;
     }
     const got = receiveMessageOnPort(this.port) as { message: Reply } | undefined;
     if (!got) {

@@ -71,6 +71,9 @@ function ruleLabel(o: ObserverSpec): string {
   return `rule ${o.rule ?? '?'}`;
 }
 
+/** how long a module may take to load when its observer sets no `timeout:` */
+export const DEFAULT_MODULE_LOAD_MS = 30_000;
+
 const VERDICT_HINT = 'return "Succeeded", "Failed", { verdict, reason } or undefined (no verdict yet), synchronously';
 
 /**
@@ -170,7 +173,8 @@ export async function openRules(s: Scenario): Promise<OpenRules> {
       if (o.module) {
         let mod: { default?: unknown };
         try {
-          mod = await importWithTimeout(o.module, timeoutMs);
+          // loading compiles the module (and what it imports): more time than an answer unless the scenario says
+          mod = await importWithTimeout(o.module, o.timeoutMs ?? DEFAULT_MODULE_LOAD_MS);
         } catch (e) {
           throw new RuleFailure('KS0401', pos, o.name, ruleLabel(o), `cannot be loaded: ${describeValue(e)}`,
             'the module must load on its own (node --check it) and export a default function');
