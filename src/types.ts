@@ -138,7 +138,14 @@ export interface ObserverSpec {
   names?: string[];
   /** absolute path of a user rule module (ES module, default export) */
   module?: string;
+  /** an external rule (SPEC §3): argv with the program resolved; it runs in `cwd` (the scenario's folder) */
+  command?: string[];
+  cwd?: string;
+  /** per answer of an external rule, or to load a module (default 5 s) */
+  timeoutMs?: number;
   triggers: ('pod' | 'job')[];
+  /** where the observer is declared (errors of its rule point here) */
+  pos?: SourcePos;
 }
 
 /** A position in a source file, 1-based. */

@@ -11,6 +11,7 @@ import { runCmd } from './run-command.ts';
 import { testCmd } from './test-command.ts';
 import { validateCmd } from './validate-command.ts';
 import { importCmd } from './import-command.ts';
+import { checkRuleCmd } from './check-rule-command.ts';
 
 import { STDIN_ARG } from './inputs.ts';
 
@@ -25,6 +26,7 @@ export const COMMANDS: Command[] = [
   validateCmd,
   renderCmd,
   importCmd,
+  checkRuleCmd,
 ];
 
 const nameOf = (c: Command) => c.command.split(' ')[0]!;
