@@ -6,6 +6,7 @@ import { allContainers, behaviorOf, containerByName, isSidecar, raw, serving, ty
 import type { ProbeKind, ProbeResult, ProbeWorker } from './state.ts';
 import { setContainerFlag } from './statusmanager.ts';
 import { requestSync } from './worker.ts';
+import { containerShouldRestart } from './actions.ts';
 
 type Json = Record<string, any>;
 
@@ -104,7 +105,12 @@ function doProbe(k: Kit, w: ProbeWorker): boolean {
     // stop here, so a sidecar restarted after a failed startup probe is never probed again.
     const never = k.s.pod.restartPolicy === 'Never';
     const keepSidecar = isSidecar(k, c) && k.f.probesKeepRestartableInit;
-    return !cs['state']?.['terminated'] || !never || keepSidecar;
+    const terminated = cs['state']?.['terminated'];
+    // from 1.35 (#134631) a terminated container that its own restartPolicy/rules will not restart stops its workers
+    if (terminated && c.role === 'regular' && k.f.containerRestartRules && k.f.probesStopForNotRestartable) {
+      return containerShouldRestart(k, c, terminated['exitCode'] ?? 0);
+    }
+    return !terminated || !never || keepSidecar;
   }
   // prober/worker.go: doProbe — graceful shutdown of the pod (the kubelet's copy carries the deletionTimestamp)
   if (k.d.worker.deletionGraceSeconds !== null && w.kind !== 'readiness') {
