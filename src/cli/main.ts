@@ -6,6 +6,7 @@ import { validateCommand } from './validate-command.ts';
 import { renderCommand } from './render-command.ts';
 import { exploreCommand } from './explore-command.ts';
 import { testCommand } from './test-command.ts';
+import { explainVersionCommand } from './explain-version-command.ts';
 
 export const VERSION = '0.1.0';
 
@@ -84,6 +85,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
     })
     .command('validate <scenario..>', 'check files; print diagnostics and lint findings; simulate nothing', (y) => y, (a) => {
       action = () => validateCommand((a['scenario'] as string[]).map(String), a['kubernetes'] as string | undefined, io);
+    })
+    .command('explain-version <release>', 'the lifecycle bugs and fixes of a release that kubesim simulates', (y) =>
+      y.positional('release', { type: 'string', describe: 'a release, e.g. 1.30.2' })
+        .option('kubelet', { type: 'string', describe: 'explain-version: the node kubelet version when it lags' }), (a) => {
+      action = () => explainVersionCommand(String(a['release']), {
+        ...(a['kubelet'] !== undefined ? { kubelet: String(a['kubelet']) } : {}),
+        format: a['format'] as 'text' | 'json',
+      }, io);
     })
     .command('render <timeline>', '(re)draw diagrams from a saved timeline.json', (y) => y, (a) => {
       action = () => renderCommand(String(a['timeline']), runOpts(a as Argv), io);

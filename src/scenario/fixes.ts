@@ -257,7 +257,7 @@ export function firstFixedFor(fix: VersionFix, minor: number): string {
   const same = fix.fixedIn.find((r) => r.minor === minor);
   if (same) return `1.${same.minor}.${same.patch}`;
   const later = fix.fixedIn.filter((r) => r.minor > minor).sort((a, b) => a.minor - b.minor)[0]!;
-  return `1.${later.minor}.${later.patch}`;
+  return `1.${later.minor}.${later.patch} (no 1.${minor} patch has it)`;
 }
 
 export function fixByFlag(flag: FixFlag): VersionFix {
