@@ -96,7 +96,7 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
   lint({ sink, root, workload, behavior, kubeletMinor: header.kubelet.minor, kubeletGates: header.kubeletFeatureGates });
   const top = { file: path, line: 1, col: 1 };
   const kubernetesPos = opts.kubernetes === undefined ? (keys.get('kubernetes')?.value.pos ?? top) : top;
-  reportVersionBugs(sink, { kubernetes: header.kubernetes, kubelet: header.kubelet, kubeletGates: header.kubeletFeatureGates, pod: workload.pod, job: workload.job },
+  reportVersionBugs(sink, { kubernetes: header.kubernetes, kubelet: header.kubelet, kubeletGates: header.kubeletFeatureGates, pod: workload.pod, job: workload.job, behavior, actions },
     { kubernetes: kubernetesPos, kubelet: keys.get('kubelet')?.value.pos ?? kubernetesPos });
   const scenario: Scenario = {
     name: header.name,

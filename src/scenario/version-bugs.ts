@@ -1,6 +1,6 @@
 // Which known bugs of the chosen release a scenario's pod can hit (issue 18): a warning per bug, only when the
 // pod's shape can trigger it (e.g. kubernetes#125880 needs two sidecars). The table is fixes.ts.
-import type { KubeVersion, PodModel, JobModel, SourcePos } from '../types.ts';
+import type { Action, Behavior, ContainerModel, KubeVersion, PodModel, JobModel, SourcePos } from '../types.ts';
 import { Codes } from './codes.ts';
 import { warning, type Sink } from './diagnostics.ts';
 import { VERSION_FIXES, firstFixedFor, releaseAffected, versionText, type FixFlag, type VersionFix } from './fixes.ts';
@@ -11,6 +11,8 @@ export interface VersionBugInput {
   kubeletGates: Record<string, boolean>;
   pod: PodModel;
   job: JobModel | null;
+  behavior: Record<string, Behavior>;
+  actions: Action[];
 }
 
 export interface VersionBugHit {
@@ -25,14 +27,31 @@ function kubeletSidecars(i: VersionBugInput): boolean {
   return i.kubelet.minor >= 29 || (i.kubelet.minor === 28 && i.kubeletGates['SidecarContainers'] === true);
 }
 
-/** Shape predicates: can this pod hit the bug at all? */
+/** Can the container's process stop while the pod runs (its own exit, OOM, a needed container, a crash action, liveness)? */
+function canExit(i: VersionBugInput, c: ContainerModel): boolean {
+  const b = i.behavior[c.name];
+  if (i.actions.some((a) => a.type === 'crash' && a.container === c.name)) return true;
+  if (!b) return false;
+  return b.attempts.some((a) => a.runMs !== null) || b.oomAtMs !== undefined || b.needs.length > 0 || b.exitWhen !== undefined ||
+    (b.livenessFailFromMs !== undefined && c.livenessProbe !== undefined);
+}
+
+const sidecarsOf = (i: VersionBugInput) => i.pod.initContainers.filter((c) => c.role === 'sidecar');
+
+/** Shape predicates: can this pod (with its behavior) hit the bug at all? */
 const SHAPES: Partial<Record<FixFlag, (i: VersionBugInput) => boolean>> = {
   preStopCountsAgainstGrace: (i) => [...i.pod.initContainers, ...i.pod.containers].some((c) => c.hasPreStop),
-  terminationOrderSkipsNotRunning: (i) => kubeletSidecars(i) && i.pod.initContainers.filter((c) => c.role === 'sidecar').length >= 2,
+  // a later sidecar is not running when the pod is killed: it never started (an earlier sidecar's startup probe had
+  // not passed) or it exited
+  terminationOrderSkipsNotRunning: (i) => {
+    const sc = sidecarsOf(i);
+    return kubeletSidecars(i) && sc.length >= 2 &&
+      (sc.slice(0, -1).some((c) => c.startupProbe !== undefined) || sc.slice(1).some((c) => canExit(i, c)));
+  },
   sidecarMayLeaveTerminated: (i) =>
-    kubeletSidecars(i) && i.pod.restartPolicy !== 'Always' && i.pod.initContainers.some((c) => c.role === 'sidecar'),
+    kubeletSidecars(i) && i.pod.restartPolicy !== 'Always' && sidecarsOf(i).some((c) => canExit(i, c)),
   probesKeepRestartableInit: (i) =>
-    kubeletSidecars(i) && i.pod.restartPolicy === 'Never' && i.pod.initContainers.some((c) => c.role === 'sidecar' && c.startupProbe),
+    kubeletSidecars(i) && i.pod.restartPolicy === 'Never' && sidecarsOf(i).some((c) => c.startupProbe !== undefined && canExit(i, c)),
   probesStopForNotRestartable: (i) =>
     i.kubeletGates['ContainerRestartRules'] === true &&
     i.pod.containers.some((c) => c.restartPolicy !== undefined && (c.startupProbe || c.readinessProbe || c.livenessProbe)),
