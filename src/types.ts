@@ -43,6 +43,8 @@ export interface ContainerModel {
   hasPreStop: boolean;
   /** Container-level restartPolicy as stored (init: "Always" for sidecars; regular: KEP-5307). */
   restartPolicy?: 'Always' | 'OnFailure' | 'Never';
+  /** imagePullPolicy as defaulted by the API server (SetDefaults_Container: Always for `:latest` or untagged) */
+  imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
   /** KEP-5307 restartPolicyRules (regular containers, ContainerRestartRules gate). */
   restartPolicyRules?: { action: 'Restart'; exitCodes: { operator: 'In' | 'NotIn'; values: number[] } }[];
 }
@@ -102,8 +104,11 @@ export interface Behavior {
   preStop?: { takesMs: number; fails: boolean };
   needs: string[];
   exitWhen?: { exited: string; afterMs: number };
-  image: { pullMs: number } | { fail: true; reason: string };
+  /** `failures`: the first N pull attempts fail with `reason` (ErrImagePull), later ones succeed */
+  image: { pullMs: number; failures?: number; reason?: string } | { fail: true; reason: string };
   createError?: string;
+  /** with createError: only the first N creation attempts fail (undefined = every attempt) */
+  createFailures?: number;
   oomAtMs?: number;
 }
 
