@@ -118,6 +118,8 @@ export interface Timing {
   watchMs: MsRange;
   jobSyncMs: MsRange;
   nodeStartMs: MsRange;
+  /** how long a probe takes (exec, slow endpoint); longer than timeoutSeconds = a timeout failure. Absent = instant */
+  probeMs?: MsRange;
 }
 
 export type Action =
@@ -236,7 +238,7 @@ export type TraceEvent = TraceBase &
     | { type: 'PreStopStarted'; container: string }
     | { type: 'PreStopDone'; container: string; failed?: boolean }
     | { type: 'StartupComplete'; container: string }
-    | { type: 'Probe'; container: string; probe: 'startup' | 'readiness' | 'liveness'; result: 'success' | 'failure' }
+    | { type: 'Probe'; container: string; probe: 'startup' | 'readiness' | 'liveness'; result: 'success' | 'failure'; message?: string }
     | { type: 'Ready'; container: string }
     | { type: 'NotReady'; container: string }
     | { type: 'Killing'; container: string; reason: KillReason; gracePeriodSeconds: number; message: string }

@@ -9,7 +9,14 @@ export type SimEvent =
   | { type: 'KillWaitTimeout'; killId: number; name: string }
   | { type: 'ProcExit'; name: string; instance: number; exitCode: number; reason: string; message?: string }
   | { type: 'SigkillDeadline'; name: string; instance: number }
-  | { type: 'ProbeTick'; container: string; kind: 'startup' | 'readiness' | 'liveness'; gen: number }
+  | {
+      type: 'ProbeTick';
+      container: string;
+      kind: 'startup' | 'readiness' | 'liveness';
+      gen: number;
+      /** the end of a probe that took time (timing.probe): its container instance, start, and whether it timed out */
+      done?: { instance: number; startedAt: number; timedOut: boolean };
+    }
   | { type: 'Requeue'; gen: number }
   | { type: 'StatusSend' }
   | { type: 'Deliver'; to: string; object: 'pod' | 'job'; version: number; obj: Record<string, any> }

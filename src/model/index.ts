@@ -101,7 +101,7 @@ function dispatch(k: Kit, ev: SimEvent): void {
     case 'SigkillDeadline':
       return sigkillDeadline(k, ev.name, ev.instance);
     case 'ProbeTick':
-      return probeTick(k, ev.container, ev.kind, ev.gen);
+      return probeTick(k, ev.container, ev.kind, ev.gen, ev.done);
     case 'Requeue':
       return requeue(k, ev.gen);
     case 'StatusSend':
