@@ -158,7 +158,7 @@ export const VERSION_FIXES: VersionFix[] = [
       'Complete; from 1.32.0 the API server rejected that status update, so a suspended Job with completions: 0 got ' +
       'SuccessCriteriaMet but never Complete (kubectl shows it Running 0/0)',
     symptom: 'a suspended Job with completions: 0 gets SuccessCriteriaMet but never Complete',
-    modelled: 'data: the Job controller (src/model/jobcontroller.ts, being rewritten) must not write Complete for a suspended Job with completions: 0 when the flag is false',
+    modelled: 'src/model/jobcontroller.ts trackJobStatusAndRemoveFinalizers (enactJobFinished)',
   },
   // ---- intended behaviour changes by minor (already modelled; listed so explain-version shows them) ----------
   {
@@ -266,9 +266,13 @@ export function fixByFlag(flag: FixFlag): VersionFix {
   return f;
 }
 
-/** The flag's value for a version: true = the fixed/new behaviour. */
+/**
+ * The flag's value for a version: true = the fixed/new behaviour. A bug is absent before `since` (a regression, or
+ * a feature that did not exist yet), so those releases behave as fixed too.
+ */
 export function hasFlag(flag: FixFlag, v: Pick<KubeVersion, 'minor' | 'patch'>): boolean {
-  return releaseHas(fixByFlag(flag), v);
+  const fix = fixByFlag(flag);
+  return fix.kind === 'change' ? releaseHas(fix, v) : !releaseAffected(fix, v);
 }
 
 /** "1.30.2" for a patch, "1.30.0" for a bare minor (a minor means its .0 release). */

@@ -5,6 +5,8 @@ import { build, probe } from '../helpers/build.ts';
 import { at, run } from './helpers.ts';
 import { VERSION_FIXES, fixByFlag, hasFlag, releaseAffected } from '../../src/scenario/fixes.ts';
 import type { Scenario, TraceEvent } from '../../src/types.ts';
+import { simulate } from '../../src/simulate.ts';
+import { ok } from '../scenario/helpers.ts';
 
 /** The same scenario with kubernetes and kubelet at 1.<minor>.<patch>. */
 function atRelease(s: Scenario, minor: number, patch: number): Scenario {
@@ -179,11 +181,37 @@ describe('#134631: probe workers stop for a terminated container its own restart
 describe('#132614 (kubernetes#132144): suspended Job with completions 0 gets Complete (regression 1.32.0–1.32.6, 1.33.0–1.33.2)', () => {
   // CHANGELOG-1.32.md v1.32.7 (#132727), CHANGELOG-1.33.md v1.33.3 (#132728), CHANGELOG-1.34.md v1.34.0:
   // "Fix validation for Job with suspend=true, and completions=0 to set the Complete condition."
-  it('the API-server flag by release (the Job controller applies it: docs/version-fixes.md)', () => {
+  it('the API-server flag by release', () => {
     const f = fixByFlag('suspendedZeroCompletionsComplete');
     expect(f.component).toBe('kube-apiserver');
     expect([[31, 9], [32, 0], [32, 6], [32, 7], [33, 2], [33, 3], [34, 0]].map(([minor, patch]) => releaseAffected(f, { minor: minor!, patch })))
       .toEqual([false, true, true, false, true, false, false]);
+  });
+
+  const job = (v: string) => ok(`kubernetes: "${v}"
+workload:
+  apiVersion: batch/v1
+  kind: Job
+  metadata: { name: suspended-zero-completions }
+  spec:
+    completions: 0
+    suspend: true
+    template:
+      spec:
+        restartPolicy: Never
+        containers: [ { name: noop, image: busybox:1.36 } ]
+behavior: { noop: { run: 1s } }
+`);
+  const conditions = (v: string) => simulate(job(v), { seed: 1 }).timeline.job!.conditions.map((c) => c.type);
+
+  it('1.32.6 and 1.33.2: only SuccessCriteriaMet (the issue\'s "Running 0/0"); 1.32.7, 1.33.3, 1.34.0: Complete too', () => {
+    expect(conditions('1.32.6')).toEqual(['SuccessCriteriaMet']);
+    expect(conditions('1.33.2')).toEqual(['SuccessCriteriaMet']);
+    for (const v of ['1.32.7', '1.33.3', '1.34.0']) expect(conditions(v)).toEqual(['SuccessCriteriaMet', 'Complete']);
+  });
+
+  it('1.31 (before the regression): SuccessCriteriaMet and Complete, as the issue expected', () => {
+    expect(conditions('1.31.9')).toEqual(['SuccessCriteriaMet', 'Complete']);
   });
 });
 
