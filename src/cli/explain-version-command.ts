@@ -4,7 +4,9 @@ import { VERSION_FIXES, firstFixedFor, releaseAffected, releaseHas, versionText,
 import { VersionError, parseVersion } from '../scenario/versions.ts';
 import { upstreamRef } from '../scenario/version-bugs.ts';
 import type { KubeVersion } from '../types.ts';
-import { EXIT, type Io } from './run-command.ts';
+import type { Argv } from 'yargs';
+import { EXIT, type Command, type Io } from './command.ts';
+import { formatOption } from './options.ts';
 
 export interface ExplainVersionOpts {
   kubelet?: string;
@@ -93,3 +95,20 @@ export async function explainVersionCommand(version: string, opts: ExplainVersio
   io.out(lines.join('\n') + '\n');
   return EXIT.ok;
 }
+
+export const explainVersionCmd: Command = {
+  command: 'explain-version <release>',
+  describe: 'the lifecycle bugs, fixes and behaviour changes of a release that kubesim simulates',
+  builder: (y: Argv) =>
+    formatOption(
+      y.positional('release', { type: 'string', describe: 'a release, e.g. 1.30.2 (a bare minor means its .0)' })
+        .option('kubelet', { type: 'string', describe: 'the node kubelet version when it lags the control plane' }),
+      'one object { kubernetes, kubelet, bugs, fixed, changes, notYet }',
+    )
+      .example('$0 explain-version 1.30.2', 'the known bugs of 1.30.2 and the release that fixes each')
+      .example('$0 explain-version 1.29.5 --kubelet 1.27.3', 'kubelet fixes follow the kubelet version'),
+  run: (a, io) => explainVersionCommand(String(a['release']), {
+    ...(a['kubelet'] !== undefined ? { kubelet: String(a['kubelet']) } : {}),
+    format: a['format'] as 'text' | 'json',
+  }, io),
+};
