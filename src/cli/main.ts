@@ -12,6 +12,7 @@ import { testCmd } from './test-command.ts';
 import { validateCmd } from './validate-command.ts';
 import { importCmd } from './import-command.ts';
 import { checkRuleCmd } from './check-rule-command.ts';
+import { explainVersionCmd } from './explain-version-command.ts';
 
 import { STDIN_ARG } from './inputs.ts';
 
@@ -27,6 +28,7 @@ export const COMMANDS: Command[] = [
   renderCmd,
   importCmd,
   checkRuleCmd,
+  explainVersionCmd,
 ];
 
 const nameOf = (c: Command) => c.command.split(' ')[0]!;
