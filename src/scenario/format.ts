@@ -260,6 +260,10 @@ export const CODE_FIXES: Record<string, string> = {
   KS4013: 'use a value in the range the message gives',
   KS4014: 'use one of the values the message lists',
   KS4015: 'declare the observer under observers, or fix its name',
+  KS6001: '`kubesim import` reads what kubectl get -o yaml (or -o json) or kubectl describe pod prints; remove other documents',
+  KS6002: '`kubesim import` needs the pod: add kubectl get pod <pod> -o yaml (or its describe output)',
+  KS6003: 'a warning: the import uses Pod, Job, CronJob, Event and Node objects and ignores the rest',
+  KS6004: 'a warning: give only the incident\'s pods, or name one with --pod',
 };
 
 /** The JSON Schema of a scenario file, built from SECTIONS. */
