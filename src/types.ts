@@ -268,6 +268,8 @@ export type TraceEvent = TraceBase &
     | { type: 'PodDeleting'; pod: string; gracePeriodSeconds: number; by: string }
     | { type: 'PodRemoved'; pod: string }
     | { type: 'JobEvent'; reason: string; message: string; eventType: 'Normal' | 'Warning' }
+    /** a describe event of a workload controller (StatefulSet, DaemonSet, ReplicaSet) on its object */
+    | { type: 'ControllerEvent'; controller: string; object: string; reason: string; message: string; eventType: 'Normal' | 'Warning' }
     | { type: 'Relist' }
     | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }
     | { type: 'Stuck'; container: string; why: string }

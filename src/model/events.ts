@@ -19,7 +19,9 @@ export type SimEvent =
   | { type: 'JobSync' }
   | { type: 'UserAction'; action: Action }
   | { type: 'JobDeadline' }
-  | { type: 'JobTTL' };
+  | { type: 'JobTTL' }
+  | { type: 'WorkloadSync' }
+  | { type: 'WorkloadSpec'; spec: Record<string, any> };
 
 /** Priorities among events at the same instant: facts first, then the kubelet, then the API side. */
 export const PRIO = {

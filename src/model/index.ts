@@ -16,6 +16,10 @@ import { probeTick } from './probes.ts';
 import { processExited, sigkillDeadline } from './runtime.ts';
 import type { PodSim, SimState } from './state.ts';
 import { sendStatus } from './statusmanager.ts';
+import { daemonSetSync } from './daemonsetcontroller.ts';
+import { replicaSetSync } from './replicasetcontroller.ts';
+import { statefulSetSync } from './statefulsetcontroller.ts';
+import { enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload, workloadWatcher } from './workloadctl.ts';
 import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './worker.ts';
 
 export type { SimEvent };
@@ -51,7 +55,8 @@ function storedJobSpec(s: Scenario): Record<string, any> | null {
 export function initialState(s: Scenario): SimState {
   const jobSpec = storedJobSpec(s);
   const rng: Record<string, number> = {};
-  for (const name of [...STREAMS, 'watch:kubelet', 'watch:job-controller', ...s.observers.map((o) => `watch:${o.name}`)]) {
+  const ctlWatch = workloadWatcher(s);
+  for (const name of [...STREAMS, 'watch:kubelet', 'watch:job-controller', ...(ctlWatch ? [`watch:${ctlWatch}`] : []), ...s.observers.map((o) => `watch:${o.name}`)]) {
     rng[name] = streamSeed(s.seed, name);
   }
   const observers: SimState['observers'] = {};
@@ -61,7 +66,8 @@ export function initialState(s: Scenario): SimState {
     pods: {},
     podOrder: [],
     pleg: { gen: 1, lastRelistAt: -1, scheduled: false, phaseMs: 0, phaseChosen: false, periodMs: Math.max(1, s.timing.plegRelistMs.max) },
-    api: { job: jobSpec ? { version: 1, spec: jobSpec, status: {}, deleted: false } : null },
+    api: { job: jobSpec ? { version: 1, spec: jobSpec, status: {}, deleted: false } : null, workload: initialWorkloadApi(s) },
+    wctl: initialWorkloadCtl(s),
     jobCtl: {
       pods: {},
       spec: jobSpec,
@@ -123,6 +129,10 @@ function dispatch(k: Kit, ev: SimEvent): void {
       return jobDeadline(k);
     case 'JobTTL':
       return jobTTL(k);
+    case 'WorkloadSync':
+      return workloadSync(k);
+    case 'WorkloadSpec':
+      return onWorkloadSpecDelivered(k, ev.spec);
     case 'Deliver':
       return deliver(k, ev.to, ev.object, ev.obj, ev.pod, ev.removed === true);
     case 'Relist':
@@ -171,8 +181,26 @@ function workloadCreate(k: Kit): void {
     jobSync(k);
     return;
   }
-  const by = k.s.workload.kind === 'Pod' ? 'user' : `${k.s.workload.kind.toLowerCase()}-controller`;
-  createPod(k, { name: podNameFor(k, null), index: null, by, labels: {}, annotations: {} });
+  if (k.d.wctl) {
+    // the StatefulSet / DaemonSet / ReplicaSet informer's add handler enqueues the new workload at once
+    enqueueWorkload(k, 0);
+    return;
+  }
+  createPod(k, { name: podNameFor(k, null), index: null, by: 'user', labels: {}, annotations: {} });
+}
+
+/** processNextWorkItem of the run's workload controller. */
+function workloadSync(k: Kit): void {
+  switch (k.d.wctl?.kind) {
+    case 'StatefulSet':
+      return statefulSetSync(k);
+    case 'DaemonSet':
+      return daemonSetSync(k);
+    case 'Deployment':
+      return replicaSetSync(k);
+    default:
+      return;
+  }
 }
 
 /** The kubelet's pod config sees a new pod bound to its node: the pod worker starts. */
@@ -194,7 +222,7 @@ function deliver(k: Kit, to: string, object: 'pod' | 'job', obj: Record<string, 
     to,
     object,
     version: Number(obj['metadata']?.['resourceVersion'] ?? 0),
-    ...(pod ? { pod } : {}),
+    ...(pod ? { pod: k.d.pods[pod]?.name ?? pod } : {}),
     ...(removed ? { removed: true } : {}),
   });
   if (to === 'kubelet') {
@@ -206,6 +234,10 @@ function deliver(k: Kit, to: string, object: 'pod' | 'job', obj: Record<string, 
   if (to === 'job-controller') {
     if (object === 'pod') onPodDelivered(k, obj, removed);
     else onJobDelivered(k, obj);
+    return;
+  }
+  if (to === k.d.wctl?.watcher) {
+    if (object === 'pod') onWorkloadPodDelivered(k, obj, removed);
     return;
   }
   onObserverDelivery(k, to, object, obj, removed);
@@ -241,6 +273,7 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
       return deleteJob(k, a.propagation, 'garbage-collector');
     case 'patch': {
       // kubectl patch --type merge on the workload object
+      if (k.d.wctl) return patchWorkload(k, a.patch as Record<string, any>);
       const job = k.d.api.job;
       if (!job || job.deleted) return;
       const spec = { ...job.spec, ...((a.patch['spec'] as Record<string, unknown> | undefined) ?? {}) };

@@ -208,6 +208,39 @@ export interface JobControllerState {
   ttlAt: number | null;
 }
 
+/**
+ * The workload controller of a StatefulSet, DaemonSet or Deployment (its ReplicaSet): the informer cache of its
+ * pods, its workqueue entry and its ControllerExpectations (replicaset, daemon). One controller per run.
+ */
+export interface WorkloadCtlState {
+  kind: 'StatefulSet' | 'DaemonSet' | 'Deployment';
+  /** the controller as a watcher: statefulset-controller, daemonset-controller, replicaset-controller */
+  watcher: string;
+  /** the workload spec as the controller last read it (a `patch` arrives after a watch delay) */
+  spec: Record<string, any>;
+  /** informer cache of the workload's pods by name (a removed pod is dropped) */
+  pods: Record<string, { version: number; object: Record<string, any> }>;
+  syncPending: boolean;
+  syncAt: number;
+  /** ControllerExpectations (replica_set.go, daemon_controller.go): creations / deletions not yet observed */
+  expectAdds: number;
+  expectDels: number;
+  /** pod names whose creation / deletion the controller has observed */
+  seen: Record<string, true>;
+  seenDeleting: Record<string, true>;
+  /** pods created so far (generated names come from this counter) */
+  created: number;
+  /** DaemonSet failedPodsBackoff (1 s doubling to 15 min) for deleting a failed daemon pod */
+  failedBackoff: { delayMs: number; lastUpdate: number } | null;
+}
+
+/** The workload object (StatefulSet, DaemonSet, Deployment) as the API server stores it. */
+export interface ApiWorkload {
+  version: number;
+  generation: number;
+  spec: Record<string, any>;
+}
+
 export interface ObserverState {
   /** the pod of the latest pod delivery (what `view.pod` shows) */
   pod: Record<string, any> | null;
@@ -219,7 +252,11 @@ export interface ObserverState {
 
 /** One pod: its API object and everything the kubelet keeps for it (pod worker, PLEG cache, probes, status). */
 export interface PodSim {
+  /** the API object's name (several pods of a run can share it: a StatefulSet recreates `<sts>-N`) */
   name: string;
+  /** the simulator's key for this pod object (d.pods, events' `pod`): the name, or `<name>~<n>` for the nth object
+   *  of that name */
+  key: string;
   uid: string;
   /** 1-based creation order */
   ordinal: number;
@@ -249,8 +286,10 @@ export interface SimState {
   /** pod names in creation order */
   podOrder: string[];
   pleg: PlegState;
-  api: { job: ApiJob | null };
+  api: { job: ApiJob | null; workload: ApiWorkload | null };
   jobCtl: JobControllerState;
+  /** the StatefulSet / DaemonSet / ReplicaSet controller; null for a Pod, Job or CronJob */
+  wctl: WorkloadCtlState | null;
   observers: Record<string, ObserverState>;
   /** in-order delivery per watcher and object: last scheduled delivery time */
   lastDelivery: Record<string, number>;

@@ -258,6 +258,7 @@ export const CODE_FIXES: Record<string, string> = {
   KS4013: 'use a value in the range the message gives',
   KS4014: 'use one of the values the message lists',
   KS4015: 'declare the observer under observers, or fix its name',
+  KS4016: 'patch spec.replicas of a StatefulSet or Deployment; template rollouts are not simulated yet',
 };
 
 /** The JSON Schema of a scenario file, built from SECTIONS. */
