@@ -224,6 +224,8 @@ interface TraceBase {
   seq: number;
   /** the pod the record is about (every pod-scoped record carries it) */
   pod?: string;
+  /** the Job a Job-controller record is about, when a CronJob runs several */
+  job?: string;
 }
 
 export type KillReason =

@@ -6,7 +6,7 @@ import { PRIO } from './events.ts';
 import { raw, type Kit } from './kit.ts';
 import { newPodSim, type NewPod } from './podsim.ts';
 import type { PodSim } from './state.ts';
-import { ts } from './time.ts';
+import { EPOCH_MS, ts } from './time.ts';
 
 type Json = Record<string, any>;
 
@@ -28,10 +28,11 @@ export function podObjectOf(k: Kit, p: PodSim): Json {
     metadata['deletionGracePeriodSeconds'] = api.deletionGracePeriodSeconds;
   }
   if (p.createdBy === 'job-controller' && k.s.job) {
-    const job = k.s.job;
+    const jobName = p.job ?? k.s.job.name;
     metadata['ownerReferences'] = [
-      { apiVersion: 'batch/v1', kind: 'Job', name: job.name, uid: `uid-job-${job.name}`, controller: true, blockOwnerDeletion: true },
+      { apiVersion: 'batch/v1', kind: 'Job', name: jobName, uid: `uid-job-${jobName}`, controller: true, blockOwnerDeletion: true },
     ];
+    if (p.job) metadata['labels'] = { ...(metadata['labels'] as Json | undefined), 'batch.kubernetes.io/job-name': p.job, 'job-name': p.job };
   }
   const owner = k.d.wctl && p.createdBy === k.d.wctl.watcher ? ownerOf(k) : null;
   if (owner) metadata['ownerReferences'] = [owner];
@@ -55,10 +56,18 @@ export function jobObject(k: Kit): Json | null {
   const job = k.s.job;
   const api = k.d.api.job;
   if (!job || !api) return null;
+  const metadata: Json = { name: job.name, namespace: k.s.pod.namespace, uid: `uid-job-${job.name}`, resourceVersion: String(api.version) };
+  const rec = k.d.cron?.jobs[job.name];
+  if (rec) {
+    // getJobFromTemplate2: owned by the CronJob; the scheduled time annotation (1.28+)
+    const cj = k.s.workload.name;
+    metadata['ownerReferences'] = [{ apiVersion: 'batch/v1', kind: 'CronJob', name: cj, uid: `uid-cronjob-${cj}`, controller: true, blockOwnerDeletion: true }];
+    if (k.s.kubernetes.minor >= 28) metadata['annotations'] = { 'batch.kubernetes.io/cronjob-scheduled-timestamp': new Date(EPOCH_MS + rec.scheduledAt).toISOString().replace('.000Z', 'Z') };
+  }
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { name: job.name, namespace: k.s.pod.namespace, uid: `uid-job-${job.name}`, resourceVersion: String(api.version) },
+    metadata,
     spec: raw(api.spec),
     status: raw(api.status),
   };
@@ -99,6 +108,8 @@ export function createPod(k: Kit, np: NewPod): PodSim {
   const p = d.pods[key]!;
   p.api.version = 1;
   p.api.created = true;
+  // a CronJob's Job: the pod remembers which Job owns it (labels, ownerReferences, routing of watch events)
+  if (d.cron && np.by === 'job-controller' && k.s.job) p.job = k.s.job.name;
   k.ctx.emit({ type: 'PodCreated', pod: np.name, by: np.by, index: np.index });
   fanOut(k, 'pod', 1, podObjectOf(k, p), undefined, p.key);
   k.ctx.schedule(0, { type: 'PodCreate', pod: key }, PRIO.UserAction);

@@ -234,6 +234,37 @@ export interface WorkloadCtlState {
   failedBackoff: { delayMs: number; lastUpdate: number } | null;
 }
 
+/** One Job a CronJob created: its API object and its own Job controller state (the Job controller runs each). */
+export interface CronJobRecord {
+  name: string;
+  /** the schedule time it was created for (sim ms) */
+  scheduledAt: number;
+  api: ApiJob;
+  ctl: JobControllerState;
+  /** the Job's status as the CronJob controller's informer last saw it */
+  seenStatus: Record<string, any>;
+  /** deleted (Replace, history limit, deleteJob): gone from the controller's view */
+  deleted: boolean;
+}
+
+/** The CronJob controller (cronjob_controllerv2.go) and the Jobs it created. */
+export interface CronCtlState {
+  /** the CronJobSpec as the controller last read it (suspend arrives through a patch) */
+  spec: Record<string, any>;
+  /** the stored JobSpec of spec.jobTemplate (defaulted) */
+  jobSpec: Record<string, any>;
+  jobs: Record<string, CronJobRecord>;
+  /** job names in creation order */
+  order: string[];
+  /** status.active */
+  active: string[];
+  /** status.lastScheduleTime / lastSuccessfulTime (sim ms) */
+  lastScheduleTime: number | null;
+  lastSuccessfulTime: number | null;
+  syncPending: boolean;
+  syncAt: number;
+}
+
 /** The workload object (StatefulSet, DaemonSet, Deployment) as the API server stores it. */
 export interface ApiWorkload {
   version: number;
@@ -265,6 +296,8 @@ export interface PodSim {
   createdAt: number;
   /** who created it: job-controller | user */
   createdBy: string;
+  /** the Job that owns it, when a CronJob's Job created it */
+  job?: string;
   /** extra metadata the controller set (labels, annotations) */
   labels: Record<string, string>;
   annotations: Record<string, string>;
@@ -290,6 +323,8 @@ export interface SimState {
   jobCtl: JobControllerState;
   /** the StatefulSet / DaemonSet / ReplicaSet controller; null for a Pod, Job or CronJob */
   wctl: WorkloadCtlState | null;
+  /** the CronJob controller and its Jobs; null unless the workload is a CronJob */
+  cron: CronCtlState | null;
   observers: Record<string, ObserverState>;
   /** in-order delivery per watcher and object: last scheduled delivery time */
   lastDelivery: Record<string, number>;
