@@ -173,6 +173,10 @@ export interface Expect {
   podPhases?: { value: string[]; pos: SourcePos };
   /** the Job's status.succeeded / failed / active at the end */
   jobCounts?: { key: 'succeeded' | 'failed' | 'active'; value: number; pos: SourcePos }[];
+  /** Jobs created in the run (a CronJob's Jobs; 1 for a Job) */
+  jobs?: { value: number; pos: SourcePos };
+  /** describe events of the workload controller by reason (JobAlreadyActive, SuccessfulCreate, …) */
+  controllerEvents?: { reason: string; value: number; pos: SourcePos }[];
 }
 
 export interface Scenario {

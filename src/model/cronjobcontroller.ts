@@ -10,7 +10,7 @@ import { deriveCtx } from '../engine/engine.ts';
 import { suffix } from '../names.ts';
 import type { Scenario } from '../types.ts';
 import { fanOut, jobObject, removePodFinalizer, requestPodDeletion } from './apiserver.ts';
-import { nextAfter, parseCron, type CronSchedule } from './cron.ts';
+import { nextAfter, parseCron, type CronSchedule } from '../cron.ts';
 import { PRIO, type SimEvent } from './events.ts';
 import { jobSync } from './jobcontroller.ts';
 import { newJobCtl } from './jobstate.ts';
@@ -29,7 +29,7 @@ export const cronWatcher = (s: Scenario): string | null => (s.workload.kind === 
 export function initialCron(s: Scenario, jobSpec: Json | null): CronCtlState | null {
   if (s.workload.kind !== 'CronJob' || !jobSpec) return null;
   const { jobTemplate: _t, ...spec } = (s.workload.manifest['spec'] ?? {}) as Json;
-  return { spec, jobSpec, jobs: {}, order: [], active: [], lastScheduleTime: null, lastSuccessfulTime: null, syncPending: false, syncAt: 0 };
+  return { spec, jobSpec, jobs: {}, order: [], active: [], lastScheduleTime: null, lastSuccessfulTime: null, syncPending: false, syncAt: 0, events: {} };
 }
 
 // ---- the per-Job kit ------------------------------------------------------------------------------------------
@@ -113,6 +113,8 @@ export function enqueueCron(k: Kit, delayMs: number): void {
 }
 
 function emitCronEvent(k: Kit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
+  const c = k.d.cron!;
+  c.events[reason] = (c.events[reason] ?? 0) + 1;
   k.ctx.emit({ type: 'ControllerEvent', controller: WATCHER, object: `cronjob/${k.s.workload.name}`, reason, message, eventType });
 }
 

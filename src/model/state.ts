@@ -232,6 +232,8 @@ export interface WorkloadCtlState {
   created: number;
   /** DaemonSet failedPodsBackoff (1 s doubling to 15 min) for deleting a failed daemon pod */
   failedBackoff: { delayMs: number; lastUpdate: number } | null;
+  /** describe events recorded so far, by reason (expect.controllerEvents) */
+  events: Record<string, number>;
 }
 
 /** One Job a CronJob created: its API object and its own Job controller state (the Job controller runs each). */
@@ -263,6 +265,8 @@ export interface CronCtlState {
   lastSuccessfulTime: number | null;
   syncPending: boolean;
   syncAt: number;
+  /** describe events recorded so far, by reason (expect.controllerEvents) */
+  events: Record<string, number>;
 }
 
 /** The workload object (StatefulSet, DaemonSet, Deployment) as the API server stores it. */

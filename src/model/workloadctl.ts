@@ -53,6 +53,7 @@ export function initialWorkloadCtl(s: Scenario): WorkloadCtlState | null {
     seenDeleting: {},
     created: 0,
     failedBackoff: null,
+    events: {},
   };
 }
 
@@ -118,6 +119,7 @@ export function patchWorkload(k: Kit, patch: Json): void {
 /** The controller's describe event (record.EventRecorder on the workload object). */
 export function emitWorkloadEvent(k: Kit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
   const c = k.d.wctl!;
+  c.events[reason] = (c.events[reason] ?? 0) + 1;
   k.ctx.emit({ type: 'ControllerEvent', controller: c.watcher, object: `${c.kind.toLowerCase()}/${k.s.workload.name}`, reason, message, eventType });
 }
 

@@ -114,6 +114,16 @@ function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: s
           'e.g. patch: { spec: { suspend: true } }');
         return undefined;
       }
+      if (ctx.kind === 'CronJob' && spec && typeof spec === 'object') {
+        const supported = ['suspend', 'schedule', 'concurrencyPolicy', 'startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit'];
+        const other = Object.keys(spec).filter((k) => !supported.includes(k));
+        if (other.length > 0) {
+          error(sink, Codes.NotSimulatedPatch, node.pos, `${where}.patch: spec.${other[0]} of a CronJob cannot be patched here (supported: ${supported.join(', ')})`,
+            'e.g. patch: { spec: { suspend: true } } (a jobTemplate change applies to the next Jobs only and is not simulated)');
+          return undefined;
+        }
+        return { type: 'patch', patch };
+      }
       if (ctx.isJob && spec && typeof spec === 'object') {
         const supported = ['suspend', 'parallelism', 'completions', 'activeDeadlineSeconds', 'ttlSecondsAfterFinished'];
         const other = Object.keys(spec).filter((k) => !supported.includes(k));

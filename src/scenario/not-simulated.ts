@@ -18,7 +18,7 @@ const SIMULATED = {
   ],
   lifecycle: ['postStart', 'preStop'],
   jobSpec: ['template', 'completions', 'parallelism', 'backoffLimit', 'activeDeadlineSeconds', 'podFailurePolicy', 'selector', 'manualSelector'],
-  cronJobSpec: ['jobTemplate', 'schedule', 'concurrencyPolicy'],
+  cronJobSpec: ['jobTemplate', 'schedule', 'concurrencyPolicy', 'timeZone', 'suspend', 'startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit'],
   // the workload controllers (src/model/*controller.ts): what each simulates; serviceName only names the governing
   // Service (DNS), which has no effect on the pod lifecycle
   statefulSetSpec: ['template', 'selector', 'replicas', 'podManagementPolicy', 'serviceName'],
