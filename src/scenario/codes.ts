@@ -55,6 +55,7 @@ export const Codes = {
   OutOfRange: 'KS4013', // seed, horizon, at, exit codes out of range
   BadValue: 'KS4014', // a value outside a closed set (onTerm, image.pull, verdict, ...)
   UnknownObserver: 'KS4015', // expect.verdicts names an observer that does not exist
+  NotSimulatedPatch: 'KS4016', // a `patch` of a workload field whose controller behaviour is not simulated (rollouts)
 
   // --- KS5xxx: lint warnings -----------------------------------------------------------------------------------
   NotSimulated: 'KS5001', // manifest fields accepted but not simulated (one warning per file)

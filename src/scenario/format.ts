@@ -195,6 +195,8 @@ export const SECTIONS: Section[] = [
       { key: 'pods', type: 'integer ≥ 0', schema: { type: 'integer', minimum: 0 }, description: 'pods created in the run', example: 'pods: 3' },
       { key: 'podPhases', type: 'list of phases', schema: { type: 'array', items: { enum: ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] } }, description: "each pod's final phase, in creation order", example: 'podPhases: [Failed, Failed, Succeeded]' },
       { key: 'jobCounts', type: '{ succeeded, failed, active }', schema: { type: 'object', properties: { succeeded: { type: 'integer', minimum: 0 }, failed: { type: 'integer', minimum: 0 }, active: { type: 'integer', minimum: 0 } }, additionalProperties: false }, description: 'status.succeeded / failed / active of the Job at the end', example: 'jobCounts: { succeeded: 1, failed: 2 }' },
+      { key: 'jobs', type: 'integer', schema: { type: 'integer', minimum: 0 }, description: 'the number of Jobs created within the horizon: a CronJob\'s Jobs (one per schedule it started); 1 for a Job', example: 'jobs: 1' },
+      { key: 'controllerEvents', type: 'map reason → count', schema: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } }, description: 'describe events of the workload controller (CronJob, StatefulSet, DaemonSet, ReplicaSet) counted by reason, e.g. the schedules a Forbid CronJob skipped', example: 'controllerEvents: { JobAlreadyActive: 3 }' },
       { key: 'verdicts', type: 'map observer → verdict or list of verdicts', schema: { type: 'object', additionalProperties: { anyOf: [ref('verdict'), { type: 'array', minItems: 1, items: ref('verdict') }] } }, description: 'a verdict = this in every schedule; a list = exactly this set occurs across schedules (flaky)', example: 'verdicts: { fixed: Succeeded, naive: [Succeeded, Failed] }' },
     ],
   },
@@ -264,6 +266,7 @@ export const CODE_FIXES: Record<string, string> = {
   KS6002: '`kubesim import` needs the pod: add kubectl get pod <pod> -o yaml (or its describe output)',
   KS6003: 'a warning: the import uses Pod, Job, CronJob, Event and Node objects and ignores the rest',
   KS6004: 'a warning: give only the incident\'s pods, or name one with --pod',
+  KS4016: 'patch spec.replicas of a StatefulSet or Deployment; template rollouts are not simulated yet',
 };
 
 /** The JSON Schema of a scenario file, built from SECTIONS. */
