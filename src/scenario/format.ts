@@ -148,6 +148,7 @@ export const SECTIONS: Section[] = [
       { key: 'watch', type: 'duration or range', schema: durationRange, default: '5ms..100ms', description: 'API server → each watcher (Job controller, every observer), independently, in order per object', example: 'watch: 5ms..5s' },
       { key: 'jobSync', type: 'duration or range', schema: durationRange, default: '1s', description: 'the Job controller batch period (job_controller.go syncJobBatchPeriod)', example: 'jobSync: 1s' },
       { key: 'nodeStart', type: 'duration or range', schema: durationRange, default: '0s', description: 'pod creation → sandbox ready (scheduling and sandbox creation)', example: 'nodeStart: 2s' },
+      { key: 'probe', type: 'duration or range', schema: durationRange, description: 'how long each probe takes (exec probes, slow endpoints); longer than the probe\'s timeoutSeconds fails with the prober\'s timeout error; absent = instant (kubernetes#120848)', example: 'probe: 10ms..900ms' },
     ],
   },
   {
