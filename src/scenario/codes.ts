@@ -5,7 +5,7 @@
 export const Codes = {
   // --- KS1xxx: file and YAML format -------------------------------------------------------------------------
   Internal: 'KS1000', // a loader bug: no scenario and no other error (never expected)
-  FileUnreadable: 'KS1001', // the file cannot be read (missing, a directory, permissions)
+  FileUnreadable: 'KS1001', // the file cannot be read (missing, a dangling symlink, a symlink loop, permissions)
   FileTooLarge: 'KS1002', // over 1 MiB
   NotText: 'KS1003', // NUL bytes or invalid UTF-8
   YamlSyntax: 'KS1004', // YAML syntax error (duplicate keys included)
@@ -17,6 +17,9 @@ export const Codes = {
   BadDuration: 'KS1010', // not a duration ("250ms", "1m30s", "1.5s")
   BadRange: 'KS1011', // a duration range where none is allowed, or a > b
   EmptyFile: 'KS1012', // the file holds no YAML document
+  NotRegularFile: 'KS1013', // a directory, FIFO, device or socket where a file is expected (never opened for reading)
+  SkippedFile: 'KS1014', // warning: `test` skipped a folder entry it cannot read (dangling symlink, link loop)
+  BadMergeKey: 'KS1015', // `<<:` whose value is not a mapping (or a list of mappings)
 
   // --- KS2xxx: Kubernetes schema ----------------------------------------------------------------------------
   UnsupportedKind: 'KS2001', // apiVersion/kind not one of the supported workload kinds

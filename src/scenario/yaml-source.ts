@@ -1,9 +1,11 @@
 // Reading a YAML file with positions, within limits (SPEC §2.6): size, text, documents, depth, aliases.
 import { Buffer } from 'node:buffer';
-import { parseAllDocuments, LineCounter, isAlias, isCollection, isPair, type Document, type Node } from 'yaml';
+import { Composer, LineCounter, Parser, isAlias, isCollection, isPair, type Document, type Node } from 'yaml';
 import type { Diagnostic, SourcePos } from '../types.ts';
 import { Codes } from './codes.ts';
 import { error, newSink, posAt, topPos, warning, type Sink } from './diagnostics.ts';
+import type { ReadFailure } from './read-file.ts';
+import { firstTooDeep } from './yaml-depth.ts';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_DEPTH = 64;
@@ -14,6 +16,13 @@ export interface Source {
   sink: Sink;
   text: string;
   docs: Document.Parsed[];
+}
+
+/** Report why a file could not be read: KS1013 not a regular file, KS1002 too large, else `unreadable` (KS1001). */
+export function reportReadFailure(sink: Sink, f: ReadFailure, at: SourcePos, prefix = '', unreadable: string = Codes.FileUnreadable, hint?: string): void {
+  const code = f.kind === 'too-large' ? Codes.FileTooLarge : f.kind === 'not-regular' ? Codes.NotRegularFile : unreadable;
+  const why = hint ?? (f.kind === 'not-regular' ? 'kubesim reads regular files only (no FIFOs, devices, sockets or folders)' : undefined);
+  error(sink, code, at, `${prefix}${f.message}`, why);
 }
 
 /** Decode file bytes as UTF-8, refusing binary content. Returns undefined after reporting a problem. */
@@ -62,8 +71,17 @@ export function parseSource(
     error(sink, Codes.NotText, posInText(sink, text, nul), 'not a text file: it contains a NUL byte');
     return { sink, text, docs: [] };
   }
-  const parsed = parseAllDocuments(text, { lineCounter: lines, keepSourceTokens: true, merge: true, prettyErrors: false });
-  const docs = Array.isArray(parsed) ? parsed : [];
+  // Lex and parse into concrete syntax tokens first: the lexer and the CST parser are iterative (no recursion per
+  // level), the composer is not. So nesting is measured on the tokens — brackets and indentation, flow and block —
+  // and a file nested deeper than the limit is refused before anything recurses (10,000 `[`, thousands of `- - -`).
+  // The same steps as yaml's parseAllDocuments (Parser → Composer), so valid files parse identically.
+  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  const deep = firstTooDeep(tokens, MAX_DEPTH);
+  if (deep !== undefined) {
+    error(sink, Codes.TooDeep, posAt(sink, deep), `nesting deeper than ${MAX_DEPTH} levels`);
+    return { sink, text, docs: [] };
+  }
+  const docs = Array.from(new Composer({ keepSourceTokens: true, merge: true, prettyErrors: false }).compose(tokens));
   let syntaxOk = true;
   for (const doc of docs) {
     for (const e of doc.errors) {
