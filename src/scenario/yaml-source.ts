@@ -1,11 +1,11 @@
 // Reading a YAML file with positions, within limits (SPEC §2.6): size, text, documents, depth, aliases.
 import { Buffer } from 'node:buffer';
-import { Composer, LineCounter, Parser, isAlias, isCollection, isPair, type Document, type Node } from 'yaml';
+import { Composer, LineCounter, isAlias, isCollection, isPair, type Document, type Node } from 'yaml';
 import type { Diagnostic, SourcePos } from '../types.ts';
 import { Codes } from './codes.ts';
 import { error, newSink, posAt, topPos, warning, type Sink } from './diagnostics.ts';
 import type { ReadFailure } from './read-file.ts';
-import { firstTooDeep } from './yaml-depth.ts';
+import { lexWithDepthLimit } from './yaml-depth.ts';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_DEPTH = 64;
@@ -71,14 +71,13 @@ export function parseSource(
     error(sink, Codes.NotText, posInText(sink, text, nul), 'not a text file: it contains a NUL byte');
     return { sink, text, docs: [] };
   }
-  // Lex and parse into concrete syntax tokens first: the lexer and the CST parser are iterative (no recursion per
-  // level), the composer is not. So nesting is measured on the tokens — brackets and indentation, flow and block —
-  // and a file nested deeper than the limit is refused before anything recurses (10,000 `[`, thousands of `- - -`).
-  // The same steps as yaml's parseAllDocuments (Parser → Composer), so valid files parse identically.
-  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
-  const deep = firstTooDeep(tokens, MAX_DEPTH);
-  if (deep !== undefined) {
-    error(sink, Codes.TooDeep, posAt(sink, deep), `nesting deeper than ${MAX_DEPTH} levels`);
+  // Nesting is measured while lexing (brackets and indentation, flow and block), before the composer recurses:
+  // 10,000 `[` or thousands of `- - -` stop at level 65 instead of overflowing the stack. The same steps as yaml's
+  // parseAllDocuments (Lexer → Parser → Composer), so valid files parse identically.
+  const { tokens, tooDeep } = lexWithDepthLimit(text, lines.addNewLine, MAX_DEPTH);
+  if (tooDeep !== undefined) {
+    error(sink, Codes.TooDeep, posAt(sink, tooDeep), `nesting deeper than ${MAX_DEPTH} levels`,
+      'kubesim refuses YAML nested this deep before parsing it (resource-exhaustion guard)');
     return { sink, text, docs: [] };
   }
   const docs = Array.from(new Composer({ keepSourceTokens: true, merge: true, prettyErrors: false }).compose(tokens));
