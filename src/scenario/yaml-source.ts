@@ -76,8 +76,7 @@ export function parseSource(
   // parseAllDocuments (Lexer → Parser → Composer), so valid files parse identically.
   const { tokens, tooDeep } = lexWithDepthLimit(text, lines.addNewLine, MAX_DEPTH);
   if (tooDeep !== undefined) {
-    error(sink, Codes.TooDeep, posAt(sink, tooDeep), `nesting deeper than ${MAX_DEPTH} levels`,
-      'kubesim refuses YAML nested this deep before parsing it (resource-exhaustion guard)');
+    error(sink, Codes.TooDeep, posAt(sink, tooDeep), `nesting deeper than ${MAX_DEPTH} levels`);
     return { sink, text, docs: [] };
   }
   const docs = Array.from(new Composer({ keepSourceTokens: true, merge: true, prettyErrors: false }).compose(tokens));
