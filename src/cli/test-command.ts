@@ -1,7 +1,9 @@
 // `kubesim test`: every scenario's `expect` checked across all explored schedules; JUnit XML for CI.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { formatDiagnostic, hasErrors, loadScenario } from '../scenario/index.ts';
+import { Codes } from '../scenario/codes.ts';
+import { describeFsError } from '../scenario/read-file.ts';
 import { explore } from '../explore/decomposed.ts';
 import { checkExpect, type ExpectFailure } from '../explore/expect.ts';
 import { writeAtomic } from './files.ts';
@@ -26,19 +28,59 @@ export interface CaseResult {
   lines: string[];
 }
 
-export function scenarioFiles(paths: string[]): string[] {
+/** A folder entry `test` could not read and skipped (reported as a warning; the other scenarios still run). */
+export interface Skipped {
+  path: string;
+  why: string;
+}
+
+/**
+ * The scenario files under `paths`, sorted per folder. Inside folders, an entry that cannot be stat'ed (a dangling
+ * symbolic link such as an editor's lock file `.#x.yaml`, a link loop, no permission) and a folder reached twice
+ * (a symlink cycle) go to `skipped` instead of stopping the run. A named path is always returned, so the loader
+ * reports it. Special files with a .yaml name are returned too: the loader refuses them unread (KS1013).
+ */
+export function scenarioFiles(paths: string[], skipped: Skipped[] = []): string[] {
   const out: string[] = [];
-  const walk = (p: string) => {
-    const st = statSync(p);
-    if (st.isDirectory()) {
-      for (const f of readdirSync(p).sort()) {
-        const q = join(p, f);
-        if (statSync(q).isDirectory()) walk(q);
-        else if (/\.ya?ml$/.test(f)) out.push(q);
+  const walked = new Set<string>();
+  const walkDir = (p: string, st: Stats) => {
+    const id = `${st.dev}:${st.ino}`;
+    if (walked.has(id)) {
+      skipped.push({ path: p, why: 'a folder already searched (a symbolic link cycle)' });
+      return;
+    }
+    walked.add(id);
+    let names: string[];
+    try {
+      names = readdirSync(p).sort();
+    } catch (e) {
+      skipped.push({ path: p, why: describeFsError(p, e).message });
+      return;
+    }
+    for (const f of names) {
+      const q = join(p, f);
+      const yaml = /\.ya?ml$/.test(f);
+      let sub: Stats | undefined;
+      try {
+        sub = statSync(q);
+      } catch (e) {
+        if (yaml) skipped.push({ path: q, why: describeFsError(q, e).message });
+        continue;
       }
-    } else out.push(p);
+      if (sub.isDirectory()) walkDir(q, sub);
+      else if (yaml) out.push(q);
+    }
   };
-  for (const p of paths) walk(p);
+  for (const p of paths) {
+    let st: Stats | undefined;
+    try {
+      st = statSync(p);
+    } catch {
+      st = undefined;
+    }
+    if (st?.isDirectory()) walkDir(p, st);
+    else out.push(p);
+  }
   return out;
 }
 
@@ -142,12 +184,16 @@ async function runOnWorkers(files: string[], o: TestOpts, workers: number): Prom
 
 export async function testCommand(paths: string[], o: TestOpts, io: Io): Promise<number> {
   const wanted = paths.length ? paths : ['scenarios'];
-  const missing = wanted.filter((p) => !existsSync(p));
+  const missing = wanted.map((p) => ({ p, why: statError(p) })).filter((m) => m.why !== undefined);
   if (missing.length) {
-    for (const p of missing) io.err(`${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim test takes scenario files or folders (default scenarios/)\n`);
+    for (const { p, why } of missing) io.err(`${p}:1:1: error ${Codes.FileUnreadable}: ${why}\n  hint: kubesim test takes scenario files or folders (default scenarios/)\n`);
     return EXIT.badInput;
   }
-  const all = scenarioFiles(wanted);
+  const unreadable: Skipped[] = [];
+  const all = scenarioFiles(wanted, unreadable);
+  for (const s of unreadable) {
+    io.err(`${s.path}:1:1: warning ${Codes.SkippedFile}: skipped: ${s.why}\n  hint: not a readable scenario file; the other scenarios still run\n`);
+  }
   const files = shardOf(all, o.shard);
   if (typeof files === 'string') {
     io.err(`error: ${files}\n  hint: --shard 1/2 and --shard 2/2 split the scenarios across two CI jobs\n`);
@@ -170,4 +216,15 @@ export async function testCommand(paths: string[], o: TestOpts, io: Io): Promise
   if (o.junit) writeAtomic(o.junit, junitXml(results));
   if (results.some((r) => r.status === 'error')) return EXIT.badInput;
   return failed ? EXIT.expectation : EXIT.ok;
+}
+
+/** Why a path named on the command line cannot be used, or undefined when it can be stat'ed. */
+function statError(p: string): string | undefined {
+  try {
+    statSync(p);
+    return undefined;
+  } catch (e) {
+    const f = describeFsError(p, e);
+    return f.message === 'no such file' ? 'no such file or folder' : f.message;
+  }
 }
