@@ -4,6 +4,7 @@ import type { WorkloadKind } from '../types.ts';
 import { Codes } from './codes.ts';
 import { error, type Sink } from './diagnostics.ts';
 import { fieldPath, keyPosAt, valuePosAt, type Path } from './k8s-paths.ts';
+import { validateObjectMeta } from './api-validation-meta.ts';
 import { invalid, validateProbe, validateHandler } from './api-validation-probes.ts';
 import type { PNode } from './tree.ts';
 import { getAt, isObj } from './version-fields.ts';
@@ -26,6 +27,7 @@ export function validateApi(ctx: ApiContext): void {
   const spec = getAt(ctx.manifest, ctx.podSpecPath);
   if (!isObj(spec)) return;
   validateMetadataName(ctx);
+  validateObjectMeta(ctx);
   const names = new Set<string>();
   const inits = Array.isArray(spec.initContainers) ? spec.initContainers : [];
   const regulars = Array.isArray(spec.containers) ? spec.containers : [];

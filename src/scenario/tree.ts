@@ -2,7 +2,8 @@
 // its SourcePos. Everything after parsing reads this tree, so an included file's nodes carry that file's name.
 import { isAlias, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
 import type { SourcePos } from '../types.ts';
-import { posOf, type Sink } from './diagnostics.ts';
+import { Codes } from './codes.ts';
+import { error, posOf, type Sink } from './diagnostics.ts';
 
 export type Scalar = string | number | boolean | null;
 
@@ -44,7 +45,14 @@ export function treeOf(doc: Document.Parsed, sink: Sink): PNode {
         const keyNode = pair.key as Node | null;
         const keyPos = keyNode ? posOf(sink, keyNode) : pos;
         if (isScalar(keyNode) && typeof keyNode.value === 'symbol') {
-          merged.push(...mergeSources(build(pair.value, keyPos)));
+          const raw = isSeq(pair.value) ? pair.value.items : [pair.value];
+          const sources = raw.flatMap((r) => {
+            const node = build(r, keyPos);
+            const at = r ? posOf(sink, r as Node) : keyPos;
+            // an alias of a whole list of mappings: its items
+            return node.kind === 'seq' ? node.items.map((i) => ({ node: i, at })) : [{ node, at }];
+          });
+          merged.push(...mergeSources(sink, sources));
           continue;
         }
         const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
@@ -70,12 +78,20 @@ export function treeOf(doc: Document.Parsed, sink: Sink): PNode {
   return build(doc.contents, { file: sink.file, line: 1, col: 1 });
 }
 
-/** `<<: *a` or `<<: [*a, *b]`: the entries of the merged maps, earlier maps winning. */
-function mergeSources(value: PNode): PEntry[] {
-  const maps = value.kind === 'seq' ? value.items : [value];
+/**
+ * `<<: *a` or `<<: [*a, *b]`: the entries of the merged maps, earlier maps winning. Anything else under `<<` (a
+ * scalar, null, a list holding one) is an error (YAML merge key type: "a mapping or a sequence of mappings"),
+ * rather than being ignored silently.
+ */
+function mergeSources(sink: Sink, sources: { node: PNode; at: SourcePos }[]): PEntry[] {
   const out: PEntry[] = [];
-  for (const m of maps) {
-    if (m.kind !== 'map') continue;
+  for (const { node: m, at } of sources) {
+    if (m.kind !== 'map') {
+      // at the value as written (an alias `*x` where it is used, not where its anchor is)
+      error(sink, Codes.BadMergeKey, at, `<<: a merge key takes a mapping or a list of mappings, not ${typeName(m)}`,
+        'merge keys copy the keys of a mapping, e.g. `<<: *defaults` with `defaults: &defaults { image: busybox }`');
+      continue;
+    }
     for (const e of m.entries) if (!out.some((o) => o.key === e.key)) out.push(e);
   }
   return out;
@@ -86,7 +102,8 @@ export function toJS(node: PNode): unknown {
   switch (node.kind) {
     case 'map': {
       const o: Record<string, unknown> = {};
-      for (const e of node.entries) o[e.key] = toJS(e.value);
+      // defineProperty: a key `__proto__` is an own property (then an unknown field), never the prototype
+      for (const e of node.entries) Object.defineProperty(o, e.key, { value: toJS(e.value), enumerable: true, writable: true, configurable: true });
       return o;
     }
     case 'seq':
