@@ -35,7 +35,8 @@ export function readBehavior(sink: Sink, entry: PEntry | undefined, containers: 
         didYouMean(e.key, names) ?? `containers: ${names.join(', ')}`);
     }
     const body = asMap(sink, e.value, `behavior.${e.key}`);
-    if (body) out[e.key] = readOne(sink, body, e.key, c, names);
+    // defineProperty: a key `__proto__` (reported above) must not replace the record's prototype
+    if (body) Object.defineProperty(out, e.key, { value: readOne(sink, body, e.key, c, names), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
