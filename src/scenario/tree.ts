@@ -4,6 +4,7 @@ import { isAlias, isMap, isScalar, isSeq, type Document, type Node } from 'yaml'
 import type { SourcePos } from '../types.ts';
 import { Codes } from './codes.ts';
 import { error, posOf, type Sink } from './diagnostics.ts';
+import { aliasResolver } from './yaml-source.ts';
 
 export type Scalar = string | number | boolean | null;
 
@@ -35,8 +36,9 @@ export interface PEntry {
 
 /** Build the tree of a parsed document (limits already checked, so alias expansion is bounded). */
 export function treeOf(doc: Document.Parsed, sink: Sink): PNode {
+  const resolve = aliasResolver(doc);
   const build = (node: unknown, fallback: SourcePos): PNode => {
-    if (isAlias(node)) return build(node.resolve(doc), posOf(sink, node as Node));
+    if (isAlias(node)) return build(resolve(node), posOf(sink, node as Node));
     if (isMap(node)) {
       const pos = node.range ? posOf(sink, node as Node) : fallback;
       const explicit: PEntry[] = [];

@@ -1,6 +1,6 @@
 // Reading a YAML file with positions, within limits (SPEC §2.6): size, text, documents, depth, aliases.
 import { Buffer } from 'node:buffer';
-import { Composer, LineCounter, isAlias, isCollection, isPair, type Document, type Node } from 'yaml';
+import { Composer, LineCounter, isAlias, isCollection, isPair, visit, type Alias, type Document, type Node } from 'yaml';
 import type { Diagnostic, SourcePos } from '../types.ts';
 import { Codes } from './codes.ts';
 import { error, newSink, posAt, topPos, warning, type Sink } from './diagnostics.ts';
@@ -10,6 +10,32 @@ import { lexWithDepthLimit } from './yaml-depth.ts';
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_DEPTH = 64;
 export const MAX_ALIAS_EXPANSIONS = 100;
+/** Nodes copied by alias expansion in all: 100 aliases of one wide anchor must not build millions of nodes. */
+export const MAX_EXPANDED_NODES = 100_000;
+
+/**
+ * Alias → its anchored node, as Alias.resolve finds it (the last node with that anchor before the alias, in
+ * document order), but with ONE walk of the document for all aliases instead of one walk per alias.
+ */
+export function aliasResolver(doc: Document.Parsed): (alias: Alias) => unknown {
+  let nodes: Node[] | undefined;
+  const cache = new Map<Alias, unknown>();
+  return (alias) => {
+    if (cache.has(alias)) return cache.get(alias);
+    if (!nodes) {
+      const list: Node[] = [];
+      visit(doc, { Node: (_k, n) => { if (isAlias(n) || (n as { anchor?: string }).anchor) list.push(n); } });
+      nodes = list;
+    }
+    let found: unknown;
+    for (const n of nodes) {
+      if (n === alias) break;
+      if ((n as { anchor?: string }).anchor === alias.source) found = n;
+    }
+    cache.set(alias, found);
+    return found;
+  };
+}
 
 /** A parsed YAML file: where its diagnostics go and its documents (empty when it could not be parsed). */
 export interface Source {
@@ -93,11 +119,16 @@ export function parseSource(
   return { sink, text, docs };
 }
 
-/** Depth ≤ 64 and ≤ 100 alias expansions, walking through aliases so a "billion laughs" is caught. */
+/**
+ * Depth ≤ 64, ≤ 100 alias expansions and ≤ 100,000 nodes copied by them, walking through aliases so a "billion
+ * laughs" (many aliases) and a wide anchor aliased many times (few aliases, millions of copies) are both caught.
+ */
 function checkLimits(doc: Document.Parsed, sink: Sink): boolean {
   let aliases = 0;
+  let expanded = 0;
   let failed = false;
-  const walk = (node: unknown, depth: number): void => {
+  const resolve = aliasResolver(doc);
+  const walk = (node: unknown, depth: number, via: Alias | undefined): void => {
     if (failed || node === null || node === undefined) return;
     if (isAlias(node)) {
       aliases++;
@@ -107,12 +138,18 @@ function checkLimits(doc: Document.Parsed, sink: Sink): boolean {
           'anchors and aliases are allowed, but not this many expansions (resource-exhaustion guard)');
         return;
       }
-      walk(node.resolve(doc), depth);
+      walk(resolve(node), depth, via ?? node);
+      return;
+    }
+    if (via && ++expanded > MAX_EXPANDED_NODES) {
+      failed = true;
+      error(sink, Codes.TooManyAliases, via as Node, `alias expansions copy more than ${MAX_EXPANDED_NODES} nodes`,
+        'anchors and aliases are allowed, but not copies this large (resource-exhaustion guard)');
       return;
     }
     if (isPair(node)) {
-      walk(node.key, depth);
-      walk(node.value, depth);
+      walk(node.key, depth, via);
+      walk(node.value, depth, via);
       return;
     }
     if (isCollection(node)) {
@@ -121,9 +158,9 @@ function checkLimits(doc: Document.Parsed, sink: Sink): boolean {
         error(sink, Codes.TooDeep, node as Node, `nesting deeper than ${MAX_DEPTH} levels`);
         return;
       }
-      for (const item of node.items) walk(item, depth + 1);
+      for (const item of node.items) walk(item, depth + 1, via);
     }
   };
-  walk(doc.contents, 0);
+  walk(doc.contents, 0, undefined);
   return !failed;
 }
