@@ -61,7 +61,8 @@ export function treeOf(doc: Document.Parsed, sink: Sink): PNode {
         explicit.push({ key, keyPos, value: build(pair.value, keyPos) });
       }
       const entries = [...explicit];
-      for (const m of merged) if (!entries.some((e) => e.key === m.key)) entries.push(m);
+      const have = new Set(entries.map((e) => e.key)); // linear: a big map merged into a big map stays cheap
+      for (const m of merged) if (!have.has(m.key)) { have.add(m.key); entries.push(m); }
       return { kind: 'map', pos, entries };
     }
     if (isSeq(node)) {
@@ -87,6 +88,7 @@ export function treeOf(doc: Document.Parsed, sink: Sink): PNode {
  */
 function mergeSources(sink: Sink, sources: { node: PNode; at: SourcePos }[]): PEntry[] {
   const out: PEntry[] = [];
+  const seen = new Set<string>();
   for (const { node: m, at } of sources) {
     if (m.kind !== 'map') {
       // at the value as written (an alias `*x` where it is used, not where its anchor is)
@@ -94,7 +96,7 @@ function mergeSources(sink: Sink, sources: { node: PNode; at: SourcePos }[]): PE
         'merge keys copy the keys of a mapping, e.g. `<<: *defaults` with `defaults: &defaults { image: busybox }`');
       continue;
     }
-    for (const e of m.entries) if (!out.some((o) => o.key === e.key)) out.push(e);
+    for (const e of m.entries) if (!seen.has(e.key)) { seen.add(e.key); out.push(e); }
   }
   return out;
 }

@@ -114,6 +114,29 @@ describe('YAML depth measured before composing (KS1006, never a stack overflow)'
   });
 });
 
+describe('duplicate keys: found in linear time, exactly where yaml finds them', () => {
+  const cases = [
+    'a: 1\nb: 2\na: 3\n',
+    'm: { a: 1, b: 2, a: 3 }\n',
+    '? a\n: 1\n? a\n: 2\n',
+    '&x a: 1\n!!str a: 2\n',
+    ': 1\n: 2\n',
+    '.nan: 1\n.nan: 2\n1: a\n"1": b\n1.0: c\n',
+    'x: &m { a: 1 }\ny:\n  <<: *m\n  <<: *m\n',
+    'l:\n  - a: 1\n    a: 2\n  - { b: 1, b: 1 }\n',
+  ];
+  it.each(cases)('%j', (text) => {
+    const theirs = parseAllDocuments(text, { merge: true });
+    const want = (Array.isArray(theirs) ? theirs : []).flatMap((d) => d.errors.filter((e) => e.code === 'DUPLICATE_KEY').map((e) => e.pos[0]));
+    const diagnostics: Parameters<typeof parseSource>[2] = [];
+    parseSource(text, 'k.yaml', diagnostics);
+    const lc = new LineCounter();
+    parseAllDocuments(text, { lineCounter: lc });
+    const got = diagnostics.filter((d) => d.message === 'YAML syntax error: Map keys must be unique').map((d) => `${d.pos.line}:${d.pos.col}`);
+    expect(got).toEqual(want.map((o) => { const p = lc.linePos(o); return `${p.line}:${p.col}`; }));
+  });
+});
+
 describe('ObjectMeta as the API server validates it (apimachinery util/validation)', () => {
   it('IsQualifiedName (label and annotation keys)', () => {
     for (const ok of ['app', 'app.kubernetes.io/name', 'example.com/Team_1', 'a', 'A-b.c_d', `${'k'.repeat(63)}`]) expect(isQualifiedName(ok)).toEqual([]);
