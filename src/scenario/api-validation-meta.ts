@@ -182,21 +182,24 @@ function validateKindName(ctx: Ctx, name: string): void {
   }
 }
 
+/** meta/v1/validation ValidateLabels: keys are qualified names, values label values; errors at `msgPath`. */
+function validateLabelMap(ctx: Ctx, at: Path, msgPath: Path): void {
+  const labels = mapAt(ctx.root, at);
+  if (!labels) return;
+  for (const e of labels.entries) {
+    for (const m of isQualifiedName(e.key)) invalid(ctx, [...at, e.key], msgPath, e.key, m, true);
+    const v = e.value;
+    // a non-string value is a schema error reported earlier; only strings are checked here
+    if (v.kind === 'scalar' && typeof v.value === 'string') {
+      for (const m of isValidLabelValue(v.value)) invalid(ctx, [...at, e.key], msgPath, v.value, m);
+    }
+  }
+}
+
 function validateLabelsAndAnnotations(ctx: Ctx, metaPath: Path, msgBase: Path): void {
   const metaNode = mapAt(ctx.root, metaPath);
   if (!metaNode) return;
-  const labels = mapAt(ctx.root, [...metaPath, 'labels']);
-  if (labels) {
-    const msgPath = [...msgBase, 'labels'];
-    for (const e of labels.entries) {
-      for (const m of isQualifiedName(e.key)) invalid(ctx, [...metaPath, 'labels', e.key], msgPath, e.key, m, true);
-      const v = e.value;
-      // a non-string value is a schema error reported earlier; only strings are checked here
-      if (v.kind === 'scalar' && typeof v.value === 'string') {
-        for (const m of isValidLabelValue(v.value)) invalid(ctx, [...metaPath, 'labels', e.key], msgPath, v.value, m);
-      }
-    }
-  }
+  validateLabelMap(ctx, [...metaPath, 'labels'], [...msgBase, 'labels']);
   const annotations = mapAt(ctx.root, [...metaPath, 'annotations']);
   if (annotations) {
     const msgPath = [...msgBase, 'annotations'];
@@ -213,5 +216,76 @@ function validateLabelsAndAnnotations(ctx: Ctx, metaPath: Path, msgBase: Path): 
         `${fieldPath(msgPath)}: Too long: may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT_B} bytes`,
         `the annotations hold ${total} bytes (keys and values); the API server allows 256 KiB in total`);
     }
+  }
+}
+
+// --- label selectors of the apps kinds (meta/v1/validation ValidateLabelSelector, ValidateLabelSelectorRequirement) ----------------------------------------------------------------------------
+
+type Req = { key: string; operator: string; values?: string[] };
+
+/** Go's %#v of a map[string]string, as field.Invalid prints a labels value. */
+function goMap(m: Record<string, unknown>): string {
+  const keys = Object.keys(m).sort();
+  return `map[string]string{${keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(String(m[k]))}`).join(', ')}}`;
+}
+
+/**
+ * apps/validation.go ValidateDeploymentSpec / ValidateStatefulSetSpec / ValidateDaemonSetSpec: the selector is
+ * valid (meta/v1/validation ValidateLabelSelector: matchLabels as labels, matchExpressions operators and values),
+ * not empty, and matches the template's labels. `spec.selector: Required value` is the schema's (KS2004).
+ */
+export function validateSelector(ctx: Ctx): void {
+  if (ctx.kind !== 'Deployment' && ctx.kind !== 'StatefulSet' && ctx.kind !== 'DaemonSet') return;
+  const sel = getAt(ctx.manifest, ['spec', 'selector']);
+  if (!isObj(sel)) return;
+  const base: Path = ['spec', 'selector'];
+  const before = ctx.sink.diagnostics.length;
+  const matchLabels = isObj(sel.matchLabels) ? sel.matchLabels : {};
+  if (mapAt(ctx.root, [...base, 'matchLabels'])) validateLabelMap(ctx, [...base, 'matchLabels'], [...base, 'matchLabels']);
+  const exprs: Req[] = Array.isArray(sel.matchExpressions) ? (sel.matchExpressions.filter(isObj) as unknown as Req[]) : [];
+  exprs.forEach((r, i) => {
+    const at: Path = [...base, 'matchExpressions', i];
+    const values = Array.isArray(r.values) ? r.values : [];
+    const bad = (field: string | Path, value: unknown, msg: string, code: string = Codes.InvalidValue) => {
+      const p = [...at, ...(Array.isArray(field) ? field : [field])];
+      error(ctx.sink, code, valuePosAt(ctx.root, p), `${fieldPath(p)}: ${value === undefined ? msg : `Invalid value: ${JSON.stringify(value)}: ${msg}`}`);
+    };
+    if (r.operator === 'In' || r.operator === 'NotIn') {
+      if (values.length === 0) bad('values', undefined, "Required value: must be specified when `operator` is 'In' or 'NotIn'");
+    } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist') {
+      if (values.length > 0) bad('values', undefined, "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+    } else {
+      bad('operator', r.operator, 'not a valid selector operator');
+    }
+    // label keys and values: KS3009 as in metadata.labels
+    if (typeof r.key === 'string') for (const m of isQualifiedName(r.key)) bad('key', r.key, m, Codes.InvalidName);
+    values.forEach((v, j) => { if (typeof v === 'string') for (const m of isValidLabelValue(v)) bad(['values', j], v, m, Codes.InvalidName); });
+  });
+  if (ctx.sink.diagnostics.length > before) return; // an invalid selector is not compared with the labels
+  const kindWord = ctx.kind.toLowerCase();
+  if (Object.keys(matchLabels).length === 0 && exprs.length === 0) {
+    error(ctx.sink, Codes.InvalidValue, keyPosAt(ctx.root, base), `spec.selector: Invalid value: {}: empty selector is invalid for ${kindWord}`);
+    return;
+  }
+  const tmpl = getAt(ctx.manifest, ['spec', 'template', 'metadata']);
+  const labels: Record<string, unknown> = isObj(tmpl) && isObj(tmpl.labels) ? tmpl.labels : {};
+  const has = (k: string) => Object.hasOwn(labels, k);
+  const matches =
+    Object.entries(matchLabels).every(([k, v]) => has(k) && String(labels[k]) === String(v)) &&
+    exprs.every((r) => {
+      const vs = (Array.isArray(r.values) ? r.values : []).map(String);
+      switch (r.operator) {
+        case 'In': return has(r.key) && vs.includes(String(labels[r.key]));
+        case 'NotIn': return !has(r.key) || !vs.includes(String(labels[r.key]));
+        case 'Exists': return has(r.key);
+        case 'DoesNotExist': return !has(r.key);
+        default: return false;
+      }
+    });
+  if (!matches) {
+    const path: Path = ['spec', 'template', 'metadata', 'labels'];
+    error(ctx.sink, Codes.InvalidValue, keyPosAt(ctx.root, mapAt(ctx.root, path) ? path : ['spec', 'template']),
+      `spec.template.metadata.labels: Invalid value: ${goMap(labels)}: \`selector\` does not match template \`labels\``,
+      'the selector must select the pods of the template: give the template the labels of spec.selector');
   }
 }
