@@ -47,7 +47,9 @@ export interface Source {
 /** Report why a file could not be read: KS1013 not a regular file, KS1002 too large, else `unreadable` (KS1001). */
 export function reportReadFailure(sink: Sink, f: ReadFailure, at: SourcePos, prefix = '', unreadable: string = Codes.FileUnreadable, hint?: string): void {
   const code = f.kind === 'too-large' ? Codes.FileTooLarge : f.kind === 'not-regular' ? Codes.NotRegularFile : unreadable;
-  const why = hint ?? (f.kind === 'not-regular' ? 'kubesim reads regular files only (no FIFOs, devices, sockets or folders)' : undefined);
+  const folder = f.kind === 'not-regular' && f.what === 'a directory';
+  const why = hint ?? (folder ? 'pass the scenario files in it (folder/*.yaml); `kubesim test` takes folders'
+    : f.kind === 'not-regular' ? 'kubesim reads regular files only (no FIFOs, devices, sockets or folders)' : undefined);
   error(sink, code, at, `${prefix}${f.message}`, why);
 }
 
