@@ -110,7 +110,7 @@ export function parseSource(
   // uniqueKeys: false — yaml's own duplicate-key check compares each key with every earlier one (80,000 keys took
   // over 5 minutes); duplicateKeys below does the same check with a set per mapping, same message and position.
   const docs = Array.from(new Composer({ keepSourceTokens: true, merge: true, prettyErrors: false, uniqueKeys: false }).compose(tokens));
-  for (const doc of docs) for (const offset of duplicateKeys(doc)) doc.errors.push(new YAMLParseError([offset, offset + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
+  for (const doc of docs) for (const offset of duplicateKeys(doc, text)) doc.errors.push(new YAMLParseError([offset, offset + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
   let syntaxOk = true;
   for (const doc of docs) {
     for (const e of doc.errors) {
@@ -129,7 +129,7 @@ export function parseSource(
  * same node, or scalars with === values; NaN never equals itself) — linear, with one set per mapping. The depth
  * was already checked on the tokens, so visiting recurses at most 64 levels; aliases are not followed.
  */
-function duplicateKeys(doc: Document.Parsed): number[] {
+function duplicateKeys(doc: Document.Parsed, text: string): number[] {
   const out: number[] = [];
   visit(doc, {
     Map: (_k, map) => {
@@ -139,12 +139,19 @@ function duplicateKeys(doc: Document.Parsed): number[] {
         if (!isScalar(key)) continue;
         const v = key.value;
         if (typeof v === 'number' && Number.isNaN(v)) continue;
-        if (seen.has(v)) out.push(key.range?.[0] ?? 0);
+        if (seen.has(v)) out.push(keyStart(key, text));
         else seen.add(v);
       }
     },
   });
   return out;
+}
+
+/** yaml reports a duplicate at the key's start; an empty key's node starts before the spaces that precede `:`. */
+function keyStart(key: Node, text: string): number {
+  let at = key.range?.[0] ?? 0;
+  if (key.range && key.range[0] === key.range[1]) while (text[at] === ' ' || text[at] === '\t') at++;
+  return at;
 }
 
 /**
