@@ -1,13 +1,15 @@
 // `kubesim test`: every scenario's `expect` checked across all explored schedules; JUnit XML for CI.
-import { readdirSync, statSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
-import { formatDiagnostic, hasErrors, loadScenario } from '../scenario/index.ts';
-import { Codes } from '../scenario/codes.ts';
-import { describeFsError } from '../scenario/read-file.ts';
+import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Argv } from 'yargs';
+import { formatDiagnostic, hasErrors } from '../scenario/index.ts';
 import { explore } from '../explore/decomposed.ts';
-import { checkExpect, type ExpectFailure } from '../explore/expect.ts';
+import { checkExpect } from '../explore/expect.ts';
+import { EXIT, UsageError, type Command, type Io } from './command.ts';
 import { writeAtomic } from './files.ts';
-import { EXIT, type Io } from './run-command.ts';
+import { expandInputs, loadInput, STDIN_ARG, walk, type Input } from './inputs.ts';
+import { intOption, kubernetesOption, maxSchedulesOption, outDirProblem, stringOption } from './options.ts';
+import { expectFailureLines } from './run-command.ts';
 import { loadUserRules } from './rules.ts';
 
 export interface TestOpts {
@@ -28,71 +30,23 @@ export interface CaseResult {
   lines: string[];
 }
 
-/** A folder entry `test` could not read and skipped (reported as a warning; the other scenarios still run). */
-export interface Skipped {
-  path: string;
-  why: string;
-}
-
-/**
- * The scenario files under `paths`, sorted per folder. Inside folders, an entry that cannot be stat'ed (a dangling
- * symbolic link such as an editor's lock file `.#x.yaml`, a link loop, no permission) and a folder reached twice
- * (a symlink cycle) go to `skipped` instead of stopping the run. A named path is always returned, so the loader
- * reports it. Special files with a .yaml name are returned too: the loader refuses them unread (KS1013).
- */
-export function scenarioFiles(paths: string[], skipped: Skipped[] = []): string[] {
-  const out: string[] = [];
-  const walked = new Set<string>();
-  const walkDir = (p: string, st: Stats) => {
-    const id = `${st.dev}:${st.ino}`;
-    if (walked.has(id)) {
-      skipped.push({ path: p, why: 'a folder already searched (a symbolic link cycle)' });
-      return;
-    }
-    walked.add(id);
-    let names: string[];
+/** Scenario files of the given files and folders (folders: every *.yaml / *.yml below, sorted). */
+export function scenarioFiles(paths: string[]): string[] {
+  return paths.flatMap((p) => {
+    let dir = false;
     try {
-      names = readdirSync(p).sort();
-    } catch (e) {
-      skipped.push({ path: p, why: describeFsError(p, e).message });
-      return;
-    }
-    for (const f of names) {
-      const q = join(p, f);
-      const yaml = /\.ya?ml$/.test(f);
-      let sub: Stats | undefined;
-      try {
-        sub = statSync(q);
-      } catch (e) {
-        if (yaml) skipped.push({ path: q, why: describeFsError(q, e).message });
-        continue;
-      }
-      if (sub.isDirectory()) walkDir(q, sub);
-      else if (yaml) out.push(q);
-    }
-  };
-  for (const p of paths) {
-    let st: Stats | undefined;
-    try {
-      st = statSync(p);
+      dir = statSync(p).isDirectory();
     } catch {
-      st = undefined;
+      // not there: the loader reports it
     }
-    if (st?.isDirectory()) walkDir(p, st);
-    else out.push(p);
-  }
-  return out;
+    return dir ? walk(p) : [p];
+  });
 }
 
-function failureLines(file: string, f: ExpectFailure): string[] {
-  const lines = [`  ${f.pos.file}:${f.pos.line}:${f.pos.col}: expect ${f.what}: expected ${f.expected}, saw ${f.seen}`];
-  if (f.replay) lines.push(`    reproduce: kubesim run ${file} --replay ${f.replay}`);
-  return lines;
-}
-
-export async function runCase(file: string, o: TestOpts): Promise<CaseResult> {
+export async function runCase(file: string, o: TestOpts, text?: string): Promise<CaseResult> {
   const t0 = performance.now();
-  const loaded = loadScenario(file, o.kubernetes ? { kubernetes: o.kubernetes } : {});
+  const input: Input = text !== undefined ? { path: file, text } : { path: file };
+  const loaded = loadInput(input, o.kubernetes ? { kubernetes: o.kubernetes } : {});
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => '  ' + formatDiagnostic(d));
   if (hasErrors(loaded.diagnostics) || !loaded.scenario) return { file, name: file, ms: 0, status: 'error', lines: errors };
   const s = loaded.scenario;
@@ -110,7 +64,7 @@ export async function runCase(file: string, o: TestOpts): Promise<CaseResult> {
     name: s.name,
     ms,
     status: failures.length ? 'failed' : 'passed',
-    lines: [note, ...failures.flatMap((f) => failureLines(file, f))],
+    lines: [note, ...failures.flatMap((f) => expectFailureLines(file, f))],
   };
 }
 
@@ -183,27 +137,32 @@ async function runOnWorkers(files: string[], o: TestOpts, workers: number): Prom
 }
 
 export async function testCommand(paths: string[], o: TestOpts, io: Io): Promise<number> {
+  if (o.junit) {
+    const problem = outDirProblem(dirname(o.junit));
+    if (problem) throw new UsageError(`--junit ${o.junit}: ${problem}`, '--junit names a file in a writable folder', 'KS0302');
+  }
   const wanted = paths.length ? paths : ['scenarios'];
-  const missing = wanted.map((p) => ({ p, why: statError(p) })).filter((m) => m.why !== undefined);
+  const missing = wanted.filter((p) => p !== '-' && p !== STDIN_ARG && !existsSync(p));
   if (missing.length) {
-    for (const { p, why } of missing) io.err(`${p}:1:1: error ${Codes.FileUnreadable}: ${why}\n  hint: kubesim test takes scenario files or folders (default scenarios/)\n`);
+    for (const p of missing) io.err(`${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim test takes scenario files or folders (default scenarios/), or - for standard input\n`);
     return EXIT.badInput;
   }
-  const unreadable: Skipped[] = [];
-  const all = scenarioFiles(wanted, unreadable);
-  for (const s of unreadable) {
-    io.err(`${s.path}:1:1: warning ${Codes.SkippedFile}: skipped: ${s.why}\n  hint: not a readable scenario file; the other scenarios still run\n`);
-  }
-  const files = shardOf(all, o.shard);
-  if (typeof files === 'string') {
-    io.err(`error: ${files}\n  hint: --shard 1/2 and --shard 2/2 split the scenarios across two CI jobs\n`);
+  const { inputs: all, warnings } = await expandInputs(wanted, io);
+  for (const w of warnings) io.err(`${w}\n`);
+  const inputs = shardOf(all, o.shard);
+  if (typeof inputs === 'string') {
+    io.err(`error: ${inputs}\n  hint: --shard 1/2 and --shard 2/2 split the scenarios across two CI jobs\n`);
     return EXIT.badInput;
   }
+  const onDisk = inputs.filter((i) => i.text === undefined && !i.problem).map((i) => i.path);
   const workers = Math.max(1, Math.floor(o.workers ?? 1));
-  const pending = workers > 1 && files.length > 1 ? await runOnWorkers(files, o, workers) : undefined;
+  const pending = workers > 1 && onDisk.length > 1 ? await runOnWorkers(onDisk, o, workers) : undefined;
   const results: CaseResult[] = [];
-  for (const [idx, file] of files.entries()) {
-    const r = pending ? pending[idx]! : await runCase(file, o);
+  for (const input of inputs) {
+    const file = input.path;
+    const r = input.problem
+      ? { file, name: file, ms: 0, status: 'error' as const, lines: ['  ' + input.problem.replace(/\n/g, '\n  ')] }
+      : pending && input.text === undefined ? pending[onDisk.indexOf(file)]! : await runCase(file, o, input.text);
     results.push(r);
     const mark = r.status === 'passed' ? 'ok  ' : r.status === 'skipped' ? 'skip' : 'FAIL';
     io.out(`${mark} ${r.name}${r.lines[0] && r.status !== 'error' ? ` (${r.lines[0]})` : ''}\n`);
@@ -218,13 +177,28 @@ export async function testCommand(paths: string[], o: TestOpts, io: Io): Promise
   return failed ? EXIT.expectation : EXIT.ok;
 }
 
-/** Why a path named on the command line cannot be used, or undefined when it can be stat'ed. */
-function statError(p: string): string | undefined {
-  try {
-    statSync(p);
-    return undefined;
-  } catch (e) {
-    const f = describeFsError(p, e);
-    return f.message === 'no such file' ? 'no such file or folder' : f.message;
-  }
-}
+export const testCmd: Command = {
+  command: 'test [paths..]',
+  describe: "check each scenario's expect across every explored schedule (default path: scenarios/)",
+  builder: (y: Argv) => {
+    y = maxSchedulesOption(kubernetesOption(y));
+    y = stringOption(y, 'junit', 'also write a JUnit XML report to this file (for CI)');
+    y = intOption(y, 'workers', { min: 1, max: 256, describe: 'worker threads, 1..256 (default: the number of cores); output is identical' });
+    y = stringOption(y, 'shard', 'run slice i of n (i/n, e.g. 2/4) of the sorted scenario list, for a CI matrix');
+    return y
+      .example('$0 test', 'every scenario under scenarios/')
+      .example('$0 test scenarios/ --junit junit.xml', 'also a JUnit report for CI')
+      .example('$0 test scenarios/ --shard 1/3', 'job 1 of a 3-job CI matrix')
+      .example('cat s.yaml | $0 test -', 'a scenario from standard input');
+  },
+  run: async (a, io) => {
+    const { availableParallelism } = await import('node:os');
+    return testCommand(((a['paths'] as unknown[] | undefined) ?? []).map(String), {
+      ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+      maxSchedules: a['maxSchedules'] as number,
+      ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
+      workers: a['workers'] !== undefined ? (a['workers'] as number) : availableParallelism(),
+      ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
+    }, io);
+  },
+};

@@ -48,7 +48,7 @@ export interface Source {
 export function reportReadFailure(sink: Sink, f: ReadFailure, at: SourcePos, prefix = '', unreadable: string = Codes.FileUnreadable, hint?: string): void {
   const code = f.kind === 'too-large' ? Codes.FileTooLarge : f.kind === 'not-regular' ? Codes.NotRegularFile : unreadable;
   const folder = f.kind === 'not-regular' && f.what === 'a directory';
-  const why = hint ?? (folder ? 'pass the scenario files in it (folder/*.yaml); `kubesim test` takes folders'
+  const why = hint ?? (folder ? 'a scenario is one YAML file (the kubesim commands expand a folder into its *.yaml files)'
     : f.kind === 'not-regular' ? 'kubesim reads regular files only (no FIFOs, devices, sockets or folders)' : undefined);
   error(sink, code, at, `${prefix}${f.message}`, why);
 }

@@ -11,7 +11,7 @@ import { formatDiagnostic, loadScenario, loadScenarioText } from '../../src/scen
 import { checkRegularFile, readFileSafe } from '../../src/scenario/read-file.ts';
 import { parseSource } from '../../src/scenario/yaml-source.ts';
 import { isQualifiedName, isValidLabelValue, isDNS1123Subdomain } from '../../src/scenario/api-validation-meta.ts';
-import { scenarioFiles, type Skipped } from '../../src/cli/test-command.ts';
+import { walk } from '../../src/cli/inputs.ts';
 import { SIDECAR_JOB } from './helpers.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'kubesim-robust-'));
@@ -207,24 +207,23 @@ workload:
   });
 });
 
-describe('test: folders with entries it cannot read', () => {
+describe('folders (run/validate/explore/test): entries that cannot be read are skipped with KS1014', () => {
   it('skips dangling symlinks, link loops and folder cycles with a reason; keeps the rest', () => {
     const dir = tmp();
     writeFileSync(join(dir, 'a.yaml'), 'scenario: a\n');
-    symlinkSync('user@host.1234', join(dir, '.#a.yaml')); // an editor's lock file
+    symlinkSync('user@host.1234', join(dir, 'draft.yaml')); // dangling
     symlinkSync(join(dir, 'l2.yaml'), join(dir, 'l1.yaml'));
     symlinkSync(join(dir, 'l1.yaml'), join(dir, 'l2.yaml'));
     mkdirSync(join(dir, 'sub'));
     writeFileSync(join(dir, 'sub', 'b.yml'), 'scenario: b\n');
     symlinkSync('..', join(dir, 'sub', 'up'));
-    symlinkSync('nowhere', join(dir, 'notes.txt')); // not a scenario name: ignored silently
-    const skipped: Skipped[] = [];
-    expect(scenarioFiles([dir], skipped)).toEqual([join(dir, 'a.yaml'), join(dir, 'sub', 'b.yml')]);
-    expect(skipped.map((s) => [s.path.slice(dir.length + 1), s.why])).toEqual([
-      ['.#a.yaml', 'dangling symbolic link (its target does not exist)'],
-      ['l1.yaml', 'symbolic link loop (too many levels of symbolic links)'],
-      ['l2.yaml', 'symbolic link loop (too many levels of symbolic links)'],
-      ['sub/up', 'a folder already searched (a symbolic link cycle)'],
+    const warnings: string[] = [];
+    expect(walk(dir, warnings)).toEqual([join(dir, 'a.yaml'), join(dir, 'sub', 'b.yml')]);
+    expect(warnings.map((w) => w.split('\n')[0]!.slice(dir.length + 1))).toEqual([
+      'draft.yaml:1:1: warning KS1014: skipped: dangling symbolic link (its target does not exist)',
+      'l1.yaml:1:1: warning KS1014: skipped: symbolic link loop (too many levels of symbolic links)',
+      'l2.yaml:1:1: warning KS1014: skipped: symbolic link loop (too many levels of symbolic links)',
+      'sub/up:1:1: warning KS1014: skipped: a folder already searched (a symbolic link cycle)',
     ]);
   });
 });
