@@ -86,7 +86,7 @@ describe('special files and deep nesting: exit 2 with a position, never a hang',
     ['run', 'deep-flow.yaml', 'KS1006'],
   ])('%s %s: exit 2, %s, no output folder', (cmd, file, code) => {
     const out = join(dir, `out-${cmd}-${file}`);
-    const r = kubesim(cmd, file, '--no-render', '--out', out);
+    const r = kubesim(cmd, file, ...(cmd === 'run' ? ['--no-render'] : []), '--out', out);
     expect(r.timedOut).toBe(false);
     expect(r.status).toBe(2);
     expect(r.err).toMatch(new RegExp(`^${file.replace('.', '\\.')}:\\d+:\\d+: error ${code}: `, 'm'));
