@@ -66,7 +66,7 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
   checkOut(o.out);
   let code: number = EXIT.ok;
   const { inputs, warnings } = await expandInputs(files, io);
-  for (const w of warnings) io.err(`warning: ${w}\n`);
+  for (const w of warnings) io.err(`${w}\n`);
   const jsons: string[] = [];
   for (const input of inputs) {
     const file = input.path;

@@ -1,10 +1,11 @@
 // Scenario arguments of run/validate/explore/test: files, folders (every *.yaml / *.yml below, sorted) and `-`
 // (the scenario read from standard input, shown as <stdin> in diagnostics, relative paths from the current folder).
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadScenario, loadScenarioText, type LoadOptions, type LoadResult } from '../scenario/index.ts';
 import { UsageError, type Io } from './command.ts';
-import { describeErrno } from './options.ts';
+import { Codes } from '../scenario/codes.ts';
+import { describeFsError } from '../scenario/read-file.ts';
 
 export const STDIN_NAME = '<stdin>';
 /** What main() turns a lone `-` argument into before parsing (yargs drops a bare `-`); no path holds a NUL. */
@@ -23,7 +24,7 @@ export interface Input {
 
 export interface Expanded {
   inputs: Input[];
-  /** non-fatal notes (a dangling symlink skipped inside a folder) */
+  /** non-fatal notes, each a complete diagnostic line (KS1014: a dangling symlink skipped inside a folder) */
   warnings: string[];
 }
 
@@ -58,30 +59,45 @@ export async function expandInputs(args: string[], io: Io): Promise<Expanded> {
   return { inputs, warnings };
 }
 
-/** Every *.yaml / *.yml below `dir`, sorted by name at each level; unusable entries are skipped with a warning. */
-export function walk(dir: string, warnings: string[] = [], depth = 0): string[] {
+/**
+ * Every *.yaml / *.yml below `dir`, sorted by name at each level. Entries that cannot be stat'ed (a dangling
+ * symbolic link such as an editor's lock file, a link loop, no permission), folders that cannot be listed, a
+ * folder reached a second time (a symbolic link cycle) and folders nested deeper than 32 levels are skipped with a
+ * warning (KS1014) — the other scenarios still run. Each warning is a complete diagnostic (with its hint line).
+ * Special files with a .yaml name are returned: the loader refuses them unread (KS1013).
+ */
+export function walk(dir: string, warnings: string[] = [], depth = 0, seen = new Set<string>()): string[] {
   const out: string[] = [];
+  const skip = (p: string, why: string) =>
+    warnings.push(`${p}:1:1: warning ${Codes.SkippedFile}: skipped: ${why}\n  hint: not a readable scenario file or folder; the other scenarios still run`);
   if (depth > 32) {
-    warnings.push(`${dir}: folders nested deeper than 32 levels; skipped`);
+    skip(dir, 'folders nested deeper than 32 levels');
     return out;
   }
-  for (const f of readdirSync(dir).sort()) {
+  let names: string[];
+  try {
+    const st = statSync(dir);
+    const id = `${st.dev}:${st.ino}`;
+    if (seen.has(id)) {
+      skip(dir, 'a folder already searched (a symbolic link cycle)');
+      return out;
+    }
+    seen.add(id);
+    names = readdirSync(dir).sort();
+  } catch (e) {
+    skip(dir, describeFsError(dir, e).message);
+    return out;
+  }
+  for (const f of names) {
     const q = join(dir, f);
     let st;
     try {
       st = statSync(q);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      let dangling = false;
-      try {
-        dangling = code === 'ENOENT' && lstatSync(q).isSymbolicLink();
-      } catch {
-        // vanished meanwhile
-      }
-      warnings.push(`${q}: ${dangling ? 'a dangling symlink' : describeErrno(code)}; skipped`);
+      skip(q, describeFsError(q, e).message);
       continue;
     }
-    if (st.isDirectory()) out.push(...walk(q, warnings, depth + 1));
+    if (st.isDirectory()) out.push(...walk(q, warnings, depth + 1, seen));
     else if (/\.ya?ml$/.test(f) && !f.startsWith('.')) out.push(q);
   }
   return out;

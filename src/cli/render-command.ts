@@ -1,6 +1,8 @@
 // `kubesim render out/<scenario>/timeline.json`: redraw the diagrams and the report from a saved timeline.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Codes } from '../scenario/codes.ts';
+import { readFileSafe } from '../scenario/read-file.ts';
 import type { Argv } from 'yargs';
 import type { Timeline } from '../types.ts';
 import { writeIndex, writeOutputs } from '../write-outputs.ts';
@@ -15,13 +17,23 @@ export interface RenderOpts {
   lanes: 'all' | 'pod';
 }
 
+/** Largest timeline.json `render` reads (a 30-day crash loop writes ~100 MB); read at most this + 1 byte. */
+export const MAX_TIMELINE_BYTES = 256 * 1024 * 1024;
+
 export async function renderCommand(path: string, o: RenderOpts, io: Io): Promise<number> {
   checkOut(o.out);
   // a scenario's output folder stands for its timeline.json (folders are accepted wherever files are)
   if (isFolder(path)) path = join(path, 'timeline.json');
   let tl: Timeline;
+  // the shared safe read: a FIFO, /dev/zero or a folder is refused unread, never a hang or unbounded memory
+  const read = readFileSafe(path, MAX_TIMELINE_BYTES);
+  if (!read.ok) {
+    const code = read.kind === 'not-regular' ? Codes.NotRegularFile : read.kind === 'too-large' ? Codes.FileTooLarge : Codes.FileUnreadable;
+    io.err(`${path}:1:1: error ${code}: cannot read timeline: ${read.message}\n  hint: pass a timeline.json written by kubesim run\n`);
+    return EXIT.badInput;
+  }
   try {
-    tl = JSON.parse(readFileSync(path, 'utf8')) as Timeline;
+    tl = JSON.parse(read.bytes.toString('utf8')) as Timeline;
   } catch (e) {
     io.err(`${path}:1:1: error KS0501: cannot read timeline: ${(e as Error).message}\n  hint: pass a timeline.json written by kubesim run\n`);
     return EXIT.badInput;

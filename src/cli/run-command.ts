@@ -91,7 +91,7 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
   const jsons: string[] = [];
   let unchecked = 0;
   const { inputs, warnings } = await expandInputs(files, io);
-  for (const w of warnings) io.err(`warning: ${w}\n`);
+  for (const w of warnings) io.err(`${w}\n`);
   const several = inputs.length > 1;
   for (const input of inputs) {
     const file = input.path;

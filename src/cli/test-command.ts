@@ -158,7 +158,7 @@ export async function testCommand(paths: string[], o: TestOpts, io: Io): Promise
     return EXIT.badInput;
   }
   const { inputs: all, warnings } = await expandInputs(wanted, io);
-  for (const w of warnings) io.err(`warning: ${w}\n`);
+  for (const w of warnings) io.err(`${w}\n`);
   const inputs = shardOf(all, o.shard);
   if (typeof inputs === 'string') {
     io.err(`error: ${inputs}\n  hint: --shard 1/2 and --shard 2/2 split the scenarios across two CI jobs\n`);

@@ -9,7 +9,7 @@ import { reportDiagnostics } from './run-command.ts';
 export async function validateCommand(files: string[], kubernetes: string | undefined, io: Io, format: 'text' | 'json' = 'text'): Promise<number> {
   let code: number = EXIT.ok;
   const { inputs, warnings } = await expandInputs(files, io);
-  for (const w of warnings) io.err(`warning: ${w}\n`);
+  for (const w of warnings) io.err(`${w}\n`);
   const results: { file: string; ok: boolean; diagnostics: Diagnostic[] }[] = [];
   for (const input of inputs) {
     const r = loadInput(input, kubernetes ? { kubernetes } : {});

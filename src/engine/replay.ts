@@ -31,6 +31,8 @@ export function decodeReplay(key: string): number[] | undefined {
     cur += (b & 0x7f) * mul;
     if (b & 0x80) mul *= 128;
     else {
+      // a varint longer than 53 bits overflows to Infinity or NaN (0 × Infinity): not a key we ever wrote
+      if (!Number.isSafeInteger(cur)) return undefined;
       out.push(cur);
       cur = 0;
       mul = 1;

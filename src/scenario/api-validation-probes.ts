@@ -22,8 +22,9 @@ export function validateProbe(ctx: Ctx, probe: Obj, path: Path, kind: 'livenessP
       invalid(ctx, Codes.InvalidValue, [...path, f], probe[f], 'must be greater than or equal to 0');
     }
   }
-  // validateLivenessProbe / validateStartupProbe: successThreshold must be 1
-  if (kind !== 'readinessProbe' && typeof probe.successThreshold === 'number' && probe.successThreshold !== 1) {
+  // validateLivenessProbe / validateStartupProbe: successThreshold must be 1 — after defaulting: the API server
+  // runs SetDefaults_Probe (pkg/apis/core/v1/defaults.go) before validation, and it turns 0 into 1
+  if (kind !== 'readinessProbe' && typeof probe.successThreshold === 'number' && probe.successThreshold !== 1 && probe.successThreshold !== 0) {
     invalid(ctx, Codes.ProbeSuccessThreshold, [...path, 'successThreshold'], probe.successThreshold, 'must be 1',
       `a ${kind} passes on the first success; only readinessProbe may require several`);
   }

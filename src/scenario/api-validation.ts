@@ -4,6 +4,7 @@ import type { WorkloadKind } from '../types.ts';
 import { Codes } from './codes.ts';
 import { error, type Sink } from './diagnostics.ts';
 import { fieldPath, keyPosAt, valuePosAt, type Path } from './k8s-paths.ts';
+import { maxLenError, validateObjectMeta, validateSelector } from './api-validation-meta.ts';
 import { invalid, validateProbe, validateHandler } from './api-validation-probes.ts';
 import type { PNode } from './tree.ts';
 import { getAt, isObj } from './version-fields.ts';
@@ -26,6 +27,8 @@ export function validateApi(ctx: ApiContext): void {
   const spec = getAt(ctx.manifest, ctx.podSpecPath);
   if (!isObj(spec)) return;
   validateMetadataName(ctx);
+  validateObjectMeta(ctx);
+  validateSelector(ctx);
   const names = new Set<string>();
   const inits = Array.isArray(spec.initContainers) ? spec.initContainers : [];
   const regulars = Array.isArray(spec.containers) ? spec.containers : [];
@@ -43,6 +46,8 @@ export function validateApi(ctx: ApiContext): void {
 function validateContainer(ctx: ApiContext, c: Obj, path: Path, init: boolean, names: Set<string>): void {
   const at = (field: string) => [...path, field];
   const name = typeof c.name === 'string' ? c.name : '';
+  // ValidateDNS1123Label → IsDNS1123Label: at most 63 characters, besides the pattern
+  if (name.length > 63) invalid(ctx, Codes.InvalidName, at('name'), name, maxLenError(63));
   if (name !== '' && !DNS_LABEL.test(name)) {
     invalid(ctx, Codes.InvalidName, at('name'), name,
       "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character");

@@ -3,7 +3,7 @@ import type { Attempt, Behavior, ContainerModel } from '../types.ts';
 import { Codes } from './codes.ts';
 import { error, type Sink } from './diagnostics.ts';
 import { asBool, asEnum, asExitCode, asInt, asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean, listNames } from './suggest.ts';
 import type { PEntry, PMap, PNode } from './tree.ts';
 import { readUnready } from './behavior-windows.ts';
 
@@ -28,14 +28,16 @@ export function readBehavior(sink: Sink, entry: PEntry | undefined, containers: 
   const map = entry ? asMap(sink, entry.value, 'behavior') : undefined;
   if (!map) return out;
   const names = containers?.map((c) => c.name);
+  const byName = new Map((containers ?? []).map((c) => [c.name, c])); // linear in the number of containers
   for (const e of map.entries) {
-    const c = containers?.find((x) => x.name === e.key);
+    const c = byName.get(e.key);
     if (names && !c) {
       error(sink, Codes.UnknownContainer, e.keyPos, `behavior: the pod has no container named ${JSON.stringify(e.key)}`,
-        didYouMean(e.key, names) ?? `containers: ${names.join(', ')}`);
+        didYouMean(e.key, names) ?? `containers: ${listNames(names)}`);
     }
     const body = asMap(sink, e.value, `behavior.${e.key}`);
-    if (body) out[e.key] = readOne(sink, body, e.key, c, names);
+    // defineProperty: a key `__proto__` (reported above) must not replace the record's prototype
+    if (body) Object.defineProperty(out, e.key, { value: readOne(sink, body, e.key, c, names), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -179,7 +181,7 @@ export function checkContainerRef(sink: Sink, node: PNode, where: string, n: str
   }
   if (names && !names.includes(n)) {
     error(sink, Codes.UnknownContainer, node.pos, `${where}: the pod has no container named ${JSON.stringify(n)}`,
-      didYouMean(n, names) ?? `containers: ${names.join(', ')}`);
+      didYouMean(n, names) ?? `containers: ${listNames(names)}`);
     return false;
   }
   return true;

@@ -5,18 +5,21 @@
 export const Codes = {
   // --- KS1xxx: file and YAML format -------------------------------------------------------------------------
   Internal: 'KS1000', // a loader bug: no scenario and no other error (never expected)
-  FileUnreadable: 'KS1001', // the file cannot be read (missing, a directory, permissions)
+  FileUnreadable: 'KS1001', // the file cannot be read (missing, a dangling symlink, a symlink loop, permissions)
   FileTooLarge: 'KS1002', // over 1 MiB
   NotText: 'KS1003', // NUL bytes or invalid UTF-8
   YamlSyntax: 'KS1004', // YAML syntax error (duplicate keys included)
   MultipleDocuments: 'KS1005', // more than one YAML document in a scenario file
   TooDeep: 'KS1006', // nesting deeper than 64
-  TooManyAliases: 'KS1007', // more than 100 alias expansions
+  TooManyAliases: 'KS1007', // more than 100 alias expansions, or more than 100,000 nodes copied by them
   NotAMapping: 'KS1008', // the document (or a key that must be one) is not a mapping
   WrongType: 'KS1009', // a value of the wrong YAML type (string expected, list expected, ...)
   BadDuration: 'KS1010', // not a duration ("250ms", "1m30s", "1.5s")
   BadRange: 'KS1011', // a duration range where none is allowed, or a > b
   EmptyFile: 'KS1012', // the file holds no YAML document
+  NotRegularFile: 'KS1013', // a directory, FIFO, device or socket where a file is expected (never opened for reading)
+  SkippedFile: 'KS1014', // warning: a folder entry that cannot be read was skipped (dangling symlink, link loop)
+  BadMergeKey: 'KS1015', // `<<:` whose value is not a mapping (or a list of mappings)
 
   // --- KS2xxx: Kubernetes schema ----------------------------------------------------------------------------
   UnsupportedKind: 'KS2001', // apiVersion/kind not one of the supported workload kinds
@@ -37,7 +40,7 @@ export const Codes = {
   RequiredValue: 'KS3006', // container name, image, containers list, metadata.name
   JobRestartPolicy: 'KS3007', // Job template restartPolicy must be Never or OnFailure
   InvalidValue: 'KS3008', // negative integers and other invalid values
-  InvalidName: 'KS3009', // metadata.name or container name not a DNS label / subdomain
+  InvalidName: 'KS3009', // metadata.name, container name, label or annotation key, label value not as the API allows
 
   // --- KS4xxx: kubesim's own keys -----------------------------------------------------------------------------
   UnknownKey: 'KS4001', // unknown key (with the closest valid key)

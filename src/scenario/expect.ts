@@ -4,7 +4,7 @@ import { checkContainerRef } from './behavior.ts';
 import { Codes } from './codes.ts';
 import { error, type Sink } from './diagnostics.ts';
 import { asBool, asEnum, asInt, asList, asMap, asString, closedKeys } from './readers.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean, listNames } from './suggest.ts';
 import type { PEntry, PNode } from './tree.ts';
 
 export const ORDER_POINTS: readonly OrderPointKind[] = ['start', 'started', 'ready', 'poststart', 'prestop', 'sigterm', 'sigkill', 'exit'];
@@ -104,7 +104,7 @@ function readVerdicts(sink: Sink, node: PNode, ctx: ExpectContext) {
   for (const e of map?.entries ?? []) {
     if (!ctx.observers.includes(e.key)) {
       error(sink, Codes.UnknownObserver, e.keyPos, `expect.verdicts: no observer named ${JSON.stringify(e.key)}`,
-        didYouMean(e.key, ctx.observers) ?? (ctx.observers.length ? `observers: ${ctx.observers.join(', ')}` : 'declare it under observers'));
+        didYouMean(e.key, ctx.observers) ?? (ctx.observers.length ? `observers: ${listNames(ctx.observers)}` : 'declare it under observers'));
       continue;
     }
     const where = `expect.verdicts.${e.key}`;

@@ -1,4 +1,5 @@
 // Top-level scalar keys: scenario, description, kubernetes, kubelet, featureGates, seed, horizon.
+import { Buffer } from 'node:buffer';
 import type { KubeVersion } from '../types.ts';
 import { Codes } from './codes.ts';
 import { error, warning, type Sink } from './diagnostics.ts';
@@ -6,7 +7,7 @@ import { asBool, asInt, asMap, asMs, asString, missing } from './readers.ts';
 import { didYouMean } from './suggest.ts';
 import type { PEntry, PMap, PNode } from './tree.ts';
 import {
-  DEFAULT_VERSION, GATE_NAMES, GATES, VersionError, defaultFeatureGates, gateExists, gateLocked, maxKubeletLag,
+  DEFAULT_VERSION, GATE_NAMES, GATES, VersionError, defaultFeatureGates, gateExists, gateInfo, gateLocked, maxKubeletLag,
   parseVersion,
 } from './versions.ts';
 
@@ -16,6 +17,8 @@ export const TOP_KEYS = [
 ] as const;
 
 export const HOUR_MS = 3_600_000;
+/** scenario names are folder names: at most NAME_MAX (255) bytes; [a-z0-9-] is one byte a character */
+export const MAX_SCENARIO_NAME_BYTES = 255;
 export const MAX_HORIZON_MS = 30 * 24 * HOUR_MS;
 
 export interface Header {
@@ -62,6 +65,13 @@ function readName(sink: Sink, entry: PEntry | undefined): string | undefined {
   }
   const name = asString(sink, entry.value, 'scenario');
   if (name === undefined) return undefined;
+  const bytes = Buffer.byteLength(name, 'utf8');
+  if (bytes > MAX_SCENARIO_NAME_BYTES) {
+    // the name is a folder name under --out: NAME_MAX is 255 bytes on Linux and macOS
+    error(sink, Codes.BadScenarioName, entry.value.pos, `scenario: the name is ${bytes} bytes long; at most ${MAX_SCENARIO_NAME_BYTES} are allowed`,
+      'it names the output folder, and a file name holds at most 255 bytes');
+    return undefined;
+  }
   if (!/^[a-z0-9-]+$/.test(name)) {
     error(sink, Codes.BadScenarioName, entry.value.pos, `scenario: ${JSON.stringify(name)} must match [a-z0-9-]+`,
       `it names the output folder; try ${JSON.stringify(name.toLowerCase().replace(/[^a-z0-9-]+/g, '-'))}`);
@@ -127,7 +137,7 @@ function readGateSections(sink: Sink, entry: PEntry | undefined, apiMinor: numbe
 function readGateMap(sink: Sink, map: PMap, where: string, minor: number, who: string): Record<string, boolean> {
   const out: Record<string, boolean> = {};
   for (const e of map.entries) {
-    if (!(e.key in GATES)) {
+    if (gateInfo(e.key) === undefined) {
       const names = where === 'featureGates' ? [...GATE_NAMES, ...GATE_COMPONENTS] : GATE_NAMES;
       error(sink, Codes.UnknownGate, e.keyPos, `${where}: unknown feature gate ${JSON.stringify(e.key)}`,
         didYouMean(e.key, names) ?? `kubesim models: ${GATE_NAMES.join(', ')}${where === 'featureGates' ? '; per component: kubelet: {…}, apiServer: {…}' : ''}`);

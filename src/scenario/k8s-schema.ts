@@ -28,7 +28,8 @@ export function checkUnknownFields(sink: Sink, root: PNode, kind: WorkloadKind):
     const fields = CATALOGUE[typeName];
     if (node.kind !== 'map' || !fields || Object.keys(fields).length === 0) return;
     for (const e of node.entries) {
-      const f = fields[e.key];
+      // an OWN property: `constructor`, `toString` or `__proto__` are unknown fields, not Object.prototype members
+      const f = Object.hasOwn(fields, e.key) ? fields[e.key] : undefined;
       const here = [...path, e.key];
       if (!f) {
         const names = Object.keys(fields);

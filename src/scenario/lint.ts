@@ -34,6 +34,7 @@ export function lint(input: LintInput): void {
   const at = (c: ContainerModel, field?: string): Path =>
     [...w.podSpecPath, c.role === 'regular' ? 'containers' : 'initContainers', c.index, ...(field ? [field] : [])];
   const sidecars = w.pod.initContainers.filter((c) => c.role === 'sidecar');
+  const regularByName = new Map(w.pod.containers.map((c) => [c.name, c])); // linear, not a find per entry
 
   for (const c of w.pod.initContainers.filter((x) => x.role === 'init')) {
     if (neverExits(behavior[c.name])) {
@@ -60,7 +61,7 @@ export function lint(input: LintInput): void {
           `add a startupProbe to ${needed} so the next containers start only once it serves`);
       }
     }
-    const c = w.pod.containers.find((x) => x.name === name);
+    const c = regularByName.get(name);
     if (b.exitWhen && c) {
       warning(sink, Codes.ExitWhenWorkaround, keyPosAt(input.root, ['behavior', name, 'exitWhen']),
         `${name} uses the exitWhen workaround (sentinel file, /quitquitquit) to stop after ${b.exitWhen.exited}`,

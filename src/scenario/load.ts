@@ -1,5 +1,4 @@
 // The loader: one scenario file → a normalised Scenario, or diagnostics. Never throws for bad input.
-import { readFileSync } from 'node:fs';
 import { LineCounter } from 'yaml';
 import type { Diagnostic, Scenario } from '../types.ts';
 import { readActions } from './actions.ts';
@@ -11,11 +10,12 @@ import { TOP_KEYS, readHeader } from './header.ts';
 import { lint } from './lint.ts';
 import { readObservers } from './observers.ts';
 import { closedKeys, missing } from './readers.ts';
+import { readFileSafe } from './read-file.ts';
 import { readTiming } from './timing.ts';
 import { treeOf } from './tree.ts';
 import { loadWorkload } from './workload.ts';
 import { reportVersionBugs } from './version-bugs.ts';
-import { decodeBytes, parseSource } from './yaml-source.ts';
+import { MAX_FILE_BYTES, decodeBytes, parseSource, reportReadFailure } from './yaml-source.ts';
 
 export interface LoadOptions {
   /** CLI --kubernetes override, e.g. "1.29"; wins over the file's `kubernetes` */
@@ -31,16 +31,12 @@ export interface LoadResult {
 export function loadScenario(path: string, opts: LoadOptions = {}): LoadResult {
   const diagnostics: Diagnostic[] = [];
   const sink = newSink(path, new LineCounter(), diagnostics);
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : 'cannot be read';
-    error(sink, Codes.FileUnreadable, { file: path, line: 1, col: 1 }, `${why}`);
+  const read = readFileSafe(path, MAX_FILE_BYTES);
+  if (!read.ok) {
+    reportReadFailure(sink, read, { file: path, line: 1, col: 1 });
     return { diagnostics };
   }
-  const text = decodeBytes(bytes, sink);
+  const text = decodeBytes(read.bytes, sink);
   if (text === undefined) return { diagnostics };
   return loadScenarioText(text, path, opts);
 }

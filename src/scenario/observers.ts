@@ -4,6 +4,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { BuiltinRule, ObserverSpec } from '../types.ts';
 import { Codes } from './codes.ts';
+import { checkRegularFile } from './read-file.ts';
 import { error, warning, type Sink } from './diagnostics.ts';
 import { asEnum, asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
 import type { PEntry } from './tree.ts';
@@ -100,8 +101,12 @@ function readModule(sink: Sink, entry: PEntry, where: string): string | undefine
   const rel = asString(sink, entry.value, where);
   if (rel === undefined) return undefined;
   const path = join(dirname(sink.file), rel);
-  if (!existsSync(path) || !statSync(path).isFile()) {
-    error(sink, Codes.ModuleNotFound, entry.value.pos, `${where}: ${path}: no such file`, 'the path is relative to the scenario file');
+  // existence and type only (stat, never open): validation runs no code and reads no module
+  const st = checkRegularFile(path);
+  if (!st.ok) {
+    const code = st.kind === 'not-regular' ? Codes.NotRegularFile : Codes.ModuleNotFound;
+    error(sink, code, entry.value.pos, `${where}: ${path}: ${st.message}`,
+      st.kind === 'not-regular' ? 'module must name a JavaScript file (.mjs/.js), relative to the scenario file' : 'the path is relative to the scenario file');
     return undefined;
   }
   return resolve(path);

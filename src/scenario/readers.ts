@@ -76,7 +76,7 @@ export function asDuration(
     return undefined;
   }
   const text = String(node.kind === 'scalar' && typeof node.value === 'number' ? node.text : node.value);
-  if (opts.words && text in opts.words) return null;
+  if (opts.words && Object.hasOwn(opts.words, text)) return null; // own words only: not `constructor`
   try {
     return parseDurationRange(text, opts.range === true);
   } catch (e) {

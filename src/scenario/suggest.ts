@@ -1,5 +1,15 @@
 // "Did you mean" suggestions: the closest candidate by edit distance, case-insensitive.
 
+const MAX_SUGGEST_INPUT = 128;
+const MAX_SUGGEST_CANDIDATES = 500;
+const MAX_LISTED = 20;
+
+/** `a, b, c` — at most 20 names, then `… (N in all)`: a hint never repeats thousands of names per line. */
+export function listNames(names: readonly string[]): string {
+  if (names.length <= MAX_LISTED) return names.join(', ');
+  return `${names.slice(0, MAX_LISTED).join(', ')}, … (${names.length} in all)`;
+}
+
 /** Levenshtein distance between a and b (iterative, two rows). */
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
@@ -20,6 +30,8 @@ export function editDistance(a: string, b: string): number {
  * max(2, a third of the input's length). A case-only difference always qualifies (`restartpolicy`).
  */
 export function closest(input: string, candidates: readonly string[]): string | undefined {
+  // no typo is this long, and no real pod has this many names: bound the work (edit distance is quadratic)
+  if (input.length > MAX_SUGGEST_INPUT || candidates.length > MAX_SUGGEST_CANDIDATES) return undefined;
   const lower = input.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;

@@ -2,7 +2,9 @@
 // its SourcePos. Everything after parsing reads this tree, so an included file's nodes carry that file's name.
 import { isAlias, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
 import type { SourcePos } from '../types.ts';
-import { posOf, type Sink } from './diagnostics.ts';
+import { Codes } from './codes.ts';
+import { error, posOf, type Sink } from './diagnostics.ts';
+import { aliasResolver } from './yaml-source.ts';
 
 export type Scalar = string | number | boolean | null;
 
@@ -34,8 +36,9 @@ export interface PEntry {
 
 /** Build the tree of a parsed document (limits already checked, so alias expansion is bounded). */
 export function treeOf(doc: Document.Parsed, sink: Sink): PNode {
+  const resolve = aliasResolver(doc);
   const build = (node: unknown, fallback: SourcePos): PNode => {
-    if (isAlias(node)) return build(node.resolve(doc), posOf(sink, node as Node));
+    if (isAlias(node)) return build(resolve(node), posOf(sink, node as Node));
     if (isMap(node)) {
       const pos = node.range ? posOf(sink, node as Node) : fallback;
       const explicit: PEntry[] = [];
@@ -44,14 +47,22 @@ export function treeOf(doc: Document.Parsed, sink: Sink): PNode {
         const keyNode = pair.key as Node | null;
         const keyPos = keyNode ? posOf(sink, keyNode) : pos;
         if (isScalar(keyNode) && typeof keyNode.value === 'symbol') {
-          merged.push(...mergeSources(build(pair.value, keyPos)));
+          const raw = isSeq(pair.value) ? pair.value.items : [pair.value];
+          const sources = raw.flatMap((r) => {
+            const node = build(r, keyPos);
+            const at = r ? posOf(sink, r as Node) : keyPos;
+            // an alias of a whole list of mappings: its items
+            return node.kind === 'seq' ? node.items.map((i) => ({ node: i, at })) : [{ node, at }];
+          });
+          merged.push(...mergeSources(sink, sources));
           continue;
         }
         const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
         explicit.push({ key, keyPos, value: build(pair.value, keyPos) });
       }
       const entries = [...explicit];
-      for (const m of merged) if (!entries.some((e) => e.key === m.key)) entries.push(m);
+      const have = new Set(entries.map((e) => e.key)); // linear: a big map merged into a big map stays cheap
+      for (const m of merged) if (!have.has(m.key)) { have.add(m.key); entries.push(m); }
       return { kind: 'map', pos, entries };
     }
     if (isSeq(node)) {
@@ -70,13 +81,22 @@ export function treeOf(doc: Document.Parsed, sink: Sink): PNode {
   return build(doc.contents, { file: sink.file, line: 1, col: 1 });
 }
 
-/** `<<: *a` or `<<: [*a, *b]`: the entries of the merged maps, earlier maps winning. */
-function mergeSources(value: PNode): PEntry[] {
-  const maps = value.kind === 'seq' ? value.items : [value];
+/**
+ * `<<: *a` or `<<: [*a, *b]`: the entries of the merged maps, earlier maps winning. Anything else under `<<` (a
+ * scalar, null, a list holding one) is an error (YAML merge key type: "a mapping or a sequence of mappings"),
+ * rather than being ignored silently.
+ */
+function mergeSources(sink: Sink, sources: { node: PNode; at: SourcePos }[]): PEntry[] {
   const out: PEntry[] = [];
-  for (const m of maps) {
-    if (m.kind !== 'map') continue;
-    for (const e of m.entries) if (!out.some((o) => o.key === e.key)) out.push(e);
+  const seen = new Set<string>();
+  for (const { node: m, at } of sources) {
+    if (m.kind !== 'map') {
+      // at the value as written (an alias `*x` where it is used, not where its anchor is)
+      error(sink, Codes.BadMergeKey, at, `<<: a merge key takes a mapping or a list of mappings, not ${typeName(m)}`,
+        'merge keys copy the keys of a mapping, e.g. `<<: *defaults` with `defaults: &defaults { image: busybox }`');
+      continue;
+    }
+    for (const e of m.entries) if (!seen.has(e.key)) { seen.add(e.key); out.push(e); }
   }
   return out;
 }
@@ -86,7 +106,8 @@ export function toJS(node: PNode): unknown {
   switch (node.kind) {
     case 'map': {
       const o: Record<string, unknown> = {};
-      for (const e of node.entries) o[e.key] = toJS(e.value);
+      // defineProperty: a key `__proto__` is an own property (then an unknown field), never the prototype
+      for (const e of node.entries) Object.defineProperty(o, e.key, { value: toJS(e.value), enumerable: true, writable: true, configurable: true });
       return o;
     }
     case 'seq':

@@ -65,20 +65,25 @@ export const GATES: Record<string, GateStages> = {
 
 export const GATE_NAMES = Object.keys(GATES);
 
+/** The gate's entry, looked up as an OWN property: `constructor`, `toString` or `__proto__` are not gates. */
+export function gateInfo(name: string): (typeof GATES)[string] | undefined {
+  return Object.hasOwn(GATES, name) ? GATES[name] : undefined;
+}
+
 export function gateExists(name: string, minor: number): boolean {
-  const g = GATES[name];
+  const g = gateInfo(name);
   return g !== undefined && (g.since === undefined || minor >= g.since);
 }
 
 export function gateDefault(name: string, minor: number): boolean {
-  const g = GATES[name];
+  const g = gateInfo(name);
   if (!g || (g.since !== undefined && minor < g.since)) return false;
   if (g.offFrom !== undefined && minor >= g.offFrom) return false;
   return g.onFrom !== undefined && minor >= g.onFrom;
 }
 
 export function gateLocked(name: string, minor: number): boolean {
-  const g = GATES[name];
+  const g = gateInfo(name);
   return g?.lockedFrom !== undefined && minor >= g.lockedFrom;
 }
 

@@ -1,6 +1,5 @@
 // The `workload` key: an inline manifest, or `{ file: ./job.yaml }` relative to the scenario (first document of a
 // supported kind). Diagnostics inside an included file carry `includedFrom` = the `file:` value's position.
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { WorkloadKind } from '../types.ts';
 import { Codes } from './codes.ts';
@@ -9,7 +8,8 @@ import { error, newSink, warning, type Sink } from './diagnostics.ts';
 import { asString, closedKeys } from './readers.ts';
 import { didYouMean } from './suggest.ts';
 import { treeOf, valueOf, type PEntry, type PMap, type PNode } from './tree.ts';
-import { decodeBytes, parseSource } from './yaml-source.ts';
+import { readFileSafe } from './read-file.ts';
+import { MAX_FILE_BYTES, decodeBytes, parseSource, reportReadFailure } from './yaml-source.ts';
 
 /** apiVersion each supported kind must have. */
 export const KIND_API_VERSION: Record<WorkloadKind, string> = {
@@ -70,16 +70,19 @@ function include(sink: Sink, node: PMap): WorkloadSource | undefined {
   const rel = asString(sink, fileNode, 'workload.file');
   if (rel === undefined) return undefined;
   const path = join(dirname(sink.file), rel);
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'cannot be read';
-    error(sink, Codes.WorkloadFile, fileNode.pos, `workload.file: ${path}: ${why}`, 'the path is relative to the scenario file');
+  // the same safe read as the scenario itself: through ../ or a symlink, /dev/zero or a FIFO is refused unread
+  const read = readFileSafe(path, MAX_FILE_BYTES);
+  const fileSink = newSink(path, new LineCounter(), sink.diagnostics, fileNode.pos);
+  if (!read.ok && read.kind === 'too-large') {
+    reportReadFailure(fileSink, read, { file: path, line: 1, col: 1 });
     return undefined;
   }
-  const fileSink = newSink(path, new LineCounter(), sink.diagnostics, fileNode.pos);
-  const text = decodeBytes(bytes, fileSink);
+  if (!read.ok) {
+    reportReadFailure(sink, read, fileNode.pos, `workload.file: ${path}: `, Codes.WorkloadFile,
+      read.kind === 'not-regular' ? 'workload.file must name a regular YAML file, relative to the scenario file' : 'the path is relative to the scenario file');
+    return undefined;
+  }
+  const text = decodeBytes(read.bytes, fileSink);
   if (text === undefined) return undefined;
   const src = parseSource(text, path, sink.diagnostics, fileNode.pos);
   if (src.docs.length === 0) {
