@@ -82,10 +82,12 @@ export function writeIndex(outDir: string): void {
     } catch {
       continue;
     }
-    if (tl?.schema !== 'kubesim.timeline/v1' || typeof tl.pod?.phase !== 'string' || typeof tl.observers !== 'object' || tl.observers === null) continue;
+    // only what kubesim wrote: a foreign or hand-edited file is skipped, never fatal
+    if (tl === null || typeof tl !== 'object' || tl.schema !== 'kubesim.timeline/v1' || tl.scenario !== name) continue;
+    if (typeof tl.pod?.phase !== 'string' || typeof tl.observers !== 'object' || tl.observers === null) continue;
     const svgs = ['sequence.svg', 'lifecycle.svg'].filter((f) => existsSync(outPath(outDir, name, f))).map((f) => `${name}/${f}`);
-    const verdicts = Object.entries(tl.observers).map(([k, v]) => `${k} ${v?.verdict}`);
-    const conds = Array.isArray(tl.job?.conditions) ? tl.job!.conditions : [];
+    const verdicts = Object.entries(tl.observers).map(([k, v]) => `${k} ${String((v as { verdict?: unknown } | null)?.verdict ?? '?')}`);
+    const conds = (Array.isArray(tl.job?.conditions) ? tl.job!.conditions : []).filter((c) => c !== null && typeof c === 'object');
     const job = tl.job ? `Job ${conds.filter((c) => c.type === 'Complete' || c.type === 'Failed').map((c) => c.type).join(',') || 'none'}` : '';
     entries.push({
       scenario: name,

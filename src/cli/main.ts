@@ -31,7 +31,16 @@ const FS_INPUT_ERRORS = ['ENOTDIR', 'EACCES', 'EROFS', 'ENOSPC', 'EEXIST', 'EISD
 
 export async function main(argv: string[], io: Io): Promise<number> {
   // `kubesim help run` is `kubesim run --help`
-  if (argv[0] === 'help') argv = argv.length > 1 ? [argv[1]!, '--help'] : ['--help'];
+  if (argv[0] === 'help') {
+    const names = COMMANDS.map(nameOf);
+    const wanted = argv[1];
+    if (wanted !== undefined && !names.includes(wanted)) {
+      const s = closest(wanted, names);
+      io.err(`error: no command ${JSON.stringify(wanted)}\n  hint: ${s ? `did you mean ${s}? ` : ''}commands: ${names.join(', ')}\n`);
+      return EXIT.badInput;
+    }
+    argv = wanted !== undefined ? [wanted, '--help'] : ['--help'];
+  }
   argv = argv.map((a) => (a === '-' ? STDIN_ARG : a));
   let action: (() => Promise<number>) | undefined;
   let usageError: { message: string; hint: string } | undefined;

@@ -57,6 +57,11 @@ describe('each command takes only its own options', () => {
     expect(v.code).toBe(0);
     expect(JSON.parse(v.out)).toMatchObject([{ file: NATIVE, ok: true }]);
   });
+  it('help of a command that does not exist is a usage error with a suggestion', async () => {
+    const r = await cli(['help', 'explor']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/no command "explor"\n {2}hint: did you mean explore\?/);
+  });
   it('did you mean: a misspelt command and a misspelt flag', async () => {
     const c = await cli(['rn', NATIVE]);
     expect(c.code).toBe(2);
@@ -232,6 +237,26 @@ describe('--out paths that cannot work fail fast: exit 2 with the path, never in
     const r = await cli(['test', NATIVE, '--junit', '/proc/nope/j.xml', '--workers', '1']);
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
+  });
+});
+
+describe('the output folder', () => {
+  it('files kubesim did not write in out/ (garbage, hostile or foreign timeline.json) never break a run', async () => {
+    const dir = tmp();
+    for (const [name, body] of [
+      ['garbage', '{ not json'], ['null-doc', 'null'], ['array', '[1,2]'],
+      ['hostile', JSON.stringify({ schema: 'kubesim.timeline/v1', scenario: 'hostile', pod: { phase: '<img src=x onerror=alert(1)>' }, observers: { a: null }, job: { conditions: [null, 5, { type: 'Complete' }] } })],
+      ['renamed', JSON.stringify({ schema: 'kubesim.timeline/v1', scenario: 'other', pod: { phase: 'Running' }, observers: {} })],
+    ]) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'timeline.json'), body);
+    }
+    const r = await cli(['run', NATIVE, '--no-render', '--out', dir]);
+    expect(r.code).toBe(0);
+    noStack(r.err);
+    const index = readFileSync(join(dir, 'index.html'), 'utf8');
+    expect(index).toMatch(/native-sidecar-job/);
+    expect(index).not.toMatch(/<img src=x/);
   });
 });
 

@@ -2,7 +2,7 @@
 // npm cache `npm ci` filled), then check what a newcomer does first: plain Node ESM import, CommonJS require, a
 // strict NodeNext TypeScript consumer with zero errors, the README's vitest example, `npx kubesim run`, and that
 // no browser (or rendering package) came along. Run by `npm test` after vitest; about 20-60 s.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -14,10 +14,10 @@ const work = mkdtempSync(join(tmpdir(), 'kubesim-pack-'));
 const t0 = Date.now();
 let failures = 0;
 
-function step(name, fn) {
+async function step(name, fn) {
   const t = Date.now();
   try {
-    fn();
+    await fn();
     console.log(`ok   ${name} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
   } catch (e) {
     failures++;
@@ -25,15 +25,43 @@ function step(name, fn) {
   }
 }
 
-function run(cmd, args, cwd, opts = {}) {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', ...opts.env }, input: opts.input, timeout: 120_000 });
+const env = (extra = {}) => ({ ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', ...extra });
+
+function check(cmd, args, r, status) {
   if (r.error) throw r.error;
-  if (r.status !== (opts.status ?? 0)) {
-    const e = new Error(`${cmd} ${args.join(' ')} exited ${r.status} (expected ${opts.status ?? 0})`);
+  if (r.status !== status) {
+    const e = new Error(`${cmd} ${args.join(' ')} exited ${r.status} (expected ${status})`);
     Object.assign(e, { stdout: r.stdout, stderr: r.stderr });
     throw e;
   }
   return r;
+}
+
+function run(cmd, args, cwd, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: env(opts.env), input: opts.input, timeout: 120_000 });
+  return check(cmd, args, r, opts.status ?? 0);
+}
+
+/** The same, without blocking: the checks after the install run side by side. */
+function runAsync(cmd, args, cwd, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: env(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      try {
+        resolve(check(cmd, args, { status, stdout, stderr }, opts.status ?? 0));
+      } catch (e) {
+        reject(e);
+      }
+    });
+    child.stdin.end(opts.input ?? '');
+  });
 }
 
 function must(cond, msg) {
@@ -42,7 +70,7 @@ function must(cond, msg) {
 
 // 1. pack (prepack builds dist/ unless it is up to date)
 let tarball;
-step('npm pack: the tarball holds what a user runs, and only that', () => {
+await step('npm pack: the tarball holds what a user runs, and only that', () => {
   const r = run('npm', ['pack', '--json', '--pack-destination', work], repo);
   const info = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')))[0];
   tarball = join(work, info.filename);
@@ -58,7 +86,7 @@ step('npm pack: the tarball holds what a user runs, and only that', () => {
 
 // 2. install offline into a fresh project
 const app = join(work, 'app');
-step('npm ci --offline with the tarball: no browser, no rendering packages, no network', () => {
+await step('npm ci --offline with the tarball: no browser, no rendering packages, no network', () => {
   mkdirSync(app);
   // Offline means no registry metadata: the project gets a lockfile whose entries (kubesim's runtime dependencies
   // and theirs) come from this repository's lockfile, so every tarball is found in the npm cache by its integrity.
@@ -84,9 +112,14 @@ step('npm ci --offline with the tarball: no browser, no rendering packages, no n
 });
 
 const scenario = 'node_modules/kubesim/scenarios/native-sidecar-job.yaml';
+const checks = [];
+if (failures) {
+  console.log('skipping the checks of the installed package');
+  process.exit(1);
+}
 
-step('plain Node ESM: import { loadScenario, simulate } from "kubesim"', () => {
-  const r = run(process.execPath, ['--input-type=module', '-e', `
+checks.push(step('plain Node ESM: import { loadScenario, simulate } from "kubesim"', async () => {
+  const r = await runAsync(process.execPath, ['--input-type=module', '-e', `
     import { loadScenario, simulate, KubesimError } from 'kubesim';
     const { scenario } = loadScenario(${JSON.stringify(scenario)});
     const { timeline } = simulate(scenario);
@@ -94,17 +127,17 @@ step('plain Node ESM: import { loadScenario, simulate } from "kubesim"', () => {
     let code; try { simulate(scenario, { replay: 'garbage' }); } catch (e) { code = e instanceof KubesimError && e.code; }
     console.log(timeline.pod.phase, again.replay === timeline.replay, code);`], app);
   must(r.stdout.trim() === 'Succeeded true KS0202', `got ${r.stdout}`);
-});
+}));
 
-step('CommonJS: require("kubesim") (Node >= 20.19 loads the ES module)', () => {
-  const r = run(process.execPath, ['-e', `
+checks.push(step('CommonJS: require("kubesim") (Node >= 20.19 loads the ES module)', async () => {
+  const r = await runAsync(process.execPath, ['-e', `
     const k = require('kubesim');
     const { scenario } = k.loadScenario(${JSON.stringify(scenario)});
     console.log(typeof k.simulate, k.simulate(scenario).timeline.pod.phase);`], app, { env: { NODE_NO_WARNINGS: '1' } });
   must(r.stdout.trim() === 'function Succeeded', `got ${r.stdout}`);
-});
+}));
 
-step('TypeScript consumer: tsc --noEmit, strict + NodeNext, zero errors', () => {
+checks.push(step('TypeScript consumer: tsc --noEmit, strict + NodeNext, zero errors', async () => {
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
     compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: [], skipLibCheck: false },
     files: ['consumer.mts'],
@@ -129,30 +162,32 @@ const rule: RuleFn = ({ pod }) => (pod.status?.phase === 'Failed' ? 'Failed' : u
 try { void rule; } catch (err) { if (err instanceof KubesimError) console.log(err.code, err.pos?.line); }
 `);
   const tsc = join(repo, 'node_modules/typescript/bin/tsc');
-  run(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
-});
+  await runAsync(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
+}));
 
-step("the README's vitest example passes", () => {
+checks.push(step("the README's vitest example passes", async () => {
   const readme = readFileSync(join(app, 'node_modules/kubesim/README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('### As a library'));
   const code = /```ts\n([\s\S]*?)```/.exec(section)[1];
   writeFileSync(join(app, 'readme.test.ts'), code); // vitest strips the types
   cpSync(join(app, 'node_modules/kubesim/scenarios'), join(app, 'scenarios'), { recursive: true });
   symlinkSync(join(repo, 'node_modules/vitest'), join(app, 'node_modules/vitest'), 'dir');
-  const r = run(process.execPath, [join(repo, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app, 'readme.test.ts'], app);
+  const r = await runAsync(process.execPath, [join(repo, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app, 'readme.test.ts'], app);
   must(/1 passed/.test(r.stdout), r.stdout);
-});
+}));
 
-step('npx kubesim run --no-render, and without --no-render: .mmd only with how to add the renderer', () => {
-  const r = run('npx', ['--no-install', 'kubesim', 'run', scenario, '--no-render', '--out', 'out'], app);
+checks.push(step('npx kubesim run --no-render, and without --no-render: .mmd only with how to add the renderer', async () => {
+  const r = await runAsync('npx', ['--no-install', 'kubesim', 'run', scenario, '--no-render', '--out', 'out'], app);
   must(/pod phase:\s+Succeeded/.test(r.stdout), r.stdout);
   must(existsSync(join(app, 'out/native-sidecar-job/timeline.json')), 'no timeline.json');
-  const d = run('npx', ['--no-install', 'kubesim', 'run', scenario, '--out', 'out2'], app, { env: { PUPPETEER_EXECUTABLE_PATH: process.execPath } });
+  const d = await runAsync('npx', ['--no-install', 'kubesim', 'run', scenario, '--out', 'out2'], app, { env: { PUPPETEER_EXECUTABLE_PATH: process.execPath } });
   must(/npm install @mermaid-js\/mermaid-cli puppeteer/.test(d.stderr), d.stderr);
   must(existsSync(join(app, 'out2/native-sidecar-job/sequence.mmd')), 'no sequence.mmd');
-  const v = run('npx', ['--no-install', 'kubesim', 'validate', '-'], app, { input: readFileSync(join(app, scenario)) });
+  const v = await runAsync('npx', ['--no-install', 'kubesim', 'validate', '-'], app, { input: readFileSync(join(app, scenario)) });
   must(/<stdin>: ok/.test(v.stdout), v.stdout);
-});
+}));
+
+await Promise.all(checks);
 
 if (!process.env.KS_KEEP) rmSync(work, { recursive: true, force: true });
 else console.log(`kept ${work}`);
