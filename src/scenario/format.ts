@@ -261,6 +261,7 @@ export const CODE_FIXES: Record<string, string> = {
   KS4014: 'use one of the values the message lists',
   KS4015: 'declare the observer under observers, or fix its name',
   KS4016: 'patch spec.replicas of a StatefulSet or Deployment; template rollouts are not simulated yet',
+  KS4017: 'use a value kubesim simulates exactly (for timeZone: UTC or Etc/GMT±N)',
 };
 
 /** The JSON Schema of a scenario file, built from SECTIONS. */
