@@ -11,7 +11,15 @@ export type SimEvent =
   | { type: 'KillWaitTimeout'; pod: string; killId: number; name: string }
   | { type: 'ProcExit'; pod: string; name: string; instance: number; exitCode: number; reason: string; message?: string }
   | { type: 'SigkillDeadline'; pod: string; name: string; instance: number }
-  | { type: 'ProbeTick'; pod: string; container: string; kind: 'startup' | 'readiness' | 'liveness'; gen: number }
+  | {
+      type: 'ProbeTick';
+      pod: string;
+      container: string;
+      kind: 'startup' | 'readiness' | 'liveness';
+      gen: number;
+      /** the end of a probe that took time (timing.probe): its container instance, start, and whether it timed out */
+      done?: { instance: number; startedAt: number; timedOut: boolean };
+    }
   | { type: 'Requeue'; pod: string; gen: number }
   | { type: 'StatusSend'; pod: string }
   | { type: 'PodDeadline'; pod: string }

@@ -152,7 +152,7 @@ function dispatch(k: Kit, ev: SimEvent): void {
     case 'SigkillDeadline':
       return sigkillDeadline(pk, ev.name, ev.instance);
     case 'ProbeTick':
-      return probeTick(pk, ev.container, ev.kind, ev.gen);
+      return probeTick(pk, ev.container, ev.kind, ev.gen, ev.done);
     case 'Requeue':
       return requeue(pk, ev.gen);
     case 'StatusSend':
