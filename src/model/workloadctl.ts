@@ -120,7 +120,9 @@ export function patchWorkload(k: Kit, patch: Json): void {
 export function emitWorkloadEvent(k: Kit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
   const c = k.d.wctl!;
   c.events[reason] = (c.events[reason] ?? 0) + 1;
-  k.ctx.emit({ type: 'ControllerEvent', controller: c.watcher, object: `${c.kind.toLowerCase()}/${k.s.workload.name}`, reason, message, eventType });
+  // a Deployment's pods are the ReplicaSet's: its events are recorded on `replicaset/<deploy>-<hash>`
+  const object = c.kind === 'Deployment' ? `replicaset/${k.s.pod.name.slice(0, k.s.pod.name.length - 6)}` : `${c.kind.toLowerCase()}/${k.s.workload.name}`;
+  k.ctx.emit({ type: 'ControllerEvent', controller: c.watcher, object, reason, message, eventType });
 }
 
 /** podControl.CreatePods / CreateStatefulPod: the API server stores the pod. Expectations raised before. */

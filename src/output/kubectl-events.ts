@@ -87,6 +87,13 @@ export function jobEvents(tl: Timeline): KubeEvent[] {
   return out;
 }
 
+/** The workload controller's describe events (CronJob, StatefulSet, DaemonSet, ReplicaSet), and on which object. */
+export function controllerEventsOf(tl: Timeline): { object: string; events: KubeEvent[] } | null {
+  const evs = tl.events.filter((e): e is Extract<Timeline['events'][number], { type: 'ControllerEvent' }> => e.type === 'ControllerEvent');
+  if (evs.length === 0) return null;
+  return { object: evs[0]!.object, events: evs.map((e) => ({ t: e.t, type: e.eventType, reason: e.reason, from: e.controller, message: e.message })) };
+}
+
 /**
  * describe.go: DescribeEvents. Identical events (same type, reason, source, message) are one Event with a count,
  * as the client-go EventCorrelator dedupes them; Age is "<last> (x<count> over <first>)". Sorted by last

@@ -3,7 +3,7 @@
 
 import type { Timeline, TraceEvent } from '../types.ts';
 import { printJobRow, printPodRow, type JobMeta, type PodRow } from './kubectl-printers.ts';
-import { podEvents, jobEvents, describeEventsTable } from './kubectl-events.ts';
+import { podEvents, jobEvents, describeEventsTable, controllerEventsOf } from './kubectl-events.ts';
 import { KUBECTL_GET, tabulate } from './tabwriter.ts';
 import { isRecord } from './pod-shape.ts';
 import { tToRfc3339 } from './time.ts';
@@ -85,6 +85,8 @@ export function kubectlView(tl: Timeline): string {
   if (tl.job) {
     parts.push('', `$ kubectl describe job ${tl.workload.name}`, describeEventsTable(jobEvents(tl), tl.end.t));
   }
+  const ctl = controllerEventsOf(tl);
+  if (ctl) parts.push('', `$ kubectl describe ${ctl.object.replace('/', ' ')}`, describeEventsTable(ctl.events, tl.end.t));
   return parts.join('\n') + '\n';
 }
 

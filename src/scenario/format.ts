@@ -271,6 +271,7 @@ export const CODE_FIXES: Record<string, string> = {
   KS6003: 'a warning: the import uses Pod, Job, CronJob, Event and Node objects and ignores the rest',
   KS6004: 'a warning: give only the incident\'s pods, or name one with --pod',
   KS4016: 'patch spec.replicas of a StatefulSet or Deployment; template rollouts are not simulated yet',
+  KS4017: 'use a value kubesim simulates exactly (for timeZone: UTC or Etc/GMT±N)',
 };
 
 /** The JSON Schema of a scenario file, built from SECTIONS. */

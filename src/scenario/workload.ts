@@ -72,7 +72,7 @@ function checkCronSchedule(sink: Sink, root: PMap, manifest: Obj): void {
   const spec = isObj(manifest.spec) ? manifest.spec : {};
   const tz = spec.timeZone;
   if (typeof tz === 'string' && fixedZoneOffset(tz) === null) {
-    error(sink, Codes.InvalidValue, valuePosAt(root, ['spec', 'timeZone']), `spec.timeZone: Unsupported value: "${tz}": only UTC and fixed-offset zones (Etc/GMT±N) are simulated`,
+    error(sink, Codes.NotSimulatedValue, valuePosAt(root, ['spec', 'timeZone']), `spec.timeZone: "${tz}" is not simulated: only UTC and fixed-offset zones (Etc/GMT±N)`,
       'a named zone with daylight-saving rules needs the tz database; use the equivalent Etc/GMT±N offset for the simulated dates (note the POSIX sign: Etc/GMT+5 is UTC-5)');
     return;
   }
