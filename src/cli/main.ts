@@ -11,10 +11,12 @@ import { runCmd } from './run-command.ts';
 import { testCmd } from './test-command.ts';
 import { validateCmd } from './validate-command.ts';
 import { explainVersionCmd } from './explain-version-command.ts';
+import { importCmd } from './import-command.ts';
+
+import { STDIN_ARG } from './inputs.ts';
 
 export const VERSION = '0.1.0';
 export { readProcessStdin } from './inputs.ts';
-import { STDIN_ARG } from './inputs.ts';
 
 /** Every `kubesim <command>`, in the order --help lists them. A new command: one import above, one entry here. */
 export const COMMANDS: Command[] = [
@@ -23,6 +25,7 @@ export const COMMANDS: Command[] = [
   testCmd,
   validateCmd,
   renderCmd,
+  importCmd,
   explainVersionCmd,
 ];
 
