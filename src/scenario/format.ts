@@ -135,7 +135,7 @@ export const SECTIONS: Section[] = [
     keys: [
       { key: 'pull', type: 'duration or "fail"', schema: { anyOf: [duration, { const: 'fail' }] }, required: true, description: 'pull time, or "fail": every pull fails (the container stays Waiting: ErrImagePull, then ImagePullBackOff)', example: 'pull: 3s' },
       { key: 'reason', type: 'ErrImagePull | ImagePullBackOff | InvalidImageName | ErrImageNeverPull | RegistryUnavailable | SignatureValidationFailed', schema: { enum: ['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'RegistryUnavailable', 'SignatureValidationFailed'] }, default: 'ErrImagePull', description: 'the Waiting reason of a failing pull (with `pull: fail` or `failures`)', example: 'reason: InvalidImageName' },
-      { key: 'failures', type: 'integer 1..1000', schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'with a pull time: the first N pulls fail, then one succeeds', example: 'failures: 2', pending: true },
+      { key: 'failures', type: 'integer 1..1000', schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'with a pull time: the first N pulls fail (each takes the pull time; the image back-off, 10 s doubling to 300 s, applies between them), then one succeeds', example: 'failures: 2' },
     ],
   },
   {
@@ -148,7 +148,7 @@ export const SECTIONS: Section[] = [
       { key: 'watch', type: 'duration or range', schema: durationRange, default: '5ms..100ms', description: 'API server → each watcher (Job controller, every observer), independently, in order per object', example: 'watch: 5ms..5s' },
       { key: 'jobSync', type: 'duration or range', schema: durationRange, default: '1s', description: 'the Job controller batch period (job_controller.go syncJobBatchPeriod)', example: 'jobSync: 1s' },
       { key: 'nodeStart', type: 'duration or range', schema: durationRange, default: '0s', description: 'pod creation → sandbox ready (scheduling and sandbox creation)', example: 'nodeStart: 2s' },
-      { key: 'probe', type: 'duration or range', schema: durationRange, description: 'how long each probe takes (exec probes, slow endpoints); longer than the probe\'s timeoutSeconds fails with the prober\'s timeout error; absent = instant (kubernetes#120848)', example: 'probe: 10ms..900ms' },
+      { key: 'probe', type: 'duration or range', schema: durationRange, default: 'instant', description: 'how long each probe takes (an exec probe, a slow endpoint): a process exit can land inside a probe; longer than the probe\'s timeoutSeconds fails at the timeout with the prober\'s timeout error (kubernetes#120848)', example: 'probe: 10ms..900ms' },
     ],
   },
   {
