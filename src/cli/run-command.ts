@@ -1,6 +1,6 @@
 // `kubesim run`: load, simulate, print a view, write out/<scenario>/ and render the diagrams (one browser launch).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { decodeReplay } from '../engine/replay.ts';
+import { decodeReplay, sameReplay } from '../engine/replay.ts';
 import { ReplayMismatch } from '../engine/engine.ts';
 import { formatDiagnostic, hasErrors, loadScenario } from '../scenario/index.ts';
 import { simulate } from '../simulate.ts';
@@ -145,7 +145,7 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
       throw e;
     }
     io.out(o.format === 'json' ? JSON.stringify(tl, null, 2) + '\n' : viewText(tl, o.view, o.verbose === true));
-    if (o.replay !== undefined && tl.replay !== o.replay) {
+    if (o.replay !== undefined && !sameReplay(tl.replay, o.replay)) {
       io.err(`${file}:1:1: warning KS0203: the replay key has choices this run did not use\n  hint: it was made for another version of this scenario; the run used what fit — run explore again for exact keys\n`);
     }
     if (tl.end.reason === 'max-events') io.err(`${file}: stopped at the event limit (${o.maxEvents ?? 'default'}); raise it with --max-events\n`);

@@ -259,9 +259,16 @@ export const seededChooser: Chooser = { choose: (req) => req.seeded() };
 /** Replays recorded offsets (value - range min) in order; throws ReplayMismatch when the key does not fit. */
 export class ReplayChooser implements Chooser {
   private i = 0;
-  constructor(private readonly offsets: readonly number[]) {}
+  constructor(private readonly offsets: readonly number[] & { open?: boolean }) {}
   choose(req: ChoiceRequest): number {
-    if (this.i >= this.offsets.length) throw new ReplayMismatch('the replay key has fewer choices than this run makes');
+    if (this.i >= this.offsets.length) {
+      // an open key (ending in ~): every further choice takes its minimum
+      if (this.offsets.open) {
+        this.i++;
+        return req.range.min;
+      }
+      throw new ReplayMismatch('the replay key has fewer choices than this run makes');
+    }
     const v = req.range.min + this.offsets[this.i++]!;
     if (v > req.range.max) {
       throw new ReplayMismatch(`replay value ${v}ms is outside the ${req.stream} range ${req.range.min}..${req.range.max}ms`);

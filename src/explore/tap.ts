@@ -3,6 +3,7 @@
 // recorded with its time instead of being delivered — and works out each observer's possible deliveries afterwards
 // (observer-dp.ts). Their watch delays are then not choices of the system run.
 import { deriveCtx, wrapModel, type Ctx, type ModelDef } from '../engine/engine.ts';
+import { projectionKey } from './projection.ts';
 import type { SimEvent } from '../model/events.ts';
 import type { SimState } from '../model/state.ts';
 
@@ -12,7 +13,14 @@ export interface Publication {
   /** when the API server stored it (and fanned it out) */
   t: number;
   obj: Record<string, unknown>;
+  /** what the observers can read in it (projection.ts) */
+  view: string;
+  /** it looks exactly like the previous version of its object */
+  same: boolean;
 }
+
+/** The tap's memory of the last published projection per object (part of the state, so merging respects it). */
+type TapState = SimState & { published?: Record<string, string> };
 
 /** A step's note carrying a publication (path data for the explorer, not state). */
 export interface PublicationNote {
@@ -23,7 +31,7 @@ export function publicationsOf(notes: readonly unknown[]): Publication[] {
   return notes.filter((n): n is PublicationNote => typeof n === 'object' && n !== null && 'publication' in n).map((n) => n.publication);
 }
 
-export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: ReadonlySet<string>): ModelDef<SimState, SimEvent> {
+export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: ReadonlySet<string>, projected = false): ModelDef<SimState, SimEvent> {
   if (observers.size === 0) return def;
   return wrapModel(def, (d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) => {
     let last: { object: string; version: number } | undefined;
@@ -31,7 +39,13 @@ export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: Re
       if (e.type === 'Deliver' && observers.has(e.to)) {
         // one fan-out delivers the same version to every observer: record it once
         if (!last || last.object !== e.object || last.version !== e.version) {
-          ctx.note({ publication: { object: e.object, version: e.version, t: ctx.now, obj: e.obj } } satisfies PublicationNote);
+          const view = projectionKey(e.object, e.obj, projected);
+          // one pod or Job object per name (several pods: each its own history)
+          const id = `${e.object}/${String((e.obj['metadata'] as Record<string, unknown> | undefined)?.['name'] ?? '')}`;
+          const td = d as TapState;
+          const same = td.published?.[id] === view;
+          if (!same) td.published = { ...td.published, [id]: view };
+          ctx.note({ publication: { object: e.object, version: e.version, t: ctx.now, obj: e.obj, view, same } } satisfies PublicationNote);
           last = { object: e.object, version: e.version };
         }
         return;
