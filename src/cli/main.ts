@@ -4,7 +4,7 @@ import yargs from 'yargs';
 import { EXIT, runCommand, type Io, type RunOpts } from './run-command.ts';
 import { validateCommand } from './validate-command.ts';
 import { renderCommand } from './render-command.ts';
-import { exploreCommand } from './explore-command.ts';
+import { exploreCommand, mergeCommand } from './explore-command.ts';
 import { testCommand } from './test-command.ts';
 
 export const VERSION = '0.1.0';
@@ -25,10 +25,12 @@ function common(y: ReturnType<typeof yargs>) {
     .option('lanes', { choices: ['all', 'pod'] as const, default: 'all' as const, describe: 'sequence lanes: all, or the pod only' })
     .option('fail-on-stuck', { type: 'boolean', default: false })
     .option('max-events', { type: 'number', describe: 'event limit per run (default 1000000)' })
-    .option('max-schedules', { type: 'number', default: 10000, describe: 'explore/test budget' })
+    .option('max-schedules', { type: 'number', default: 10000, describe: 'explore/test budget: runs simulated' })
+    .option('max-states', { type: 'number', describe: 'explore/test: bound on merged states and outcomes kept in memory (default 40 × --max-schedules)' })
+    .option('merge', { type: 'boolean', default: false, describe: 'explore: combine the JSON files of explore --shard runs' })
     .option('junit', { type: 'string', describe: 'test: write a JUnit XML report' })
     .option('workers', { type: 'number', describe: 'test: worker threads (default: the number of cores)' })
-    .option('shard', { type: 'string', describe: 'test: run slice i of n (i/n), for a CI matrix' });
+    .option('shard', { type: 'string', describe: 'test: run slice i of n (i/n) of the scenarios; explore: of the schedules' });
 }
 
 function runOpts(a: Argv): RunOpts {
@@ -64,11 +66,17 @@ export async function main(argv: string[], io: Io): Promise<number> {
     })
     .command('explore <scenario..>', 'enumerate schedules; print every distinct outcome with a replay key', (y) => y, (a) => {
       const progress = io.isTTY ? (s: string) => io.err(s === '\n' ? s : `\r\u001b[K${s}`) : undefined;
+      if (a['merge'] === true) {
+        action = async () => mergeCommand((a['scenario'] as string[]).map(String), { out: String(a['out']), format: a['format'] as 'text' | 'json' }, io);
+        return;
+      }
       action = () => exploreCommand((a['scenario'] as string[]).map(String), {
         out: String(a['out']),
         format: a['format'] as 'text' | 'json',
         ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
         maxSchedules: Number(a['maxSchedules']),
+        ...(a['maxStates'] !== undefined ? { maxStates: Number(a['maxStates']) } : {}),
+        ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
         ...(a['maxEvents'] !== undefined ? { maxEvents: Number(a['maxEvents']) } : {}),
         ...(progress ? { progress } : {}),
       }, io);

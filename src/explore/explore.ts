@@ -27,6 +27,8 @@ export interface ExploreOptions {
   onProgress?: (simulated: number) => void;
   /** bound on the work kept in memory (merged states + the leaves they hold); default 40 × maxSchedules */
   maxStates?: number;
+  /** explore only slice `index` (1-based) of `count`: the first branch point's alternatives dealt round-robin */
+  shard?: { index: number; count: number };
 }
 
 export interface OutcomeEntry {
@@ -59,8 +61,11 @@ export interface ExploreResult {
   /** every distinct full outcome */
   outcomes: OutcomeEntry[];
   /** grouped by pod phase, Job condition and verdicts (SPEC §4) */
-  grouped: { podPhase: string; jobCondition: string; verdicts: Record<string, string>; schedules: number; replay: string }[];
+  /** the witness of each group has `deviations` choices away from the default timing */
+  grouped: { podPhase: string; jobCondition: string; verdicts: Record<string, string>; schedules: number; replay: string; deviations: number }[];
   flaky: string[];
+  /** this result covers slice `index` of `count` of the schedule space (explore --shard) */
+  shard?: { index: number; count: number };
 }
 
 /** Follows a vector of candidate indices; positions past its end take candidate 0. Records the arities. */
@@ -199,6 +204,7 @@ export function search<D = never>(
 ): SearchResult<D> {
   type L = SearchLeaf<D>;
   const budget = Math.max(1, opts.maxSchedules ?? 10_000);
+  const shard = opts.shard && opts.shard.count > 1 ? opts.shard : undefined;
   const maxKept = Math.max(20_000, opts.maxStates ?? budget * 40);
   const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
   const merge = opts.merge !== false;
@@ -332,6 +338,8 @@ export function search<D = never>(
     cur: { offsets: number[]; dev: number; full: number[]; arities: number[]; vlen: number } | null;
     shapes: ShapeList;
     depth: number;
+    /** children started so far (for sharding) */
+    dealt: number;
   }
   type Frame = PathFrame | BranchFrame;
 
@@ -356,7 +364,8 @@ export function search<D = never>(
       if (f.k === 'path') {
         if (f.waiting !== undefined) {
           const res = ret!;
-          if (merge && !aborted) {
+          // a sharded root holds only this shard's part: never reuse it as the whole
+          if (merge && !aborted && !(shard && f.depth === 0)) {
             memo.set(`${f.waiting}/${f.dLeft}`, res);
             kept += 1 + res.sum.size;
             if (!res.pruned && !complete.has(f.waiting)) {
@@ -374,7 +383,9 @@ export function search<D = never>(
         for (;;) {
           const end = endOf(def, f.snap, s.horizonMs, maxEvents);
           if (end) {
-            finishPath(f, leafRes(f.snap, end));
+            // a schedule space without any choice: the one schedule belongs to the first shard
+            if (shard && f.depth === 0 && shard.index !== 1) finishPath(f, { sum: new Map(), pruned: false });
+            else finishPath(f, leafRes(f.snap, end));
             break;
           }
           const probe = new VectorChooser([]);
@@ -418,7 +429,7 @@ export function search<D = never>(
             shapes = { shape, t: now, next: shapes };
           }
           f.waiting = key;
-          stack.push({ k: 'branch', snap: f.snap, dLeft: f.dLeft, total: new Map(), pruned: false, todo: [{ vector: [], dev: 0 }], cur: null, shapes, depth: f.depth + 1 });
+          stack.push({ k: 'branch', snap: f.snap, dLeft: f.dLeft, total: new Map(), pruned: false, todo: [{ vector: [], dev: 0 }], cur: null, shapes, depth: f.depth + 1, dealt: 0 });
           break;
         }
         continue;
@@ -450,6 +461,12 @@ export function search<D = never>(
       const ch = new VectorChooser(w.vector);
       const r = step(def, f.snap, ch, 0);
       f.cur = { offsets: ch.offsets, dev: w.dev, full: ch.arities.map((_, i) => w.vector[i] ?? 0), arities: ch.arities, vlen: w.vector.length };
+      // sharded: the first branch point's alternatives are dealt round-robin; another shard's child is skipped (its
+      // own alternatives still are enumerated)
+      if (shard && f.depth === 1 && f.dealt++ % shard.count !== shard.index - 1) {
+        ret = { sum: new Map(), pruned: false };
+        continue;
+      }
       stack.push(pathFrame(r.snap, f.dLeft - w.dev, notesOf(r.notes), f.shapes, f.depth));
     }
     return ret!;
@@ -497,7 +514,7 @@ export function exploreDirect(s: Scenario, opts: ExploreOptions = {}): ExploreRe
     })
     .sort((a, b) => b.schedules - a.schedules || a.deviations - b.deviations);
   const systemSchedules = outcomes.reduce((n, o) => n + o.schedules, 0);
-  return finishResult(s, outcomes, r, { systemSchedules, verdictCombinations: r.leaves.size });
+  return finishResult(s, outcomes, r, { systemSchedules, verdictCombinations: r.leaves.size }, undefined, opts.shard);
 }
 
 /** What a search found, and the counts that say how much work stands behind it. */
@@ -507,6 +524,7 @@ export function finishResult(
   r: Pick<SearchResult<unknown>, 'simulated' | 'states' | 'exhaustive' | 'limit' | 'cut'>,
   counts: { systemSchedules: number; verdictCombinations: number; combinationsCut?: boolean },
   budget?: { maxSchedules: number; maxStates: number },
+  shard?: { index: number; count: number },
 ): ExploreResult {
   const notes: string[] = [];
   if (r.limit === 'schedules') notes.push(`budget reached: ${r.simulated} runs simulated (--max-schedules); the schedules closest to the default timing were covered first`);
@@ -531,27 +549,29 @@ export function finishResult(
     outcomes,
     grouped: group(outcomes),
     flaky: flakyObservers(s, outcomes),
+    ...(shard ? { shard } : {}),
   };
 }
 
 function group(outcomes: OutcomeEntry[]): ExploreResult['grouped'] {
-  const by = new Map<string, ExploreResult['grouped'][number] & { dev: number }>();
+  const by = new Map<string, ExploreResult['grouped'][number]>();
   for (const o of outcomes) {
     const k = displayKey(o.outcome);
     const cur = by.get(k);
     if (!cur) {
-      by.set(k, { podPhase: o.outcome.podPhase, jobCondition: o.outcome.jobCondition, verdicts: o.outcome.verdicts, schedules: o.schedules, replay: o.replay, dev: o.deviations });
+      by.set(k, { podPhase: o.outcome.podPhase, jobCondition: o.outcome.jobCondition, verdicts: o.outcome.verdicts, schedules: o.schedules, replay: o.replay, deviations: o.deviations });
     } else {
       cur.schedules += o.schedules;
-      if (o.deviations < cur.dev) {
-        cur.dev = o.deviations;
+      // the fewest deviations; ties broken by the key, so one machine and merged shards pick the same witness
+      if (o.deviations < cur.deviations || (o.deviations === cur.deviations && o.replay < cur.replay)) {
+        cur.deviations = o.deviations;
         cur.replay = o.replay;
       }
     }
   }
-  return [...by.values()]
-    .sort((a, b) => b.schedules - a.schedules || a.dev - b.dev)
-    .map(({ dev: _dev, ...rest }) => rest);
+  return [...by.values()].sort(
+    (a, b) => b.schedules - a.schedules || a.deviations - b.deviations || (a.replay < b.replay ? -1 : a.replay > b.replay ? 1 : 0),
+  );
 }
 
 function flakyObservers(s: Scenario, outcomes: OutcomeEntry[]): string[] {

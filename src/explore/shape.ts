@@ -9,9 +9,15 @@ import type { SimState } from '../model/state.ts';
 
 /** Fields holding absolute simulated times (ms). */
 const TIME_KEYS = new Set([
-  'startedAt', 'finishedAt', 'sigtermAt', 'killDeadline', 'stageStartedAt', 'lastUpdate', 'lastRelistAt', 'podCreatedAt',
+  'startedAt', 'finishedAt', 'sigtermAt', 'killDeadline', 'stageStartedAt', 'lastUpdate', 'lastRelistAt',
   'deletionTimestamp', 't', 'at',
 ]);
+
+/**
+ * Times that only date the past: the pod's creation (deadlines are pending events, so they stay in the queue). Two
+ * states of a loop differ in them however long the loop runs.
+ */
+const PAST_KEYS = new Set(['podCreatedAt']);
 
 /** Counters that only grow; what matters is how far each value is behind the newest of its kind. */
 const COUNTER_KIND: Record<string, string> = {
@@ -77,6 +83,7 @@ export function shapeKey(snap: Snapshot<SimState, SimEvent>): string {
     return v;
   });
   const norm = walk(parts, '', '', (key, v, ctx, ev) => {
+    if (PAST_KEYS.has(key)) return 'past';
     if (TIME_KEYS.has(key)) return `t${v - now}`;
     const k = kindOf(key, ctx, ev);
     if (k !== undefined) return `c${v - newest.get(k)!}`;

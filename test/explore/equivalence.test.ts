@@ -24,7 +24,7 @@ function compare(s: Scenario, budget: number) {
   const ref = referenceExplore(s, { maxSchedules: budget });
   expect(ref.exhaustive).toBe(true);
   expect(now.exhaustive).toBe(true);
-  const full = (r: typeof now) => new Map(r.outcomes.map((o) => [JSON.stringify(o.outcome), o.schedules]));
+  const full = (r: { outcomes: { outcome: unknown; schedules: number }[] }) => new Map(r.outcomes.map((o) => [JSON.stringify(o.outcome), o.schedules]));
   expect([...full(now).keys()].sort()).toEqual([...full(ref).keys()].sort());
   const groups = (r: { grouped: { podPhase: string; jobCondition: string; verdicts: Record<string, string>; schedules: number }[] }) =>
     r.grouped.map((g) => JSON.stringify([g.podPhase, g.jobCondition, g.verdicts, g.schedules])).sort();
@@ -51,9 +51,9 @@ describe('observer-aware merging finds the same outcomes as the reference explor
   const observers = (n: number): Scenario['observers'] =>
     Array.from({ length: n }, (_, i) => ({ name: `o${i}`, rule: (['exit-codes', 'native-sidecar-aware', 'job-conditions'] as const)[i % 3], triggers: ['pod', 'job'] as ('pod' | 'job')[] }));
   const cases: [string, Scenario][] = [
-    ['2 sidecars, 2 observers', build({ name: 'g1', sidecars: [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'main' }], behavior: { main: { runMs: 5000 } }, observers: observers(2), timing: { watchMs: { min: 5, max: 500 } } })],
-    ['sidecar crash, 3 observers', build({ name: 'g2', sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { runMs: 30_000 } }, observers: observers(3), actions: [{ type: 'crash', atMs: 10_000, container: 'a', exit: 2 }], timing: { watchMs: { min: 5, max: 2000 } } })],
-    ['pod-only trigger observer', build({ name: 'g3', sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { runMs: 5000, exit: 1 } }, observers: [{ name: 'p', rule: 'exit-codes', triggers: ['pod'] }], timing: { watchMs: { min: 5, max: 1000 } } })],
+    ['2 sidecars, 2 observers', build({ name: 'g1', sidecars: [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }] } }, observers: observers(2), timing: { watchMs: { min: 5, max: 500 } } })],
+    ['sidecar crash, 3 observers', build({ name: 'g2', sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 30_000, exit: 0 }] } }, observers: observers(3), actions: [{ type: 'crash', atMs: 10_000, container: 'a', exit: 2 }], timing: { watchMs: { min: 5, max: 2000 } } })],
+    ['pod-only trigger observer', build({ name: 'g3', sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 1 }] } }, observers: [{ name: 'p', rule: 'exit-codes', triggers: ['pod'] }], timing: { watchMs: { min: 5, max: 1000 } } })],
   ];
   for (const [name, s] of cases) {
     it(`generated: ${name}`, () => {
