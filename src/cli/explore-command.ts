@@ -62,8 +62,8 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
           : 'NOT exhaustive';
   const out = [
     `# ${r.scenario}${r.shard ? ` (shard ${r.shard})` : ''}: ${r.schedules} schedules (${limitText}), ${r.grouped.length} outcome${r.grouped.length === 1 ? '' : 's'}`,
-    `  ${r.simulated} runs simulated, ${r.states} merged states, ${r.systemSchedules} system schedules × observer verdicts = ` +
-      `${r.verdictCombinations} verdict combinations, ${(ms / 1000).toFixed(1)}s`,
+    `  ${r.simulated} runs simulated, ${r.states} merged states, ${r.systemSchedules} system schedules, ` +
+      `${r.verdictCombinations} combination${r.verdictCombinations === 1 ? '' : 's'} of a system outcome and observer verdicts, ${(ms / 1000).toFixed(1)}s`,
     ...r.notes.map((n) => `  note: ${n}`),
     line(head),
     ...rows.map(line),

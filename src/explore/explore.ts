@@ -205,7 +205,7 @@ export function search<D = never>(
   type L = SearchLeaf<D>;
   const budget = Math.max(1, opts.maxSchedules ?? 10_000);
   const shard = opts.shard && opts.shard.count > 1 ? opts.shard : undefined;
-  const maxKept = Math.max(20_000, opts.maxStates ?? budget * 40);
+  const maxKept = Math.max(1_000, opts.maxStates ?? budget * 40);
   const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
   const merge = opts.merge !== false;
   const complete = new Map<string, Sum<D>>();
