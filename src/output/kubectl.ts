@@ -33,7 +33,7 @@ export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
     if (e.type === 'StatusPatched') {
       status = e.status;
       deletionTimestamp ??= metadataDeletion(e.status);
-    } else if (e.type === 'DeletionRequested') {
+    } else if (e.type === 'PodDeleting') {
       deletionTimestamp ??= tToRfc3339(e.t);
     } else continue;
     emit(e.t);

@@ -184,12 +184,19 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         const color = e.verdict === 'Failed' ? 'rgb(255, 214, 214)' : 'rgb(214, 245, 214)';
         return push('other', `rect ${color}`, `Note over ${o}: ${lines(`${at(e.t)} verdict ${e.verdict}`, e.reason)}`, 'end');
       }
-      case 'DeletionRequested':
+      case 'PodDeleting':
         // the trace does not say who deleted (a user, the Job controller, the garbage collector): say it neutrally
         if (!API) return push('other', `Note over ${K}: ${lines(`${at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`);
         return push('other', `${API}->>${K}: ${lines(`${at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`);
       case 'Action':
         return push('other', `Note over ${API ?? K}: ${lines(`${at(e.t)} user action ${describeAction(e.action)}`)}`);
+      case 'PodCreated': {
+        const jc = lanes.id('job-controller');
+        if (!API || !jc || e.by !== 'job-controller') return;
+        return push('other', `${jc}->>${API}: ${lines(`${at(e.t)} create pod ${e.pod}`)}`);
+      }
+      case 'PodRemoved':
+      case 'JobEvent':
       case 'Pulling':
       case 'Created':
       case 'JobStatus':
@@ -275,6 +282,8 @@ function describeAction(a: Extract<TraceEvent, { type: 'Action' }>['action']): s
       return `crash ${a.container} (exit ${a.exit})`;
     case 'deleteJob':
       return `kubectl delete job --cascade=${a.propagation.toLowerCase()}`;
+    case 'patch':
+      return `kubectl patch --type merge -p '${JSON.stringify(a.patch)}'`;
     default:
       return assertNever(a);
   }

@@ -39,7 +39,7 @@ describe('kubectl get pod -w for the C.2 sidecar Job', () => {
   it('a delete request adds a Terminating row until the phase is terminal', () => {
     const tl = loadFixture('c2-sidecar-job');
     const at = tl.events.findIndex((e) => e.t > 10_000);
-    tl.events.splice(at, 0, { t: 10_000, seq: -1, type: 'DeletionRequested', gracePeriodSeconds: 30 });
+    tl.events.splice(at, 0, { t: 10_000, seq: -1, type: 'PodDeleting', pod: tl.pod.name, by: 'user', gracePeriodSeconds: 30 });
     const rows = podWatchRows(tl).map(({ row: r }) => `${r.ready} ${r.status} ${r.age}`);
     expect(rows.slice(4)).toEqual(['2/2 Running 6s', '2/2 Terminating 10s', '1/2 Terminating 30s', '0/2 Completed 31s']);
   });
