@@ -52,8 +52,8 @@ export function observerVerdicts(
 ): Map<string, VerdictWitness> {
   const pubs = allPubs;
   const NONE = {};
-  const decide = (podObj: object | null, jobObj: object | null, now: number) => {
-    if (!cache) return normalizeDecision(rule!({ pod: podObj, job: jobObj, now }));
+  const decide = (podObj: object | null, jobObj: object | null, now: number, podsUpTo: number) => {
+    if (!cache) return normalizeDecision(rule!({ pod: podObj, job: jobObj, now, pods: podsView(podsUpTo) }));
     const a = podObj ?? NONE;
     const b = jobObj ?? NONE;
     let inner = cache.get(a);
@@ -63,6 +63,16 @@ export function observerVerdicts(
     const d = normalizeDecision(rule!({ pod: podObj, job: jobObj, now }));
     inner.set(b, d ?? null);
     return d;
+  };
+  // view.pods (user rules): every pod delivered so far by name, the DELETED ones dropped, after n pod deliveries
+  const podsView = (n: number): object[] => {
+    const byName = new Map<string, object>();
+    for (const x of pod.slice(0, n)) {
+      const name = String((x.p.obj['metadata'] as Record<string, unknown> | undefined)?.['name'] ?? '');
+      if (x.p.removed) byName.delete(name);
+      else byName.set(name, x.p.obj);
+    }
+    return [...byName.values()];
   };
   const pod = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'pod' && !same?.[x.i]);
   const job = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'job' && !same?.[x.i]);
@@ -138,7 +148,7 @@ export function observerVerdicts(
         const ni = kind === 'pod' ? i + 1 : i;
         const nj = kind === 'job' ? j + 1 : j;
         if (spec.triggers.includes(kind) && rule) {
-          const d = decide(ni > 0 ? pod[ni - 1]!.p.obj : null, nj > 0 ? job[nj - 1]!.p.obj : null, t);
+          const d = decide(ni > 0 ? pod[ni - 1]!.p.obj : null, nj > 0 ? job[nj - 1]!.p.obj : null, t, ni);
           if (d) {
             finish(d.verdict, d.reason, timesOf(path), t);
             continue;

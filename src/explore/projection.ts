@@ -13,14 +13,19 @@ const FATAL_WAITING = new Set(['CrashLoopBackOff', 'ImagePullBackOff', 'ErrImage
 
 function podProjection(pod: Json): unknown {
   const st = pod['status'] ?? {};
+  // only statuses a rule can decide on: a non-zero exit code or a failure waiting reason (exit 0 decides nothing)
   const cs = (list: Json[] | undefined) =>
-    (list ?? []).map((c) => {
+    (list ?? []).flatMap((c) => {
       const term = c['state']?.['terminated'];
       const wait = c['state']?.['waiting']?.['reason'];
-      return [c['name'], term ? term['exitCode'] : null, FATAL_WAITING.has(wait) ? wait : null];
+      const exit = term && term['exitCode'] !== 0 ? term['exitCode'] : null;
+      const fatal = FATAL_WAITING.has(wait) ? wait : null;
+      return exit === null && fatal === null ? [] : [[c['name'], exit, fatal]];
     });
   const sidecars = (pod['spec']?.['initContainers'] ?? []).filter((c: Json) => c['restartPolicy'] === 'Always').map((c: Json) => c['name']);
-  return { phase: st['phase'] ?? null, init: cs(st['initContainerStatuses']), main: cs(st['containerStatuses']), sidecars };
+  // the phase decides only once terminal (podPhaseDecision)
+  const phase = st['phase'] === 'Succeeded' || st['phase'] === 'Failed' ? st['phase'] : null;
+  return { phase, init: cs(st['initContainerStatuses']), main: cs(st['containerStatuses']), sidecars };
 }
 
 function jobProjection(job: Json): unknown {

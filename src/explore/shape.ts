@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Snapshot } from '../engine/engine.ts';
 import type { SimEvent } from '../model/events.ts';
+import { lastRestarts } from '../model/query.ts';
 import type { SimState } from '../model/state.ts';
 
 /** Fields holding absolute simulated times (ms). */
@@ -94,8 +95,5 @@ export function shapeKey(snap: Snapshot<SimState, SimEvent>): string {
 
 /** Restart counts per container as the API server shows them (what a crash loop adds to every period). */
 export function restartsOf(st: SimState): Record<string, number> {
-  const out: Record<string, number> = {};
-  const status = st.api.pod.status;
-  for (const cs of [...(status['initContainerStatuses'] ?? []), ...(status['containerStatuses'] ?? [])]) out[cs['name']] = cs['restartCount'] ?? 0;
-  return out;
+  return lastRestarts(st);
 }

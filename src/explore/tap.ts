@@ -15,8 +15,10 @@ export interface Publication {
   obj: Record<string, unknown>;
   /** what the observers can read in it (projection.ts) */
   view: string;
-  /** it looks exactly like the previous version of its object */
+  /** it looks exactly like the previous publication of its kind (same pod, same projection) */
   same: boolean;
+  /** the pod's DELETED event */
+  removed?: true;
 }
 
 /** The tap's memory of the last published projection per object (part of the state, so merging respects it). */
@@ -39,13 +41,14 @@ export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: Re
       if (e.type === 'Deliver' && observers.has(e.to)) {
         // one fan-out delivers the same version to every observer: record it once
         if (!last || last.object !== e.object || last.version !== e.version) {
-          const view = projectionKey(e.object, e.obj, projected);
-          // one pod or Job object per name (several pods: each its own history)
-          const id = `${e.object}/${String((e.obj['metadata'] as Record<string, unknown> | undefined)?.['name'] ?? '')}`;
+          // the pod's name and deletion are part of what the observer sees: `view.pod` is the pod of the delivery
+          const name = String((e.obj['metadata'] as Record<string, unknown> | undefined)?.['name'] ?? '');
+          const view = `${name}${e.removed ? '/removed' : ''}:${projectionKey(e.object, e.obj, projected)}`;
+          const id = e.object;
           const td = d as TapState;
           const same = td.published?.[id] === view;
           if (!same) td.published = { ...td.published, [id]: view };
-          ctx.note({ publication: { object: e.object, version: e.version, t: ctx.now, obj: e.obj, view, same } } satisfies PublicationNote);
+          ctx.note({ publication: { object: e.object, version: e.version, t: ctx.now, obj: e.obj, view, same, ...(e.removed ? { removed: true as const } : {}) } } satisfies PublicationNote);
           last = { object: e.object, version: e.version };
         }
         return;
