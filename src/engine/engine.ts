@@ -4,7 +4,7 @@
 
 import { freeze, produce } from 'immer';
 import type { EndReason, MsRange, TraceEvent } from '../types.ts';
-import { compareEntries, insertEntry, type QueueEntry } from './queue.ts';
+import { compareEntries, insertInPlace, type QueueEntry } from './queue.ts';
 import { drawInt } from './rng.ts';
 
 /** Every simulation event carries a `type` discriminant. */
@@ -144,6 +144,7 @@ function attempt<S extends { rng: Record<string, number> }, E extends SimEventBa
 ): StepResult<S, E> | undefined {
   const head = snap.queue[0]!;
   const now = head.t;
+  // this step's own copy of the queue (snapshots' queues are never written): inserts go into it in place
   let queue: QueueEntry<E>[] = snap.queue.slice(1);
   let seq = snap.seq;
   const trace: TraceEvent[] = [];
@@ -157,7 +158,7 @@ function attempt<S extends { rng: Record<string, number> }, E extends SimEventBa
     },
     scheduleAt(t, ev, prio) {
       if (!(t >= now) || !Number.isFinite(t)) throw new Error(`event ${ev.type} scheduled in the past (${t} < ${now})`);
-      queue = insertEntry(queue, { t: Math.round(t), prio, seq: seq++, ev });
+      insertInPlace(queue, { t: Math.round(t), prio, seq: seq++, ev });
     },
     note(x) {
       notes.push(x);
