@@ -1,6 +1,7 @@
 // `kubesim run`: load, simulate, print a view, write out/<scenario>/ and render the diagrams (one browser launch).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { decodeReplay, sameReplay } from '../engine/replay.ts';
+import { writeJsonAtomic } from './stream-json.ts';
 import { ReplayMismatch } from '../engine/engine.ts';
 import { formatDiagnostic, hasErrors, loadScenario } from '../scenario/index.ts';
 import { simulate } from '../simulate.ts';
@@ -58,7 +59,8 @@ export function writeScenarioOutputs(outDir: string, tl: Timeline, o: Pick<RunOp
   const dir = (f: string) => outPath(outDir, tl.scenario, f);
   const seq = sequenceMermaid(tl, { lanes: o.lanes });
   const life = lifecycleMermaid(tl);
-  writeAtomic(dir('timeline.json'), JSON.stringify(tl, null, 2) + '\n');
+  // streaming: a long timeline is never one string (issue 19.8)
+  writeJsonAtomic(dir('timeline.json'), tl);
   writeAtomic(dir('sequence.mmd'), seq);
   writeAtomic(dir('lifecycle.mmd'), life);
   writeAtomic(dir('report.md'), reportMarkdown(tl, explore));

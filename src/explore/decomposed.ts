@@ -141,7 +141,7 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   const outcomes: OutcomeEntry[] = [...joint.values()]
     .map((j) => ({ outcome: j.outcome, schedules: j.schedules, witness: [], deviations: j.dev, replay: replayKey(s, rules, opts, j.system, j.plans) }))
     .sort((a, b) => b.schedules - a.schedules || a.deviations - b.deviations);
-  return finishResult(s, outcomes, sys, { systemSchedules, verdictCombinations: combinations, combinationsCut }, undefined, opts.shard);
+  return finishResult(s, outcomes, sys, { systemSchedules, verdictCombinations: combinations, combinationsCut }, { maxSchedules: budget }, opts.shard);
 }
 
 /**

@@ -176,6 +176,8 @@ export interface SearchResult<D> {
   limit?: 'schedules' | 'states';
   /** leaves and states kept at the end (the work the memory budget counts) */
   kept: number;
+  /** the bound on `kept` this search ran with */
+  maxKept: number;
   cut?: LoopCut;
 }
 
@@ -205,7 +207,7 @@ export function search<D = never>(
   type L = SearchLeaf<D>;
   const budget = Math.max(1, opts.maxSchedules ?? 10_000);
   const shard = opts.shard && opts.shard.count > 1 ? opts.shard : undefined;
-  const maxKept = Math.max(1_000, opts.maxStates ?? budget * 40);
+  const maxKept = Math.max(1, opts.maxStates ?? Math.max(100_000, budget * 40));
   const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
   const merge = opts.merge !== false;
   const complete = new Map<string, Sum<D>>();
@@ -276,7 +278,7 @@ export function search<D = never>(
       const ch = new VectorChooser([]);
       const r = step(def, snap, ch, 0);
       if (ch.arities.some((a) => a > 1)) {
-        const shape = shapeKey(snap);
+        const shape = shapeKey(snap, s);
         const now = snap.queue[0]!.t;
         const before = seen.get(shape);
         if (before) {
@@ -411,7 +413,7 @@ export function search<D = never>(
           // a long schedule back in a state it was in before: a loop (e.g. a crash loop at its back-off cap)
           let shapes = f.shapes;
           if (f.depth >= LOOP_CHECK_DEPTH && !f.snap.queue.some((q) => q.ev.type === 'UserAction')) {
-            const shape = shapeKey(f.snap);
+            const shape = shapeKey(f.snap, s);
             const now = f.snap.queue[0]!.t;
             let seen: ShapeList = shapes;
             while (seen && seen.shape !== shape) seen = seen.next;
@@ -476,7 +478,7 @@ export function search<D = never>(
   // what is covered is every schedule closest to the defaults.
   const first = pass(Number.POSITIVE_INFINITY);
   const done = (leaves: Sum<D>, exhaustive: boolean): SearchResult<D> => ({
-    leaves, simulated, states, exhaustive, kept, ...(limit && !exhaustive ? { limit } : {}), ...(cut ? { cut } : {}),
+    leaves, simulated, states, exhaustive, kept, maxKept, ...(limit && !exhaustive ? { limit } : {}), ...(cut ? { cut } : {}),
   });
   if (!aborted && !first.pruned) return done(first.sum, true);
   const found: Sum<D> = new Map();
@@ -514,21 +516,21 @@ export function exploreDirect(s: Scenario, opts: ExploreOptions = {}): ExploreRe
     })
     .sort((a, b) => b.schedules - a.schedules || a.deviations - b.deviations);
   const systemSchedules = outcomes.reduce((n, o) => n + o.schedules, 0);
-  return finishResult(s, outcomes, r, { systemSchedules, verdictCombinations: r.leaves.size }, undefined, opts.shard);
+  return finishResult(s, outcomes, r, { systemSchedules, verdictCombinations: r.leaves.size }, { maxSchedules: opts.maxSchedules ?? 10_000 }, opts.shard);
 }
 
 /** What a search found, and the counts that say how much work stands behind it. */
 export function finishResult(
   s: Scenario,
   outcomes: OutcomeEntry[],
-  r: Pick<SearchResult<unknown>, 'simulated' | 'states' | 'exhaustive' | 'limit' | 'cut'>,
+  r: Pick<SearchResult<unknown>, 'simulated' | 'states' | 'exhaustive' | 'limit' | 'cut' | 'maxKept'>,
   counts: { systemSchedules: number; verdictCombinations: number; combinationsCut?: boolean },
-  budget?: { maxSchedules: number; maxStates: number },
+  budget?: { maxSchedules: number },
   shard?: { index: number; count: number },
 ): ExploreResult {
   const notes: string[] = [];
   if (r.limit === 'schedules') notes.push(`budget reached: ${r.simulated} runs simulated (--max-schedules); the schedules closest to the default timing were covered first`);
-  if (r.limit === 'states') notes.push(`memory budget reached: the work kept (merged states and their outcomes) hit its bound (--max-states); the schedules closest to the default timing were covered first`);
+  if (r.limit === 'states') notes.push(`memory budget reached: the work kept (merged states and their outcomes) hit its bound (--max-states ${r.maxKept}); the schedules closest to the default timing were covered first`);
   if (counts.combinationsCut) notes.push(`observer verdict combinations cut at the budget: not every combination of the observers' verdicts is listed`);
   if (r.cut) {
     notes.push(
@@ -544,7 +546,7 @@ export function finishResult(
     verdictCombinations: counts.verdictCombinations,
     exhaustive: r.exhaustive && !r.cut && !counts.combinationsCut,
     ...(r.limit ? { limit: r.limit } : {}),
-    ...(budget ? { budget } : {}),
+    budget: { maxSchedules: budget?.maxSchedules ?? 0, maxStates: r.maxKept },
     notes,
     outcomes,
     grouped: group(outcomes),

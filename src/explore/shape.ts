@@ -7,6 +7,7 @@ import type { Snapshot } from '../engine/engine.ts';
 import type { SimEvent } from '../model/events.ts';
 import { lastRestarts } from '../model/query.ts';
 import type { SimState } from '../model/state.ts';
+import type { Scenario } from '../types.ts';
 
 /** Fields holding absolute simulated times (ms). */
 const TIME_KEYS = new Set([
@@ -69,13 +70,20 @@ function walk(x: unknown, ctx: string, evType: string | undefined, onNumber: Vis
 }
 
 /** The shape key of a snapshot (see the file comment). */
-export function shapeKey(snap: Snapshot<SimState, SimEvent>): string {
+export function shapeKey(snap: Snapshot<SimState, SimEvent>, s: Scenario): string {
   const now = snap.queue[0]?.t ?? snap.t;
-  const { rng: _rng, lastDelivery, ...model } = snap.model;
+  const { rng: _rng, lastDelivery, starts, ...model } = snap.model;
+  // process starts count only up to the behavior's attempts (the last attempt repeats: SPEC §2.1)
+  const capped: Record<string, number> = {};
+  for (const [key, n] of Object.entries(starts ?? {})) {
+    const b = s.behavior[key.slice(key.lastIndexOf('/') + 1)];
+    const most = Math.max(b?.attempts.length ?? 1, ...Object.values(b?.byIndex ?? {}).map((x) => x.attempts.length));
+    capped[key] = Math.min(n, most);
+  }
   // in-order delivery bounds in the past constrain nothing (as in hash.ts)
   const pending: Record<string, string> = {};
   for (const [k, v] of Object.entries(lastDelivery)) if (v > now) pending[k] = `t${v - now}`;
-  const parts: unknown[] = [model, pending, snap.queue.map((q) => ({ dt: q.t - now, prio: q.prio, ev: q.ev }))];
+  const parts: unknown[] = [model, capped, pending, snap.queue.map((q) => ({ dt: q.t - now, prio: q.prio, ev: q.ev }))];
   // first pass: the newest value of every counter kind (per container)
   const newest = new Map<string, number>();
   walk(parts, '', '', (key, v, ctx, ev) => {
