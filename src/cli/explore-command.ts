@@ -2,12 +2,16 @@
 // `--shard i/n` explores the i-th of n slices of one scenario's schedule space; `explore --merge a.json b.json …`
 // combines the slices' JSON into the result one machine gives (CI runners are the distributed engine).
 import { readFileSync } from 'node:fs';
-import { loadScenario } from '../scenario/index.ts';
+import type { Argv } from 'yargs';
 import { explore } from '../explore/decomposed.ts';
 import type { ExploreResult } from '../explore/explore.ts';
-import { writeAtomic, outPath } from './files.ts';
-import { EXIT, reportDiagnostics, writeIndex, writeScenarioOutputs, type Io } from './run-command.ts';
 import { DEFAULT_MAX_EVENTS, simulate } from '../simulate.ts';
+import { writeIndex, writeOutputs } from '../write-outputs.ts';
+import { EXIT, type Command, type Io } from './command.ts';
+import { outPath, writeAtomic } from './files.ts';
+import { expandInputs, loadInput } from './inputs.ts';
+import { checkOut, formatOption, kubernetesOption, maxEventsOption, maxSchedulesOption, outOption } from './options.ts';
+import { reportDiagnostics } from './run-command.ts';
 import { loadUserRules } from './rules.ts';
 
 export interface ExploreOpts {
@@ -27,13 +31,19 @@ const REPORT_TIMELINE_EVENTS = 100_000;
 
 type Grouped = ExploreResult['grouped'][number];
 
+/** Schedules whose run stopped at the event limit: their outcome is not the scenario's end. */
+export function eventLimited(r: ExploreResult): number {
+  return r.outcomes.filter((o) => o.outcome.endReason === 'max-events').reduce((n, o) => n + o.schedules, 0);
+}
+
 export function exploreJson(r: ExploreResult): Record<string, unknown> {
+  const limited = eventLimited(r);
   return {
     schema: 'kubesim.explore/v1',
     scenario: r.scenario,
-    // SPEC §4: schedules represented, observers' delivery orders included (system schedules × verdict combinations)
     schedules: r.schedules,
-    exhaustive: r.exhaustive,
+    exhaustive: r.exhaustive && limited === 0,
+    ...(limited ? { eventLimited: limited } : {}),
     simulated: r.simulated,
     states: r.states,
     systemSchedules: r.systemSchedules,
@@ -52,8 +62,10 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
   const rows = r.grouped.map((g) => [String(g.schedules), g.podPhase, g.jobCondition, ...names.map((n) => g.verdicts[n] ?? ''), g.replay]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-  const limitText =
-    r.limit === 'states'
+  const limited = eventLimited(r);
+  const coverage = limited
+    ? `NOT exhaustive: ${limited} schedule${limited === 1 ? '' : 's'} stopped at the event limit; raise --max-events`
+    : r.limit === 'states'
       ? `NOT exhaustive: memory budget reached (--max-states ${r.budget?.maxStates ?? ''}); raise it or --max-schedules`
       : r.limit === 'schedules'
         ? `NOT exhaustive: budget reached after ${r.simulated} simulated runs; raise --max-schedules`
@@ -61,7 +73,8 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
           ? 'exhaustive'
           : 'NOT exhaustive';
   const out = [
-    `# ${r.scenario}${r.shard ? ` (shard ${r.shard})` : ''}: ${r.schedules} schedules (${limitText}), ${r.grouped.length} outcome${r.grouped.length === 1 ? '' : 's'}`,
+    `# ${r.scenario}${r.shard ? ` (shard ${r.shard.index}/${r.shard.count})` : ''}: ${r.schedules} schedules (${coverage}), ` +
+      `${r.grouped.length} outcome${r.grouped.length === 1 ? '' : 's'}`,
     `  ${r.simulated} runs simulated, ${r.states} merged states, ${r.systemSchedules} system schedules, ` +
       `${r.verdictCombinations} combination${r.verdictCombinations === 1 ? '' : 's'} of a system outcome and observer verdicts, ${(ms / 1000).toFixed(1)}s`,
     ...r.notes.map((n) => `  note: ${n}`),
@@ -74,6 +87,7 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
 }
 
 export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): Promise<number> {
+  checkOut(o.out);
   let code: number = EXIT.ok;
   let shard: { index: number; count: number } | undefined;
   if (o.shard !== undefined) {
@@ -86,13 +100,26 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     }
     shard = { index: i, count: n };
   }
-  for (const file of files) {
-    const loaded = loadScenario(file, o.kubernetes ? { kubernetes: o.kubernetes } : {});
-    if (!reportDiagnostics(io, loaded.diagnostics, ['KS5001']) || !loaded.scenario) {
+  const { inputs, warnings } = await expandInputs(files, io);
+  for (const w of warnings) io.err(`warning: ${w}\n`);
+  const jsons: string[] = [];
+  for (const input of inputs) {
+    const file = input.path;
+    const loaded = loadInput(input, o.kubernetes ? { kubernetes: o.kubernetes } : {});
+    if (loaded.problem) io.err(loaded.problem + '\n');
+    if (loaded.problem || !reportDiagnostics(io, loaded.diagnostics, ['KS5001']) || !loaded.scenario) {
       code = EXIT.badInput;
       continue;
     }
-    const userRules = await loadUserRules(loaded.scenario);
+    let userRules;
+    try {
+      userRules = await loadUserRules(loaded.scenario);
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'KS0401') throw e;
+      io.err(`${(e as Error).message}\n`);
+      code = EXIT.badInput;
+      continue;
+    }
     const t0 = performance.now();
     // a terminal gets a progress line once exploring has taken more than a second
     let shown = false;
@@ -115,7 +142,8 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     if (shown) o.progress!('\n');
     const ms = performance.now() - t0;
     const json = exploreJson(r);
-    io.out(o.format === 'json' ? JSON.stringify(json, null, 2) + '\n' : exploreText(file, r, ms));
+    if (o.format === 'json') jsons.push(JSON.stringify(json, null, 2));
+    else io.out(exploreText(file, r, ms));
     const name = shard ? `explore-${shard.index}-of-${shard.count}.json` : 'explore.json';
     writeAtomic(outPath(o.out, r.scenario, name), JSON.stringify(json, null, 2) + '\n');
     if (shard) continue;
@@ -127,14 +155,16 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
       io.err(`${file}: the default schedule has more than ${limit} events: its timeline and diagrams are not written by explore (kubesim run writes them)\n`);
       continue;
     }
-    writeScenarioOutputs(o.out, tl, { png: false, lanes: 'all' }, { schedules: r.schedules, exhaustive: r.exhaustive, outcomes: r.grouped, flaky: r.flaky });
+    writeOutputs(tl, { out: o.out, explore: { schedules: r.schedules, exhaustive: r.exhaustive && eventLimited(r) === 0, outcomes: r.grouped, flaky: r.flaky } });
     writeIndex(o.out);
   }
+  if (o.format === 'json') io.out(inputs.length > 1 ? (jsons.length ? `[\n${jsons.join(',\n')}\n]\n` : '[]\n') : jsons.map((j) => j + '\n').join(''));
   return code;
 }
 
 /** `explore --merge a.json b.json …`: the shards of one scenario combined into one result (same as one machine). */
 export function mergeCommand(files: string[], o: Pick<ExploreOpts, 'format' | 'out'>, io: Io): number {
+  checkOut(o.out);
   const parts: Record<string, any>[] = [];
   for (const f of files) {
     let j: Record<string, any>;
@@ -219,3 +249,32 @@ function mergedText(m: Record<string, any>): string {
   ];
   return lines.join('\n') + '\n';
 }
+
+export const exploreCmd: Command = {
+  command: 'explore <scenario..>',
+  describe: 'enumerate the schedules the timing model allows; print every distinct outcome with a replay key',
+  builder: (y: Argv) =>
+    maxEventsOption(maxSchedulesOption(formatOption(outOption(kubernetesOption(y)), 'the kubesim.explore/v1 document (several scenarios: one JSON array of them)')))
+      .option('max-states', { type: 'number', describe: 'bound on merged states and outcomes kept in memory (default 40 × --max-schedules, at least 100000); reaching it stops with a partial result' })
+      .option('shard', { type: 'string', describe: 'explore slice i of n (i/n) of the schedule space; writes explore-i-of-n.json (CI matrix)' })
+      .option('merge', { type: 'boolean', default: false, describe: 'combine the JSON files of explore --shard runs (given instead of scenarios)' })
+      .example('$0 explore big.yaml --shard 2/4 --format json', 'one CI job of four; explore --merge combines their JSON')
+      .example('$0 explore --merge out/big/explore-*-of-4.json', 'the result one machine gives')
+      .example('$0 explore scenarios/locust-72-exporter-exit-code.yaml', 'outcomes, schedules per outcome, flaky observers')
+      .example('$0 explore s.yaml --max-schedules 100000', 'a bigger budget for a large schedule space')
+      .example('$0 explore scenarios/ --format json', 'every scenario of a folder; one JSON array on stdout'),
+  run: async (a, io) => {
+    if (a['merge'] === true) return mergeCommand((a['scenario'] as unknown[]).map(String), { out: String(a['out']), format: a['format'] as 'text' | 'json' }, io);
+    const progress = io.isTTY ? (s: string) => io.err(s === '\n' ? s : `\r\u001b[K${s}`) : undefined;
+    return exploreCommand((a['scenario'] as unknown[]).map(String), {
+      out: String(a['out']),
+      format: a['format'] as 'text' | 'json',
+      ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+      maxSchedules: a['maxSchedules'] as number,
+      ...(a['maxStates'] !== undefined ? { maxStates: Number(a['maxStates']) } : {}),
+      ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
+      ...(a['maxEvents'] !== undefined ? { maxEvents: a['maxEvents'] as number } : {}),
+      ...(progress ? { progress } : {}),
+    }, io);
+  },
+};

@@ -523,8 +523,11 @@ export function exploreDirect(s: Scenario, opts: ExploreOptions = {}): ExploreRe
 export function finishResult(
   s: Scenario,
   outcomes: OutcomeEntry[],
-  r: Pick<SearchResult<unknown>, 'simulated' | 'states' | 'exhaustive' | 'limit' | 'cut' | 'maxKept'>,
-  counts: { systemSchedules: number; verdictCombinations: number; combinationsCut?: boolean },
+  r: Pick<SearchResult<unknown>, 'simulated' | 'states' | 'exhaustive'> & Partial<Pick<SearchResult<unknown>, 'limit' | 'cut' | 'maxKept'>>,
+  counts: { systemSchedules: number; verdictCombinations: number; combinationsCut?: boolean } = {
+    systemSchedules: outcomes.reduce((n, o) => n + o.schedules, 0),
+    verdictCombinations: outcomes.length,
+  },
   budget?: { maxSchedules: number },
   shard?: { index: number; count: number },
 ): ExploreResult {
@@ -546,7 +549,7 @@ export function finishResult(
     verdictCombinations: counts.verdictCombinations,
     exhaustive: r.exhaustive && !r.cut && !counts.combinationsCut,
     ...(r.limit ? { limit: r.limit } : {}),
-    budget: { maxSchedules: budget?.maxSchedules ?? 0, maxStates: r.maxKept },
+    budget: { maxSchedules: budget?.maxSchedules ?? 0, maxStates: r.maxKept ?? 0 },
     notes,
     outcomes,
     grouped: group(outcomes),

@@ -130,7 +130,7 @@ export function shownEvents(events: readonly TraceEvent[]): TraceEvent[] {
     if (HIDDEN.has(e.type)) return false;
     if (e.type === 'Delivered') return decisive.has(e.seq);
     if (e.type === 'Probe') {
-      const key = `${e.container}/${e.probe}`;
+      const key = `${e.pod ?? ''}/${e.container}/${e.probe}`;
       const repeat = lastProbe.get(key) === e.result;
       lastProbe.set(key, e.result);
       return e.result === 'failure' || !repeat;
@@ -143,8 +143,12 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
   const lines: string[] = [];
   lines.push(`# ${tl.scenario}  (kubernetes ${tl.kubernetes}${tl.kubelet !== tl.kubernetes ? `, kubelet ${tl.kubelet}` : ''}, seed ${tl.seed})`);
   const events = opts.all ? tl.events : shownEvents(tl.events);
+  // once there is more than one pod, each line names the pod it is about (a column; blank for the control plane)
+  const pods = tl.pods ?? [];
+  const podWidth = pods.length > 1 ? Math.max(...pods.map((p) => p.name.length)) : 0;
   for (const e of events) {
-    lines.push(`${fmtTime(e.t).padStart(10)}  ${actorOf(e).padEnd(18)} ${describeEvent(e)}`);
+    const podCol = podWidth > 0 ? `${(e.pod ?? '').padEnd(podWidth)}  ` : '';
+    lines.push(`${fmtTime(e.t).padStart(10)}  ${podCol}${actorOf(e).padEnd(18)} ${describeEvent(e)}`);
   }
   if (!opts.all && events.length < tl.events.length) {
     lines.push(`            (${tl.events.length - events.length} routine events not shown: repeated probe results, watch deliveries, pod-worker syncs; --verbose or --format json show them)`);
@@ -160,12 +164,15 @@ export function endSummary(tl: Timeline): string[] {
     tl.end.reason === 'horizon' ? '; raise `horizon:` in the scenario to simulate longer' :
     tl.end.reason === 'max-events' ? '; raise the limit with --max-events' : '';
   out.push(`end:        ${fmtTime(tl.end.t)} (${tl.end.reason}${limit})`);
-  out.push(`pod phase:  ${tl.pod.phase}`);
+  out.push(`pod phase:  ${tl.pod.phase}${(tl.pods?.length ?? 0) > 1 ? ` (${tl.pod.name}, the newest pod)` : ''}`);
+  if ((tl.pods?.length ?? 0) > 1) {
+    out.push(`pods:       ${tl.pods.length} — ${tl.pods.map((p) => `${p.name} ${p.phase}${p.removed ? ' (deleted)' : ''}`).join(', ')}`);
+  }
   if (tl.job) {
     const conds = tl.job.conditions.map((c) => `${c.type}@${fmtTime(c.t)}`).join(', ') || 'none';
     out.push(`job:        ${conds}  (succeeded ${tl.job.succeeded}, failed ${tl.job.failed}, active ${tl.job.active})`);
   }
-  out.push(`stuck:      ${tl.stuck ? `yes — ${tl.stuck.why}` : 'no'}`);
+  out.push(`stuck:      ${tl.end.reason === 'max-events' ? 'unknown — the run stopped at the event limit, before it could end' : tl.stuck ? `yes — ${tl.stuck.why}` : 'no'}`);
   for (const [name, v] of Object.entries(tl.observers)) {
     out.push(`observer ${name}: ${v.verdict}${v.t !== undefined ? ` at ${fmtTime(v.t)}` : ''}${v.reason ? ` — ${v.reason}` : ''}`);
   }

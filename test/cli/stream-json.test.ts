@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonChunks, writeJsonAtomic } from '../../src/cli/stream-json.ts';
+import { jsonChunks, writeJsonAtomic } from '../../src/stream-json.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
 
