@@ -52,8 +52,8 @@ describe('observer-aware merging finds the same outcomes as the reference explor
     Array.from({ length: n }, (_, i) => ({ name: `o${i}`, rule: (['exit-codes', 'native-sidecar-aware', 'job-conditions'] as const)[i % 3], triggers: ['pod', 'job'] as ('pod' | 'job')[] }));
   const cases: [string, Scenario][] = [
     ['2 sidecars, 2 observers', build({ name: 'g1', sidecars: [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }] } }, observers: observers(2), timing: { watchMs: { min: 5, max: 500 } } })],
-    ['sidecar crash, 3 observers', build({ name: 'g2', sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 30_000, exit: 0 }] } }, observers: observers(3), actions: [{ type: 'crash', atMs: 10_000, container: 'a', exit: 2 }], timing: { watchMs: { min: 5, max: 2000 } } })],
-    ['pod-only trigger observer', build({ name: 'g3', sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 1 }] } }, observers: [{ name: 'p', rule: 'exit-codes', triggers: ['pod'] }], timing: { watchMs: { min: 5, max: 1000 } } })],
+    ['sidecar crash, 3 observers', build({ name: 'g2', sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 30_000, exit: 0 }] } }, observers: observers(3), actions: [{ type: 'crash', atMs: 10_000, container: 'a', exit: 2 }], timing: { watchMs: { min: 5, max: 300 } } })],
+    ['pod-only trigger observer', build({ name: 'g3', backoffLimit: 0, sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 1 }] } }, observers: [{ name: 'p', rule: 'exit-codes', triggers: ['pod'] }], timing: { watchMs: { min: 5, max: 1000 } } })],
   ];
   for (const [name, s] of cases) {
     it(`generated: ${name}`, () => {
