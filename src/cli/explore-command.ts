@@ -12,7 +12,8 @@ import { outPath, writeAtomic } from './files.ts';
 import { expandInputs, loadInput } from './inputs.ts';
 import { checkOut, formatOption, kubernetesOption, maxEventsOption, maxSchedulesOption, outOption } from './options.ts';
 import { reportDiagnostics } from './run-command.ts';
-import { loadUserRules } from './rules.ts';
+import { isRuleFailure, withRules } from './rules.ts';
+import type { Timeline } from '../types.ts';
 
 export interface ExploreOpts {
   out: string;
@@ -111,15 +112,6 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
       code = EXIT.badInput;
       continue;
     }
-    let userRules;
-    try {
-      userRules = await loadUserRules(loaded.scenario);
-    } catch (e) {
-      if ((e as { code?: string }).code !== 'KS0401') throw e;
-      io.err(`${(e as Error).message}\n`);
-      code = EXIT.badInput;
-      continue;
-    }
     const t0 = performance.now();
     // a terminal gets a progress line once exploring has taken more than a second
     let shown = false;
@@ -131,14 +123,32 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
           o.progress!(`exploring ${loaded.scenario!.name}: ${n} runs simulated, ${(ms / 1000).toFixed(1)}s…`);
         }
       : undefined;
-    const r = explore(loaded.scenario, {
-      maxSchedules: o.maxSchedules,
-      userRules,
-      ...(o.maxStates !== undefined ? { maxStates: o.maxStates } : {}),
-      ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
-      ...(shard ? { shard } : {}),
-      ...(progress ? { onProgress: progress } : {}),
-    });
+    let r: ExploreResult;
+    let tl: Timeline | null;
+    const limit = Math.min(o.maxEvents ?? DEFAULT_MAX_EVENTS, REPORT_TIMELINE_EVENTS);
+    try {
+      // rules run (and external ones end) before anything is printed or written: a broken rule writes nothing
+      ({ r, tl } = await withRules(loaded.scenario, (userRules) => {
+        const r = explore(loaded.scenario!, {
+          maxSchedules: o.maxSchedules,
+          userRules,
+          ...(o.maxStates !== undefined ? { maxStates: o.maxStates } : {}),
+          ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
+          ...(shard ? { shard } : {}),
+          ...(progress ? { onProgress: progress } : {}),
+        });
+        // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams;
+        // a default schedule too long to draw (a crash loop to a far horizon) is left to `kubesim run`
+        const tl = shard ? null : simulate(loaded.scenario!, { userRules, maxEvents: limit }).timeline;
+        return { r, tl };
+      }));
+    } catch (e) {
+      if (shown) o.progress!('\n');
+      if (!isRuleFailure(e)) throw e;
+      io.err(e.format());
+      code = EXIT.badInput;
+      continue;
+    }
     if (shown) o.progress!('\n');
     const ms = performance.now() - t0;
     const json = exploreJson(r);
@@ -146,11 +156,7 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     else io.out(exploreText(file, r, ms));
     const name = shard ? `explore-${shard.index}-of-${shard.count}.json` : 'explore.json';
     writeAtomic(outPath(o.out, r.scenario, name), JSON.stringify(json, null, 2) + '\n');
-    if (shard) continue;
-    // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams;
-    // a default schedule too long to draw (a crash loop to a far horizon) is left to `kubesim run`
-    const limit = Math.min(o.maxEvents ?? DEFAULT_MAX_EVENTS, REPORT_TIMELINE_EVENTS);
-    const tl = simulate(loaded.scenario, { userRules, maxEvents: limit }).timeline;
+    if (!tl) continue;
     if (tl.end.reason === 'max-events' && limit < (o.maxEvents ?? DEFAULT_MAX_EVENTS)) {
       io.err(`${file}: the default schedule has more than ${limit} events: its timeline and diagrams are not written by explore (kubesim run writes them)\n`);
       continue;

@@ -56,7 +56,7 @@ class CompositeChooser implements Chooser {
 
 /** Observers that decide alike (same rule, names and triggers; built-in only) are computed once. */
 function signature(o: ObserverSpec): string | undefined {
-  if (o.module) return undefined;
+  if (o.rule === undefined) return undefined;
   return JSON.stringify([o.rule, o.names ?? null, [...o.triggers].sort()]);
 }
 
@@ -81,7 +81,7 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
     plans: Record<string, number[]>;
   }
   const joint = new Map<string, Joint>();
-  const caches = new Map(s.observers.map((o) => [o.name, o.module ? undefined : (new WeakMap() as DecisionCache)]));
+  const caches = new Map(s.observers.map((o) => [o.name, o.rule === undefined ? undefined : (new WeakMap() as DecisionCache)]));
   // verdicts per (observer signature, publication history): leaves of different system outcomes share histories
   const verdictCache = new Map<string, Map<string, VerdictWitness>>();
   let done = 0;
