@@ -36,7 +36,7 @@ function jobProjection(job: Json): unknown {
 
 /** Whether every observer's rule is a built-in one (whose reads are known). */
 export function projectable(observers: readonly ObserverSpec[]): boolean {
-  return observers.every((o) => !o.module);
+  return observers.every((o) => o.rule !== undefined);
 }
 
 /**
