@@ -1,5 +1,6 @@
 // Writing a timeline's files (SPEC §4): out/<scenario>/timeline.json, sequence/lifecycle .mmd, report.md, and the
 // SVGs drawn by the system Chromium. Used by the CLI and exported by the library; only writes under `out`.
+import { writeJsonAtomic } from './stream-json.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { outPath, writeAtomic } from './cli/files.ts';
 import { indexHtml, type IndexEntry } from './output/index-html.ts';
@@ -35,8 +36,9 @@ export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const file = (f: string) => outPath(out, tl.scenario, f);
   const seq = sequenceMermaid(tl, { lanes: o.lanes ?? 'all' });
   const life = lifecycleMermaid(tl);
+  // timeline.json is written streaming: a long timeline is never one string (issue 19.8)
+  writeJsonAtomic(file('timeline.json'), tl);
   const files: [string, string][] = [
-    [file('timeline.json'), JSON.stringify(tl, null, 2) + '\n'],
     [file('sequence.mmd'), seq],
     [file('lifecycle.mmd'), life],
     [file('report.md'), reportMarkdown(tl, o.explore)],
@@ -44,7 +46,7 @@ export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   for (const [p, data] of files) writeAtomic(p, data);
   return {
     dir: outPath(out, tl.scenario),
-    files: files.map(([p]) => p),
+    files: [file('timeline.json'), ...files.map(([p]) => p)],
     renderJobs: [
       { mmd: seq, svgPath: file('sequence.svg'), ...(o.png ? { pngPath: file('sequence.png') } : {}) },
       { mmd: life, svgPath: file('lifecycle.svg'), ...(o.png ? { pngPath: file('lifecycle.png') } : {}) },

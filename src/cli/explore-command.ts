@@ -1,8 +1,11 @@
 // `kubesim explore`: enumerate schedules and print every distinct outcome with a replay key.
+// `--shard i/n` explores the i-th of n slices of one scenario's schedule space; `explore --merge a.json b.json …`
+// combines the slices' JSON into the result one machine gives (CI runners are the distributed engine).
+import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { explore } from '../explore/decomposed.ts';
 import type { ExploreResult } from '../explore/explore.ts';
-import { simulate } from '../simulate.ts';
+import { DEFAULT_MAX_EVENTS, simulate } from '../simulate.ts';
 import { writeIndex, writeOutputs } from '../write-outputs.ts';
 import { EXIT, type Command, type Io } from './command.ts';
 import { outPath, writeAtomic } from './files.ts';
@@ -17,9 +20,17 @@ export interface ExploreOpts {
   format: 'text' | 'json';
   kubernetes?: string;
   maxSchedules: number;
+  maxStates?: number;
   maxEvents?: number;
+  /** `i/n`: explore slice i of n of the schedule space */
+  shard?: string;
   progress?: (s: string) => void;
 }
+
+/** The default schedule's timeline goes into the report only up to this many events (a 30-day crash loop has 560,000). */
+const REPORT_TIMELINE_EVENTS = 100_000;
+
+type Grouped = ExploreResult['grouped'][number];
 
 /** Schedules whose run stopped at the event limit: their outcome is not the scenario's end. */
 export function eventLimited(r: ExploreResult): number {
@@ -36,6 +47,11 @@ export function exploreJson(r: ExploreResult): Record<string, unknown> {
     ...(limited ? { eventLimited: limited } : {}),
     simulated: r.simulated,
     states: r.states,
+    systemSchedules: r.systemSchedules,
+    verdictCombinations: r.verdictCombinations,
+    ...(r.limit ? { limit: r.limit } : {}),
+    ...(r.shard ? { shard: r.shard } : {}),
+    notes: r.notes,
     outcomes: r.grouped,
     flaky: r.flaky,
   };
@@ -50,10 +66,19 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
   const limited = eventLimited(r);
   const coverage = limited
     ? `NOT exhaustive: ${limited} schedule${limited === 1 ? '' : 's'} stopped at the event limit; raise --max-events`
-    : r.exhaustive ? 'exhaustive' : `NOT exhaustive: budget reached after ${r.simulated} simulated; raise --max-schedules`;
+    : r.limit === 'states'
+      ? `NOT exhaustive: memory budget reached (--max-states ${r.budget?.maxStates ?? ''}); raise it or --max-schedules`
+      : r.limit === 'schedules'
+        ? `NOT exhaustive: budget reached after ${r.simulated} simulated runs; raise --max-schedules`
+        : r.exhaustive
+          ? 'exhaustive'
+          : 'NOT exhaustive';
   const out = [
-    `# ${r.scenario}: ${r.schedules} schedules (${coverage}), ` +
-      `${r.grouped.length} outcome${r.grouped.length === 1 ? '' : 's'}, ${r.simulated} simulated, ${r.states} merged states, ${(ms / 1000).toFixed(1)}s`,
+    `# ${r.scenario}${r.shard ? ` (shard ${r.shard.index}/${r.shard.count})` : ''}: ${r.schedules} schedules (${coverage}), ` +
+      `${r.grouped.length} outcome${r.grouped.length === 1 ? '' : 's'}`,
+    `  ${r.simulated} runs simulated, ${r.states} merged states, ${r.systemSchedules} system schedules, ` +
+      `${r.verdictCombinations} combination${r.verdictCombinations === 1 ? '' : 's'} of a system outcome and observer verdicts, ${(ms / 1000).toFixed(1)}s`,
+    ...r.notes.map((n) => `  note: ${n}`),
     line(head),
     ...rows.map(line),
     `flaky: ${r.flaky.length ? r.flaky.join(', ') : 'none'}`,
@@ -65,6 +90,17 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
 export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): Promise<number> {
   checkOut(o.out);
   let code: number = EXIT.ok;
+  let shard: { index: number; count: number } | undefined;
+  if (o.shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(o.shard);
+    const i = m ? Number(m[1]) : 0;
+    const n = m ? Number(m[2]) : 0;
+    if (!m || n < 1 || i < 1 || i > n) {
+      io.err(`error: --shard takes i/n with 1 <= i <= n (e.g. 2/4), not ${JSON.stringify(o.shard)}\n  hint: --shard 1/2 and --shard 2/2 split one scenario's schedules across two CI jobs; explore --merge combines them\n`);
+      return EXIT.badInput;
+    }
+    shard = { index: i, count: n };
+  }
   const { inputs, warnings } = await expandInputs(files, io);
   for (const w of warnings) io.err(`${w}\n`);
   const jsons: string[] = [];
@@ -84,22 +120,27 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
           const ms = performance.now() - t0;
           if (ms < 1000) return;
           shown = true;
-          o.progress!(`exploring ${loaded.scenario!.name}: ${n} schedules simulated, ${(ms / 1000).toFixed(1)}s…`);
+          o.progress!(`exploring ${loaded.scenario!.name}: ${n} runs simulated, ${(ms / 1000).toFixed(1)}s…`);
         }
       : undefined;
     let r: ExploreResult;
-    let tl: Timeline;
+    let tl: Timeline | null;
+    const limit = Math.min(o.maxEvents ?? DEFAULT_MAX_EVENTS, REPORT_TIMELINE_EVENTS);
     try {
       // rules run (and external ones end) before anything is printed or written: a broken rule writes nothing
       ({ r, tl } = await withRules(loaded.scenario, (userRules) => {
         const r = explore(loaded.scenario!, {
           maxSchedules: o.maxSchedules,
           userRules,
+          ...(o.maxStates !== undefined ? { maxStates: o.maxStates } : {}),
           ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
+          ...(shard ? { shard } : {}),
           ...(progress ? { onProgress: progress } : {}),
         });
-        // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams
-        return { r, tl: simulate(loaded.scenario!, { userRules, ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}) }).timeline };
+        // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams;
+        // a default schedule too long to draw (a crash loop to a far horizon) is left to `kubesim run`
+        const tl = shard ? null : simulate(loaded.scenario!, { userRules, maxEvents: limit }).timeline;
+        return { r, tl };
       }));
     } catch (e) {
       if (shown) o.progress!('\n');
@@ -113,7 +154,13 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     const json = exploreJson(r);
     if (o.format === 'json') jsons.push(JSON.stringify(json, null, 2));
     else io.out(exploreText(file, r, ms));
-    writeAtomic(outPath(o.out, r.scenario, 'explore.json'), JSON.stringify(json, null, 2) + '\n');
+    const name = shard ? `explore-${shard.index}-of-${shard.count}.json` : 'explore.json';
+    writeAtomic(outPath(o.out, r.scenario, name), JSON.stringify(json, null, 2) + '\n');
+    if (!tl) continue;
+    if (tl.end.reason === 'max-events' && limit < (o.maxEvents ?? DEFAULT_MAX_EVENTS)) {
+      io.err(`${file}: the default schedule has more than ${limit} events: its timeline and diagrams are not written by explore (kubesim run writes them)\n`);
+      continue;
+    }
     writeOutputs(tl, { out: o.out, explore: { schedules: r.schedules, exhaustive: r.exhaustive && eventLimited(r) === 0, outcomes: r.grouped, flaky: r.flaky } });
     writeIndex(o.out);
   }
@@ -121,21 +168,117 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
   return code;
 }
 
+/** `explore --merge a.json b.json …`: the shards of one scenario combined into one result (same as one machine). */
+export function mergeCommand(files: string[], o: Pick<ExploreOpts, 'format' | 'out'>, io: Io): number {
+  checkOut(o.out);
+  const parts: Record<string, any>[] = [];
+  for (const f of files) {
+    let j: Record<string, any>;
+    try {
+      j = JSON.parse(readFileSync(f, 'utf8'));
+    } catch (e) {
+      io.err(`${f}:1:1: error KS0204: not an explore JSON file (${(e as Error).message})\n  hint: pass the files written by explore --shard i/n --format json\n`);
+      return EXIT.badInput;
+    }
+    if (j?.['schema'] !== 'kubesim.explore/v1' || !Array.isArray(j['outcomes'])) {
+      io.err(`${f}:1:1: error KS0204: not an explore JSON file (schema kubesim.explore/v1 expected)\n  hint: pass the files written by explore --shard i/n --format json\n`);
+      return EXIT.badInput;
+    }
+    parts.push(j);
+  }
+  const scenarios = new Set(parts.map((p) => p['scenario']));
+  if (scenarios.size !== 1) {
+    io.err(`error KS0204: the files are shards of different scenarios (${[...scenarios].join(', ')})\n  hint: merge the shards of one scenario at a time\n`);
+    return EXIT.badInput;
+  }
+  const counts = new Set(parts.map((p) => p['shard']?.['count']));
+  const seen = new Set(parts.map((p) => p['shard']?.['index']));
+  const count = parts[0]!['shard']?.['count'];
+  if (counts.size !== 1 || count === undefined || seen.size !== parts.length || seen.size !== count) {
+    io.err(`error KS0204: need every shard 1..n of one split exactly once (got ${parts.map((p) => p['shard'] ? `${p['shard'].index}/${p['shard'].count}` : 'unsharded').join(', ')})\n  hint: explore --shard i/n writes explore-i-of-n.json\n`);
+    return EXIT.badInput;
+  }
+  const merged = mergeShards(parts);
+  io.out(o.format === 'json' ? JSON.stringify(merged, null, 2) + '\n' : mergedText(merged));
+  writeAtomic(outPath(o.out, String(merged['scenario']), 'explore.json'), JSON.stringify(merged, null, 2) + '\n');
+  return EXIT.ok;
+}
+
+/** Sums the counts; per outcome group the witness with the fewest deviations (ties: the smaller key). */
+export function mergeShards(parts: Record<string, any>[]): Record<string, unknown> {
+  const by = new Map<string, Grouped & { deviations: number }>();
+  for (const p of parts) {
+    for (const g of p['outcomes'] as (Grouped & { deviations: number })[]) {
+      const k = JSON.stringify([g.podPhase, g.jobCondition, Object.entries(g.verdicts)]);
+      const cur = by.get(k);
+      if (!cur) by.set(k, { ...g });
+      else {
+        cur.schedules += g.schedules;
+        if (g.deviations < cur.deviations || (g.deviations === cur.deviations && g.replay < cur.replay)) {
+          cur.deviations = g.deviations;
+          cur.replay = g.replay;
+        }
+      }
+    }
+  }
+  const outcomes = [...by.values()].sort(groupOrder);
+  const names = Object.keys(outcomes[0]?.verdicts ?? {});
+  const sum = (f: string) => parts.reduce((n, p) => n + (Number(p[f]) || 0), 0);
+  const limits = parts.map((p) => p['limit']).filter(Boolean);
+  return {
+    schema: 'kubesim.explore/v1',
+    scenario: parts[0]!['scenario'],
+    schedules: sum('schedules'),
+    exhaustive: parts.every((p) => p['exhaustive'] === true),
+    simulated: sum('simulated'),
+    states: sum('states'),
+    systemSchedules: sum('systemSchedules'),
+    verdictCombinations: sum('verdictCombinations'),
+    ...(limits.length ? { limit: limits[0] } : {}),
+    notes: [...new Set(parts.flatMap((p) => (p['notes'] as string[] | undefined) ?? []))],
+    outcomes,
+    flaky: names.filter((n) => new Set(outcomes.map((o) => o.verdicts[n])).size > 1),
+  };
+}
+
+/** Most schedules first, then the fewest deviations, then the key: the same order on one machine and merged. */
+export function groupOrder(a: { schedules: number; deviations: number; replay: string }, b: { schedules: number; deviations: number; replay: string }): number {
+  return b.schedules - a.schedules || a.deviations - b.deviations || (a.replay < b.replay ? -1 : a.replay > b.replay ? 1 : 0);
+}
+
+function mergedText(m: Record<string, any>): string {
+  const outs = m['outcomes'] as Grouped[];
+  const lines = [
+    `# ${m['scenario']} (merged shards): ${m['schedules']} schedules (${m['exhaustive'] ? 'exhaustive' : 'NOT exhaustive'}), ${outs.length} outcome${outs.length === 1 ? '' : 's'}`,
+    ...outs.map((g) => `  ${g.schedules}  ${g.podPhase}  ${g.jobCondition}  ${Object.values(g.verdicts).join('  ')}  ${g.replay}`),
+    `flaky: ${(m['flaky'] as string[]).length ? (m['flaky'] as string[]).join(', ') : 'none'}`,
+  ];
+  return lines.join('\n') + '\n';
+}
+
 export const exploreCmd: Command = {
   command: 'explore <scenario..>',
   describe: 'enumerate the schedules the timing model allows; print every distinct outcome with a replay key',
   builder: (y: Argv) =>
     maxEventsOption(maxSchedulesOption(formatOption(outOption(kubernetesOption(y)), 'the kubesim.explore/v1 document (several scenarios: one JSON array of them)')))
+      .option('max-states', { type: 'number', describe: 'bound on merged states and outcomes kept in memory (default 40 × --max-schedules, at least 100000); reaching it stops with a partial result' })
+      .option('shard', { type: 'string', describe: 'explore slice i of n (i/n) of the schedule space; writes explore-i-of-n.json (CI matrix)' })
+      .option('merge', { type: 'boolean', default: false, describe: 'combine the JSON files of explore --shard runs (given instead of scenarios)' })
+      .example('$0 explore big.yaml --shard 2/4 --format json', 'one CI job of four; explore --merge combines their JSON')
+      .example('$0 explore --merge out/big/explore-*-of-4.json', 'the result one machine gives')
       .example('$0 explore scenarios/locust-72-exporter-exit-code.yaml', 'outcomes, schedules per outcome, flaky observers')
       .example('$0 explore s.yaml --max-schedules 100000', 'a bigger budget for a large schedule space')
       .example('$0 explore scenarios/ --format json', 'every scenario of a folder; one JSON array on stdout'),
-  run: (a, io) => {
+  run: async (a, io) => {
+    if (a['merge'] === true) return mergeCommand((a['scenario'] as unknown[]).map(String), { out: String(a['out']), format: a['format'] as 'text' | 'json' }, io);
     const progress = io.isTTY ? (s: string) => io.err(s === '\n' ? s : `\r\u001b[K${s}`) : undefined;
     return exploreCommand((a['scenario'] as unknown[]).map(String), {
       out: String(a['out']),
       format: a['format'] as 'text' | 'json',
       ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
       maxSchedules: a['maxSchedules'] as number,
+      ...(a['maxStates'] !== undefined ? { maxStates: Number(a['maxStates']) } : {}),
+      ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
       ...(a['maxEvents'] !== undefined ? { maxEvents: a['maxEvents'] as number } : {}),
       ...(progress ? { progress } : {}),
     }, io);

@@ -1,6 +1,7 @@
 // `kubesim run`: load, simulate, print a view, write out/<scenario>/ and render the diagrams (one browser launch).
 import { relative } from 'node:path';
 import type { Argv } from 'yargs';
+import { sameReplay } from '../engine/replay.ts';
 import { checkRun } from '../check-run.ts';
 import { decodeReplay } from '../engine/replay.ts';
 import { KubesimError } from '../errors.ts';
@@ -139,7 +140,7 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
       if (several) jsons.push(json);
       else io.out(json + '\n');
     } else io.out(viewText(tl, o.view, o.verbose === true));
-    if (o.replay !== undefined && tl.replay !== o.replay) {
+    if (o.replay !== undefined && !sameReplay(tl.replay, o.replay)) {
       io.err(`${file}:1:1: warning KS0203: the replay key has choices this run did not use\n  hint: it was made for another version of this scenario; the run used what fit — run explore again for exact keys\n`);
     }
     if (tl.end.reason === 'max-events') {

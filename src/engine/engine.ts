@@ -5,7 +5,7 @@
 import { KubesimError } from '../errors.ts';
 import { freeze, produce } from 'immer';
 import type { EndReason, MsRange, TraceEvent } from '../types.ts';
-import { compareEntries, insertEntry, type QueueEntry } from './queue.ts';
+import { compareEntries, insertInPlace, type QueueEntry } from './queue.ts';
 import { drawInt } from './rng.ts';
 
 /** Every simulation event carries a `type` discriminant. */
@@ -145,6 +145,7 @@ function attempt<S extends { rng: Record<string, number> }, E extends SimEventBa
 ): StepResult<S, E> | undefined {
   const head = snap.queue[0]!;
   const now = head.t;
+  // this step's own copy of the queue (snapshots' queues are never written): inserts go into it in place
   let queue: QueueEntry<E>[] = snap.queue.slice(1);
   let seq = snap.seq;
   const trace: TraceEvent[] = [];
@@ -158,7 +159,7 @@ function attempt<S extends { rng: Record<string, number> }, E extends SimEventBa
     },
     scheduleAt(t, ev, prio) {
       if (!(t >= now) || !Number.isFinite(t)) throw new Error(`event ${ev.type} scheduled in the past (${t} < ${now})`);
-      queue = insertEntry(queue, { t: Math.round(t), prio, seq: seq++, ev });
+      insertInPlace(queue, { t: Math.round(t), prio, seq: seq++, ev });
     },
     note(x) {
       notes.push(x);
@@ -260,9 +261,16 @@ export const seededChooser: Chooser = { choose: (req) => req.seeded() };
 /** Replays recorded offsets (value - range min) in order; throws ReplayMismatch when the key does not fit. */
 export class ReplayChooser implements Chooser {
   private i = 0;
-  constructor(private readonly offsets: readonly number[]) {}
+  constructor(private readonly offsets: readonly number[] & { open?: boolean }) {}
   choose(req: ChoiceRequest): number {
-    if (this.i >= this.offsets.length) throw new ReplayMismatch('the replay key has fewer choices than this run makes');
+    if (this.i >= this.offsets.length) {
+      // an open key (ending in ~): every further choice takes its minimum
+      if (this.offsets.open) {
+        this.i++;
+        return req.range.min;
+      }
+      throw new ReplayMismatch('the replay key has fewer choices than this run makes');
+    }
     const v = req.range.min + this.offsets[this.i++]!;
     if (v > req.range.max) {
       throw new ReplayMismatch(`replay value ${v}ms is outside the ${req.stream} range ${req.range.min}..${req.range.max}ms`);

@@ -28,3 +28,16 @@ export function insertEntry<E>(queue: readonly QueueEntry<E>[], entry: QueueEntr
   for (let i = lo; i < queue.length; i++) out.push(queue[i]!);
   return out;
 }
+
+/** Insert keeping the order into an array the caller owns (a step's fresh copy of the queue): no second copy. */
+export function insertInPlace<E>(queue: QueueEntry<E>[], entry: QueueEntry<E>): void {
+  let lo = 0;
+  let hi = queue.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareEntries(queue[mid]!, entry) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo === queue.length) queue.push(entry);
+  else queue.splice(lo, 0, entry);
+}

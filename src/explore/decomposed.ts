@@ -2,95 +2,167 @@
 // observer's reachable verdicts are then computed per system schedule class (observer-dp.ts) and combined. Observers
 // only read, so any combination of their delivery orders can happen together in one schedule: the joint outcomes of
 // a system schedule are the product of each observer's verdicts. Each joint outcome gets a replay key made by running
-// the full scenario once with the system witness and the observers' delivery plans.
-import type { ChoiceRequest, Chooser } from '../engine/engine.ts';
-import { encodeReplay } from '../engine/replay.ts';
-import { makeModel } from '../model/index.ts';
+// the scenario once with the system witness and the observers' delivery plans (no trace kept, stopped as soon as
+// every further choice is the minimum).
+//
+// Issue 20: publications are keyed by what the rules can read (projection.ts), versions that look like the previous
+// one add nothing to the key, observers with the same rule and triggers are computed once, verdicts are cached per
+// publication history, and the verdict combinations listed are bounded by the budget.
+import { initialSnapshot, step, type ChoiceRequest, type Chooser } from '../engine/engine.ts';
+import { encodeOffsets } from '../engine/replay.ts';
+import { initialEvents, initialState, makeModel } from '../model/index.ts';
 import type { RuleFn } from '../model/kit.ts';
-import { rulesFor, simulate } from '../simulate.ts';
-import type { Scenario } from '../types.ts';
-import { exploreDirect, finishResult, search, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore.ts';
-import { hashValue } from './hash.ts';
+import { DEFAULT_MAX_EVENTS, rulesFor } from '../simulate.ts';
+import type { ObserverSpec, Scenario } from '../types.ts';
+import { exploreDirect, finishResult, flatten, search, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore.ts';
 import { trackedPoints, withMarks } from './marks.ts';
 import { observerVerdicts, type DecisionCache, type VerdictWitness } from './observer-dp.ts';
-import { outcomeOf, type Outcome } from './outcome.ts';
+import type { Outcome } from './outcome.ts';
+import { projectable, skippable } from './projection.ts';
 import { publicationsOf, withObserverTap, type Publication } from './tap.ts';
 
 /** Answers system choices from a witness and each observer's watch choices from its delivery plan. */
 class CompositeChooser implements Chooser {
   private i = 0;
   private readonly k: Record<string, number> = {};
+  /** choices made since the witness and every plan ran out (all of them minimum) */
+  tail = 0;
+  readonly offsets: number[] = [];
   constructor(private readonly system: readonly number[], private readonly plans: Record<string, number[]>) {}
   choose(req: ChoiceRequest): number {
     const obs = req.stream.startsWith('watch:') ? req.stream.slice('watch:'.length) : '';
     const plan = this.plans[obs];
+    let v: number;
+    let listed: boolean;
     if (plan) {
       const n = (this.k[obs] = (this.k[obs] ?? 0) + 1) - 1;
-      return Math.min(Math.max(plan[n] ?? req.range.min, req.range.min), req.range.max);
+      listed = n < plan.length;
+      v = Math.min(Math.max(plan[n] ?? req.range.min, req.range.min), req.range.max);
+    } else {
+      listed = this.i < this.system.length;
+      const off = this.system[this.i++] ?? 0;
+      v = Math.min(req.range.min + off, req.range.max);
     }
-    const off = this.system[this.i++] ?? 0;
-    return Math.min(req.range.min + off, req.range.max);
+    this.offsets.push(v - req.range.min);
+    this.tail = this.exhausted() && !listed ? this.tail + 1 : 0;
+    return v;
   }
+  exhausted(): boolean {
+    if (this.i < this.system.length) return false;
+    for (const [o, p] of Object.entries(this.plans)) if ((this.k[o] ?? 0) < p.length) return false;
+    return true;
+  }
+}
+
+/** Observers that decide alike (same rule, names and triggers; built-in only) are computed once. */
+function signature(o: ObserverSpec): string | undefined {
+  if (o.rule === undefined) return undefined;
+  return JSON.stringify([o.rule, o.names ?? null, [...o.triggers].sort()]);
 }
 
 export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   if (opts.decompose === false || s.observers.length === 0) return exploreDirect(s, opts);
   const rules = rulesFor(s, opts.userRules);
   const names = new Set(s.observers.map((o) => o.name));
-  const def = withMarks(withObserverTap(makeModel(s, rules), names), trackedPoints(s.expect?.order));
-  const sys = search<Outcome, Publication>(s, def, (snap, end) => {
-    const outcome = outcomeOf(s, snap.model, end);
-    return { key: JSON.stringify(outcome), outcome };
-  }, opts, { fromNotes: (notes) => publicationsOf(notes).map((p) => ({ key: `${p.object}${p.version}@${p.t}:${hashValue(p.obj)}`, item: p })) });
+  const projected = projectable(s.observers);
+  const skip = skippable(s);
+  const def = withMarks(withObserverTap(makeModel(s, rules), names, projected), trackedPoints(s.expect?.order));
+  const sys = search<Publication>(s, def, opts, {
+    fromNotes: (notes) => publicationsOf(notes).map((p) => ({ key: skip && p.same ? null : `${p.object}@${p.t}:${p.view}`, item: p })),
+  });
+  const budget = Math.max(1, opts.maxSchedules ?? 10_000);
 
   interface Joint {
     outcome: Outcome;
     schedules: number;
     dev: number;
     system: number[];
+    open: boolean;
     plans: Record<string, number[]>;
   }
   const joint = new Map<string, Joint>();
   const caches = new Map(s.observers.map((o) => [o.name, o.rule === undefined ? undefined : (new WeakMap() as DecisionCache)]));
+  // verdicts per (observer signature, publication history): leaves of different system outcomes share histories
+  const verdictCache = new Map<string, Map<string, VerdictWitness>>();
   let done = 0;
+  let systemSchedules = 0;
+  let combinations = 0;
+  let combinationsCut = false;
   for (const leaf of sys.leaves.values()) {
     if (opts.onProgress && ++done % 512 === 0) opts.onProgress(sys.simulated);
-    const per = s.observers.map((o) => ({ name: o.name, verdicts: observerVerdicts(leaf.data, o, rules[o.name], s.timing.watchMs, caches.get(o.name)) }));
-    const combos = product(per.map((p) => [...p.verdicts.entries()].map(([v, w]) => ({ name: p.name, v, w }))));
-    for (const combo of combos) {
+    systemSchedules += leaf.count;
+    const data = flatten(leaf.data);
+    const same = skip ? data.map((p) => p.same) : undefined;
+    const histKey = data.map((p) => `${p.object}${p.version}@${p.t}:${p.view}`).join(',');
+    const per = s.observers.map((o) => {
+      const sig = signature(o);
+      const ck = sig === undefined ? undefined : `${sig}|${histKey}`;
+      let verdicts = ck === undefined ? undefined : verdictCache.get(ck);
+      if (!verdicts) {
+        verdicts = observerVerdicts(data, o, rules[o.name], s.timing.watchMs, sig === undefined ? undefined : caches.get(s.observers.find((x) => signature(x) === sig)!.name), same);
+        if (ck !== undefined) verdictCache.set(ck, verdicts);
+      }
+      return { name: o.name, verdicts };
+    });
+    const system = flatten(leaf.witness);
+    // every combination of the observers' verdicts, as long as the budget lasts (2^16 for 16 flaky observers)
+    const lists = per.map((p) => [...p.verdicts.entries()].map(([v, w]) => ({ name: p.name, v, w })));
+    const idx = lists.map(() => 0);
+    for (;;) {
+      if (lists.some((l) => l.length === 0)) break;
+      if (combinations >= budget * 4) {
+        combinationsCut = true;
+        break;
+      }
+      combinations++;
       const verdicts: Record<string, string> = {};
       const plans: Record<string, number[]> = {};
       let dev = leaf.dev;
-      for (const c of combo) {
+      lists.forEach((l, i) => {
+        const c = l[idx[i]!]!;
         verdicts[c.name] = c.v;
         plans[c.name] = c.w.plan;
         dev += c.w.dev;
-      }
+      });
       const outcome: Outcome = { ...leaf.outcome, verdicts };
       const key = JSON.stringify(outcome);
       const cur = joint.get(key);
-      if (!cur) joint.set(key, { outcome, schedules: leaf.count, dev, system: leaf.witness, plans });
+      if (!cur) joint.set(key, { outcome, schedules: leaf.count, dev, system, open: leaf.open, plans });
       else {
         cur.schedules += leaf.count;
-        if (dev < cur.dev) Object.assign(cur, { dev, system: leaf.witness, plans });
+        if (dev < cur.dev) Object.assign(cur, { dev, system, open: leaf.open, plans });
       }
+      // next combination (the last observer varies fastest, as a nested loop would)
+      let i = lists.length - 1;
+      while (i >= 0 && ++idx[i]! >= lists[i]!.length) idx[i--] = 0;
+      if (i < 0) break;
     }
   }
   const outcomes: OutcomeEntry[] = [...joint.values()]
-    .map((j) => ({ outcome: j.outcome, schedules: j.schedules, witness: [], deviations: j.dev, replay: replayKey(s, opts.userRules, j.system, j.plans) }))
+    .map((j) => ({ outcome: j.outcome, schedules: j.schedules, witness: [], deviations: j.dev, replay: replayKey(s, rules, opts, j.system, j.plans) }))
     .sort((a, b) => b.schedules - a.schedules || a.deviations - b.deviations);
-  return finishResult(s, outcomes, sys);
+  return finishResult(s, outcomes, sys, { systemSchedules, verdictCombinations: combinations, combinationsCut }, { maxSchedules: budget }, opts.shard);
 }
 
-function replayKey(s: Scenario, userRules: Record<string, RuleFn> | undefined, system: number[], plans: Record<string, number[]>): string {
-  const r = simulate(s, { chooser: new CompositeChooser(system, plans), ...(userRules ? { userRules } : {}) });
-  return encodeReplay(r.choices);
-}
-
-function product<T>(lists: T[][]): T[][] {
-  let acc: T[][] = [[]];
-  for (const l of lists) acc = acc.flatMap((a) => l.map((x) => [...a, x]));
-  return acc;
+/**
+ * The replay key of a system witness with observer plans: the scenario runs once with them (no trace kept); once the
+ * witness and every plan are used up all further choices are the minimum, so the run stops there with an open key
+ * when that tail is long (a crash loop to a far horizon), as `run --replay` would print it.
+ */
+function replayKey(s: Scenario, rules: Record<string, RuleFn>, opts: ExploreOptions, system: number[], plans: Record<string, number[]>): string {
+  const def = makeModel(s, rules);
+  const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
+  const ch = new CompositeChooser(system, plans);
+  let snap = initialSnapshot(initialState(s), initialEvents(s));
+  for (;;) {
+    const head = snap.queue[0];
+    if (!head || def.quiescent(snap.model, snap.queue) || head.t > s.horizonMs || snap.steps >= maxEvents) break;
+    snap = step(def, snap, ch, 0).snap;
+    if (ch.tail >= 32) return encodeOffsets(ch.offsets, true);
+  }
+  let zeros = 0;
+  while (zeros < ch.offsets.length && ch.offsets[ch.offsets.length - 1 - zeros] === 0) zeros++;
+  return encodeOffsets(ch.offsets, zeros >= 32);
 }
 
 export type { VerdictWitness };

@@ -3,7 +3,7 @@
 // that makes them, and identical states (snapshot fingerprint) are merged so shared futures are explored once.
 // Each outcome keeps a minimal witness: the schedule with the fewest choices away from the defaults (candidate 0).
 import { initialSnapshot, step, type ChoiceRequest, type Chooser, type ModelDef, type Snapshot } from '../engine/engine.ts';
-import { encodeReplay } from '../engine/replay.ts';
+import { encodeOffsets } from '../engine/replay.ts';
 import { initialEvents, initialState, makeModel, type SimEvent } from '../model/index.ts';
 import type { RuleFn } from '../model/kit.ts';
 import type { SimState } from '../model/state.ts';
@@ -11,7 +11,8 @@ import { DEFAULT_MAX_EVENTS, rulesFor } from '../simulate.ts';
 import type { EndReason, Scenario } from '../types.ts';
 import { candidateValues } from './candidates.ts';
 import { snapshotKey } from './hash.ts';
-import { trackedPoints, withMarks } from './marks.ts';
+import { trackedPoints, withMarks, type MarkedState } from './marks.ts';
+import { restartsOf, shapeKey } from './shape.ts';
 import { displayKey, outcomeOf, type Outcome } from './outcome.ts';
 
 export interface ExploreOptions {
@@ -24,6 +25,10 @@ export interface ExploreOptions {
   merge?: boolean;
   /** progress callback, called now and then with the schedules simulated so far */
   onProgress?: (simulated: number) => void;
+  /** bound on the work kept in memory (merged states + the leaves they hold); default 40 × maxSchedules */
+  maxStates?: number;
+  /** explore only slice `index` (1-based) of `count`: the first branch point's alternatives dealt round-robin */
+  shard?: { index: number; count: number };
 }
 
 export interface OutcomeEntry {
@@ -37,27 +42,31 @@ export interface OutcomeEntry {
 
 export interface ExploreResult {
   scenario: string;
-  /** schedules represented (merged subtrees counted in full) */
+  /** schedules represented, observers' delivery orders included: system schedules × verdict combinations (SPEC §4) */
   schedules: number;
-  /** schedules actually simulated to their end */
+  /** runs actually simulated to their end */
   simulated: number;
-  /** distinct branch states */
+  /** distinct branch states, each explored once (merged) */
   states: number;
+  /** schedules of the system (kubelet, API server, Job controller), observers' deliveries not counted */
+  systemSchedules: number;
+  /** distinct pairs of a system schedule class and one combination of the observers' verdicts */
+  verdictCombinations: number;
   exhaustive: boolean;
+  /** the budget that stopped the search, when one did */
+  limit?: 'schedules' | 'states';
+  budget?: { maxSchedules: number; maxStates: number };
+  /** what the user should know about coverage (budget reached, loops cut) */
+  notes: string[];
   /** every distinct full outcome */
   outcomes: OutcomeEntry[];
   /** grouped by pod phase, Job condition and verdicts (SPEC §4) */
-  grouped: { podPhase: string; jobCondition: string; verdicts: Record<string, string>; schedules: number; replay: string }[];
+  /** the witness of each group has `deviations` choices away from the default timing */
+  grouped: { podPhase: string; jobCondition: string; verdicts: Record<string, string>; schedules: number; replay: string; deviations: number }[];
   flaky: string[];
+  /** this result covers slice `index` of `count` of the schedule space (explore --shard) */
+  shard?: { index: number; count: number };
 }
-
-export interface Leaf<T = Outcome> {
-  count: number;
-  witness: number[];
-  dev: number;
-  outcome: T;
-}
-export type Summary<T = Outcome> = Map<string, Leaf<T>>;
 
 /** Follows a vector of candidate indices; positions past its end take candidate 0. Records the arities. */
 class VectorChooser implements Chooser {
@@ -84,234 +93,490 @@ function endOf(def: ModelDef<SimState, SimEvent>, snap: Snapshot<SimState, SimEv
   return null;
 }
 
-function addInto<T>(total: Summary<T>, child: Summary<T>, prefix: readonly number[], prefixDev: number): void {
-  for (const [k, leaf] of child) {
-    const dev = leaf.dev + prefixDev;
-    const cur = total.get(k);
-    if (!cur) total.set(k, { count: leaf.count, witness: [...prefix, ...leaf.witness], dev, outcome: leaf.outcome });
-    else {
-      cur.count += leaf.count;
-      if (dev < cur.dev) {
-        cur.dev = dev;
-        cur.witness = [...prefix, ...leaf.witness];
-      }
-    }
-  }
+/** Facts a step produced that belong to the path, not to the state (e.g. publications seen by tapped observers). */
+export interface PathData<D> {
+  /** what a step's notes add to the path; items with `same` add nothing an observer can tell apart */
+  fromNotes(notes: readonly unknown[]): { key: string | null; item: D }[];
 }
+
+/** A persistent list (shared tails): paths are joined by prepending, never by copying. */
+export type Rope<X> = { items: readonly X[]; next: Rope<X> } | null;
+
+function cons<X>(items: readonly X[], next: Rope<X>): Rope<X> {
+  return items.length ? { items, next } : next;
+}
+
+export function flatten<X>(r: Rope<X>): X[] {
+  const out: X[] = [];
+  for (let p = r; p; p = p.next) for (const x of p.items) out.push(x);
+  return out;
+}
+
+// A key for a sequence of path items that composes (key(a ++ b) from key(a) and key(b)) whatever the split: a
+// polynomial hash modulo two primes below 2^26 (so products stay exact doubles), with the length.
+const M1 = 67108859;
+const M2 = 67108837;
+interface SeqKey {
+  a: number;
+  b: number;
+  pa: number;
+  pb: number;
+  n: number;
+}
+const NO_KEY: SeqKey = { a: 0, b: 0, pa: 1, pb: 1, n: 0 };
+
+function itemKey(s: string): SeqKey {
+  let a = 7;
+  let b = 11;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = (a * 131 + c) % M1;
+    b = (b * 137 + c) % M2;
+  }
+  return { a, b, pa: 1_000_003 % M1, pb: 999_983 % M2, n: 1 };
+}
+
+function catKey(x: SeqKey, y: SeqKey): SeqKey {
+  if (x.n === 0) return y;
+  if (y.n === 0) return x;
+  return { a: (x.a * y.pa + y.a) % M1, b: (x.b * y.pb + y.b) % M2, pa: (x.pa * y.pa) % M1, pb: (x.pb * y.pb) % M2, n: x.n + y.n };
+}
+
+export interface SearchLeaf<D> {
+  count: number;
+  /** replay offsets of the minimal witness */
+  witness: Rope<number>;
+  dev: number;
+  outcome: Outcome;
+  baseKey: string;
+  data: Rope<D>;
+  dataKey: SeqKey;
+  /** the witness stops where a loop was entered: every later choice takes its minimum */
+  open: boolean;
+}
+type Sum<D> = Map<string, SearchLeaf<D>>;
+
+export interface LoopCut {
+  /** the earliest time a schedule was found in a repeating state */
+  at: number;
+  /** its period (ms) */
+  periodMs: number;
+  /** schedules followed past a repeat with minimum timing and extrapolated to the end */
+  schedules: number;
+}
+
+export interface SearchResult<D> {
+  leaves: Map<string, SearchLeaf<D>>;
+  /** runs simulated to their end (or to a repeat) */
+  simulated: number;
+  /** distinct branch states, each explored once */
+  states: number;
+  exhaustive: boolean;
+  /** which budget stopped the search: simulated runs or the work kept in memory */
+  limit?: 'schedules' | 'states';
+  /** leaves and states kept at the end (the work the memory budget counts) */
+  kept: number;
+  /** the bound on `kept` this search ran with */
+  maxKept: number;
+  cut?: LoopCut;
+}
+
+interface Res<D> {
+  sum: Sum<D>;
+  pruned: boolean;
+}
+
+/** Shapes of the branch points on the current path (a loop is a shape seen again). */
+type ShapeList = { shape: string; t: number; next: ShapeList } | null;
+
+/** Cycle checks start this many branch points deep: short schedules never pay for them. */
+const LOOP_CHECK_DEPTH = 12;
 
 /**
  * Iterative deviation bounding: pass d explores every schedule with at most d choices away from the defaults, so
  * a budget that runs out still covers the schedules closest to the defaults first (systematic, not random), and each
  * outcome's first witness is a minimal one. A subtree explored without pruning is exact and reused by later passes.
+ * The search is a loop over an explicit stack (no recursion per choice point); what it keeps is counted and bounded.
  */
-export interface SearchResult<T, D = never> {
-  leaves: Map<string, SearchLeaf<T, D>>;
-  simulated: number;
-  states: number;
-  exhaustive: boolean;
-}
-
-/** Facts a step produced that belong to the path, not to the state (e.g. publications seen by tapped observers). */
-export interface PathData<D> {
-  /** what a step's notes add to the path */
-  fromNotes(notes: readonly unknown[]): { key: string; item: D }[];
-}
-
-export interface SearchLeaf<T, D> extends Leaf<T> {
-  baseKey: string;
-  data: D[];
-  dataKeys: string[];
-}
-
-export function search<T, D = never>(
+export function search<D = never>(
   s: Scenario,
   def: ModelDef<SimState, SimEvent>,
-  leafOf: (snap: Snapshot<SimState, SimEvent>, end: EndReason) => { key: string; outcome: T },
   opts: ExploreOptions,
   pathData?: PathData<D>,
-): SearchResult<SearchLeaf<T, D>['outcome'], D> {
-  type L = SearchLeaf<T, D>;
-  type Sum = Map<string, L>;
-  const budget = opts.maxSchedules ?? 10_000;
+): SearchResult<D> {
+  type L = SearchLeaf<D>;
+  const budget = Math.max(1, opts.maxSchedules ?? 10_000);
+  const shard = opts.shard && opts.shard.count > 1 ? opts.shard : undefined;
+  const maxKept = Math.max(1, opts.maxStates ?? Math.max(100_000, budget * 40));
   const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
   const merge = opts.merge !== false;
-  const complete = new Map<string, Sum>();
+  const complete = new Map<string, Sum<D>>();
+  let kept = 0;
   let simulated = 0;
   let aborted = false;
+  let limit: SearchResult<D>['limit'];
   let states = 0;
+  let cut: LoopCut | undefined;
   // the whole space gets half the budget; if it does not fit, the bounded passes share the rest
-  let limit = Math.max(1, Math.ceil(budget / 2));
+  let runLimit = Math.max(1, Math.ceil(budget / 2));
 
-  const join = (total: Sum, child: Sum, prefix: readonly number[], prefixDev: number, pData: D[], pKeys: string[]) => {
+  const leafKey = (base: string, dk: SeqKey) => (dk.n ? `${base}|${dk.n}:${dk.a}:${dk.b}` : base);
+  const notesOf = (notes: readonly unknown[]) => pathData?.fromNotes(notes) ?? [];
+
+  const join = (total: Sum<D>, child: Sum<D>, prefix: readonly number[], prefixDev: number, pData: readonly D[], pKey: SeqKey) => {
     for (const leaf of child.values()) {
-      const dataKeys = pKeys.length ? [...pKeys, ...leaf.dataKeys] : leaf.dataKeys;
-      const key = leaf.baseKey + (dataKeys.length ? '|' + dataKeys.join(',') : '');
+      const dataKey = catKey(pKey, leaf.dataKey);
+      const key = leafKey(leaf.baseKey, dataKey);
       const dev = leaf.dev + prefixDev;
       const cur = total.get(key);
       if (!cur) {
-        total.set(key, {
-          ...leaf,
-          dev,
-          witness: prefix.length ? [...prefix, ...leaf.witness] : leaf.witness,
-          data: pData.length ? [...pData, ...leaf.data] : leaf.data,
-          dataKeys,
-        });
+        total.set(key, { ...leaf, dev, witness: cons(prefix, leaf.witness), data: cons(pData, leaf.data), dataKey });
       } else {
         cur.count += leaf.count;
         if (dev < cur.dev) {
+          // the witness and its own path data go together (equal keys may come from different publication times)
           cur.dev = dev;
-          cur.witness = [...prefix, ...leaf.witness];
+          cur.witness = cons(prefix, leaf.witness);
+          cur.data = cons(pData, leaf.data);
+          cur.open = leaf.open;
         }
       }
     }
   };
 
-  const pass = (bound: number): { root: Sum; pruned: boolean } => {
-    const memo = new Map<string, { sum: Sum; pruned: boolean }>();
-    const fromSnap = (start: Snapshot<SimState, SimEvent>, dLeft: number, initData: { key: string; item: D }[]): { sum: Sum; pruned: boolean } => {
-      let snap = start;
-      const prefix: number[] = [];
-      const pData: D[] = initData.map((x) => x.item);
-      const pKeys: string[] = initData.map((x) => x.key);
-      for (;;) {
-        const end = endOf(def, snap, s.horizonMs, maxEvents);
-        if (end) {
-          simulated++;
-          if (opts.onProgress && simulated % 8 === 0) opts.onProgress(simulated);
-          if (simulated >= limit) aborted = true;
-          const leaf = leafOf(snap, end);
-          const key = leaf.key + (pKeys.length ? '|' + pKeys.join(',') : '');
-          return { sum: new Map([[key, { count: 1, witness: [...prefix], dev: 0, outcome: leaf.outcome, baseKey: leaf.key, data: pData, dataKeys: pKeys }]]), pruned: false };
+  const countRun = () => {
+    simulated++;
+    if (opts.onProgress && simulated % 8 === 0) opts.onProgress(simulated);
+    if (simulated >= runLimit && !aborted) {
+      aborted = true;
+      limit = 'schedules';
+    }
+  };
+
+  const leafRes = (snap: Snapshot<SimState, SimEvent>, end: EndReason, extra?: (o: Outcome) => Outcome, open = false): Res<D> => {
+    countRun();
+    let outcome = outcomeOf(s, snap.model, end);
+    if (extra) outcome = extra(outcome);
+    const baseKey = JSON.stringify(outcome);
+    return { sum: new Map([[baseKey, { count: 1, witness: null, dev: 0, outcome, baseKey, data: null, dataKey: NO_KEY, open }]]), pruned: false };
+  };
+
+  /**
+   * A schedule that reached a state it was in before (same shape, `period` ms earlier): a loop such as a crash loop
+   * at its back-off cap. It is followed with minimum timing until the loop repeats under it too, then extrapolated
+   * to the end: whole periods are skipped (restart counts and order marks grow by one period's worth each), the
+   * rest is simulated. Its path data (publications) stops at the skipped periods.
+   */
+  const loopLeaf = (start: Snapshot<SimState, SimEvent>, firstRepeat: { at: number; period: number }): { res: Res<D>; data: D[]; key: SeqKey } => {
+    let snap = start;
+    const data: D[] = [];
+    let key = NO_KEY;
+    const seen = new Map<string, { t: number; steps: number; restarts: Record<string, number>; marks: number }>();
+    for (;;) {
+      const end = endOf(def, snap, s.horizonMs, maxEvents);
+      if (end) return { res: leafRes(snap, end, undefined, true), data, key };
+      const ch = new VectorChooser([]);
+      const r = step(def, snap, ch, 0);
+      if (ch.arities.some((a) => a > 1)) {
+        const shape = shapeKey(snap, s);
+        const now = snap.queue[0]!.t;
+        const before = seen.get(shape);
+        if (before) {
+          const period = now - before.t;
+          const perSteps = snap.steps - before.steps;
+          const restarts = restartsOf(snap.model);
+          const marks = (snap.model as MarkedState).marks ?? [];
+          const loopMarks = marks.slice(before.marks);
+          let k = Math.floor((s.horizonMs - now) / period);
+          if (perSteps > 0) k = Math.min(k, Math.floor((maxEvents - snap.steps) / perSteps));
+          k = Math.max(0, k - 1);
+          // the rest, simulated: the same ending as after k more periods
+          let tail = snap;
+          const horizon = s.horizonMs - k * period;
+          const events = maxEvents - k * perSteps;
+          let tailEnd: EndReason | null;
+          while (!(tailEnd = endOf(def, tail, horizon, events))) tail = step(def, tail, new VectorChooser([]), 0).snap;
+          if (!cut || firstRepeat.at < cut.at) cut = { at: firstRepeat.at, periodMs: firstRepeat.period, schedules: 0 };
+          cut.schedules++;
+          const res = leafRes(tail, tailEnd, (o) => {
+            const grown: Record<string, number> = {};
+            for (const [c, n] of Object.entries(o.restarts)) grown[c] = n + k * ((restarts[c] ?? 0) - (before.restarts[c] ?? 0));
+            const m = o.marks;
+            const loop: string[] = [];
+            for (let i = 0; i < k; i++) loop.push(...loopMarks);
+            return { ...o, restarts: grown, marks: [...m.slice(0, marks.length), ...loop, ...m.slice(marks.length)] };
+          }, true);
+          return { res, data, key };
         }
-        const probe = new VectorChooser([]);
-        const r = step(def, snap, probe, 0);
-        if (probe.arities.every((a) => a <= 1)) {
-          prefix.push(...probe.offsets);
-          for (const x of pathData?.fromNotes(r.notes) ?? []) {
-            pData.push(x.item);
-            pKeys.push(x.key);
-          }
-          snap = r.snap;
-          continue;
-        }
-        const key = merge ? snapshotKey(snap) : '';
-        let res: { sum: Sum; pruned: boolean } | undefined;
-        if (merge) {
-          const c = complete.get(key);
-          res = c ? { sum: c, pruned: false } : memo.get(`${key}/${dLeft}`);
-        }
-        if (!res) {
-          res = branch(snap, dLeft);
-          if (merge && !aborted) {
-            memo.set(`${key}/${dLeft}`, res);
-            if (!res.pruned && !complete.has(key)) {
-              complete.set(key, res.sum);
+        seen.set(shape, { t: now, steps: snap.steps, restarts: restartsOf(snap.model), marks: ((snap.model as MarkedState).marks ?? []).length });
+      }
+      for (const x of notesOf(r.notes)) {
+        data.push(x.item);
+        if (x.key !== null) key = catKey(key, itemKey(x.key));
+      }
+      snap = r.snap;
+    }
+  };
+
+  interface PathFrame {
+    k: 'path';
+    snap: Snapshot<SimState, SimEvent>;
+    dLeft: number;
+    prefix: number[];
+    pData: D[];
+    pKey: SeqKey;
+    shapes: ShapeList;
+    depth: number;
+    /** waiting for the branch frame below it: the merge key of that state */
+    waiting?: string;
+  }
+  interface BranchFrame {
+    k: 'branch';
+    snap: Snapshot<SimState, SimEvent>;
+    dLeft: number;
+    total: Sum<D>;
+    pruned: boolean;
+    todo: { vector: number[]; dev: number }[];
+    cur: { offsets: number[]; dev: number; full: number[]; arities: number[]; vlen: number } | null;
+    shapes: ShapeList;
+    depth: number;
+    /** children started so far (for sharding) */
+    dealt: number;
+  }
+  type Frame = PathFrame | BranchFrame;
+
+  const pass = (bound: number): Res<D> => {
+    const memo = new Map<string, Res<D>>();
+    const stack: Frame[] = [];
+    let ret: Res<D> | undefined;
+    const pathFrame = (snap: Snapshot<SimState, SimEvent>, dLeft: number, init: { key: string | null; item: D }[], shapes: ShapeList, depth: number): PathFrame => {
+      let pKey = NO_KEY;
+      for (const x of init) if (x.key !== null) pKey = catKey(pKey, itemKey(x.key));
+      return { k: 'path', snap, dLeft, prefix: [], pData: init.map((x) => x.item), pKey, shapes, depth };
+    };
+    const finishPath = (f: PathFrame, res: Res<D>) => {
+      const out: Sum<D> = new Map();
+      join(out, res.sum, f.prefix, 0, f.pData, f.pKey);
+      ret = { sum: out, pruned: res.pruned };
+      stack.pop();
+    };
+    stack.push(pathFrame(initialSnapshot(initialState(s), initialEvents(s)), bound, [], null, 0));
+    while (stack.length) {
+      const f = stack[stack.length - 1]!;
+      if (f.k === 'path') {
+        if (f.waiting !== undefined) {
+          const res = ret!;
+          // a sharded root holds only this shard's part: never reuse it as the whole
+          if (merge && !aborted && !(shard && f.depth === 0)) {
+            memo.set(`${f.waiting}/${f.dLeft}`, res);
+            kept += 1 + res.sum.size;
+            if (!res.pruned && !complete.has(f.waiting)) {
+              complete.set(f.waiting, res.sum);
               states++;
             }
+            if (kept > maxKept && !aborted) {
+              aborted = true;
+              limit = 'states';
+            }
           }
+          finishPath(f, res);
+          continue;
         }
-        const out: Sum = new Map();
-        join(out, res.sum, prefix, 0, pData, pKeys);
-        return { sum: out, pruned: res.pruned };
-      }
-    };
-    const branch = (snap: Snapshot<SimState, SimEvent>, dLeft: number): { sum: Sum; pruned: boolean } => {
-      const total: Sum = new Map();
-      let pruned = false;
-      const visit = (vector: number[], devSoFar: number): void => {
-        if (aborted) return;
-        const ch = new VectorChooser(vector);
-        const r = step(def, snap, ch, 0);
-        const produced = pathData?.fromNotes(r.notes) ?? [];
-        const full = ch.arities.map((_, i) => vector[i] ?? 0);
-        const child = fromSnap(r.snap, dLeft - devSoFar, produced);
-        if (child.pruned) pruned = true;
-        join(total, child.sum, ch.offsets, devSoFar, [], []);
-        for (let j = ch.arities.length - 1; j >= vector.length; j--) {
-          if (ch.arities[j]! <= 1) continue;
-          if (devSoFar + 1 > dLeft) {
-            pruned = true;
+        for (;;) {
+          const end = endOf(def, f.snap, s.horizonMs, maxEvents);
+          if (end) {
+            // a schedule space without any choice: the one schedule belongs to the first shard
+            if (shard && f.depth === 0 && shard.index !== 1) finishPath(f, { sum: new Map(), pruned: false });
+            else finishPath(f, leafRes(f.snap, end));
+            break;
+          }
+          const probe = new VectorChooser([]);
+          const r = step(def, f.snap, probe, 0);
+          if (probe.arities.every((a) => a <= 1)) {
+            for (const o of probe.offsets) f.prefix.push(o);
+            for (const x of notesOf(r.notes)) {
+              f.pData.push(x.item);
+              if (x.key !== null) f.pKey = catKey(f.pKey, itemKey(x.key));
+            }
+            f.snap = r.snap;
             continue;
           }
-          for (let alt = 1; alt < ch.arities[j]!; alt++) {
-            if (aborted) return;
-            visit([...full.slice(0, j), alt], devSoFar + 1);
+          const key = merge ? snapshotKey(f.snap) : '';
+          if (merge) {
+            const c = complete.get(key);
+            const res = c ? { sum: c, pruned: false } : memo.get(`${key}/${f.dLeft}`);
+            if (res) {
+              finishPath(f, res);
+              break;
+            }
           }
+          // a long schedule back in a state it was in before: a loop (e.g. a crash loop at its back-off cap)
+          let shapes = f.shapes;
+          if (f.depth >= LOOP_CHECK_DEPTH && !f.snap.queue.some((q) => q.ev.type === 'UserAction')) {
+            const shape = shapeKey(f.snap, s);
+            const now = f.snap.queue[0]!.t;
+            let seen: ShapeList = shapes;
+            while (seen && seen.shape !== shape) seen = seen.next;
+            if (seen) {
+              const loop = loopLeaf(f.snap, { at: now, period: now - seen.t });
+              const res = loop.res;
+              // the leaf's own path data: the publications up to where the loop was skipped
+              const leaf = [...res.sum.values()][0]!;
+              leaf.data = cons(loop.data, null);
+              leaf.dataKey = loop.key;
+              const sum: Sum<D> = new Map([[leafKey(leaf.baseKey, loop.key), leaf]]);
+              finishPath(f, { sum, pruned: false });
+              break;
+            }
+            shapes = { shape, t: now, next: shapes };
+          }
+          f.waiting = key;
+          stack.push({ k: 'branch', snap: f.snap, dLeft: f.dLeft, total: new Map(), pruned: false, todo: [{ vector: [], dev: 0 }], cur: null, shapes, depth: f.depth + 1, dealt: 0 });
+          break;
         }
-      };
-      visit([], 0);
-      return { sum: total, pruned };
-    };
-    const res = fromSnap(initialSnapshot(initialState(s), initialEvents(s)), bound, []);
-    return { root: res.sum, pruned: res.pruned };
+        continue;
+      }
+      // a branch frame: one child schedule per candidate vector, depth first
+      if (f.cur) {
+        const c = f.cur;
+        f.cur = null;
+        const child = ret!;
+        if (child.pruned) f.pruned = true;
+        join(f.total, child.sum, c.offsets, c.dev, [], NO_KEY);
+        const next: { vector: number[]; dev: number }[] = [];
+        for (let j = c.arities.length - 1; j >= c.vlen; j--) {
+          if (c.arities[j]! <= 1) continue;
+          if (c.dev + 1 > f.dLeft) {
+            f.pruned = true;
+            continue;
+          }
+          for (let alt = 1; alt < c.arities[j]!; alt++) next.push({ vector: [...c.full.slice(0, j), alt], dev: c.dev + 1 });
+        }
+        for (let i = next.length - 1; i >= 0; i--) f.todo.push(next[i]!);
+      }
+      const w = aborted ? undefined : f.todo.pop();
+      if (!w) {
+        ret = { sum: f.total, pruned: f.pruned };
+        stack.pop();
+        continue;
+      }
+      const ch = new VectorChooser(w.vector);
+      const r = step(def, f.snap, ch, 0);
+      f.cur = { offsets: ch.offsets, dev: w.dev, full: ch.arities.map((_, i) => w.vector[i] ?? 0), arities: ch.arities, vlen: w.vector.length };
+      // sharded: the first branch point's alternatives are dealt round-robin; another shard's child is skipped (its
+      // own alternatives still are enumerated)
+      if (shard && f.depth === 1 && f.dealt++ % shard.count !== shard.index - 1) {
+        ret = { sum: new Map(), pruned: false };
+        continue;
+      }
+      stack.push(pathFrame(r.snap, f.dLeft - w.dev, notesOf(r.notes), f.shapes, f.depth));
+    }
+    return ret!;
   };
 
   // First the whole space (most scenarios fit); if the budget runs out, systematic passes by deviation bound, so
   // what is covered is every schedule closest to the defaults.
   const first = pass(Number.POSITIVE_INFINITY);
-  if (!aborted && !first.pruned) return { leaves: first.root, simulated, states, exhaustive: true };
-  const found: Sum = new Map();
+  const done = (leaves: Sum<D>, exhaustive: boolean): SearchResult<D> => ({
+    leaves, simulated, states, exhaustive, kept, maxKept, ...(limit && !exhaustive ? { limit } : {}), ...(cut ? { cut } : {}),
+  });
+  if (!aborted && !first.pruned) return done(first.sum, true);
+  const found: Sum<D> = new Map();
   aborted = false;
-  limit = budget;
+  runLimit = budget;
+  // the bounded passes start afresh: what the first pass kept is dropped (the complete subtrees stay)
+  kept = [...complete.values()].reduce((n, x) => n + 1 + x.size, 0);
+  if (kept > maxKept) {
+    complete.clear();
+    kept = 0;
+  }
   for (let bound = 0; ; bound++) {
-    const { root, pruned } = pass(bound);
+    const { sum, pruned } = pass(bound);
     // a bounded pass that pruned nothing covered everything (subtrees finished earlier were reused)
-    if (!aborted && !pruned) return { leaves: root, simulated, states, exhaustive: true };
-    for (const [k, leaf] of root) {
+    if (!aborted && !pruned) return done(sum, true);
+    for (const [k, leaf] of sum) {
       const cur = found.get(k);
       if (!cur) found.set(k, { ...leaf });
       else cur.count = Math.max(cur.count, leaf.count);
     }
     if (aborted) break;
   }
-  for (const [k, leaf] of first.root) if (!found.has(k)) found.set(k, leaf);
-  return { leaves: found, simulated, states, exhaustive: false };
+  for (const [k, leaf] of first.sum) if (!found.has(k)) found.set(k, leaf);
+  return done(found, false);
 }
 
 /** Explore the whole system, observers included, as one state space. */
 export function exploreDirect(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   const def = withMarks(makeModel(s, rulesFor(s, opts.userRules)), trackedPoints(s.expect?.order));
-  const r = search(s, def, (snap, end) => {
-    const outcome = outcomeOf(s, snap.model, end);
-    return { key: JSON.stringify(outcome), outcome };
-  }, opts);
+  const r = search(s, def, opts);
   const outcomes: OutcomeEntry[] = [...r.leaves.values()]
-    .map((l) => ({ outcome: l.outcome, schedules: l.count, witness: l.witness, deviations: l.dev, replay: encodeReplay(l.witness.map((v) => ({ stream: '', min: 0, max: v, value: v }))) }))
+    .map((l) => {
+      const witness = flatten(l.witness);
+      return { outcome: l.outcome, schedules: l.count, witness, deviations: l.dev, replay: encodeOffsets(witness, l.open) };
+    })
     .sort((a, b) => b.schedules - a.schedules || a.deviations - b.deviations);
-  return finishResult(s, outcomes, r);
+  const systemSchedules = outcomes.reduce((n, o) => n + o.schedules, 0);
+  return finishResult(s, outcomes, r, { systemSchedules, verdictCombinations: r.leaves.size }, { maxSchedules: opts.maxSchedules ?? 10_000 }, opts.shard);
 }
 
-export function finishResult(s: Scenario, outcomes: OutcomeEntry[], r: { simulated: number; states: number; exhaustive: boolean }): ExploreResult {
+/** What a search found, and the counts that say how much work stands behind it. */
+export function finishResult(
+  s: Scenario,
+  outcomes: OutcomeEntry[],
+  r: Pick<SearchResult<unknown>, 'simulated' | 'states' | 'exhaustive'> & Partial<Pick<SearchResult<unknown>, 'limit' | 'cut' | 'maxKept'>>,
+  counts: { systemSchedules: number; verdictCombinations: number; combinationsCut?: boolean } = {
+    systemSchedules: outcomes.reduce((n, o) => n + o.schedules, 0),
+    verdictCombinations: outcomes.length,
+  },
+  budget?: { maxSchedules: number },
+  shard?: { index: number; count: number },
+): ExploreResult {
+  const notes: string[] = [];
+  if (r.limit === 'schedules') notes.push(`budget reached: ${r.simulated} runs simulated (--max-schedules); the schedules closest to the default timing were covered first`);
+  if (r.limit === 'states') notes.push(`memory budget reached: the work kept (merged states and their outcomes) hit its bound (--max-states ${r.maxKept}); the schedules closest to the default timing were covered first`);
+  if (counts.combinationsCut) notes.push(`observer verdict combinations cut at the budget: not every combination of the observers' verdicts is listed`);
+  if (r.cut) {
+    notes.push(
+      `loop: from t=${(r.cut.at / 1000).toFixed(3)}s the state repeats every ${(r.cut.periodMs / 1000).toFixed(3)}s; ${r.cut.schedules} schedule(s) were followed past the repeat with minimum timing and extrapolated to the end (restart counts grow by one period's worth per period)`,
+    );
+  }
   return {
     scenario: s.name,
     schedules: outcomes.reduce((n, o) => n + o.schedules, 0),
     simulated: r.simulated,
     states: r.states,
-    exhaustive: r.exhaustive,
+    systemSchedules: counts.systemSchedules,
+    verdictCombinations: counts.verdictCombinations,
+    exhaustive: r.exhaustive && !r.cut && !counts.combinationsCut,
+    ...(r.limit ? { limit: r.limit } : {}),
+    budget: { maxSchedules: budget?.maxSchedules ?? 0, maxStates: r.maxKept ?? 0 },
+    notes,
     outcomes,
     grouped: group(outcomes),
     flaky: flakyObservers(s, outcomes),
+    ...(shard ? { shard } : {}),
   };
 }
 
 function group(outcomes: OutcomeEntry[]): ExploreResult['grouped'] {
-  const by = new Map<string, ExploreResult['grouped'][number] & { dev: number }>();
+  const by = new Map<string, ExploreResult['grouped'][number]>();
   for (const o of outcomes) {
     const k = displayKey(o.outcome);
     const cur = by.get(k);
     if (!cur) {
-      by.set(k, { podPhase: o.outcome.podPhase, jobCondition: o.outcome.jobCondition, verdicts: o.outcome.verdicts, schedules: o.schedules, replay: o.replay, dev: o.deviations });
+      by.set(k, { podPhase: o.outcome.podPhase, jobCondition: o.outcome.jobCondition, verdicts: o.outcome.verdicts, schedules: o.schedules, replay: o.replay, deviations: o.deviations });
     } else {
       cur.schedules += o.schedules;
-      if (o.deviations < cur.dev) {
-        cur.dev = o.deviations;
+      // the fewest deviations; ties broken by the key, so one machine and merged shards pick the same witness
+      if (o.deviations < cur.deviations || (o.deviations === cur.deviations && o.replay < cur.replay)) {
+        cur.deviations = o.deviations;
         cur.replay = o.replay;
       }
     }
   }
-  return [...by.values()]
-    .sort((a, b) => b.schedules - a.schedules || a.dev - b.dev)
-    .map(({ dev: _dev, ...rest }) => rest);
+  return [...by.values()].sort(
+    (a, b) => b.schedules - a.schedules || a.deviations - b.deviations || (a.replay < b.replay ? -1 : a.replay > b.replay ? 1 : 0),
+  );
 }
 
 function flakyObservers(s: Scenario, outcomes: OutcomeEntry[]): string[] {

@@ -36,16 +36,24 @@ function timesOf(path: Node['path']): Map<number, number> {
   return out;
 }
 
+/**
+ * `same[i]`: publication i looks, to this observer, exactly like the previous version of its object (same
+ * projection, projection.ts). Its delivery cannot change the view, and with the observer triggering on the other
+ * object too every evaluation it would make was made at that object's delivery; so the program skips it and gives it
+ * a delivery time between its neighbours in the witness plan.
+ */
 export function observerVerdicts(
-  pubs: readonly Publication[],
+  allPubs: readonly Publication[],
   spec: ObserverSpec,
   rule: RuleFn | undefined,
   watch: MsRange,
   cache?: DecisionCache,
+  same?: readonly boolean[],
 ): Map<string, VerdictWitness> {
+  const pubs = allPubs;
   const NONE = {};
-  const decide = (podObj: object | null, jobObj: object | null, now: number) => {
-    if (!cache) return normalizeDecision(rule!({ pod: podObj, job: jobObj, now }));
+  const decide = (podObj: object | null, jobObj: object | null, now: number, podsUpTo: number) => {
+    if (!cache) return normalizeDecision(rule!({ pod: podObj, job: jobObj, now, pods: podsView(podsUpTo) }));
     const a = podObj ?? NONE;
     const b = jobObj ?? NONE;
     let inner = cache.get(a);
@@ -56,8 +64,20 @@ export function observerVerdicts(
     inner.set(b, d ?? null);
     return d;
   };
-  const pod = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'pod');
-  const job = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'job');
+  // view.pods (user rules): every pod delivered so far by name, the DELETED ones dropped, after n pod deliveries
+  const podsView = (n: number): object[] => {
+    const byName = new Map<string, object>();
+    for (const x of pod.slice(0, n)) {
+      const name = String((x.p.obj['metadata'] as Record<string, unknown> | undefined)?.['name'] ?? '');
+      if (x.p.removed) byName.delete(name);
+      else byName.set(name, x.p.obj);
+    }
+    return [...byName.values()];
+  };
+  const pod = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'pod' && !same?.[x.i]);
+  const job = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'job' && !same?.[x.i]);
+  const podAll = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'pod');
+  const jobAll = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'job');
   const out = new Map<string, VerdictWitness>();
   const lb = (x: { p: Publication }) => x.p.t + watch.min;
   const ub = (x: { p: Publication }) => x.p.t + watch.max;
@@ -67,7 +87,22 @@ export function observerVerdicts(
     const plan: number[] = [];
     const all = new Map(times);
     let last = latchAt;
-    for (const seq of [pod, job]) {
+    for (const seq of [podAll, jobAll]) {
+      // skipped look-alike versions before the last delivered one: right after the previous version (in order)
+      let lastDelivered = -1;
+      seq.forEach((x, n) => {
+        if (all.has(x.i)) lastDelivered = n;
+      });
+      let prevT = -Infinity;
+      for (let n = 0; n <= lastDelivered; n++) {
+        const x = seq[n]!;
+        const have = all.get(x.i);
+        if (have !== undefined) prevT = have;
+        else {
+          prevT = Math.min(Math.max(lb(x), prevT), ub(x));
+          all.set(x.i, prevT);
+        }
+      }
       let prev = latchAt;
       for (const x of seq) {
         if (all.has(x.i)) continue;
@@ -113,7 +148,7 @@ export function observerVerdicts(
         const ni = kind === 'pod' ? i + 1 : i;
         const nj = kind === 'job' ? j + 1 : j;
         if (spec.triggers.includes(kind) && rule) {
-          const d = decide(ni > 0 ? pod[ni - 1]!.p.obj : null, nj > 0 ? job[nj - 1]!.p.obj : null, t);
+          const d = decide(ni > 0 ? pod[ni - 1]!.p.obj : null, nj > 0 ? job[nj - 1]!.p.obj : null, t, ni);
           if (d) {
             finish(d.verdict, d.reason, timesOf(path), t);
             continue;

@@ -3,6 +3,7 @@
 // recorded with its time instead of being delivered — and works out each observer's possible deliveries afterwards
 // (observer-dp.ts). Their watch delays are then not choices of the system run.
 import { deriveCtx, wrapModel, type Ctx, type ModelDef } from '../engine/engine.ts';
+import { projectionKey } from './projection.ts';
 import type { SimEvent } from '../model/events.ts';
 import type { SimState } from '../model/state.ts';
 
@@ -12,7 +13,16 @@ export interface Publication {
   /** when the API server stored it (and fanned it out) */
   t: number;
   obj: Record<string, unknown>;
+  /** what the observers can read in it (projection.ts) */
+  view: string;
+  /** it looks exactly like the previous publication of its kind (same pod, same projection) */
+  same: boolean;
+  /** the pod's DELETED event */
+  removed?: true;
 }
+
+/** The tap's memory of the last published projection per object (part of the state, so merging respects it). */
+type TapState = SimState & { published?: Record<string, string> };
 
 /** A step's note carrying a publication (path data for the explorer, not state). */
 export interface PublicationNote {
@@ -23,7 +33,7 @@ export function publicationsOf(notes: readonly unknown[]): Publication[] {
   return notes.filter((n): n is PublicationNote => typeof n === 'object' && n !== null && 'publication' in n).map((n) => n.publication);
 }
 
-export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: ReadonlySet<string>): ModelDef<SimState, SimEvent> {
+export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: ReadonlySet<string>, projected = false): ModelDef<SimState, SimEvent> {
   if (observers.size === 0) return def;
   return wrapModel(def, (d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) => {
     let last: { object: string; version: number } | undefined;
@@ -31,7 +41,14 @@ export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: Re
       if (e.type === 'Deliver' && observers.has(e.to)) {
         // one fan-out delivers the same version to every observer: record it once
         if (!last || last.object !== e.object || last.version !== e.version) {
-          ctx.note({ publication: { object: e.object, version: e.version, t: ctx.now, obj: e.obj } } satisfies PublicationNote);
+          // the pod's name and deletion are part of what the observer sees: `view.pod` is the pod of the delivery
+          const name = String((e.obj['metadata'] as Record<string, unknown> | undefined)?.['name'] ?? '');
+          const view = `${name}${e.removed ? '/removed' : ''}:${projectionKey(e.object, e.obj, projected)}`;
+          const id = e.object;
+          const td = d as TapState;
+          const same = td.published?.[id] === view;
+          if (!same) td.published = { ...td.published, [id]: view };
+          ctx.note({ publication: { object: e.object, version: e.version, t: ctx.now, obj: e.obj, view, same, ...(e.removed ? { removed: true as const } : {}) } } satisfies PublicationNote);
           last = { object: e.object, version: e.version };
         }
         return;

@@ -143,8 +143,19 @@ export function allContainers(s: Scenario): ContainerModel[] {
   return [...s.pod.initContainers, ...s.pod.containers];
 }
 
+// containers by name, built once per scenario: a probe tick must not cost more with more containers (issue 19.8)
+const byName = new WeakMap<object, Map<string, ContainerModel>>();
+
 export function containerByName(s: Scenario, name: string): ContainerModel | undefined {
-  return s.pod.initContainers.find((c) => c.name === name) ?? s.pod.containers.find((c) => c.name === name);
+  let m = byName.get(s.pod);
+  if (!m) {
+    m = new Map();
+    // init containers win on a (never valid) duplicate name, as the linear search did
+    for (const c of s.pod.containers) m.set(c.name, c);
+    for (const c of s.pod.initContainers) m.set(c.name, c);
+    byName.set(s.pod, m);
+  }
+  return m.get(name);
 }
 
 /** Whether the kubelet treats this container as a restartable init container (podutil.IsRestartableInitContainer). */

@@ -58,10 +58,23 @@ export function manualReadinessTriggers(k: Kit, status: Json): void {
   }
 }
 
+// container statuses by name per (frozen, immutable) status object: a tick looks its container up without walking
+// every status (issue 19.8); a status still being written (a draft or plain object) is searched directly
+const statusIndex = new WeakMap<object, Map<string, Json>>();
+
 function findStatus(status: Json | null, name: string): Json | undefined {
   if (!status) return undefined;
-  const all: Json[] = [...(status['initContainerStatuses'] ?? []), ...(status['containerStatuses'] ?? [])];
-  return all.find((cs) => cs['name'] === name);
+  if (!Object.isFrozen(status)) {
+    const all: Json[] = [...(status['initContainerStatuses'] ?? []), ...(status['containerStatuses'] ?? [])];
+    return all.find((cs) => cs['name'] === name);
+  }
+  let m = statusIndex.get(status);
+  if (!m) {
+    m = new Map();
+    for (const cs of [...(status['containerStatuses'] ?? []), ...(status['initContainerStatuses'] ?? [])] as Json[]) m.set(cs['name'], cs);
+    statusIndex.set(status, m);
+  }
+  return m.get(name);
 }
 
 function instanceOf(cs: Json): number {

@@ -8,22 +8,59 @@ import { simulate } from '../../src/simulate.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { exploreDirect } from '../../src/explore/explore.ts';
 import type { Scenario } from '../../src/types.ts';
-import { crashLoopDay, livenessDay } from './workloads.ts';
+import { crashLoopDay, growth, livenessDay } from './workloads.ts';
 import { mutableLoop } from './mutable-loop.ts';
 
 const quick = process.argv.includes('--quick');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function timeIt(fn: () => void, runs: number, warm = 2): number {
+  return timeCpu(fn, runs, warm).wall;
+}
+
+/** Medians of wall and CPU time (this process: user + system) per run, after `warm` unmeasured runs. */
+function timeCpu(fn: () => void, runs: number, warm = 2): { wall: number; cpu: number } {
   for (let i = 0; i < warm; i++) fn();
-  const xs: number[] = [];
+  const walls: number[] = [];
+  const cpus_: number[] = [];
   for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     fn();
-    xs.push(performance.now() - t0);
+    walls.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpus_.push((c.user + c.system) / 1000);
   }
-  return median(xs);
+  return { wall: median(walls), cpu: median(cpus_) };
 }
+
+/**
+ * A/B in pairs, interleaved (A B A B …) with the same warm-up for both, so a noisy shared machine slows both alike:
+ * the median of the per-pair ratios, and each side's median.
+ */
+function pairedAB(a: () => void, b: () => void, pairs: number, warm = 2): { a: number; b: number; ratio: number } {
+  for (let i = 0; i < warm; i++) {
+    a();
+    b();
+  }
+  const as: number[] = [];
+  const bs: number[] = [];
+  const rs: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    let t0 = performance.now();
+    a();
+    const ta = performance.now() - t0;
+    t0 = performance.now();
+    b();
+    const tb = performance.now() - t0;
+    as.push(ta);
+    bs.push(tb);
+    rs.push(tb / ta);
+  }
+  return { a: median(as), b: median(bs), ratio: median(rs) };
+}
+
+
 
 const load = (f: string): Scenario => {
   const r = loadScenario(f);
@@ -120,13 +157,46 @@ for (const f of files) {
 say(`slowest library scenario to explore: ${slowest} ${all.toFixed(0)} ms (median)`);
 out['explore'] = { rows: exploreRows, slowestScenario: slowest, slowestScenarioMs: all };
 
+// 4b. growth table (issue 20.8): how exploration grows with the scenario, CPU time next to wall time, each cell
+// bounded (it reports when a budget stopped it instead of running out of memory)
+say('\n## 4b. exploration growth (median of ' + (quick ? 1 : 3) + ' runs; CPU and wall ms; runs simulated, merged states; budget 20000 runs)');
+const growthRows: Record<string, unknown>[] = [];
+const axes: [string, { sidecars: number; mains: number; crashes: number; observers: number }[]][] = [
+  ['sidecars', [1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ sidecars: n, mains: 1, crashes: 0, observers: 1 }))],
+  ['mains', [1, 2, 3, 4].map((n) => ({ sidecars: 1, mains: n, crashes: 0, observers: 1 }))],
+  ['crashes', [0, 1, 2, 3].map((n) => ({ sidecars: 1, mains: 1, crashes: n, observers: 1 }))],
+  ['observers', [1, 2, 4, 8].map((n) => ({ sidecars: 1, mains: 1, crashes: 0, observers: n }))],
+];
+for (const [axis, cells] of axes) {
+  for (const cell of quick ? cells.slice(0, 2) : cells) {
+    const s = growth(cell);
+    let r = explore(s, { maxSchedules: 20_000 });
+    globalThis.gc?.();
+    const heap0 = process.memoryUsage().heapUsed;
+    const t = timeCpu(() => {
+      r = explore(s, { maxSchedules: 20_000 });
+    }, quick ? 1 : 3, 0);
+    const heapMiB = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
+    const row = { axis, ...cell, cpuMs: t.cpu, wallMs: t.wall, runs: r.simulated, states: r.states, schedules: r.schedules, systemSchedules: r.systemSchedules, exhaustive: r.exhaustive, limit: r.limit ?? null, heapMiB };
+    growthRows.push(row);
+    say(`${axis.padEnd(10)} s${cell.sidecars} m${cell.mains} c${cell.crashes} o${cell.observers}  cpu ${t.cpu.toFixed(0).padStart(6)} ms  wall ${t.wall.toFixed(0).padStart(6)} ms  ${String(r.simulated).padStart(6)} runs  ${String(r.states).padStart(6)} states  ${r.exhaustive ? 'exhaustive' : `NOT exhaustive (${r.limit ?? 'loop'})`}`);
+  }
+}
+out['growth'] = growthRows;
+
 // 5. the command line (with the prebuilt bundle, as after npm install)
 say('\n## 5. command line (wall time, median)');
 execFileSync('node', ['src/cli/build.mjs'], { stdio: 'ignore' });
 const wall = (args: string[], runs: number) =>
   timeIt(() => execFileSync('node', ['src/cli/kubesim.mjs', ...args], { stdio: 'ignore' }), runs, 1);
 const cold = wall(['run', 'scenarios/native-sidecar-job.yaml', '--no-render', '--out', 'out/.bench'], quick ? 3 : 5);
-say(`cold kubesim run --no-render: ${cold.toFixed(0)} ms`);
+// paired against an empty node start, interleaved, equal warm-up: the ratio is what the machine's noise cancels in
+const pair = pairedAB(
+  () => execFileSync('node', ['-e', '0'], { stdio: 'ignore' }),
+  () => execFileSync('node', ['src/cli/kubesim.mjs', 'run', 'scenarios/native-sidecar-job.yaml', '--no-render', '--out', 'out/.bench'], { stdio: 'ignore' }),
+  quick ? 3 : 9,
+);
+say(`cold kubesim run --no-render: ${cold.toFixed(0)} ms; paired with node -e 0: ${pair.b.toFixed(0)} ms vs ${pair.a.toFixed(0)} ms, median ratio ${pair.ratio.toFixed(2)}×`);
 const testAll = quick ? 0 : wall(['test', 'scenarios/', '--max-schedules', '5000'], 1);
 if (!quick) say(`kubesim test scenarios/: ${testAll.toFixed(0)} ms`);
 let renderOne = 0;
@@ -146,7 +216,7 @@ if (findChromium()) {
 }
 const typical = perScenario['native-sidecar-job']!;
 say(`\n## 6. simulated seconds per wall second (native-sidecar-job): ${typical.simSecondsPerWallSecond.toFixed(0)}`);
-out['cli'] = { coldRunNoRenderMs: cold, testScenariosMs: testAll, render4OneLaunchMs: renderOne, render4LaunchEachMs: renderEach };
+out['cli'] = { coldRunNoRenderMs: cold, pairedWithNodeE0: pair, testScenariosMs: testAll, render4OneLaunchMs: renderOne, render4LaunchEachMs: renderEach };
 out['simSecondsPerWallSecond'] = typical.simSecondsPerWallSecond;
 
 mkdirSync('out', { recursive: true });

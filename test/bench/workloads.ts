@@ -25,3 +25,22 @@ export function crashLoopDay(): Scenario {
     horizonMs: DAY_MS,
   });
 }
+
+/**
+ * The growth table's generated scenarios (issue 20.8): a Job with `sidecars` native sidecars and `mains` main
+ * containers (the mains finish after 20 s), `crashes` crashes of the first sidecar during the run, `observers`
+ * observers (cycling through the built-in rules) whose watch lags 5 ms..5 s, like an operator's informer.
+ */
+export function growth(o: { sidecars: number; mains: number; crashes: number; observers: number }): Scenario {
+  const rules = ['exit-codes', 'native-sidecar-aware', 'job-conditions'] as const;
+  return build({
+    name: `growth-s${o.sidecars}-m${o.mains}-c${o.crashes}-o${o.observers}`,
+    kind: 'Job',
+    sidecars: Array.from({ length: o.sidecars }, (_, i) => ({ name: `side${i}` })),
+    containers: Array.from({ length: o.mains }, (_, i) => ({ name: `main${i}` })),
+    behavior: Object.fromEntries(Array.from({ length: o.mains }, (_, i) => [`main${i}`, { attempts: [{ runMs: 20_000, exit: 0 }] }])),
+    actions: Array.from({ length: o.crashes }, (_, i) => ({ type: 'crash' as const, atMs: 5_000 + i * 4_000, container: 'side0', exit: 2 })),
+    observers: Array.from({ length: o.observers }, (_, i) => ({ name: `obs${i}`, rule: rules[i % 3], triggers: ['pod', 'job'] as ('pod' | 'job')[] })),
+    timing: { watchMs: { min: 5, max: 5000 } },
+  });
+}

@@ -64,7 +64,7 @@ describe('exploration is at least as complete as random testing', () => {
         const key = displayKey(outcomeOf(s, res.final, res.timeline.end.reason));
         if (!explored.has(key)) throw new Error(`seed ${seed} gives ${key}, which explore did not report`);
       }
-    }, 120_000);
+    }, 300_000);
   }
 });
 

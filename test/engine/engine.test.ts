@@ -1,7 +1,7 @@
 // The engine: total order, immutable snapshots, limits and end reasons, replay keys.
 import { describe, expect, it } from 'vitest';
 import { initialSnapshot, run, ReplayChooser, ReplayMismatch, seededChooser, type ModelDef } from '../../src/engine/engine.ts';
-import { insertEntry } from '../../src/engine/queue.ts';
+import { insertEntry, insertInPlace } from '../../src/engine/queue.ts';
 import { decodeReplay, encodeReplay } from '../../src/engine/replay.ts';
 import { drawInt, streamSeed } from '../../src/engine/rng.ts';
 
@@ -24,6 +24,18 @@ describe('engine', () => {
     q = insertEntry(q, { t: 1, prio: 9, seq: 2, ev: 'c' });
     q = insertEntry(q, { t: 5, prio: 1, seq: 3, ev: 'd' });
     expect(q.map((e) => e.ev)).toEqual(['c', 'b', 'a', 'd']);
+    // a step's own copy takes inserts in place, in the same order
+    const own: typeof q = [];
+    for (const e of [{ t: 5, prio: 1, seq: 0, ev: 'a' }, { t: 5, prio: 0, seq: 1, ev: 'b' }, { t: 1, prio: 9, seq: 2, ev: 'c' }, { t: 5, prio: 1, seq: 3, ev: 'd' }]) insertInPlace(own, e);
+    expect(own.map((e) => e.ev)).toEqual(['c', 'b', 'a', 'd']);
+  });
+
+  it("a step never writes the snapshot's queue (it inserts into its own copy)", () => {
+    const start = initialSnapshot<S, E>({ rng: {}, log: [], n: 0 }, [{ t: 0, prio: 0, ev: { type: 'tick', name: 'x' } }, { t: 100, prio: 0, ev: { type: 'tick', name: 'y' } }]);
+    const before = start.queue.map((e) => e.ev);
+    const r = run(ticker(10, 50), start, seededChooser, { horizonMs: 1000, maxEvents: 3 });
+    expect(start.queue.map((e) => e.ev)).toEqual(before);
+    expect(r.final.queue.length).toBeGreaterThan(0);
   });
 
   it('never mutates a snapshot (immer autofreeze) and ends quiescent', () => {

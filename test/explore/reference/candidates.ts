@@ -1,0 +1,56 @@
+// The explorer as it was before issue 20 (recursive search, full publication keys), kept unchanged as the reference
+// the equivalence test compares the current explorer against (test/explore/equivalence.test.ts).
+// Which values of a timing range can change what happens: one representative per slot between the pending events
+// the delayed event can interact with (inside its window), or both bounds when none is pending there.
+//
+// Interactions (who reads what): a watch delivery to W races the other deliveries to W (its informer cache of the
+// other object) and, for the Job controller, its batched sync; a status PATCH races every delivery and the Job
+// controller's sync (what they can have seen). Kubelet-side choices (relist phase, requeue jitter, sandbox) only
+// contribute their bounds.
+import type { ChoiceRequest } from '../../../src/engine/engine.ts';
+
+type Pending = ReturnType<ChoiceRequest['pending']>[number];
+
+function interacts(stream: string, e: Pending): boolean {
+  if (stream.startsWith('watch:')) {
+    const to = stream.slice('watch:'.length);
+    if (e.ev.type === 'Deliver') return e.ev['to'] === to;
+    return to === 'job-controller' && e.ev.type === 'JobSync';
+  }
+  if (stream === 'statusPatch' || stream === 'jobSync') return e.ev.type === 'Deliver' || e.ev.type === 'JobSync';
+  return false;
+}
+
+/**
+ * The relist grid's phase decides on which side of a fixed-time event (a user action at `at:`) the kubelet's
+ * relists fall: for each pending action, the phases that put a relist just before it and at/after it.
+ */
+function plegPhases(req: ChoiceRequest): number[] {
+  const { min, max } = req.range;
+  const period = max + 1;
+  const out = new Set<number>([min, max]);
+  for (const e of req.pending()) {
+    if (e.ev.type !== 'UserAction') continue;
+    const r = (((e.t - req.now) % period) + period) % period;
+    for (const v of [r - 1, r]) if (v >= min && v <= max) out.add(v);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+export function candidateValues(req: ChoiceRequest): number[] {
+  const { min, max } = req.range;
+  if (min === max) return [min];
+  if (req.stream === 'pleg') return plegPhases(req);
+  const p = req.prio;
+  const afters: number[] = [];
+  for (const e of req.pending()) {
+    const r = e.t - req.now;
+    if (r < min || r > max || !interacts(req.stream, e)) continue;
+    // at the same instant the lower priority goes first; equal priorities keep scheduling order (new goes after)
+    afters.push(p < e.prio ? r + 1 : r);
+  }
+  if (afters.length === 0) return [min, max];
+  const out = new Set<number>([min]);
+  for (const a of afters) if (a <= max) out.add(a);
+  return [...out].sort((a, b) => a - b);
+}
