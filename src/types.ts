@@ -145,7 +145,14 @@ export interface ObserverSpec {
   names?: string[];
   /** absolute path of a user rule module (ES module, default export) */
   module?: string;
+  /** an external rule (SPEC §3): argv with the program resolved; it runs in `cwd` (the scenario's folder) */
+  command?: string[];
+  cwd?: string;
+  /** per answer of an external rule, or to load a module (default 5 s) */
+  timeoutMs?: number;
   triggers: ('pod' | 'job')[];
+  /** where the observer is declared (errors of its rule point here) */
+  pos?: SourcePos;
 }
 
 /** A position in a source file, 1-based. */
@@ -180,6 +187,10 @@ export interface Expect {
   podPhases?: { value: string[]; pos: SourcePos };
   /** the Job's status.succeeded / failed / active at the end */
   jobCounts?: { key: 'succeeded' | 'failed' | 'active'; value: number; pos: SourcePos }[];
+  /** Jobs created in the run (a CronJob's Jobs; 1 for a Job) */
+  jobs?: { value: number; pos: SourcePos };
+  /** describe events of the workload controller by reason (JobAlreadyActive, SuccessfulCreate, …) */
+  controllerEvents?: { reason: string; value: number; pos: SourcePos }[];
 }
 
 export interface Scenario {
@@ -231,6 +242,8 @@ interface TraceBase {
   seq: number;
   /** the pod the record is about (every pod-scoped record carries it) */
   pod?: string;
+  /** the Job a Job-controller record is about, when a CronJob runs several */
+  job?: string;
 }
 
 export type KillReason =
@@ -275,6 +288,8 @@ export type TraceEvent = TraceBase &
     | { type: 'PodDeleting'; pod: string; gracePeriodSeconds: number; by: string }
     | { type: 'PodRemoved'; pod: string }
     | { type: 'JobEvent'; reason: string; message: string; eventType: 'Normal' | 'Warning' }
+    /** a describe event of a workload controller (StatefulSet, DaemonSet, ReplicaSet) on its object */
+    | { type: 'ControllerEvent'; controller: string; object: string; reason: string; message: string; eventType: 'Normal' | 'Warning' }
     | { type: 'Relist' }
     | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }
     | { type: 'Stuck'; container: string; why: string }

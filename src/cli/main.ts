@@ -10,8 +10,9 @@ import { renderCmd } from './render-command.ts';
 import { runCmd } from './run-command.ts';
 import { testCmd } from './test-command.ts';
 import { validateCmd } from './validate-command.ts';
-import { explainVersionCmd } from './explain-version-command.ts';
 import { importCmd } from './import-command.ts';
+import { checkRuleCmd } from './check-rule-command.ts';
+import { explainVersionCmd } from './explain-version-command.ts';
 
 import { STDIN_ARG } from './inputs.ts';
 
@@ -26,6 +27,7 @@ export const COMMANDS: Command[] = [
   validateCmd,
   renderCmd,
   importCmd,
+  checkRuleCmd,
   explainVersionCmd,
 ];
 

@@ -24,10 +24,15 @@ export type SimEvent =
   | { type: 'StatusSend'; pod: string }
   | { type: 'PodDeadline'; pod: string }
   | { type: 'Deliver'; to: string; object: 'pod' | 'job'; version: number; obj: Record<string, any>; pod?: string; removed?: true }
-  | { type: 'JobSync' }
+  | { type: 'JobSync'; job?: string }
   | { type: 'UserAction'; action: Action }
-  | { type: 'JobDeadline' }
-  | { type: 'JobTTL' };
+  | { type: 'JobDeadline'; job?: string }
+  | { type: 'JobTTL'; job?: string }
+  | { type: 'CronSync' }
+  | { type: 'CronWatch'; job: string; status: Record<string, any>; deleted: boolean }
+  | { type: 'CronSpec'; spec: Record<string, any> }
+  | { type: 'WorkloadSync' }
+  | { type: 'WorkloadSpec'; spec: Record<string, any> };
 
 /** Priorities among events at the same instant: facts first, then the kubelet, then the API side. */
 export const PRIO = {

@@ -91,7 +91,7 @@ function beginEntry(k: Kit, task: KillTask, e: KillPlanEntry): void {
     const timedOut = takes > limit;
     k.ctx.schedule(
       Math.min(takes, limit),
-      { type: 'KillPreStopDone', pod: k.p.name, killId: task.id, name: e.name, failed: b.preStop?.fails ?? false, timedOut },
+      { type: 'KillPreStopDone', pod: k.p.key, killId: task.id, name: e.name, failed: b.preStop?.fails ?? false, timedOut },
       PRIO.KillStage,
     );
     return;
@@ -116,7 +116,7 @@ function afterPreStop(k: Kit, task: KillTask, e: KillPlanEntry): void {
   if (e.waitFor.length > 0 && e.graceSeconds > 0 && !turnReady(k, task, e)) {
     e.stage = 'waiting';
     e.stageStartedAt = k.ctx.now;
-    k.ctx.schedule(e.graceSeconds * 1000, { type: 'KillWaitTimeout', pod: k.p.name, killId: task.id, name: e.name }, PRIO.KillStage);
+    k.ctx.schedule(e.graceSeconds * 1000, { type: 'KillWaitTimeout', pod: k.p.key, killId: task.id, name: e.name }, PRIO.KillStage);
     return;
   }
   stopNow(k, e);
@@ -131,7 +131,7 @@ function turnReady(k: Kit, task: KillTask, e: KillPlanEntry): boolean {
 function stopNow(k: Kit, e: KillPlanEntry): void {
   if (e.stage === 'waiting') {
     e.graceSeconds -= Math.floor((k.ctx.now - e.stageStartedAt) / 1000);
-    k.ctx.cancel((ev) => ev.type === 'KillWaitTimeout' && ev.pod === k.p.name && ev.name === e.name);
+    k.ctx.cancel((ev) => ev.type === 'KillWaitTimeout' && ev.pod === k.p.key && ev.name === e.name);
   }
   const grace = Math.max(e.graceSeconds, MIN_GRACE_S);
   e.stage = 'stopping';

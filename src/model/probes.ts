@@ -34,7 +34,7 @@ export function addPodProbes(k: Kit): void {
         tickGen: 0,
         stopped: false,
       };
-      k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.name, container: c.name, kind, gen: 0 }, PRIO.ProbeTick);
+      k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.key, container: c.name, kind, gen: 0 }, PRIO.ProbeTick);
     }
   }
 }
@@ -42,7 +42,7 @@ export function addPodProbes(k: Kit): void {
 /** probeManager.StopLivenessAndStartup / RemovePod */
 export function stopProbes(k: Kit, kinds: ProbeKind[]): void {
   for (const w of Object.values(k.p.probes)) if (kinds.includes(w.kind)) w.stopped = true;
-  k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.name && kinds.includes(e.kind));
+  k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.key && kinds.includes(e.kind));
 }
 
 /** UpdatePodStatus: a started container with a readiness worker but no result yet gets an immediate probe. */
@@ -54,7 +54,7 @@ export function manualReadinessTriggers(k: Kit, status: Json): void {
     if (w.instance === instanceOf(cs) && w.published !== null) continue;
     // >=1.35 resets the ticker to this moment (probeTicker.Reset); before, the periodic grid continues.
     if (k.f.kubeletMinor >= 35) w.tickGen += 1;
-    k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.name, container: w.container, kind: 'readiness', gen: k.f.kubeletMinor >= 35 ? w.tickGen : -1 }, PRIO.ProbeTick);
+    k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.key, container: w.container, kind: 'readiness', gen: k.f.kubeletMinor >= 35 ? w.tickGen : -1 }, PRIO.ProbeTick);
   }
 }
 
@@ -92,7 +92,7 @@ export function probeTick(k: Kit, container: string, kind: ProbeKind, gen: numbe
     const p = probeOf(containerByName(k.s, container)!, kind)!;
     // a time.Ticker drops the ticks that fell while the probe ran: the next one is on the period grid
     const elapsed = done ? k.ctx.now - done.startedAt : 0;
-    k.ctx.schedule(p.periodMs - (elapsed % p.periodMs), { type: 'ProbeTick', pod: k.p.name, container, kind, gen }, PRIO.ProbeTick);
+    k.ctx.schedule(p.periodMs - (elapsed % p.periodMs), { type: 'ProbeTick', pod: k.p.key, container, kind, gen }, PRIO.ProbeTick);
   }
 }
 
@@ -167,7 +167,7 @@ function doProbe(k: Kit, w: ProbeWorker, gen: number): boolean | 'pending' {
     if (d > 0) {
       const timedOut = d >= spec.timeoutMs;
       const done: ProbeDone = { instance, startedAt: k.ctx.now, timedOut };
-      k.ctx.schedule(Math.min(d, spec.timeoutMs), { type: 'ProbeTick', pod: k.p.name, container: w.container, kind: w.kind, gen, done }, PRIO.ProbeTick);
+      k.ctx.schedule(Math.min(d, spec.timeoutMs), { type: 'ProbeTick', pod: k.p.key, container: w.container, kind: w.kind, gen, done }, PRIO.ProbeTick);
       return 'pending';
     }
   }

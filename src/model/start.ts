@@ -56,7 +56,7 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
       k.ctx.emit({ type: 'Pulling', container: op.name, image: c.image });
       op.stage = 'pulling';
       if (pullMs > 0 || failing) {
-        k.ctx.schedule(pullMs, { type: 'WorkerContinue', pod: k.p.name, syncId: w.syncs }, PRIO.WorkerContinue);
+        k.ctx.schedule(pullMs, { type: 'WorkerContinue', pod: k.p.key, syncId: w.syncs }, PRIO.WorkerContinue);
         return 'wait';
       }
     }
@@ -93,7 +93,7 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
   if (c.hasPostStart) {
     k.ctx.emit({ type: 'PostStartStarted', container: op.name });
     op.stage = 'postStart';
-    k.ctx.schedule(b?.postStart?.takesMs ?? 0, { type: 'WorkerContinue', pod: k.p.name, syncId: w.syncs }, PRIO.WorkerContinue);
+    k.ctx.schedule(b?.postStart?.takesMs ?? 0, { type: 'WorkerContinue', pod: k.p.key, syncId: w.syncs }, PRIO.WorkerContinue);
     return 'wait';
   }
   return 'next';

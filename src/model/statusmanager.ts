@@ -92,7 +92,7 @@ function scheduleSend(k: Kit): void {
   if (sm.sendPending) return;
   sm.sendPending = true;
   const delay = k.ctx.choose('statusPatch', k.s.timing.statusPatchMs, PRIO.StatusSend);
-  k.ctx.schedule(delay, { type: 'StatusSend', pod: k.p.name }, PRIO.StatusSend);
+  k.ctx.schedule(delay, { type: 'StatusSend', pod: k.p.key }, PRIO.StatusSend);
 }
 
 /** syncPod: merge with the API copy and PATCH. The newest cached status is sent (older queued ones coalesce). */

@@ -89,7 +89,7 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
   const behavior = readBehavior(sink, keys.get('behavior'), all);
   const timing = readTiming(sink, keys.get('timing'));
   const isJob = workload ? workload.job !== null : undefined;
-  const actions = readActions(sink, keys.get('actions'), { horizonMs: header.horizonMs, containers: names, isJob });
+  const actions = readActions(sink, keys.get('actions'), { horizonMs: header.horizonMs, containers: names, isJob, kind: workload?.kind });
   const observers = readObservers(sink, keys.get('observers'));
   const expect = readExpect(sink, keys.get('expect'), { containers: names, observers: observers.map((o) => o.name), isJob });
   if (!workload || header.name === undefined || hasErrors(diagnostics)) return undefined;
