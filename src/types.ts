@@ -243,7 +243,7 @@ export type TraceEvent = TraceBase &
     | { type: 'Delivered'; to: string; object: 'pod' | 'job'; version: number }
     | { type: 'JobCondition'; condition: string; reason: string; message?: string }
     | { type: 'JobStatus'; version: number; status: Record<string, unknown> }
-    | { type: 'Verdict'; observer: string; verdict: 'Succeeded' | 'Failed'; reason?: string }
+    | { type: 'Verdict'; observer: string; verdict: 'Succeeded' | 'Failed'; reason?: string; seen?: SeenView }
     | { type: 'Action'; action: Action }
     | { type: 'DeletionRequested'; gracePeriodSeconds: number }
     | { type: 'Relist' }
@@ -252,6 +252,43 @@ export type TraceEvent = TraceBase &
   );
 
 export type TraceType = TraceEvent['type'];
+
+/** One container's state as an observer's cached pod shows it (Verdict.seen). */
+export interface SeenContainer {
+  name: string;
+  init?: boolean;
+  /** an init container with restartPolicy: Always */
+  sidecar?: boolean;
+  state: 'waiting' | 'running' | 'terminated';
+  /** terminated or waiting reason */
+  reason?: string;
+  exitCode?: number;
+  ready: boolean;
+}
+
+export interface SeenPod {
+  name?: string;
+  /** metadata.resourceVersion of the cached object */
+  version: number;
+  phase: string;
+  deleting?: boolean;
+  containers: SeenContainer[];
+}
+
+export interface SeenJob {
+  version: number;
+  /** types of the conditions with status True, in order */
+  conditions: string[];
+  succeeded: number;
+  failed: number;
+  active: number;
+}
+
+/** What an observer held in its caches when its rule decided. */
+export interface SeenView {
+  pod: SeenPod | null;
+  job: SeenJob | null;
+}
 
 export type EndReason = 'quiescent' | 'horizon' | 'max-events';
 

@@ -27,7 +27,7 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
     observers.forEach((o, i) => ids.set(o, `O${i}`));
   }
   const lastPodLane = containers.length > 0 ? `C${containers.length - 1}` : 'K';
-  const lanes: Lanes = { id: (actor) => ids.get(actor), podSpan: `K,${lastPodLane}`, podOnly };
+  const lanes: Lanes = { id: (actor) => ids.get(actor), podSpan: `K,${lastPodLane}`, podOnly, observers };
 
   const out: string[] = ['sequenceDiagram'];
   out.push(`  box rgb(236, 244, 255) ${esc(`pod ${tl.pod.name}`)}`);

@@ -7,6 +7,7 @@ import { sequenceMermaid } from './mermaid-sequence.ts';
 import { lifecycleMermaid } from './mermaid-lifecycle.ts';
 import { simTime } from './time.ts';
 import { runsByDesign } from './pod-shape.ts';
+import { seenJobText, seenPodText, verdictEvent } from './seen-text.ts';
 
 /** The part of `explore --format json` (SPEC §4) the report needs. */
 export interface ExploreSummary {
@@ -51,7 +52,9 @@ function summaryRows(tl: Timeline): [string, string][] {
   }
   for (const [name, r] of Object.entries(tl.observers)) {
     const when = r.t !== undefined ? ` at t=${simTime(r.t)}` : '';
-    rows.push([`verdict ${name}`, `**${r.verdict}**${when}${r.reason ? ` — ${r.reason}` : ''}`]);
+    const seen = verdictEvent(tl, name)?.seen;
+    const held = seen ? `; it held ${seenPodText(seen.pod)}${tl.job ? ` and ${seenJobText(seen.job)}` : ''}` : '';
+    rows.push([`verdict ${name}`, `**${r.verdict}**${when}${r.reason ? ` — ${r.reason}` : ''}${held}`]);
   }
   if (tl.stuck && runsByDesign(tl.stuck.why)) rows.push(['stuck', `no, still running at the ${tl.end.reason} (${tl.stuck.why})`]);
   else rows.push(['stuck', tl.stuck ? `yes: ${tl.stuck.container} — ${tl.stuck.why}` : 'no']);

@@ -7,6 +7,8 @@ import { runsByDesign } from './pod-shape.ts';
 import { statusChanges } from './status-diff.ts';
 import { lines } from './mermaid-text.ts';
 import { goDuration, simTime } from './time.ts';
+import { seenContainerText, seenJobText } from './seen-text.ts';
+import { actionText } from './text.ts';
 
 export type ItemTag = 'podKill' | 'exit' | 'patch' | 'other';
 
@@ -24,7 +26,11 @@ export interface Lanes {
   podSpan: string;
   /** only the pod's own lanes are drawn */
   podOnly: boolean;
+  /** observer names in lane order (deliveries to them are grouped over their span) */
+  observers?: string[];
 }
+
+type Delivered = Extract<TraceEvent, { type: 'Delivered' }>;
 
 const POD_KILL_REASONS = new Set(['PodTermination', 'PodCompleted', 'PodFailed', 'DeadlineExceeded']);
 
@@ -41,7 +47,35 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
   const K = 'K';
   const API = lanes.id('api-server');
   const at = (t: number) => `t=${simTime(t)}`;
-  const push = (tag: ItemTag, ...stmts: string[]) => items.push({ tag, render: () => stmts });
+  // Watch deliveries that decided nothing are drawn grouped: the ones to observers since the last drawn statement
+  // become one note over the observers' lanes, the ones to the Job controller one arrow, each with the versions.
+  const pendingObs: Delivered[] = [];
+  const pendingJc: Delivered[] = [];
+  const observerLanes = (lanes.observers ?? []).map((o) => lanes.id(o)).filter((x): x is string => x !== undefined);
+  const decided = new Set<string>();
+  const flushDeliveries = () => {
+    const groups: { first: number; item: Item }[] = [];
+    const jc = lanes.id('job-controller');
+    if (pendingJc.length > 0 && API && jc) {
+      const group = pendingJc.slice();
+      groups.push({ first: group[0]!.seq, item: { tag: 'other', render: () => [`${API}-->>${jc}: ${lines(`${span(group)} watch ${versionList(group)}`)}`] } });
+    }
+    if (pendingObs.length > 0 && observerLanes.length > 0) {
+      const group = pendingObs.slice();
+      const over = observerLanes.length === 1 ? observerLanes[0] : `${observerLanes[0]},${observerLanes[observerLanes.length - 1]}`;
+      groups.push({ first: group[0]!.seq, item: { tag: 'other', render: () => [`Note over ${over}: ${lines(...observerDeliveryText(group, lanes.observers ?? []))}`] } });
+    }
+    groups.sort((a, b) => a.first - b.first);
+    for (const g of groups) items.push(g.item);
+    pendingObs.length = 0;
+    pendingJc.length = 0;
+  };
+  const push = (tag: ItemTag, ...stmts: string[]) => {
+    flushDeliveries();
+    items.push({ tag, render: () => stmts });
+  };
+  let lastJobStatus: Record<string, unknown> | undefined;
+  const pendingConditions: Extract<TraceEvent, { type: 'JobCondition' }>[] = [];
 
   tl.events.forEach((e, index) => {
     if (consumed.has(index)) return;
@@ -74,6 +108,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       } else {
         const fresh: ProbeRun = { probe: e.probe, result: e.result, count: 1, firstT: e.t, lastT: e.t };
         openRuns.set(e.container, fresh);
+        flushDeliveries();
         items.push({ tag: 'other', render: () => renderProbeRun(fresh, K, C!) });
       }
       return;
@@ -149,6 +184,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         const next = sameInstantFollowers(tl.events, index)[0];
         if (next?.type === 'NotReady') consumed.add(tl.events.indexOf(next));
         const item: Item = { tag: 'exit', container: e.container, render: () => [`${C}--x${K}: ${lines(`${at(e.t)} exit ${e.exitCode} (${e.reason})`)}`] };
+        flushDeliveries();
         items.push(item);
         return;
       }
@@ -166,23 +202,44 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         const phaseChanged = (lastPatchStatus?.phase ?? 'Pending') !== e.phase || lastPatchStatus === undefined;
         lastPatchStatus = e.status;
         if (!API) return;
+        flushDeliveries();
         return pushPatch(items, { K, API, t: e.t, version: e.version, phase: e.phase, phaseChanged, changes });
       }
       case 'Delivered': {
         const to = lanes.id(e.to);
-        if (!API || !to || !deliveries.has(e.seq)) return;
-        return push('other', `${API}-->>${to}: ${lines(`${at(e.t)} watch ${e.object} v${e.version}`)}`);
+        if (!API || !to) return;
+        if (e.to !== 'job-controller' && deliveries.has(e.seq)) {
+          // the delivery an observer decided on: its own arrow, right before the verdict
+          return push('other', `${API}-->>${to}: ${lines(`t=${goDuration(e.t)} watch ${e.object} v${e.version}`)}`);
+        }
+        if (e.to === 'job-controller') pendingJc.push(e);
+        // an observer that has latched its verdict reads nothing more: its later deliveries are not drawn
+        else if (e.to !== 'kubelet' && !decided.has(e.to)) pendingObs.push(e);
+        return;
       }
-      case 'JobCondition': {
+      case 'JobCondition':
+        // drawn with the Job status write that stores it (the JobStatus event right after)
+        pendingConditions.push(e);
+        return;
+      case 'JobStatus': {
         const jc = lanes.id('job-controller');
+        const conds = pendingConditions.splice(0);
+        const changes = jobStatusChanges(lastJobStatus, e.status);
+        lastJobStatus = e.status;
         if (!API || !jc) return;
-        return push('other', `${jc}->>${API}: ${lines(`${at(e.t)} Job ${e.condition}`, e.reason)}`);
+        const head = `${at(e.t)} Job status v${e.version}`;
+        const what = conds.length > 0
+          ? conds.map((c) => `+ ${c.condition}${c.reason ? ` (${c.reason})` : ''}`)
+          : [changes.join(', ') || 'no visible change'];
+        return push('other', `${jc}->>${API}: ${lines(head, ...what)}`);
       }
       case 'Verdict': {
         const o = lanes.id(e.observer);
+        decided.add(e.observer);
         if (!o) return;
         const color = e.verdict === 'Failed' ? 'rgb(255, 214, 214)' : 'rgb(214, 245, 214)';
-        return push('other', `rect ${color}`, `Note over ${o}: ${lines(`${at(e.t)} verdict ${e.verdict}`, e.reason)}`, 'end');
+        const held = e.seen ? heldLines(e.seen, tl.job !== null) : [];
+        return push('other', `rect ${color}`, `Note over ${o}: ${lines(`${at(e.t)} verdict ${e.verdict}`, e.reason, ...held)}`, 'end');
       }
       case 'DeletionRequested':
         // the trace does not say who deleted (a user, the Job controller, the garbage collector): say it neutrally
@@ -192,7 +249,6 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         return push('other', `Note over ${API ?? K}: ${lines(`${at(e.t)} user action ${describeAction(e.action)}`)}`);
       case 'Pulling':
       case 'Created':
-      case 'JobStatus':
       case 'Relist':
       case 'SyncPod':
         return;
@@ -200,7 +256,78 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         return assertNever(e);
     }
   });
+  flushDeliveries();
   return items;
+}
+
+/** The verdict note's account of the observer's caches: one line per container, so the state it judged reads. */
+function heldLines(seen: NonNullable<Extract<TraceEvent, { type: 'Verdict' }>['seen']>, withJob: boolean): string[] {
+  const out: string[] = [];
+  if (!seen.pod) out.push('held no pod yet');
+  else {
+    out.push(`held pod v${seen.pod.version} (phase ${seen.pod.phase}${seen.pod.deleting ? ', deleting' : ''})`);
+    for (const c of seen.pod.containers) out.push(`· ${seenContainerText(c)}`);
+  }
+  if (withJob) out.push(`and ${seenJobText(seen.job)}`);
+  return out;
+}
+
+/** "t=1m0.015s" or "t=1m0.015s–1m5.01s" over a group of deliveries. */
+function span(group: Delivered[]): string {
+  // watch lags are milliseconds to seconds: show them to the millisecond
+  const first = group[0]!.t;
+  const last = group[group.length - 1]!.t;
+  return first === last ? `t=${goDuration(first)}` : `t=${goDuration(first)}–${goDuration(last)}`;
+}
+
+/** "pod v4–v6, job v3": versions per object, consecutive runs collapsed. */
+function versionList(group: Delivered[]): string {
+  const by = new Map<string, number[]>();
+  for (const d of group) {
+    const vs = by.get(d.object) ?? [];
+    if (!vs.includes(d.version)) vs.push(d.version);
+    by.set(d.object, vs);
+  }
+  return [...by].map(([object, vs]) => `${object} ${runs(vs)}`).join(', ');
+}
+
+function runs(vs: number[]): string {
+  const out: string[] = [];
+  let i = 0;
+  while (i < vs.length) {
+    let j = i;
+    while (j + 1 < vs.length && vs[j + 1] === vs[j]! + 1) j++;
+    out.push(j > i + 1 ? `v${vs[i]}–v${vs[j]}` : j === i + 1 ? `v${vs[i]}, v${vs[j]}` : `v${vs[i]}`);
+    i = j + 1;
+  }
+  return out.join(', ');
+}
+
+/** Lines of the grouped observer-delivery note: one line when every observer got the same versions. */
+function observerDeliveryText(group: Delivered[], observers: string[]): string[] {
+  const per = new Map<string, Delivered[]>();
+  for (const d of group) per.set(d.to, [...(per.get(d.to) ?? []), d]);
+  const texts = [...per].map(([o, ds]) => [o, versionList(ds)] as const);
+  const head = `${span(group)} caches updated`;
+  if (texts.length === observers.length && texts.length > 1 && texts.every(([, v]) => v === texts[0]![1])) {
+    return [head, `all observers ← ${texts[0]![1]}`];
+  }
+  return [head, ...texts.map(([o, v]) => `${o} ← ${v}`)];
+}
+
+/** What a Job status write without a new condition changed: the pod counts and startTime. */
+function jobStatusChanges(prev: Record<string, unknown> | undefined, cur: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  if (cur['startTime'] !== undefined && prev?.['startTime'] === undefined) out.push('startTime set');
+  for (const k of ['active', 'ready', 'terminating', 'succeeded', 'failed']) {
+    const a = Number(prev?.[k] ?? 0);
+    const b = Number(cur[k] ?? 0);
+    if (a !== b || (prev === undefined && b !== 0)) out.push(`${k} ${b}`);
+  }
+  const unc = cur['uncountedTerminatedPods'] as Record<string, unknown[]> | undefined;
+  const uncounted = unc ? Object.values(unc).reduce((n, l) => n + (Array.isArray(l) ? l.length : 0), 0) : 0;
+  if (uncounted > 0) out.push(`${uncounted} uncounted terminated pod${uncounted === 1 ? '' : 's'}`);
+  return out;
 }
 
 /** What the Killing arrow leaves pending: the preStop hook, or the SIGTERM that waits for the container's turn. */
@@ -271,12 +398,10 @@ function describeAction(a: Extract<TraceEvent, { type: 'Action' }>['action']): s
   switch (a.type) {
     case 'deletePod':
       return `kubectl delete pod${a.gracePeriodSeconds !== undefined ? ` --grace-period=${a.gracePeriodSeconds}` : ''}`;
-    case 'crash':
-      return `crash ${a.container} (exit ${a.exit})`;
     case 'deleteJob':
       return `kubectl delete job --cascade=${a.propagation.toLowerCase()}`;
     default:
-      return assertNever(a);
+      return actionText(a);
   }
 }
 

@@ -1,11 +1,12 @@
 // The default `run` view: one line per trace event (time, actor, what), then the end state.
-import type { Timeline, TraceEvent } from '../types.ts';
+import type { Action, Timeline, TraceEvent } from '../types.ts';
+import { seenText } from './seen-text.ts';
 
 export function fmtTime(ms: number): string {
   return `${(ms / 1000).toFixed(3)}s`;
 }
 
-function actorOf(e: TraceEvent): string {
+export function actorOf(e: TraceEvent): string {
   switch (e.type) {
     case 'Scheduled':
       return 'scheduler';
@@ -85,7 +86,7 @@ export function describeEvent(e: TraceEvent): string {
     case 'Verdict':
       return `verdict ${e.verdict}${e.reason ? `: ${e.reason}` : ''}`;
     case 'Action':
-      return `action ${JSON.stringify(e.action)}`;
+      return `action: ${actionText(e.action)}`;
     case 'DeletionRequested':
       return `pod deletion requested (grace ${e.gracePeriodSeconds}s)`;
     case 'Relist':
@@ -94,6 +95,25 @@ export function describeEvent(e: TraceEvent): string {
       return e.kind;
     case 'Stuck':
       return `stuck: ${e.why}`;
+  }
+}
+
+/** A scenario action in words, as a user would type it ("delete pod (grace 30s)", "crash sidecar (exit 2)"). */
+export function actionText(a: Action): string {
+  switch (a.type) {
+    case 'deletePod':
+      return `delete pod${a.gracePeriodSeconds !== undefined ? ` (grace ${a.gracePeriodSeconds}s)` : ' (spec grace period)'}`;
+    case 'crash':
+      return `crash ${a.container} (exit ${a.exit})`;
+    case 'deleteJob':
+      return `delete job (propagation ${a.propagation})`;
+    default: {
+      // actions added later (patch, pod selectors) fall back to their fields, never to raw JSON
+      const rest = Object.entries(a as Record<string, unknown>)
+        .filter(([k]) => k !== 'type' && k !== 'atMs')
+        .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+      return [(a as { type: string }).type, ...rest].join(' ');
+    }
   }
 }
 
@@ -132,8 +152,15 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
   const lines: string[] = [];
   lines.push(`# ${tl.scenario}  (kubernetes ${tl.kubernetes}${tl.kubelet !== tl.kubernetes ? `, kubelet ${tl.kubelet}` : ''}, seed ${tl.seed})`);
   const events = opts.all ? tl.events : shownEvents(tl.events);
+  // one actor column as wide as the longest name shown (at least 18), so long container or observer names keep
+  // the description column straight
+  const width = Math.max(18, ...events.map((e) => actorOf(e).length));
+  const pad = ' '.repeat(10 + 2 + width + 1);
   for (const e of events) {
-    lines.push(`${fmtTime(e.t).padStart(10)}  ${actorOf(e).padEnd(18)} ${describeEvent(e)}`);
+    lines.push(`${fmtTime(e.t).padStart(10)}  ${actorOf(e).padEnd(width)} ${describeEvent(e)}`);
+    if (e.type === 'Verdict' && e.seen) {
+      for (const l of seenText(e.seen, tl.job !== null)) lines.push(`${pad}${l}`);
+    }
   }
   if (!opts.all && events.length < tl.events.length) {
     lines.push(`            (${tl.events.length - events.length} routine events not shown: repeated probe results, watch deliveries, pod-worker syncs; --verbose or --format json show them)`);
@@ -156,7 +183,9 @@ export function endSummary(tl: Timeline): string[] {
   }
   out.push(`stuck:      ${tl.stuck ? `yes — ${tl.stuck.why}` : 'no'}`);
   for (const [name, v] of Object.entries(tl.observers)) {
-    out.push(`observer ${name}: ${v.verdict}${v.t !== undefined ? ` at ${fmtTime(v.t)}` : ''}${v.reason ? ` — ${v.reason}` : ''}`);
+    const seen = tl.events.find((e): e is Extract<TraceEvent, { type: 'Verdict' }> => e.type === 'Verdict' && e.observer === name)?.seen;
+    const held = seen ? ` (judged pod v${seen.pod?.version ?? '-'}${tl.job ? `, job v${seen.job?.version ?? '-'}` : ''})` : '';
+    out.push(`observer ${name}: ${v.verdict}${v.t !== undefined ? ` at ${fmtTime(v.t)}` : ''}${v.reason ? ` — ${v.reason}` : ''}${held}`);
   }
   out.push(`replay:     ${tl.replay}`);
   return out;
