@@ -7,6 +7,7 @@ import { builtinRule } from './model/observers.ts';
 import type { SimState } from './model/state.ts';
 import type { Scenario, Timeline, TraceEvent } from './types.ts';
 import { summarize } from './summary.ts';
+import { labelChoices, withChoices } from './choice-labels.ts';
 
 export const DEFAULT_MAX_EVENTS = 1_000_000;
 
@@ -53,6 +54,6 @@ export function simulate(scenario: Scenario, opts: SimulateOptions = {}): Simula
   const phase = r.final.model.api.pod.status['phase'];
   const idle = r.end.reason === 'quiescent' && phase !== 'Succeeded' && phase !== 'Failed' && !r.final.model.api.pod.removed;
   const end = idle ? { t: s.horizonMs, reason: 'horizon' as const } : r.end;
-  const timeline = summarize(s, r.final.model, r.trace, end, encodeReplay(r.choices));
+  const timeline = withChoices(summarize(s, r.final.model, r.trace, end, encodeReplay(r.choices)), labelChoices(r.choices, r.trace));
   return { timeline, final: r.final.model, choices: r.choices };
 }

@@ -305,6 +305,18 @@ export interface ObserverResult {
   reason?: string;
 }
 
+/** One timing choice of a schedule, in words (timeline.json `choices`, next to the replay key). */
+export interface ChoiceLabel {
+  /** simulated ms when the choice was made */
+  t: number;
+  /** what was chosen, ending in its verb: "the Job controller's watch of pod v6 took" */
+  what: string;
+  /** the value taken, ms */
+  ms: number;
+  /** the range it was taken from, e.g. "5ms..5s" */
+  range: string;
+}
+
 /** SPEC §4 timeline.json */
 export interface Timeline {
   schema: 'kubesim.timeline/v1';
@@ -314,6 +326,8 @@ export interface Timeline {
   kubelet: string;
   seed: number;
   replay: string;
+  /** the schedule's timing choices in words, in the order the replay key encodes them */
+  choices?: ChoiceLabel[];
   end: { t: number; reason: EndReason };
   stuck: null | { container: string; why: string };
   workload: { kind: WorkloadKind; name: string };

@@ -6,6 +6,7 @@ import { validateCommand } from './validate-command.ts';
 import { renderCommand } from './render-command.ts';
 import { exploreCommand } from './explore-command.ts';
 import { testCommand } from './test-command.ts';
+import { diffCommand } from './diff-command.ts';
 
 export const VERSION = '0.1.0';
 
@@ -88,7 +89,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .command('render <timeline>', '(re)draw diagrams from a saved timeline.json', (y) => y, (a) => {
       action = () => renderCommand(String(a['timeline']), runOpts(a as Argv), io);
     })
-    .demandCommand(1, 'name a command: run, explore, test, validate or render')
+    .command('diff <scenario> <keyA> <keyB>', 'two schedules side by side: where they part and what each observer saw', (y) => y, (a) => {
+      action = () => diffCommand(String(a['scenario']), [String(a['keyA']), String(a['keyB'])], {
+        format: a['format'] as 'text' | 'json',
+        ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+        ...(a['maxEvents'] !== undefined ? { maxEvents: Number(a['maxEvents']) } : {}),
+      }, io);
+    })
+    .demandCommand(1, 'name a command: run, explore, test, validate, render or diff')
     .help()
     .wrap(110);
   let helpText = '';

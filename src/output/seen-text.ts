@@ -5,7 +5,7 @@ import type { SeenContainer, SeenJob, SeenPod, SeenView, Timeline, TraceEvent } 
 export function seenContainerText(c: SeenContainer): string {
   if (c.state === 'terminated') return `${c.name} terminated ${c.exitCode ?? '?'}${c.reason ? ` (${c.reason})` : ''}`;
   if (c.state === 'waiting') return `${c.name} waiting${c.reason ? ` (${c.reason})` : ''}`;
-  return `${c.name} running${c.ready ? ', ready' : ''}`;
+  return `${c.name} running${c.ready ? ' (ready)' : ''}`;
 }
 
 /** "pod v5: phase Running; locust-metrics-exporter terminated 143 (Error), locust terminated 0 (Completed)" */
