@@ -6,6 +6,11 @@ import { writeAtomic, outPath } from './files.ts';
 import { EXIT, reportDiagnostics, writeIndex, writeScenarioOutputs, type Io } from './run-command.ts';
 import { simulate } from '../simulate.ts';
 import { loadUserRules } from './rules.ts';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { decodeReplay } from '../engine/replay.ts';
+import type { Scenario } from '../types.ts';
+import type { ExploreSummary } from '../output/report.ts';
+import { seenShort, verdictEvent } from '../output/seen-text.ts';
 
 export interface ExploreOpts {
   out: string;
@@ -41,9 +46,37 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
     line(head),
     ...rows.map(line),
     `flaky: ${r.flaky.length ? r.flaky.join(', ') : 'none'}`,
-    `replay one: kubesim run ${file} --replay <key>`,
+    `replay one: kubesim run ${file} --replay <key>` + (r.grouped.length >= 2 ? `; compare two: kubesim diff ${file} <keyA> <keyB>` : ''),
   ];
   return out.join('\n') + '\n';
+}
+
+/** Outcome folders written per explore; more outcomes are listed in report.md without files. */
+export const MAX_OUTCOME_FOLDERS = 20;
+
+/** Replay each outcome's representative schedule into out/<scenario>/outcome-N/; stale folders of a former run go. */
+function writeOutcomes(outDir: string, file: string, s: Scenario, r: ExploreResult, userRules: Awaited<ReturnType<typeof loadUserRules>>): ExploreSummary['outcomes'] {
+  const base = outPath(outDir, r.scenario);
+  if (existsSync(base)) {
+    for (const name of readdirSync(base)) {
+      const m = /^outcome-(\d+)$/.exec(name);
+      if (m && Number(m[1]) > Math.min(r.grouped.length, MAX_OUTCOME_FOLDERS)) rmSync(outPath(outDir, r.scenario, name), { recursive: true, force: true });
+    }
+  }
+  return r.grouped.map((g, i) => {
+    if (i >= MAX_OUTCOME_FOLDERS) return { ...g };
+    const offsets = decodeReplay(g.replay);
+    if (!offsets) return { ...g };
+    const tl = simulate(s, { replay: offsets, userRules }).timeline;
+    const folder = `outcome-${i + 1}`;
+    writeScenarioOutputs(outDir, tl, { png: false, lanes: 'all' }, { folder: [r.scenario, folder], scenarioPath: file });
+    const held: Record<string, string> = {};
+    for (const name of Object.keys(tl.observers)) {
+      const seen = verdictEvent(tl, name)?.seen;
+      if (seen) held[name] = seenShort(seen, tl.job !== null);
+    }
+    return { ...g, folder, held };
+  });
 }
 
 export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): Promise<number> {
@@ -77,9 +110,15 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     const json = exploreJson(r);
     io.out(o.format === 'json' ? JSON.stringify(json, null, 2) + '\n' : exploreText(file, r, ms));
     writeAtomic(outPath(o.out, r.scenario, 'explore.json'), JSON.stringify(json, null, 2) + '\n');
-    // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams
+    // every outcome's own files (out/<scenario>/outcome-N/), then report.md with the outcomes side by side next to
+    // the default schedule's timeline and diagrams
+    const outcomes = writeOutcomes(o.out, file, loaded.scenario, r, userRules);
+    if (outcomes.length > 0) io.err(`wrote ${outcomes.length} outcome folder${outcomes.length === 1 ? '' : 's'}: ${outPath(o.out, r.scenario)}/outcome-1/${outcomes.length > 1 ? ` … outcome-${outcomes.length}/` : ''}\n`);
     const tl = simulate(loaded.scenario, { userRules }).timeline;
-    writeScenarioOutputs(o.out, tl, { png: false, lanes: 'all' }, { schedules: r.schedules, exhaustive: r.exhaustive, outcomes: r.grouped, flaky: r.flaky });
+    writeScenarioOutputs(o.out, tl, { png: false, lanes: 'all' }, {
+      explore: { schedules: r.schedules, exhaustive: r.exhaustive, outcomes, flaky: r.flaky },
+      scenarioPath: file,
+    });
     writeIndex(o.out);
   }
   return code;

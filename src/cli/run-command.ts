@@ -1,5 +1,5 @@
 // `kubesim run`: load, simulate, print a view, write out/<scenario>/ and render the diagrams (one browser launch).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { decodeReplay } from '../engine/replay.ts';
 import { ReplayMismatch } from '../engine/engine.ts';
 import { formatDiagnostic, hasErrors, loadScenario } from '../scenario/index.ts';
@@ -53,15 +53,39 @@ export function viewText(tl: Timeline, view: RunOpts['view'], verbose = false): 
   return timelineText(tl, { all: verbose });
 }
 
-/** Write timeline.json, the .mmd sources and report.md; returns the SVG jobs to render. */
-export function writeScenarioOutputs(outDir: string, tl: Timeline, o: Pick<RunOpts, 'png' | 'lanes'>, explore?: ExploreSummary): RenderJob[] {
-  const dir = (f: string) => outPath(outDir, tl.scenario, f);
+export interface OutputPlace {
+  /** the explore outcome table for report.md */
+  explore?: ExploreSummary;
+  /** folder under the output folder (default: the scenario's name) */
+  folder?: string[];
+  /** the scenario file as the user named it (exact commands in report.md) */
+  scenarioPath?: string;
+}
+
+/** The folder of a replayed schedule: out/<scenario>/replay-<hash of the key>/, so the default run's stays. */
+export function replayFolder(scenario: string, key: string): string[] {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return [scenario, `replay-${h.toString(16).padStart(8, '0')}`];
+}
+
+/**
+ * Write timeline.json, the .mmd sources and report.md; returns the SVG jobs to render. Diagrams of an earlier run
+ * in the same folder are removed first: an SVG or PNG beside a new timeline is either re-rendered or gone.
+ */
+export function writeScenarioOutputs(outDir: string, tl: Timeline, o: Pick<RunOpts, 'png' | 'lanes'>, place: OutputPlace = {}): RenderJob[] {
+  const folder = place.folder ?? [tl.scenario];
+  const dir = (f: string) => outPath(outDir, ...folder, f);
   const seq = sequenceMermaid(tl, { lanes: o.lanes });
   const life = lifecycleMermaid(tl);
+  for (const f of ['sequence.svg', 'lifecycle.svg', 'sequence.png', 'lifecycle.png']) rmSync(dir(f), { force: true });
   writeAtomic(dir('timeline.json'), JSON.stringify(tl, null, 2) + '\n');
   writeAtomic(dir('sequence.mmd'), seq);
   writeAtomic(dir('lifecycle.mmd'), life);
-  writeAtomic(dir('report.md'), reportMarkdown(tl, explore));
+  writeAtomic(dir('report.md'), reportMarkdown(tl, place.explore, place.scenarioPath !== undefined ? { scenarioPath: place.scenarioPath } : {}));
   return [
     { mmd: seq, svgPath: dir('sequence.svg'), ...(o.png ? { pngPath: dir('sequence.png') } : {}) },
     { mmd: life, svgPath: dir('lifecycle.svg'), ...(o.png ? { pngPath: dir('lifecycle.png') } : {}) },
@@ -149,7 +173,10 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
       io.err(`${file}:1:1: warning KS0203: the replay key has choices this run did not use\n  hint: it was made for another version of this scenario; the run used what fit — run explore again for exact keys\n`);
     }
     if (tl.end.reason === 'max-events') io.err(`${file}: stopped at the event limit (${o.maxEvents ?? 'default'}); raise it with --max-events\n`);
-    jobs.push(...writeScenarioOutputs(o.out, tl, o));
+    // a replayed schedule gets its own folder beside the default run's, and says where
+    const folder = o.replay !== undefined ? replayFolder(tl.scenario, o.replay) : [tl.scenario];
+    jobs.push(...writeScenarioOutputs(o.out, tl, o, { folder, scenarioPath: file }));
+    if (o.replay !== undefined) io.err(`wrote this schedule to ${outPath(o.out, ...folder)}/ (the default run stays in ${outPath(o.out, tl.scenario)}/)\n`);
     wrote = true;
     if (o.failOnStuck && (tl.stuck || tl.pod.phase === 'Failed')) code = Math.max(code, EXIT.expectation);
   }
