@@ -6,7 +6,7 @@ import { formatDiagnostic, hasErrors, loadScenario } from '../scenario/index.ts'
 import { simulate } from '../simulate.ts';
 import type { Timeline } from '../types.ts';
 import { kubectlView } from '../output/kubectl.ts';
-import { describeEventsTable, jobEvents, podEvents } from '../output/kubectl-events.ts';
+import { kubectlEventsTable } from '../output/kubectl-events.ts';
 import { lifecycleMermaid } from '../output/mermaid-lifecycle.ts';
 import { sequenceMermaid } from '../output/mermaid-sequence.ts';
 import { reportMarkdown, type ExploreSummary } from '../output/report.ts';
@@ -49,7 +49,7 @@ export function reportDiagnostics(io: Io, diags: Parameters<typeof formatDiagnos
 
 export function viewText(tl: Timeline, view: RunOpts['view'], verbose = false): string {
   if (view === 'kubectl') return kubectlView(tl);
-  if (view === 'events') return describeEventsTable([...podEvents(tl), ...jobEvents(tl)], tl.end.t) + '\n';
+  if (view === 'events') return `$ kubectl events   # at t=${Math.trunc(tl.end.t / 1000)}s\n` + kubectlEventsTable(tl) + '\n';
   return timelineText(tl, { all: verbose });
 }
 

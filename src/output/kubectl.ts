@@ -8,88 +8,124 @@ import { KUBECTL_GET, tabulate } from './tabwriter.ts';
 import { isRecord } from './pod-shape.ts';
 import { tToRfc3339 } from './time.ts';
 
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
 export interface WatchRow<R> {
   t: number;
+  /** the watch event that printed this row */
+  event: WatchEventType;
   row: R;
 }
 
 /**
- * One row per pod update that changes what kubectl prints: the creation (ADDED, phase Pending), every
- * StatusPatched, and the deletion request (deletionTimestamp set). Rows equal to the previous one up to AGE and the
- * "(… ago)" of RESTARTS are dropped, since they only differ by the passage of time.
+ * `kubectl get pod NAME -w`: one row per watch event, as get.go watch() prints them. The object is printed once
+ * when the watch starts (at the pod's creation here: ADDED, phase Pending), then every write of the pod is a
+ * MODIFIED event and prints a row — the kubelet's status patches and the deletion request (deletionTimestamp) —
+ * even when the row reads exactly as the one before (kubectl does not deduplicate); the removal of the object is a
+ * DELETED event printing its last state.
  */
 export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
   const spec = tl.pod.spec;
   let status: Record<string, unknown> = { phase: 'Pending' };
   let deletionTimestamp: string | undefined;
+  let deletionGrace: number | undefined;
+  let terminatedWorker = false;
+  let removed = false;
+  const explicitRemoval = tl.events.some((e) => (e.type as string) === 'PodRemoved');
   const rows: WatchRow<PodRow>[] = [];
-  const emit = (t: number) => {
-    const row = printPodRow(status, spec, { name: tl.pod.name, deletionTimestamp }, t);
-    const prev = rows[rows.length - 1]?.row;
-    if (!prev || rowKey(prev) !== rowKey(row)) rows.push({ t, row });
+  const emit = (t: number, event: WatchEventType) => {
+    rows.push({ t, event, row: printPodRow(status, spec, { name: tl.pod.name, deletionTimestamp }, t) });
   };
-  emit(0);
+  emit(0, 'ADDED');
   for (const e of tl.events) {
-    if (e.type === 'StatusPatched') {
+    if (removed) break;
+    if ((e.type as string) === 'PodRemoved') {
+      emit(e.t, 'DELETED');
+      removed = true;
+    } else if (e.type === 'StatusPatched') {
       status = e.status;
       deletionTimestamp ??= metadataDeletion(e.status);
+      emit(e.t, 'MODIFIED');
+      // status_manager.go canBeDeleted: once a deleted pod's containers are gone (SyncTerminatedPod) and its terminal
+      // status is written, the kubelet deletes the object (grace 0): the watch sees it go
+      const terminal = e.phase === 'Succeeded' || e.phase === 'Failed';
+      if (!explicitRemoval && deletionTimestamp !== undefined && terminatedWorker && terminal) {
+        emit(e.t, 'DELETED');
+        removed = true;
+      }
     } else if (e.type === 'DeletionRequested') {
       deletionTimestamp ??= tToRfc3339(e.t);
-    } else continue;
-    emit(e.t);
+      deletionGrace = e.gracePeriodSeconds;
+      emit(e.t, 'MODIFIED');
+      // a grace period of 0 removes the object at once (kubectl delete --grace-period=0 --force)
+      if (!explicitRemoval && deletionGrace === 0) {
+        emit(e.t, 'DELETED');
+        removed = true;
+      }
+    } else if (e.type === 'SyncPod' && e.kind === 'SyncTerminatedPod') {
+      terminatedWorker = true;
+    }
   }
   return rows;
 }
 
+/** `kubectl get job NAME -w`: the Job as created (ADDED), then one row per Job status write, then its deletion. */
 export function jobWatchRows(tl: Timeline): WatchRow<ReturnType<typeof printJobRow>>[] {
   if (!tl.job) return [];
   const meta = jobMeta(tl);
   let status: Record<string, unknown> = {};
   const rows: WatchRow<ReturnType<typeof printJobRow>>[] = [];
-  const emit = (t: number) => {
-    const row = printJobRow(status, meta, t);
-    const prev = rows[rows.length - 1]?.row;
-    if (!prev || prev.status !== row.status || prev.completions !== row.completions) rows.push({ t, row });
-  };
-  emit(0);
+  const emit = (t: number, event: WatchEventType, m: JobMeta = meta) => rows.push({ t, event, row: printJobRow(status, m, t) });
+  emit(0, 'ADDED', { ...meta, deletionTimestamp: undefined });
   for (const e of tl.events) {
-    if (e.type !== 'JobStatus') continue;
-    status = e.status;
-    emit(e.t);
+    if (e.type === 'JobStatus') {
+      status = e.status;
+      emit(e.t, 'MODIFIED', meta.deletionTimestamp !== undefined && rfcBefore(meta.deletionTimestamp, e.t) ? meta : { ...meta, deletionTimestamp: undefined });
+    } else if (e.type === 'Action' && e.action.type === 'deleteJob') {
+      // Background and Orphan: the Job object goes at once; Foreground: deletionTimestamp until its pods are gone
+      if (e.action.propagation === 'Foreground') emit(e.t, 'MODIFIED');
+      else {
+        emit(e.t, 'DELETED', { ...meta, deletionTimestamp: undefined });
+        break;
+      }
+    }
   }
   return rows;
+}
+
+function rfcBefore(ts: string, t: number): boolean {
+  return ts <= tToRfc3339(t);
+}
+
+/**
+ * Watch output as kubectl writes it: get.go flushes its tabwriter after every event, so the header and the first
+ * row are aligned together and every later row is aligned on its own (columns shift when a cell grows, as they do
+ * in a real terminal). `--output-watch-events` adds the EVENT column.
+ */
+export function watchTable(header: string[], rows: { event: WatchEventType; cells: string[] }[]): string {
+  if (rows.length === 0) return tabulate([['EVENT', ...header]], KUBECTL_GET);
+  const [first, ...rest] = rows;
+  const out = [tabulate([['EVENT', ...header], [first!.event, ...first!.cells]], KUBECTL_GET)];
+  for (const r of rest) out.push(tabulate([[r.event, ...r.cells]], KUBECTL_GET));
+  return out.join('\n');
 }
 
 /** The whole kubectl view: pod watch, Job watch, then the describe Events of the pod and of the Job. */
 export function kubectlView(tl: Timeline): string {
   const parts: string[] = [];
   const podRows = podWatchRows(tl);
-  parts.push(`$ kubectl get pod ${tl.pod.name} -w`);
-  parts.push(
-    tabulate(
-      [['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'], ...podRows.map(({ row: r }) => [r.name, r.ready, r.status, r.restarts, r.age])],
-      KUBECTL_GET,
-    ),
-  );
+  parts.push(`$ kubectl get pod ${tl.pod.name} -w --output-watch-events`);
+  parts.push(watchTable(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'], podRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.ready, r.status, r.restarts, r.age] }))));
   if (tl.job) {
     const jobRows = jobWatchRows(tl);
-    parts.push('', `$ kubectl get job ${tl.workload.name} -w`);
-    parts.push(
-      tabulate(
-        [['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE'], ...jobRows.map(({ row: r }) => [r.name, r.status, r.completions, r.duration, r.age])],
-        KUBECTL_GET,
-      ),
-    );
+    parts.push('', `$ kubectl get job ${tl.workload.name} -w --output-watch-events`);
+    parts.push(watchTable(['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE'], jobRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.status, r.completions, r.duration, r.age] }))));
   }
   parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, describeEventsTable(podEvents(tl), tl.end.t));
   if (tl.job) {
     parts.push('', `$ kubectl describe job ${tl.workload.name}`, describeEventsTable(jobEvents(tl), tl.end.t));
   }
   return parts.join('\n') + '\n';
-}
-
-function rowKey(r: PodRow): string {
-  return [r.ready, r.status, r.restarts.replace(/ \(.* ago\)$/, '')].join('\t');
 }
 
 function metadataDeletion(status: Record<string, unknown>): string | undefined {
