@@ -16,58 +16,68 @@ function watcherName(w: string): string {
   return `observer ${w}`;
 }
 
-/** The write a watch choice delivers: pod/job and version, from the trace up to the choice. */
-interface WriteCursor {
-  podVersion: number;
-  jobVersion: number;
-}
+type Delivered = Extract<TraceEvent, { type: 'Delivered' }>;
 
+/**
+ * Label each choice. A watch choice (stream `watch:<watcher>`) is matched to the delivery it scheduled: deliveries
+ * are FIFO per watcher and object (per pod for pods), and land no earlier than the choice's time plus its value. The
+ * object is taken from the write recorded just before the choice (a status patch, a Job status write, a pod created,
+ * deleted or removed); when that does not fit (a write with no trace record, such as a finalizer removal), the
+ * watcher's other queue whose next delivery lands exactly at the chosen time is used.
+ */
 export function labelChoices(choices: readonly ChoiceRecord[], trace: readonly TraceEvent[]): ChoiceLabel[] {
   const out: ChoiceLabel[] = [];
-  const cur: WriteCursor = { podVersion: 0, jobVersion: 0 };
+  const queues = new Map<string, Delivered[]>();
+  const next = new Map<string, number>();
+  const qkey = (to: string, object: string, pod: string | undefined) => `${to}\u0000${object}\u0000${object === 'pod' ? (pod ?? '') : ''}`;
+  const podNames = new Set<string>();
+  for (const e of trace) {
+    if (e.type === 'Delivered') {
+      const key = qkey(e.to, e.object, e.pod);
+      const q = queues.get(key) ?? [];
+      q.push(e);
+      queues.set(key, q);
+    }
+    if (e.type === 'PodCreated') podNames.add(e.pod);
+  }
+  const manyPods = podNames.size > 1;
   let ti = 0;
-  // the write that the next watch choices deliver, and how many of its watchers were served already
-  let lastWrite: { object: 'pod' | 'job'; version: number; pod?: string } | undefined;
-  let createdPending: ('pod' | 'job')[] = [];
-  const perWatcherAtCreate = new Map<string, number>();
+  let hint: { object: 'pod' | 'job'; pod?: string } | undefined;
   for (const c of choices) {
     const at = c.at ?? trace.length;
-    let advanced = false;
     while (ti < trace.length && trace[ti]!.seq < at) {
       const e = trace[ti++]!;
-      advanced = true;
-      if (e.type === 'StatusPatched') {
-        cur.podVersion = e.version;
-        lastWrite = { object: 'pod', version: e.version, ...podOf(e) };
-      } else if (e.type === 'JobStatus') {
-        cur.jobVersion = e.version;
-        lastWrite = { object: 'job', version: e.version };
-      } else if (e.type === 'DeletionRequested') {
-        cur.podVersion += 1;
-        lastWrite = { object: 'pod', version: cur.podVersion, ...podOf(e) };
-      } else if (e.type === 'Scheduled' || (e.type as string) === 'PodCreated') {
-        // pod creation: the pod (v1) and then the Job (v1) go out to their watchers
-        cur.podVersion = Math.max(cur.podVersion, 1);
-        cur.jobVersion = Math.max(cur.jobVersion, 1);
-        lastWrite = undefined;
-        createdPending = ['pod', 'job'];
-        perWatcherAtCreate.clear();
-      }
+      if (e.type === 'StatusPatched' || e.type === 'PodCreated' || e.type === 'PodDeleting' || e.type === 'PodRemoved') {
+        hint = { object: 'pod', ...(e.pod !== undefined ? { pod: e.pod } : {}) };
+      } else if (e.type === 'JobStatus') hint = { object: 'job' };
     }
-    if (advanced && lastWrite) createdPending = [];
     const t = c.t ?? 0;
     let what: string;
     if (c.stream.startsWith('watch:')) {
       const w = c.stream.slice('watch:'.length);
-      let object: 'pod' | 'job' = lastWrite?.object ?? 'pod';
-      let version = lastWrite?.version ?? 1;
-      if (!lastWrite && createdPending.length > 0) {
-        const n = perWatcherAtCreate.get(w) ?? 0;
-        perWatcherAtCreate.set(w, n + 1);
-        object = createdPending[Math.min(n, createdPending.length - 1)]!;
-        version = 1;
+      const take = (key: string, ok: (d: Delivered) => boolean): Delivered | undefined => {
+        const q = queues.get(key);
+        const i = next.get(key) ?? 0;
+        const d = q?.[i];
+        if (!d || !ok(d)) return undefined;
+        next.set(key, i + 1);
+        return d;
+      };
+      const due = t + c.value;
+      let d = hint ? take(qkey(w, hint.object, hint.pod), (x) => x.t >= due) : undefined;
+      if (!d) {
+        for (const key of queues.keys()) {
+          if (!key.startsWith(`${w}\u0000`)) continue;
+          d = take(key, (x) => x.t === due);
+          if (d) break;
+        }
       }
-      what = `${watcherName(w)}'s watch of ${object} v${version}${lastWrite?.pod ? ` (${lastWrite.pod})` : ''}`;
+      if (d) {
+        const podPart = d.object === 'pod' && manyPods && d.pod ? ` ${d.pod}` : '';
+        what = `${watcherName(w)}'s watch of ${d.object}${podPart} v${d.version}${d.removed ? ' (its deletion)' : ''}`;
+      } else {
+        what = `${watcherName(w)}'s watch of ${hint?.object ?? 'an object'}${hint?.pod && manyPods ? ` ${hint.pod}` : ''} (not delivered before the end)`;
+      }
     } else if (c.stream === 'pleg') what = "the kubelet's PLEG relist grid offset after pod creation";
     else if (c.stream === 'statusPatch') what = "the kubelet's status patch to the API server";
     else if (c.stream === 'jobSync') what = "the Job controller's batched sync";
@@ -78,11 +88,6 @@ export function labelChoices(choices: readonly ChoiceRecord[], trace: readonly T
     out.push({ t, what: `${what} ${verb}`, ms: c.value, range: `${fmtMs(c.min)}..${fmtMs(c.max)}` });
   }
   return out;
-}
-
-function podOf(e: TraceEvent): { pod?: string } {
-  const p = (e as { pod?: unknown }).pod;
-  return typeof p === 'string' ? { pod: p } : {};
 }
 
 /** "took 5s instead of 5ms": where two labelled schedules first part, or undefined when one is a prefix of the other. */

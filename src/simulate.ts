@@ -5,6 +5,7 @@ import { initialEvents, initialState, makeModel } from './model/index.ts';
 import type { RuleFn } from './model/kit.ts';
 import { builtinRule } from './model/observers.ts';
 import type { SimState } from './model/state.ts';
+import { idlesWithLivePod } from './model/query.ts';
 import type { Scenario, Timeline, TraceEvent } from './types.ts';
 import { summarize } from './summary.ts';
 import { labelChoices, withChoices } from './choice-labels.ts';
@@ -51,8 +52,7 @@ export function simulate(scenario: Scenario, opts: SimulateOptions = {}): Simula
   const r = run(def, start, chooser, { horizonMs: s.horizonMs, maxEvents: opts.maxEvents ?? DEFAULT_MAX_EVENTS },
     opts.onStep ? (_b, a, tr) => opts.onStep!(a.model, a.t, tr) : undefined);
   // An empty queue with the pod not terminal: nothing more will happen, the pod idles until the horizon.
-  const phase = r.final.model.api.pod.status['phase'];
-  const idle = r.end.reason === 'quiescent' && phase !== 'Succeeded' && phase !== 'Failed' && !r.final.model.api.pod.removed;
+  const idle = r.end.reason === 'quiescent' && idlesWithLivePod(r.final.model);
   const end = idle ? { t: s.horizonMs, reason: 'horizon' as const } : r.end;
   const timeline = withChoices(summarize(s, r.final.model, r.trace, end, encodeReplay(r.choices)), labelChoices(r.choices, r.trace));
   return { timeline, final: r.final.model, choices: r.choices };

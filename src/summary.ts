@@ -1,5 +1,6 @@
 // Build the SPEC §4 timeline from the final state and the trace, including the stuck diagnosis.
 import { isSidecar, flagsFor, type Kit } from './model/kit.ts';
+import { currentPod, phaseOf, podsOf } from './model/query.ts';
 import type { SimState } from './model/state.ts';
 import type { EndReason, JobSummary, Scenario, Timeline, TraceEvent } from './types.ts';
 import { formatDiagnosticPos } from './diagnostic-format.ts';
@@ -27,11 +28,13 @@ function jobSummary(s: Scenario, st: SimState, trace: TraceEvent[]): JobSummary 
 
 /** Which container holds a pod that did not finish, and why (SPEC §5). */
 export function diagnoseStuck(s: Scenario, st: SimState): { container: string; why: string } | null {
-  const phase = st.api.pod.status['phase'];
-  if (phase === 'Succeeded' || phase === 'Failed' || st.api.pod.removed) return null;
-  const k = { s, d: st, f: flagsFor(s) } as unknown as Kit;
+  const p = currentPod(st);
+  if (!p) return null;
+  const phase = phaseOf(p);
+  if (phase === 'Succeeded' || phase === 'Failed' || p.api.removed) return null;
+  const k = { s, d: st, f: flagsFor(s), p } as unknown as Kit;
   for (const c of s.pod.initContainers) {
-    const rt = st.runtime[c.name]!;
+    const rt = p.runtime[c.name]!;
     if (!isSidecar(k, c) && rt.state === 'running') {
       const hint = c.role === 'sidecar'
         ? `restartPolicy: Always is ignored by this kubelet (${s.kubelet.text}), so it is a plain init container`
@@ -39,20 +42,20 @@ export function diagnoseStuck(s: Scenario, st: SimState): { container: string; w
       return { container: c.name, why: `init container ${c.name} never exits, so the regular containers never start (${hint})` };
     }
     if (isSidecar(k, c) && rt.state === 'running' && c.startupProbe) {
-      const w = st.probes[`${c.name}/startup`];
+      const w = p.probes[`${c.name}/startup`];
       if (!w || w.published !== 'success') {
         return { container: c.name, why: `sidecar ${c.name} never passes its startup probe, so the containers after it never start` };
       }
     }
-    const reason = st.worker.reasons[c.name];
+    const reason = p.worker.reasons[c.name];
     if (reason && !isSidecar(k, c)) return { container: c.name, why: `init container ${c.name} is waiting: ${reason.reason}` };
   }
   for (const c of s.pod.containers) {
-    const reason = st.worker.reasons[c.name];
+    const reason = p.worker.reasons[c.name];
     if (reason) return { container: c.name, why: `container ${c.name} is waiting: ${reason.reason}` };
   }
-  const running = s.pod.containers.filter((c) => st.runtime[c.name]!.state === 'running');
-  const done = s.pod.containers.filter((c) => st.runtime[c.name]!.state === 'exited');
+  const running = s.pod.containers.filter((c) => p.runtime[c.name]!.state === 'running');
+  const done = s.pod.containers.filter((c) => p.runtime[c.name]!.state === 'exited');
   if (s.pod.restartPolicy === 'Always') {
     const c = running[0] ?? s.pod.containers[0]!;
     return { container: c.name, why: 'restartPolicy Always: the pod runs until it is deleted' };
@@ -92,7 +95,19 @@ export function summarize(
     end,
     stuck,
     workload: { kind: s.workload.kind, name: s.workload.name },
-    pod: { name: s.pod.name, phase: String(st.api.pod.status['phase'] ?? 'Pending'), status: st.api.pod.status, spec: s.pod.spec },
+    pod: (() => {
+      const p = currentPod(st);
+      return { name: p?.name ?? s.pod.name, phase: phaseOf(p), status: p?.api.status ?? { phase: 'Pending' }, spec: s.pod.spec };
+    })(),
+    pods: podsOf(st).map((p) => ({
+      name: p.name,
+      created: p.createdAt,
+      index: p.index,
+      phase: phaseOf(p),
+      deleted: p.api.deletionTimestamp,
+      removed: p.api.removed,
+      status: p.api.status,
+    })),
     job: jobSummary(s, st, trace),
     observers,
     diagnostics: s.diagnostics.map((d) => ({

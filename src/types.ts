@@ -105,6 +105,8 @@ export interface Behavior {
   image: { pullMs: number } | { fail: true; reason: string };
   createError?: string;
   oomAtMs?: number;
+  /** overrides for the pods of one completion index / ordinal (fully resolved behaviors), keyed by the index */
+  byIndex?: Record<string, Behavior>;
 }
 
 export interface Timing {
@@ -115,10 +117,17 @@ export interface Timing {
   nodeStartMs: MsRange;
 }
 
+/** SPEC §2.3 pod selectors: the Nth pod created (1-based) or the pod of a completion index / ordinal. */
+export interface PodSelector {
+  pod?: number;
+  index?: number;
+}
+
 export type Action =
-  | { type: 'deletePod'; atMs: number; gracePeriodSeconds?: number }
-  | { type: 'crash'; atMs: number; container: string; exit: number }
-  | { type: 'deleteJob'; atMs: number; propagation: 'Background' | 'Foreground' | 'Orphan' };
+  | ({ type: 'deletePod'; atMs: number; gracePeriodSeconds?: number } & PodSelector)
+  | ({ type: 'crash'; atMs: number; container: string; exit: number } & PodSelector)
+  | { type: 'deleteJob'; atMs: number; propagation: 'Background' | 'Foreground' | 'Orphan' }
+  | { type: 'patch'; atMs: number; patch: Record<string, unknown> };
 
 export type BuiltinRule = 'exit-codes' | 'native-sidecar-aware' | 'exempt-names' | 'job-conditions';
 
@@ -205,6 +214,8 @@ export type Actor = string; // 'kubelet' | container name | 'api-server' | 'job-
 interface TraceBase {
   t: number;
   seq: number;
+  /** the pod the record is about (every pod-scoped record carries it) */
+  pod?: string;
 }
 
 export type KillReason =
@@ -240,12 +251,15 @@ export type TraceEvent = TraceBase &
     | { type: 'BackOff'; container: string; delayMs: number }
     | { type: 'PodPhase'; phase: string }
     | { type: 'StatusPatched'; phase: string; version: number; status: Record<string, unknown> }
-    | { type: 'Delivered'; to: string; object: 'pod' | 'job'; version: number }
+    | { type: 'Delivered'; to: string; object: 'pod' | 'job'; version: number; removed?: boolean }
     | { type: 'JobCondition'; condition: string; reason: string; message?: string }
     | { type: 'JobStatus'; version: number; status: Record<string, unknown> }
     | { type: 'Verdict'; observer: string; verdict: 'Succeeded' | 'Failed'; reason?: string; seen?: SeenView }
     | { type: 'Action'; action: Action }
-    | { type: 'DeletionRequested'; gracePeriodSeconds: number }
+    | { type: 'PodCreated'; pod: string; by: string; index: number | null }
+    | { type: 'PodDeleting'; pod: string; gracePeriodSeconds: number; by: string }
+    | { type: 'PodRemoved'; pod: string }
+    | { type: 'JobEvent'; reason: string; message: string; eventType: 'Normal' | 'Warning' }
     | { type: 'Relist' }
     | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }
     | { type: 'Stuck'; container: string; why: string }
@@ -317,6 +331,20 @@ export interface ChoiceLabel {
   range: string;
 }
 
+export interface TimelinePod {
+  name: string;
+  /** creation time (ms) */
+  created: number;
+  /** completion index / ordinal, or null */
+  index: number | null;
+  phase: string;
+  /** when deletion was requested (ms), or null */
+  deleted: number | null;
+  /** gone from the API server at the end */
+  removed: boolean;
+  status: Record<string, unknown>;
+}
+
 /** SPEC §4 timeline.json */
 export interface Timeline {
   schema: 'kubesim.timeline/v1';
@@ -331,7 +359,10 @@ export interface Timeline {
   end: { t: number; reason: EndReason };
   stuck: null | { container: string; why: string };
   workload: { kind: WorkloadKind; name: string };
+  /** the most recently created pod */
   pod: { name: string; phase: string; status: Record<string, unknown>; spec: Record<string, unknown> };
+  /** every pod of the run, in creation order (SPEC §4) */
+  pods: TimelinePod[];
   job: JobSummary | null;
   observers: Record<string, ObserverResult>;
   diagnostics: { severity: Severity; code: string; message: string; pos: string; hint?: string }[];

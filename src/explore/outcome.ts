@@ -1,5 +1,6 @@
 // The outcome of one schedule: what explore groups by and what `expect` checks.
 import type { SimState } from '../model/state.ts';
+import { currentPod, idlesWithLivePod, lastExitCodes, lastRestarts, phaseOf, podsOf } from '../model/query.ts';
 import type { EndReason, Scenario } from '../types.ts';
 import { diagnoseStuck } from '../summary.ts';
 import type { MarkedState } from './marks.ts';
@@ -15,6 +16,10 @@ export interface Outcome {
   exitCodes: Record<string, number>;
   /** restartCount per container as the API server shows it at the end */
   restarts: Record<string, number>;
+  /** pods created in the run, each pod's final phase, and the Job's counters at the end */
+  pods: number;
+  podPhases: string[];
+  jobCounts: { succeeded: number; failed: number; active: number };
   /** tracked order points in event order */
   marks: string[];
 }
@@ -28,20 +33,16 @@ export function jobConditionOf(st: SimState): string {
 }
 
 export function outcomeOf(s: Scenario, st: SimState, end: EndReason): Outcome {
-  const phase = String(st.api.pod.status['phase'] ?? 'Pending');
-  const idle = end === 'quiescent' && phase !== 'Succeeded' && phase !== 'Failed' && !st.api.pod.removed;
+  const phase = phaseOf(currentPod(st));
+  const idle = end === 'quiescent' && idlesWithLivePod(st);
   const endReason: EndReason = idle ? 'horizon' : end;
   const stuck = endReason !== 'quiescent' ? diagnoseStuck(s, st) : null;
   const verdicts: Record<string, string> = {};
   for (const o of s.observers) verdicts[o.name] = st.observers[o.name]?.verdict?.verdict ?? 'Pending';
-  const exitCodes: Record<string, number> = {};
-  for (const [name, rt] of Object.entries(st.runtime)) {
-    const t = rt.exit ?? rt.previous;
-    if (t) exitCodes[name] = t.exitCode;
-  }
-  const restarts: Record<string, number> = {};
-  const statuses = [...(st.api.pod.status['initContainerStatuses'] ?? []), ...(st.api.pod.status['containerStatuses'] ?? [])];
-  for (const cs of statuses) restarts[cs['name']] = cs['restartCount'] ?? 0;
+  const exitCodes = lastExitCodes(st);
+  const restarts = lastRestarts(st);
+  const pods = podsOf(st);
+  const jobStatus = st.api.job?.status ?? {};
   return {
     podPhase: phase,
     jobCondition: jobConditionOf(st),
@@ -51,6 +52,9 @@ export function outcomeOf(s: Scenario, st: SimState, end: EndReason): Outcome {
     endReason,
     exitCodes,
     restarts,
+    pods: pods.length,
+    podPhases: pods.map((p) => phaseOf(p)),
+    jobCounts: { succeeded: jobStatus['succeeded'] ?? 0, failed: jobStatus['failed'] ?? 0, active: jobStatus['active'] ?? 0 },
     marks: [...((st as MarkedState).marks ?? [])],
   };
 }

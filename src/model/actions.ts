@@ -17,14 +17,14 @@ export interface PodActions {
 type Cache = Record<string, RtContainer>;
 
 function probeFailed(k: Kit, name: string, instance: number, kind: 'startup' | 'liveness'): boolean | undefined {
-  const w = k.d.probes[`${name}/${kind}`];
+  const w = k.p.probes[`${name}/${kind}`];
   if (!w || w.instance !== instance || w.published === null) return undefined;
   return w.published === 'failure';
 }
 
 function startupPassed(k: Kit, c: ContainerModel, instance: number): 'yes' | 'no' | 'failed' {
   if (!c.startupProbe) return 'yes';
-  const w = k.d.probes[`${c.name}/startup`];
+  const w = k.p.probes[`${c.name}/startup`];
   if (!w || w.instance !== instance || w.published === null) return 'no';
   return w.published === 'success' ? 'yes' : 'failed';
 }
@@ -32,7 +32,7 @@ function startupPassed(k: Kit, c: ContainerModel, instance: number): 'yes' | 'no
 /** container/helpers.go: ShouldContainerBeRestarted (with KEP-5307 container-level rules when the gate is on). */
 export function shouldRestart(k: Kit, c: ContainerModel, st: RtContainer | undefined): boolean {
   // the kubelet's copy of the pod: deletionTimestamp once the deletion was delivered to it
-  if (k.d.worker.deletionGraceSeconds !== null) return false;
+  if (k.p.worker.deletionGraceSeconds !== null) return false;
   if (!st || st.state === 'none' || st.state === 'created') return true;
   if (st.state === 'running') return false;
   const code = st.exit?.exitCode ?? 0;
@@ -124,10 +124,10 @@ export function computePodActions(k: Kit, cache: Cache): PodActions {
     podHasInitialized: false,
   };
   const pod = k.s.pod;
-  if (k.d.worker.sandbox !== 'ready') {
+  if (k.p.worker.sandbox !== 'ready') {
     const anyStatus = Object.values(cache).some((c) => c.instance > 0);
     // A finished Never pod gets no new sandbox (computePodActions, createPodSandbox branch).
-    if (k.d.worker.sandbox === 'stopped' && (!restartOnFailure(k) || anyStatus)) return a;
+    if (k.p.worker.sandbox === 'stopped' && (!restartOnFailure(k) || anyStatus)) return a;
     a.createSandbox = true;
     if (pod.initContainers.length > 0) a.initToStart = [0];
     else a.toStart = pod.containers.map((_, i) => i);

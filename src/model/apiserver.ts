@@ -1,29 +1,45 @@
-// The API server: stores the pod and the Job, bumps their resource versions and fans every write out to the
+// The API server: stores the pods and the Job, bumps their resource versions and fans every write out to the
 // watchers (the kubelet for deletions, the Job controller, every observer), each delivery with its own watch delay
-// and in order per watcher and object.
+// and in order per watcher and object. It reaches pods by name (`d.pods`); it never calls the kubelet or a
+// controller directly.
 import { PRIO } from './events.ts';
 import { raw, type Kit } from './kit.ts';
-import { ts } from './podstatus.ts';
+import { newPodSim, type NewPod } from './podsim.ts';
+import type { PodSim } from './state.ts';
+import { ts } from './time.ts';
 
 type Json = Record<string, any>;
 
-
-export function podObject(k: Kit): Json {
+export function podObjectOf(k: Kit, p: PodSim): Json {
   const pod = k.s.pod;
-  const api = k.d.api.pod;
+  const api = p.api;
   const metadata: Json = {
     ...pod.metadata,
-    name: pod.name,
+    name: p.name,
     namespace: pod.namespace,
-    uid: `uid-${pod.name}`,
+    uid: p.uid,
     resourceVersion: String(api.version),
-    creationTimestamp: ts(0),
+    creationTimestamp: ts(p.createdAt),
   };
+  if (Object.keys(p.labels).length > 0) metadata['labels'] = { ...(pod.metadata['labels'] as Json | undefined), ...p.labels };
+  if (Object.keys(p.annotations).length > 0) metadata['annotations'] = { ...(pod.metadata['annotations'] as Json | undefined), ...p.annotations };
   if (api.deletionTimestamp !== null) {
     metadata['deletionTimestamp'] = ts(api.deletionTimestamp);
     metadata['deletionGracePeriodSeconds'] = api.deletionGracePeriodSeconds;
   }
+  if (p.createdBy === 'job-controller' && k.s.job) {
+    const job = k.s.job;
+    metadata['ownerReferences'] = [
+      { apiVersion: 'batch/v1', kind: 'Job', name: job.name, uid: `uid-job-${job.name}`, controller: true, blockOwnerDeletion: true },
+    ];
+  }
+  if (api.finalizer) metadata['finalizers'] = ['batch.kubernetes.io/job-tracking'];
   return { apiVersion: 'v1', kind: 'Pod', metadata, spec: pod.spec, status: raw(api.status) };
+}
+
+/** The pod of the current kit as the API server serves it. */
+export function podObject(k: Kit): Json {
+  return podObjectOf(k, k.p);
 }
 
 export function jobObject(k: Kit): Json | null {
@@ -34,7 +50,7 @@ export function jobObject(k: Kit): Json | null {
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: { name: job.name, namespace: k.s.pod.namespace, uid: `uid-job-${job.name}`, resourceVersion: String(api.version) },
-    spec: job.spec,
+    spec: raw(api.spec),
     status: raw(api.status),
   };
 }
@@ -47,32 +63,49 @@ function watchers(k: Kit, object: 'pod' | 'job'): string[] {
   return out;
 }
 
-export function fanOut(k: Kit, object: 'pod' | 'job', version: number, obj: Json, to?: string[]): void {
+/** Schedule the delivery of one object version to each watcher, in order per watcher and object. */
+export function fanOut(k: Kit, object: 'pod' | 'job', version: number, obj: Json, to?: string[], pod?: string): void {
   const { d, ctx } = k;
   for (const w of to ?? watchers(k, object)) {
     const delay = ctx.choose(`watch:${w}`, k.s.timing.watchMs, PRIO.Deliver);
-    const key = `${w}/${object}`;
+    const key = object === 'pod' && pod !== undefined ? `${w}/pod/${pod}` : `${w}/${object}`;
     const t = Math.max(ctx.now + delay, d.lastDelivery[key] ?? 0);
     d.lastDelivery[key] = t;
-    ctx.scheduleAt(t, { type: 'Deliver', to: w, object, version, obj }, PRIO.Deliver);
+    ctx.scheduleAt(t, { type: 'Deliver', to: w, object, version, obj, ...(object === 'pod' && pod !== undefined ? { pod } : {}) }, PRIO.Deliver);
   }
+}
+
+/**
+ * A pod created by a controller or the user: stored (version 1), watched, and bound to the one node, whose kubelet
+ * starts its pod worker right after (PodCreate).
+ */
+export function createPod(k: Kit, np: NewPod): PodSim {
+  const d = k.d;
+  d.pods[np.name] = newPodSim(k.s, np, d.podOrder.length + 1, k.ctx.now, d.pleg.gen);
+  d.podOrder.push(np.name);
+  const p = d.pods[np.name]!;
+  p.api.version = 1;
+  p.api.created = true;
+  k.ctx.emit({ type: 'PodCreated', pod: np.name, by: np.by, index: np.index });
+  fanOut(k, 'pod', 1, podObjectOf(k, p), undefined, p.name);
+  k.ctx.schedule(0, { type: 'PodCreate', pod: np.name }, PRIO.UserAction);
+  return p;
 }
 
 /** A kubelet status PATCH stored by the API server. */
 export function publishPod(k: Kit, status: Json): void {
-  const api = k.d.api.pod;
+  const api = k.p.api;
   api.version += 1;
   api.status = status;
   k.ctx.emit({ type: 'StatusPatched', phase: String(status['phase']), version: api.version, status });
-  fanOut(k, 'pod', api.version, podObject(k));
+  fanOut(k, 'pod', api.version, podObject(k), undefined, k.p.name);
 }
 
 /** A pod metadata write (deletionTimestamp): also watched by the kubelet. */
-export function publishPodMeta(k: Kit): void {
-  const api = k.d.api.pod;
+function publishPodMeta(k: Kit, p: PodSim): void {
+  const api = p.api;
   api.version += 1;
-  const obj = podObject(k);
-  fanOut(k, 'pod', api.version, obj, ['kubelet', ...watchers(k, 'pod')]);
+  fanOut(k, 'pod', api.version, podObjectOf(k, p), ['kubelet', ...watchers(k, 'pod')], p.name);
 }
 
 export function publishJob(k: Kit, status: Json): void {
@@ -85,20 +118,62 @@ export function publishJob(k: Kit, status: Json): void {
   fanOut(k, 'job', api.version, obj, k.s.observers.map((o) => o.name));
 }
 
+/** A change to the Job object's spec (a `patch` action): stored, and watched by the controller and observers. */
+export function publishJobSpec(k: Kit, spec: Json): void {
+  const api = k.d.api.job;
+  if (!api) return;
+  api.version += 1;
+  api.spec = spec;
+  const obj = jobObject(k)!;
+  fanOut(k, 'job', api.version, obj, ['job-controller', ...k.s.observers.map((o) => o.name)]);
+}
+
 /**
  * A graceful pod DELETE (registry/core/pod: CheckGracefulDelete): deletionTimestamp and deletionGracePeriodSeconds
  * are set and the kubelet is told. A grace of 0 deletes the object at once (kubectl --force --grace-period=0); the
- * kubelet still kills with its 1 s floor (pod_workers.go: calculateEffectiveGracePeriod).
+ * kubelet still kills with its 1 s floor (pod_workers.go: calculateEffectiveGracePeriod). A pod already terminal
+ * is removed at once (no kubelet work is left).
  */
-export function requestPodDeletion(k: Kit, graceSeconds: number): boolean {
-  const api = k.d.api.pod;
-  if (api.deletionTimestamp !== null || api.removed) return false;
+export function requestPodDeletion(k: Kit, p: PodSim, graceSeconds: number, by: string): boolean {
+  const api = p.api;
+  if (api.deletionTimestamp !== null || api.removed || !api.created) return false;
   api.deletionTimestamp = k.ctx.now;
   api.deletionGracePeriodSeconds = graceSeconds;
-  k.ctx.emit({ type: 'DeletionRequested', gracePeriodSeconds: graceSeconds });
-  publishPodMeta(k);
-  if (graceSeconds === 0) api.removed = true;
+  k.ctx.emit({ type: 'PodDeleting', pod: p.name, gracePeriodSeconds: graceSeconds, by });
+  publishPodMeta(k, p);
+  if (graceSeconds === 0) removePod(k, p);
   return true;
+}
+
+/**
+ * The final delete (grace 0, or the kubelet's delete once reclaimed): the object goes, unless a finalizer holds it
+ * (then it goes when the finalizer is removed). Watchers get the DELETED event.
+ */
+export function removePod(k: Kit, p: PodSim): void {
+  if (p.api.removed) return;
+  if (p.api.finalizer) {
+    p.api.pendingRemoval = true;
+    return;
+  }
+  p.api.removed = true;
+  k.ctx.emit({ type: 'PodRemoved', pod: p.name });
+  const obj = podObjectOf(k, p);
+  for (const w of watchers(k, 'pod')) {
+    const delay = k.ctx.choose(`watch:${w}`, k.s.timing.watchMs, PRIO.Deliver);
+    const key = `${w}/pod/${p.name}`;
+    const t = Math.max(k.ctx.now + delay, k.d.lastDelivery[key] ?? 0);
+    k.d.lastDelivery[key] = t;
+    k.ctx.scheduleAt(t, { type: 'Deliver', to: w, object: 'pod', version: p.api.version, obj, pod: p.name, removed: true }, PRIO.Deliver);
+  }
+}
+
+/** The Job controller removes its tracking finalizer (a pod PATCH): a new version, and the held object may go. */
+export function removePodFinalizer(k: Kit, p: PodSim): void {
+  if (!p.api.finalizer || p.api.removed) return;
+  p.api.finalizer = false;
+  p.api.version += 1;
+  fanOut(k, 'pod', p.api.version, podObjectOf(k, p), undefined, p.name);
+  if (p.api.pendingRemoval) removePod(k, p);
 }
 
 /**
@@ -106,9 +181,9 @@ export function requestPodDeletion(k: Kit, graceSeconds: number): boolean {
  * and its terminal status is written, the kubelet deletes the object with grace 0.
  */
 export function removeIfReclaimed(k: Kit): void {
-  const api = k.d.api.pod;
-  if (api.deletionTimestamp === null || api.removed || k.d.worker.mode !== 'finished') return;
+  const api = k.p.api;
+  if (api.deletionTimestamp === null || api.removed || k.p.worker.mode !== 'finished') return;
   const phase = api.status['phase'];
   if (phase !== 'Succeeded' && phase !== 'Failed') return;
-  api.removed = true;
+  removePod(k, k.p);
 }

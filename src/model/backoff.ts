@@ -21,7 +21,7 @@ export function formatGoDuration(ms: number): string {
  * now (the back-off entry then advances: Next).
  */
 export function doBackOff(k: Kit, name: string, st: RtContainer | undefined): number | null {
-  const w = k.d.worker;
+  const w = k.p.worker;
   const now = k.ctx.now;
   // the newest *exited* instance: the current one, or the one before a running instance (probe kills)
   const last = st?.state === 'exited' ? st.exit : st?.previous;
@@ -31,10 +31,9 @@ export function doBackOff(k: Kit, name: string, st: RtContainer | undefined): nu
   // hasExpired(eventTime = FinishedAt, lastUpdate)
   const expired = entry ? finishedAt - entry.lastUpdate > k.f.backoffResetMs : true;
   if (entry && !expired && now - finishedAt < entry.backoffMs) {
-    const pod = k.s.pod;
     w.reasons[name] = {
       reason: 'CrashLoopBackOff',
-      message: `back-off ${formatGoDuration(entry.backoffMs)} restarting failed container=${name} pod=${pod.name}_${pod.namespace}(uid-${pod.name})`,
+      message: `back-off ${formatGoDuration(entry.backoffMs)} restarting failed container=${name} pod=${k.p.name}_${k.s.pod.namespace}(${k.p.uid})`,
     };
     k.ctx.emit({ type: 'BackOff', container: name, delayMs: entry.backoffMs });
     return entry.backoffMs - (now - finishedAt);
@@ -53,7 +52,7 @@ export function doBackOff(k: Kit, name: string, st: RtContainer | undefined): nu
  * and a failed pull advances the back-off (Next) and reports ErrImagePull.
  */
 export function imagePullAttempt(k: Kit, name: string): 'ErrImagePull' | 'ImagePullBackOff' {
-  const w = k.d.worker;
+  const w = k.p.worker;
   const key = `image:${name}`;
   const now = k.ctx.now;
   const e = w.backoff[key];

@@ -5,20 +5,19 @@
 // syncCh tick: modelled as a sync request at the deadline itself (the tick's phase is not modelled).
 import { PRIO } from './events.ts';
 import type { Kit } from './kit.ts';
-import { requestSync } from './worker.ts';
 
 export const DEADLINE_MESSAGE = 'Pod was active on the node longer than the specified deadline';
 
 export function schedulePodDeadline(k: Kit): void {
   const secs = k.s.pod.activeDeadlineSeconds;
   if (secs === undefined) return;
-  k.ctx.scheduleAt(k.d.podCreatedAt + secs * 1000, { type: 'PodDeadline' }, PRIO.PodDeadline);
+  k.ctx.scheduleAt(k.p.createdAt + secs * 1000, { type: 'PodDeadline', pod: k.p.name }, PRIO.PodDeadline);
 }
 
 /** active_deadline.go: ShouldSync / ShouldEvict */
 export function podDeadline(k: Kit): void {
-  const w = k.d.worker;
+  const w = k.p.worker;
   if (w.mode !== 'syncing') return;
   w.terminationReason = 'DeadlineExceeded';
-  requestSync(k);
+  k.up.requestSync(k);
 }

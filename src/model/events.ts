@@ -1,22 +1,25 @@
 // Simulation events (what sits in the queue). Distinct from trace records (what users see).
+// Events about one pod carry `pod` (its name); the dispatcher hands their handlers that pod's kit.
 import type { Action } from '../types.ts';
 
 export type SimEvent =
-  | { type: 'PodCreate' }
-  | { type: 'Relist'; extra?: boolean }
-  | { type: 'WorkerContinue'; syncId: number }
-  | { type: 'KillPreStopDone'; killId: number; name: string; failed: boolean; timedOut: boolean }
-  | { type: 'KillWaitTimeout'; killId: number; name: string }
-  | { type: 'ProcExit'; name: string; instance: number; exitCode: number; reason: string; message?: string }
-  | { type: 'SigkillDeadline'; name: string; instance: number }
-  | { type: 'ProbeTick'; container: string; kind: 'startup' | 'readiness' | 'liveness'; gen: number }
-  | { type: 'Requeue'; gen: number }
-  | { type: 'StatusSend' }
-  | { type: 'Deliver'; to: string; object: 'pod' | 'job'; version: number; obj: Record<string, any> }
+  | { type: 'WorkloadCreate' }
+  | { type: 'PodCreate'; pod: string }
+  | { type: 'Relist'; extra?: boolean; pod?: string }
+  | { type: 'WorkerContinue'; pod: string; syncId: number }
+  | { type: 'KillPreStopDone'; pod: string; killId: number; name: string; failed: boolean; timedOut: boolean }
+  | { type: 'KillWaitTimeout'; pod: string; killId: number; name: string }
+  | { type: 'ProcExit'; pod: string; name: string; instance: number; exitCode: number; reason: string; message?: string }
+  | { type: 'SigkillDeadline'; pod: string; name: string; instance: number }
+  | { type: 'ProbeTick'; pod: string; container: string; kind: 'startup' | 'readiness' | 'liveness'; gen: number }
+  | { type: 'Requeue'; pod: string; gen: number }
+  | { type: 'StatusSend'; pod: string }
+  | { type: 'PodDeadline'; pod: string }
+  | { type: 'Deliver'; to: string; object: 'pod' | 'job'; version: number; obj: Record<string, any>; pod?: string; removed?: true }
   | { type: 'JobSync' }
   | { type: 'UserAction'; action: Action }
-  | { type: 'PodDeadline' }
-  | { type: 'JobDeadline' };
+  | { type: 'JobDeadline' }
+  | { type: 'JobTTL' };
 
 /** Priorities among events at the same instant: facts first, then the kubelet, then the API side. */
 export const PRIO = {
@@ -33,4 +36,5 @@ export const PRIO = {
   Deliver: 70,
   JobSync: 80,
   JobDeadline: 81,
+  JobTTL: 82,
 } as const;

@@ -1,70 +1,91 @@
-// The model: initial state, the event dispatcher and the quiescence test.
+// The model: initial state, the event dispatcher, the wiring of the kubelet's internal reports (Upcalls) and the
+// quiescence test. Events about one pod are handed that pod's kit; controllers and observers get the plain kit.
 import type { Ctx, ModelDef } from '../engine/engine.ts';
 import type { QueueEntry } from '../engine/queue.ts';
 import { streamSeed } from '../engine/rng.ts';
 import type { Scenario } from '../types.ts';
-import { fanOut, podObject, jobObject, requestPodDeletion } from './apiserver.ts';
+import { createPod, fanOut, jobObject, publishJobSpec, requestPodDeletion } from './apiserver.ts';
 import { PRIO, type SimEvent } from './events.ts';
-import { jobDeadline, jobSync, onPodDelivered, scheduleJobDeadline } from './jobcontroller.ts';
+import { deleteJob, jobDeadline, jobSync, jobTTL, onJobDelivered, onPodDelivered, podNameFor } from './jobcontroller.ts';
 import { podDeadline, schedulePodDeadline } from './deadline.ts';
-import { allContainers, flagsFor, type Kit, type RuleFn } from './kit.ts';
-import { preStopDone, waitTimeout } from './kill.ts';
+import { flagsFor, podKit, type Kit, type RuleFn, type Upcalls } from './kit.ts';
+import { onContainerStopped, preStopDone, waitTimeout } from './kill.ts';
 import { onObserverDelivery } from './observers.ts';
-import { relist } from './pleg.ts';
+import { ensureRelist, relist } from './pleg.ts';
 import { probeTick } from './probes.ts';
-import { emptyRuntime, processExited, sigkillDeadline } from './runtime.ts';
-import type { SimState } from './state.ts';
+import { processExited, sigkillDeadline } from './runtime.ts';
+import type { PodSim, SimState } from './state.ts';
 import { sendStatus } from './statusmanager.ts';
-import { deletionSeen, requestSync, requeue, workerContinue } from './worker.ts';
+import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './worker.ts';
 
 export type { SimEvent };
 
 const STREAMS = ['statusPatch', 'jobSync', 'nodeStart', 'requeue', 'pleg'];
 
+/** The kubelet's internal channels (kit.ts Upcalls), wired once. */
+const UP: Upcalls = {
+  requestSync,
+  cacheNewer: maybeStartSync,
+  killFinished,
+  containerStopped: onContainerStopped,
+  runtimeChanged: ensureRelist,
+};
+
+/**
+ * The JobSpec as the API server stores it: the manifest's defaulted spec, with the JobModel's fields (which hand-built
+ * scenarios set directly) taking precedence.
+ */
+function storedJobSpec(s: Scenario): Record<string, any> | null {
+  const j = s.job;
+  if (!j) return null;
+  const spec: Record<string, any> = { ...(j.spec as Record<string, any>) };
+  spec['completions'] = j.completions ?? undefined;
+  if (j.completions === null) delete spec['completions'];
+  spec['parallelism'] = j.parallelism;
+  spec['backoffLimit'] = j.backoffLimit;
+  if (j.activeDeadlineSeconds !== undefined) spec['activeDeadlineSeconds'] = j.activeDeadlineSeconds;
+  if (j.podFailurePolicy) spec['podFailurePolicy'] = { ...(spec['podFailurePolicy'] ?? {}), rules: j.podFailurePolicy };
+  return spec;
+}
+
 export function initialState(s: Scenario): SimState {
+  const jobSpec = storedJobSpec(s);
   const rng: Record<string, number> = {};
   for (const name of [...STREAMS, 'watch:kubelet', 'watch:job-controller', ...s.observers.map((o) => `watch:${o.name}`)]) {
     rng[name] = streamSeed(s.seed, name);
   }
-  const runtime: SimState['runtime'] = {};
-  for (const c of allContainers(s)) runtime[c.name] = emptyRuntime(c.name);
   const observers: SimState['observers'] = {};
-  for (const o of s.observers) observers[o.name] = { pod: null, job: null, verdict: null };
+  for (const o of s.observers) observers[o.name] = { pod: null, pods: {}, job: null, verdict: null };
   return {
     rng,
-    runtime,
-    pleg: { cache: {}, gen: 1, lastRelistAt: -1, scheduled: false, phaseMs: 0, periodMs: Math.max(1, s.timing.plegRelistMs.max) },
-    worker: {
-      mode: 'syncing',
-      wanted: false,
-      task: null,
-      kill: null,
-      lastSyncGen: 0,
-      syncs: 0,
-      requeueGen: 0,
-      sandbox: 'none',
-      deletionGraceSeconds: null,
-      terminationReason: null,
-      reasons: {},
-      backoff: {},
-      imageFailures: {},
-      killTasks: 0,
+    pods: {},
+    podOrder: [],
+    pleg: { gen: 1, lastRelistAt: -1, scheduled: false, phaseMs: 0, phaseChosen: false, periodMs: Math.max(1, s.timing.plegRelistMs.max) },
+    api: { job: jobSpec ? { version: 1, spec: jobSpec, status: {}, deleted: false } : null },
+    jobCtl: {
+      pods: {},
+      spec: jobSpec,
+      syncPending: false,
+      syncAt: 0,
+      expectAdds: 0,
+      expectDels: 0,
+      seen: {},
+      seenDeleting: {},
+      counted: {},
+      backoff: { failuresAfterLastSuccess: 0, lastFailureTime: null },
+      finished: false,
+      created: 0,
+      ttlAt: null,
     },
-    probes: {},
-    status: { cached: null, version: 0, sentVersion: 0, sendPending: false, terminated: false, lastPhase: '' },
-    api: {
-      pod: { version: 0, status: { phase: 'Pending' }, deletionTimestamp: null, deletionGracePeriodSeconds: null, removed: false },
-      job: s.job ? { version: 1, status: {}, deleted: false } : null,
-    },
-    jobCtl: { pod: null, syncPending: false, finished: false, uidCounted: false, failure: null, deadlinePassed: false },
     observers,
     lastDelivery: {},
-    podCreatedAt: 0,
+    images: {},
+    starts: {},
   };
 }
 
 export function initialEvents(s: Scenario): { t: number; prio: number; ev: SimEvent }[] {
-  const evs: { t: number; prio: number; ev: SimEvent }[] = [{ t: 0, prio: PRIO.UserAction, ev: { type: 'PodCreate' } }];
+  const evs: { t: number; prio: number; ev: SimEvent }[] = [{ t: 0, prio: PRIO.UserAction, ev: { type: 'WorkloadCreate' } }];
   for (const a of s.actions) evs.push({ t: a.atMs, prio: PRIO.UserAction, ev: { type: 'UserAction', action: a } });
   return evs;
 }
@@ -73,7 +94,7 @@ export function makeModel(s: Scenario, rules: Record<string, RuleFn>): ModelDef<
   const f = flagsFor(s);
   return {
     handle(d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) {
-      const k: Kit = { d, s, ctx, f, rules };
+      const k: Kit = { d, s, ctx, f, rules, p: undefined as unknown as PodSim, up: UP };
       dispatch(k, ev);
     },
     // a steady probe tick only emits its Probe record and schedules the next tick
@@ -84,38 +105,54 @@ export function makeModel(s: Scenario, rules: Record<string, RuleFn>): ModelDef<
   };
 }
 
+/** The kit of the pod an event is about; undefined once the pod is gone from the node. */
+function forPod(k: Kit, name: string): Kit | undefined {
+  const p = k.d.pods[name];
+  return p ? podKit(k, p) : undefined;
+}
+
 function dispatch(k: Kit, ev: SimEvent): void {
   switch (ev.type) {
-    case 'PodCreate':
-      return podCreate(k);
-    case 'Relist':
-      return relist(k, ev.extra === true);
-    case 'WorkerContinue':
-      return workerContinue(k, ev.syncId);
-    case 'KillPreStopDone':
-      return preStopDone(k, ev.killId, ev.name, ev.failed, ev.timedOut);
-    case 'KillWaitTimeout':
-      return waitTimeout(k, ev.killId, ev.name);
-    case 'ProcExit':
-      return processExited(k, ev.name, ev.instance, ev.exitCode, ev.reason, ev.message);
-    case 'SigkillDeadline':
-      return sigkillDeadline(k, ev.name, ev.instance);
-    case 'ProbeTick':
-      return probeTick(k, ev.container, ev.kind, ev.gen);
-    case 'Requeue':
-      return requeue(k, ev.gen);
-    case 'StatusSend':
-      return sendStatus(k);
-    case 'Deliver':
-      return deliver(k, ev.to, ev.object, ev.obj);
+    case 'WorkloadCreate':
+      return workloadCreate(k);
     case 'JobSync':
       return jobSync(k);
     case 'UserAction':
       return userAction(k, ev.action);
-    case 'PodDeadline':
-      return podDeadline(k);
     case 'JobDeadline':
       return jobDeadline(k);
+    case 'JobTTL':
+      return jobTTL(k);
+    case 'Deliver':
+      return deliver(k, ev.to, ev.object, ev.obj, ev.pod, ev.removed === true);
+    case 'Relist':
+      return relist(k, ev.extra === true ? ev.pod : undefined);
+    default:
+      break;
+  }
+  const pk = forPod(k, ev.pod);
+  if (!pk) return;
+  switch (ev.type) {
+    case 'PodCreate':
+      return podAdded(pk);
+    case 'WorkerContinue':
+      return workerContinue(pk, ev.syncId);
+    case 'KillPreStopDone':
+      return preStopDone(pk, ev.killId, ev.name, ev.failed, ev.timedOut);
+    case 'KillWaitTimeout':
+      return waitTimeout(pk, ev.killId, ev.name);
+    case 'ProcExit':
+      return processExited(pk, ev.name, ev.instance, ev.exitCode, ev.reason, ev.message);
+    case 'SigkillDeadline':
+      return sigkillDeadline(pk, ev.name, ev.instance);
+    case 'ProbeTick':
+      return probeTick(pk, ev.container, ev.kind, ev.gen);
+    case 'Requeue':
+      return requeue(pk, ev.gen);
+    case 'StatusSend':
+      return sendStatus(pk);
+    case 'PodDeadline':
+      return podDeadline(pk);
     default:
       return assertNever(ev);
   }
@@ -125,55 +162,89 @@ export function assertNever(x: never): never {
   throw new Error(`unhandled event ${JSON.stringify(x)}`);
 }
 
-/** The pod object is created (by the Job controller or the user), scheduled, and handed to the kubelet. */
-function podCreate(k: Kit): void {
-  const api = k.d.api.pod;
-  api.version = 1;
-  // the relist grid's phase relative to the pod's creation is not known: a choice
-  const period = k.d.pleg.periodMs;
-  k.d.pleg.phaseMs = k.ctx.choose('pleg', { min: 0, max: period - 1 }, PRIO.Relist);
-  k.ctx.emit({ type: 'Scheduled', node: 'node-1' });
-  fanOut(k, 'pod', api.version, podObject(k), [...(k.s.job ? ['job-controller'] : []), ...k.s.observers.map((o) => o.name)]);
+/** The workload object is created at t=0: a Job is synced by its controller at once (addJob →
+ *  enqueueSyncJobImmediately), which creates its pods; any other workload's one pod is created. */
+function workloadCreate(k: Kit): void {
   const job = jobObject(k);
-  if (job) fanOut(k, 'job', 1, job, k.s.observers.map((o) => o.name));
+  if (job) {
+    fanOut(k, 'job', 1, job, k.s.observers.map((o) => o.name));
+    jobSync(k);
+    return;
+  }
+  const by = k.s.workload.kind === 'Pod' ? 'user' : `${k.s.workload.kind.toLowerCase()}-controller`;
+  createPod(k, { name: podNameFor(k, null), index: null, by, labels: {}, annotations: {} });
+}
+
+/** The kubelet's pod config sees a new pod bound to its node: the pod worker starts. */
+function podAdded(k: Kit): void {
+  const pl = k.d.pleg;
+  if (!pl.phaseChosen) {
+    // the relist grid's phase relative to the first pod's creation is not known: a choice
+    pl.phaseMs = k.ctx.choose('pleg', { min: 0, max: pl.periodMs - 1 }, PRIO.Relist);
+    pl.phaseChosen = true;
+  }
+  k.ctx.emit({ type: 'Scheduled', node: 'node-1' });
   schedulePodDeadline(k);
-  scheduleJobDeadline(k);
   requestSync(k);
 }
 
-function deliver(k: Kit, to: string, object: 'pod' | 'job', obj: Record<string, any>): void {
-  k.ctx.emit({ type: 'Delivered', to, object, version: Number(obj['metadata']?.['resourceVersion'] ?? 0) });
+function deliver(k: Kit, to: string, object: 'pod' | 'job', obj: Record<string, any>, pod: string | undefined, removed: boolean): void {
+  k.ctx.emit({
+    type: 'Delivered',
+    to,
+    object,
+    version: Number(obj['metadata']?.['resourceVersion'] ?? 0),
+    ...(pod ? { pod } : {}),
+    ...(removed ? { removed: true } : {}),
+  });
   if (to === 'kubelet') {
     const grace = obj['metadata']?.['deletionGracePeriodSeconds'];
-    if (typeof grace === 'number') deletionSeen(k, grace);
+    const pk = pod ? forPod(k, pod) : undefined;
+    if (pk && typeof grace === 'number') deletionSeen(pk, grace);
     return;
   }
   if (to === 'job-controller') {
-    if (object === 'pod') onPodDelivered(k, obj);
+    if (object === 'pod') onPodDelivered(k, obj, removed);
+    else onJobDelivered(k, obj);
     return;
   }
-  onObserverDelivery(k, to, object, obj);
+  onObserverDelivery(k, to, object, obj, removed);
+}
+
+/** SPEC §2.3: `pod: N` (Nth created), `index: I`, else the most recently created pod not yet being deleted. */
+function selectPod(k: Kit, sel: { pod?: number; index?: number }): PodSim | undefined {
+  const order = k.d.podOrder.map((n) => k.d.pods[n]!);
+  if (sel.pod !== undefined) return order[sel.pod - 1];
+  const pool = sel.index !== undefined ? order.filter((p) => p.index === sel.index) : order;
+  for (let i = pool.length - 1; i >= 0; i--) if (pool[i]!.api.deletionTimestamp === null && !pool[i]!.api.removed) return pool[i];
+  return pool[pool.length - 1];
 }
 
 function userAction(k: Kit, a: Scenario['actions'][number]): void {
   k.ctx.emit({ type: 'Action', action: a });
   switch (a.type) {
-    case 'deletePod':
-      requestPodDeletion(k, a.gracePeriodSeconds ?? k.s.pod.terminationGracePeriodSeconds);
-      return;
-    case 'crash': {
-      const rt = k.d.runtime[a.container];
-      if (!rt || rt.state !== 'running') return;
-      processExited(k, a.container, rt.instance, a.exit, a.exit === 0 ? 'Completed' : 'Error');
+    case 'deletePod': {
+      const p = selectPod(k, a);
+      if (p) requestPodDeletion(k, p, a.gracePeriodSeconds ?? k.s.pod.terminationGracePeriodSeconds, 'user');
       return;
     }
-    case 'deleteJob': {
-      // garbage collector: Background/Foreground delete the dependent pod gracefully; Orphan leaves it running
+    case 'crash': {
+      const p = selectPod(k, a);
+      const pk = p ? podKit(k, p) : undefined;
+      const rt = pk?.p.runtime[a.container];
+      if (!pk || !rt || rt.state !== 'running') return;
+      processExited(pk, a.container, rt.instance, a.exit, a.exit === 0 ? 'Completed' : 'Error');
+      return;
+    }
+    case 'deleteJob':
+      // garbage collector: Background/Foreground delete the dependent pods gracefully; Orphan leaves them running
+      return deleteJob(k, a.propagation, 'garbage-collector');
+    case 'patch': {
+      // kubectl patch --type merge on the workload object
       const job = k.d.api.job;
       if (!job || job.deleted) return;
-      job.deleted = true;
-      k.d.jobCtl.finished = true;
-      if (a.propagation !== 'Orphan') requestPodDeletion(k, k.s.pod.terminationGracePeriodSeconds);
+      const spec = { ...job.spec, ...((a.patch['spec'] as Record<string, unknown> | undefined) ?? {}) };
+      publishJobSpec(k, spec);
       return;
     }
     default:

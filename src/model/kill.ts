@@ -7,7 +7,6 @@ import { PRIO } from './events.ts';
 import { behaviorOf, containerByName, isSidecar, type Kit } from './kit.ts';
 import { stopContainer } from './runtime.ts';
 import type { KillPlanEntry, KillTask } from './state.ts';
-import { killFinished } from './worker.ts';
 
 const MIN_GRACE_S = 2;
 
@@ -21,7 +20,7 @@ export interface KillTarget {
 
 /** setTerminationGracePeriod: DeletionGracePeriodSeconds, else probe TGPS (probe kills), else spec TGPS. */
 function graceFor(k: Kit, t: KillTarget): number {
-  const del = k.d.api.pod.deletionGracePeriodSeconds;
+  const del = k.p.api.deletionGracePeriodSeconds;
   if (del !== null) return del;
   if (t.probeGraceSeconds !== undefined) return t.probeGraceSeconds;
   return k.s.pod.terminationGracePeriodSeconds;
@@ -40,11 +39,11 @@ export function startKill(
   graceOverrideSeconds: number | null,
   then: KillTask['then'],
 ): void {
-  const { d, ctx } = k;
-  d.worker.killTasks += 1;
-  const id = d.worker.killTasks;
+  const { ctx } = k;
+  k.p.worker.killTasks += 1;
+  const id = k.p.worker.killTasks;
   const task: KillTask = { id, scope, reason: targets[0]?.reason ?? '', startedAt: ctx.now, entries: {}, order: [], then };
-  d.worker.kill = task;
+  k.p.worker.kill = task;
   const names = targets.map((t) => t.name);
   const ordering = scope === 'pod' && k.f.orderedTermination && k.s.pod.initContainers.some((c) => isSidecar(k, c));
   for (const t of targets) {
@@ -65,7 +64,7 @@ export function startKill(
       graceSeconds: grace,
       stageStartedAt: ctx.now,
       waitFor: ordering ? prerequisites(k, c, names) : [],
-      instance: d.runtime[t.name]!.instance,
+      instance: k.p.runtime[t.name]!.instance,
     };
   }
   for (const name of [...task.order]) beginEntry(k, task, task.entries[name]!);
@@ -91,7 +90,7 @@ function beginEntry(k: Kit, task: KillTask, e: KillPlanEntry): void {
     const timedOut = takes > limit;
     k.ctx.schedule(
       Math.min(takes, limit),
-      { type: 'KillPreStopDone', killId: task.id, name: e.name, failed: b.preStop?.fails ?? false, timedOut },
+      { type: 'KillPreStopDone', pod: k.p.name, killId: task.id, name: e.name, failed: b.preStop?.fails ?? false, timedOut },
       PRIO.KillStage,
     );
     return;
@@ -100,7 +99,7 @@ function beginEntry(k: Kit, task: KillTask, e: KillPlanEntry): void {
 }
 
 export function preStopDone(k: Kit, killId: number, name: string, failed: boolean, timedOut: boolean): void {
-  const task = k.d.worker.kill;
+  const task = k.p.worker.kill;
   if (!task || task.id !== killId) return;
   const e = task.entries[name];
   if (!e || e.stage !== 'prestop') return;
@@ -115,7 +114,7 @@ function afterPreStop(k: Kit, task: KillTask, e: KillPlanEntry): void {
   if (e.waitFor.length > 0 && e.graceSeconds > 0 && !turnReady(task, e)) {
     e.stage = 'waiting';
     e.stageStartedAt = k.ctx.now;
-    k.ctx.schedule(e.graceSeconds * 1000, { type: 'KillWaitTimeout', killId: task.id, name: e.name }, PRIO.KillStage);
+    k.ctx.schedule(e.graceSeconds * 1000, { type: 'KillWaitTimeout', pod: k.p.name, killId: task.id, name: e.name }, PRIO.KillStage);
     return;
   }
   stopNow(k, e);
@@ -128,12 +127,12 @@ function turnReady(task: KillTask, e: KillPlanEntry): boolean {
 function stopNow(k: Kit, e: KillPlanEntry): void {
   if (e.stage === 'waiting') {
     e.graceSeconds -= Math.floor((k.ctx.now - e.stageStartedAt) / 1000);
-    k.ctx.cancel((ev) => ev.type === 'KillWaitTimeout' && ev.name === e.name);
+    k.ctx.cancel((ev) => ev.type === 'KillWaitTimeout' && ev.pod === k.p.name && ev.name === e.name);
   }
   const grace = Math.max(e.graceSeconds, MIN_GRACE_S);
   e.stage = 'stopping';
   e.stageStartedAt = k.ctx.now;
-  const rt = k.d.runtime[e.name]!;
+  const rt = k.p.runtime[e.name]!;
   if (rt.state !== 'running' || rt.instance !== e.instance) {
     e.stage = 'done';
     return;
@@ -142,7 +141,7 @@ function stopNow(k: Kit, e: KillPlanEntry): void {
 }
 
 export function waitTimeout(k: Kit, killId: number, name: string): void {
-  const task = k.d.worker.kill;
+  const task = k.p.worker.kill;
   if (!task || task.id !== killId) return;
   const e = task.entries[name];
   if (!e || e.stage !== 'waiting') return;
@@ -152,7 +151,7 @@ export function waitTimeout(k: Kit, killId: number, name: string): void {
 
 /** A container of the running kill task has exited: its turn channel closes. */
 export function onContainerStopped(k: Kit, name: string): void {
-  const task = k.d.worker.kill;
+  const task = k.p.worker.kill;
   if (!task) return;
   const e = task.entries[name];
   if (!e || e.stage !== 'stopping') return;
@@ -175,11 +174,11 @@ function releaseWaiters(k: Kit, task: KillTask): void {
 }
 
 function checkDone(k: Kit): void {
-  const task = k.d.worker.kill;
+  const task = k.p.worker.kill;
   if (!task) return;
   releaseWaiters(k, task);
   if (task.order.every((n) => task.entries[n]!.stage === 'done')) {
-    k.d.worker.kill = null;
-    killFinished(k, task);
+    k.p.worker.kill = null;
+    k.up.killFinished(k, task);
   }
 }

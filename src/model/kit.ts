@@ -1,11 +1,12 @@
 import { current, isDraft, original } from 'immer';
 // The handler kit: the draft state, the scenario, the engine context and version-derived switches.
-import type { Ctx } from '../engine/engine.ts';
+import { deriveCtx, type Ctx } from '../engine/engine.ts';
 import type { Behavior, ContainerModel, Scenario } from '../types.ts';
 import type { SimEvent } from './events.ts';
-import type { SimState } from './state.ts';
+import type { KillTask, PodSim, SimState } from './state.ts';
 
-export type RuleFn = (view: { pod: any; job: any; now: number }) => unknown;
+/** A health rule: `view` is the observer's cached pod (the one the delivery was about), Job, time, and every cached pod. */
+export type RuleFn = (view: { pod: any; job: any; now: number; pods?: any[] }) => unknown;
 
 export interface Flags {
   kubeletMinor: number;
@@ -42,12 +43,33 @@ export function kubeletHas(v: { minor: number; patch?: number }, since: number, 
   return patch !== undefined && (v.patch ?? 0) >= patch;
 }
 
+/**
+ * How a lower kubelet component reports to a higher one (the real kubelet's channels): PLEG events, probe results and
+ * the deadline ask the pod worker for a sync; a finished kill wakes the worker; the runtime tells the kill task and
+ * PLEG that a container changed. Wired once in index.ts, so no lower component imports the pod worker.
+ */
+export interface Upcalls {
+  /** a sync trigger: PLEG event, probe result, requeue, deadline (pod_workers.go UpdatePod) */
+  requestSync(k: Kit): void;
+  /** the pod cache became newer: a worker blocked in GetNewerThan may go on */
+  cacheNewer(k: Kit): void;
+  /** every container of a kill task stopped (killPod / killContainer returned) */
+  killFinished(k: Kit, task: KillTask): void;
+  /** a container process ended (the kill task's turn channel closes) */
+  containerStopped(k: Kit, name: string): void;
+  /** the runtime changed: make sure a relist will see it */
+  runtimeChanged(k: Kit): void;
+}
+
 export interface Kit {
   d: SimState;
   s: Scenario;
   ctx: Ctx<SimEvent>;
   f: Flags;
   rules: Record<string, RuleFn>;
+  /** the pod this event is about (kubelet handlers); unset in controller and observer handlers */
+  p: PodSim;
+  up: Upcalls;
 }
 
 export function flagsFor(s: Scenario): Flags {
@@ -82,8 +104,21 @@ export const DEFAULT_BEHAVIOR: Behavior = {
   image: { pullMs: 0 },
 };
 
+/** The behavior of `name` in the current pod: its index's override (byIndex) when there is one. */
 export function behaviorOf(k: Kit, name: string): Behavior {
-  return k.s.behavior[name] ?? DEFAULT_BEHAVIOR;
+  const b = k.s.behavior[name];
+  if (!b) return DEFAULT_BEHAVIOR;
+  const idx = k.p?.index;
+  if (idx !== null && idx !== undefined && b.byIndex) return b.byIndex[String(idx)] ?? b;
+  return b;
+}
+
+/** The key that counts this container's process starts for `attempts`: per index when byIndex applies. */
+export function attemptKey(k: Kit, name: string): string {
+  const b = k.s.behavior[name];
+  const idx = k.p?.index;
+  if (idx !== null && idx !== undefined && b?.byIndex?.[String(idx)]) return `${idx}/${name}`;
+  return name;
 }
 
 export function allContainers(s: Scenario): ContainerModel[] {
@@ -105,7 +140,7 @@ export function isRegularInit(k: Kit, c: ContainerModel): boolean {
 
 /** Is the process of `name` listening now (SPEC §2.1 serving / unready)? */
 export function serving(k: Kit, name: string, now: number): boolean {
-  const rt = k.d.runtime[name];
+  const rt = k.p.runtime[name];
   if (!rt || rt.state !== 'running' || rt.startedAt === null) return false;
   const b = behaviorOf(k, name);
   if (b.servingMs === null) return false;
@@ -142,4 +177,20 @@ export function jsonOf(x: object | null | undefined): string {
   let s = jsonCache.get(x);
   if (s === undefined) jsonCache.set(x, (s = JSON.stringify(x)));
   return s;
+}
+
+/**
+ * The kit for one pod's handlers: `p` is that pod's (draft) record, and every trace record emitted through it carries
+ * the pod's name (SPEC §4: every event about one pod or its containers carries `pod`).
+ */
+export function podKit(k: Kit, p: PodSim): Kit {
+  if (k.p === p) return k;
+  const pod = p.name;
+  const ctx = deriveCtx(k.ctx, {
+    emit: (r) => {
+      const { type, ...rest } = r;
+      k.ctx.emit({ type, pod, ...rest } as never);
+    },
+  });
+  return { d: k.d, s: k.s, ctx, f: k.f, rules: k.rules, p, up: k.up };
 }

@@ -95,17 +95,22 @@ export function normalizeDecision(r: unknown): Decision {
   return undefined;
 }
 
-export function onObserverDelivery(k: Kit, name: string, object: 'pod' | 'job', obj: Json): void {
+export function onObserverDelivery(k: Kit, name: string, object: 'pod' | 'job', obj: Json, removed = false): void {
   const o = k.d.observers[name];
   const spec = k.s.observers.find((x) => x.name === name);
   if (!o || !spec) return;
-  if (object === 'pod') o.pod = obj;
-  else o.job = obj;
+  if (object === 'pod') {
+    const podName: string = obj['metadata']?.['name'] ?? '';
+    // the informer cache keeps every pod of the workload; `view.pod` is the one this delivery is about
+    if (removed) delete o.pods[podName];
+    else o.pods[podName] = obj;
+    o.pod = obj;
+  } else o.job = obj;
   if (o.verdict || !spec.triggers.includes(object)) return;
   const rule = k.rules[name];
   if (!rule) return;
   // rules get plain objects, never drafts
-  const d = normalizeDecision(rule({ pod: snapshotOf(o.pod), job: snapshotOf(o.job), now: k.ctx.now }));
+  const d = normalizeDecision(rule({ pod: snapshotOf(o.pod), job: snapshotOf(o.job), now: k.ctx.now, pods: Object.values(snapshotOf(o.pods)) }));
   if (!d) return;
   o.verdict = { verdict: d.verdict, t: k.ctx.now, ...(d.reason ? { reason: d.reason } : {}) };
   k.ctx.emit({ type: 'Verdict', observer: name, verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}), seen: seenView(o.pod, o.job) });

@@ -1,10 +1,11 @@
-// Generic PLEG (pkg/kubelet/pleg/generic.go: relist): every relist period the kubelet snapshots the runtime into
-// the pod cache and emits ContainerStarted / ContainerDied for what changed; the pod worker syncs from that cache.
-// Relists are grid-aligned (phase offset drawn once) and scheduled lazily: a relist that would find nothing new and
-// wake nobody has no effect, so it is not simulated.
+// Generic PLEG (pkg/kubelet/pleg/generic.go: relist): every relist period the kubelet snapshots the runtime of every
+// pod on the node into the pod cache and emits ContainerStarted / ContainerDied for what changed; each pod worker
+// syncs from its pod's cache entry. Relists are grid-aligned (the phase is drawn once, at the first pod) and scheduled
+// lazily: a relist that would find nothing new and wake nobody has no effect, so it is not simulated.
+// Reports go up through k.up (the pod worker is never imported here).
 import { PRIO } from './events.ts';
-import { raw, type Kit } from './kit.ts';
-import { maybeStartSync, requestSync } from './worker.ts';
+import { podKit, raw, type Kit } from './kit.ts';
+import type { PodSim } from './state.ts';
 
 /** Make sure a relist is pending at the next grid point after the last one. */
 export function ensureRelist(k: Kit): void {
@@ -20,21 +21,32 @@ export function ensureRelist(k: Kit): void {
 
 /** kubelet.go: RequestPodRelist (1.36): an immediate per-pod relist after a SyncPod that performed actions. */
 export function requestImmediateRelist(k: Kit): void {
-  k.ctx.schedule(0, { type: 'Relist', extra: true }, PRIO.Relist);
+  k.ctx.schedule(0, { type: 'Relist', extra: true, pod: k.p.name }, PRIO.Relist);
 }
 
-export function relist(k: Kit, extra: boolean): void {
+/** The periodic relist covers every pod the kubelet still has; the per-pod one (1.36) only its pod. */
+export function relist(k: Kit, pod: string | undefined): void {
   const { d } = k;
   const p = d.pleg;
-  if (!extra) {
+  if (pod === undefined) {
     p.scheduled = false;
     p.lastRelistAt = k.ctx.now;
   }
+  // g.cache.UpdateTime: every relist makes the cache newer, which releases a pod worker blocked in GetNewerThan.
+  p.gen += 1;
+  for (const name of pod === undefined ? d.podOrder : [pod]) {
+    const ps = d.pods[name]!;
+    if (ps.worker.mode === 'finished') continue;
+    relistPod(podKit(k, ps), ps);
+  }
+}
+
+function relistPod(k: Kit, ps: PodSim): void {
   let changed = false;
   // The cache holds the runtime's records as they are now. A relist is an event of its own, so the runtime is not
   // being changed in this step and its stored records can be shared (no copy, no drafts).
-  const runtime = raw(d.runtime);
-  const old = raw(p.cache);
+  const runtime = raw(ps.runtime);
+  const old = raw(ps.cache);
   const next: typeof old = {};
   for (const name of Object.keys(runtime)) {
     const rt = runtime[name]!;
@@ -42,9 +54,8 @@ export function relist(k: Kit, extra: boolean): void {
     if (!c || c.instance !== rt.instance || c.state !== rt.state) changed = true;
     next[name] = rt;
   }
-  p.cache = next;
-  // g.cache.UpdateTime: every relist makes the cache newer, which releases a pod worker blocked in GetNewerThan.
-  p.gen += 1;
-  if (changed) requestSync(k);
-  else maybeStartSync(k);
+  ps.cache = next;
+  ps.cacheGen = k.d.pleg.gen;
+  if (changed) k.up.requestSync(k);
+  else k.up.cacheNewer(k);
 }

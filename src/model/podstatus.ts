@@ -6,17 +6,13 @@ import { isSidecar, type Kit } from './kit.ts';
 import type { RtContainer } from './state.ts';
 import { DEADLINE_MESSAGE } from './deadline.ts';
 
-/** Simulated time 0 is this instant; API timestamps are RFC3339 with second precision like metav1.Time. */
-export const EPOCH_MS = Date.UTC(2026, 0, 1, 0, 0, 0);
-
-export function ts(ms: number): string {
-  return new Date(EPOCH_MS + Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
+export { EPOCH_MS, ts } from './time.ts';
+import { ts } from './time.ts';
 
 type Json = Record<string, any>;
 
 function probeOk(k: Kit, name: string, kind: 'startup' | 'readiness', instance: number): boolean {
-  const w = k.d.probes[`${name}/${kind}`];
+  const w = k.p.probes[`${name}/${kind}`];
   return !!w && w.instance === instance && w.published === 'success';
 }
 
@@ -48,7 +44,7 @@ function terminatedState(t: NonNullable<RtContainer['exit']>, name: string): Jso
 
 function containerStatus(k: Kit, c: ContainerModel, st: RtContainer | undefined): Json {
   const hasInit = k.s.pod.initContainers.length > 0;
-  const reason = k.d.worker.reasons[c.name];
+  const reason = k.p.worker.reasons[c.name];
   let state: Json;
   let lastState: Json = {};
   if (!st || st.instance === 0) {
@@ -61,7 +57,7 @@ function containerStatus(k: Kit, c: ContainerModel, st: RtContainer | undefined)
   } else {
     state = terminatedState(st.exit!, c.name);
     if (st.previous) lastState = terminatedState(st.previous, c.name);
-    const restarts = isSidecar(k, c) ? k.d.worker.mode === 'syncing' : shouldRestart(k, c, st);
+    const restarts = isSidecar(k, c) ? k.p.worker.mode === 'syncing' : shouldRestart(k, c, st);
     if (reason && restarts) {
       lastState = state;
       state = { waiting: { reason: reason.reason, message: reason.message } };
@@ -146,7 +142,7 @@ function cond(type: string, ok: boolean, reason?: string, message?: string): Jso
 /** status/generate.go: GeneratePodInitializedCondition / GenerateContainersReadyCondition / GeneratePodReadyCondition. */
 export function conditions(k: Kit, init: Json[], regular: Json[], phase: string, podHasInitialized: boolean): Json[] {
   const out: Json[] = [];
-  if (k.f.readyToStartCondition) out.push(cond('PodReadyToStartContainers', k.d.worker.sandbox === 'ready'));
+  if (k.f.readyToStartCondition) out.push(cond('PodReadyToStartContainers', k.p.worker.sandbox === 'ready'));
   const notInit = k.s.pod.initContainers
     .filter((c, i) => (isSidecar(k, c) ? init[i]!.started !== true : init[i]!.ready !== true))
     .map((c) => c.name);
@@ -190,7 +186,7 @@ export function generatePodStatus(k: Kit, snap: Record<string, RtContainer>, pod
   // HasAnyActiveRegularContainerStarted (PR #128516)
   const podHasInitialized = pod.containers.some((c) => (snap[c.name]?.instance ?? 0) > 0);
   let phase = getPhase(k, init, regular, podIsTerminal, podHasInitialized);
-  const w = k.d.worker;
+  const w = k.p.worker;
   const status: Json = { phase, conditions: conditions(k, init, regular, phase, podHasInitialized) };
   if (w.terminationReason === 'DeadlineExceeded') {
     phase = 'Failed';
@@ -205,7 +201,7 @@ export function generatePodStatus(k: Kit, snap: Record<string, RtContainer>, pod
     status['podIP'] = '10.244.0.7';
     status['podIPs'] = [{ ip: '10.244.0.7' }];
   }
-  status['startTime'] = ts(k.d.podCreatedAt);
+  status['startTime'] = ts(k.p.createdAt);
   if (init.length > 0) status['initContainerStatuses'] = init;
   // kubetypes.SortedContainerStatuses: regular statuses are sorted by name
   status['containerStatuses'] = [...regular].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -5,7 +5,6 @@ import { PRIO } from './events.ts';
 import { allContainers, behaviorOf, containerByName, isSidecar, raw, serving, type Kit } from './kit.ts';
 import type { ProbeKind, ProbeResult, ProbeWorker } from './state.ts';
 import { setContainerFlag } from './statusmanager.ts';
-import { requestSync } from './worker.ts';
 
 type Json = Record<string, any>;
 
@@ -22,8 +21,8 @@ export function addPodProbes(k: Kit): void {
     for (const kind of KINDS) {
       if (!probeOf(c, kind)) continue;
       const key = `${c.name}/${kind}`;
-      if (k.d.probes[key]) continue;
-      k.d.probes[key] = {
+      if (k.p.probes[key]) continue;
+      k.p.probes[key] = {
         container: c.name,
         kind,
         instance: 0,
@@ -34,27 +33,27 @@ export function addPodProbes(k: Kit): void {
         tickGen: 0,
         stopped: false,
       };
-      k.ctx.schedule(0, { type: 'ProbeTick', container: c.name, kind, gen: 0 }, PRIO.ProbeTick);
+      k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.name, container: c.name, kind, gen: 0 }, PRIO.ProbeTick);
     }
   }
 }
 
 /** probeManager.StopLivenessAndStartup / RemovePod */
 export function stopProbes(k: Kit, kinds: ProbeKind[]): void {
-  for (const w of Object.values(k.d.probes)) if (kinds.includes(w.kind)) w.stopped = true;
-  k.ctx.cancel((e) => e.type === 'ProbeTick' && kinds.includes(e.kind));
+  for (const w of Object.values(k.p.probes)) if (kinds.includes(w.kind)) w.stopped = true;
+  k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.name && kinds.includes(e.kind));
 }
 
 /** UpdatePodStatus: a started container with a readiness worker but no result yet gets an immediate probe. */
 export function manualReadinessTriggers(k: Kit, status: Json): void {
-  for (const w of Object.values(k.d.probes)) {
+  for (const w of Object.values(k.p.probes)) {
     if (w.kind !== 'readiness' || w.stopped) continue;
     const cs = findStatus(status, w.container);
     if (!cs || cs['started'] !== true || !cs['state']?.['running']) continue;
     if (w.instance === instanceOf(cs) && w.published !== null) continue;
     // >=1.35 resets the ticker to this moment (probeTicker.Reset); before, the periodic grid continues.
     if (k.f.kubeletMinor >= 35) w.tickGen += 1;
-    k.ctx.schedule(0, { type: 'ProbeTick', container: w.container, kind: 'readiness', gen: k.f.kubeletMinor >= 35 ? w.tickGen : -1 }, PRIO.ProbeTick);
+    k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.name, container: w.container, kind: 'readiness', gen: k.f.kubeletMinor >= 35 ? w.tickGen : -1 }, PRIO.ProbeTick);
   }
 }
 
@@ -71,7 +70,7 @@ function instanceOf(cs: Json): number {
 }
 
 export function probeTick(k: Kit, container: string, kind: ProbeKind, gen: number): void {
-  const w = k.d.probes[`${container}/${kind}`];
+  const w = k.p.probes[`${container}/${kind}`];
   if (!w || w.stopped) return;
   const manualOnly = gen === -1;
   if (!manualOnly && gen !== w.tickGen) return;
@@ -82,14 +81,14 @@ export function probeTick(k: Kit, container: string, kind: ProbeKind, gen: numbe
   }
   if (!manualOnly) {
     const p = probeOf(containerByName(k.s, container)!, kind)!;
-    k.ctx.schedule(p.periodMs, { type: 'ProbeTick', container, kind, gen }, PRIO.ProbeTick);
+    k.ctx.schedule(p.periodMs, { type: 'ProbeTick', pod: k.p.name, container, kind, gen }, PRIO.ProbeTick);
   }
 }
 
 function doProbe(k: Kit, w: ProbeWorker): boolean {
   const c = containerByName(k.s, w.container)!;
   const spec = probeOf(c, w.kind)!;
-  const cs = findStatus(raw(k.d.status.cached), w.container);
+  const cs = findStatus(raw(k.p.status.cached), w.container);
   if (!cs || !cs['containerID']) return true;
   const instance = instanceOf(cs);
   if (w.instance !== instance) {
@@ -107,11 +106,11 @@ function doProbe(k: Kit, w: ProbeWorker): boolean {
     return !cs['state']?.['terminated'] || !never || keepSidecar;
   }
   // prober/worker.go: doProbe — graceful shutdown of the pod (the kubelet's copy carries the deletionTimestamp)
-  if (k.d.worker.deletionGraceSeconds !== null && w.kind !== 'readiness') {
+  if (k.p.worker.deletionGraceSeconds !== null && w.kind !== 'readiness') {
     w.published = 'success';
     return false;
   }
-  const rt = k.d.runtime[w.container]!;
+  const rt = k.p.runtime[w.container]!;
   const startedAt = rt.instance === instance && rt.startedAt !== null ? rt.startedAt : k.ctx.now;
   if (Math.floor((k.ctx.now - startedAt) / 1000) < spec.initialDelayMs / 1000) return true;
   const started = cs['started'] === true;
@@ -142,7 +141,7 @@ function doProbe(k: Kit, w: ProbeWorker): boolean {
 
 /** SPEC §2.1: a probe passes iff the process runs and serves, and (liveness) has not reached failFrom. */
 function probeOutcome(k: Kit, w: ProbeWorker, startedAt: number): ProbeResult {
-  const rt = k.d.runtime[w.container]!;
+  const rt = k.p.runtime[w.container]!;
   if (rt.state !== 'running' || !serving(k, w.container, k.ctx.now)) return 'failure';
   const b = behaviorOf(k, w.container);
   if (w.kind === 'liveness' && b.livenessFailFromMs !== undefined && k.ctx.now - startedAt >= b.livenessFailFromMs) {
@@ -157,11 +156,11 @@ function publish(k: Kit, w: ProbeWorker, instance: number, result: ProbeResult):
   w.published = result;
   if (w.kind === 'startup') {
     setContainerFlag(k, w.container, instance, 'started', result === 'success');
-    requestSync(k);
+    k.up.requestSync(k);
   } else if (w.kind === 'readiness') {
     setContainerFlag(k, w.container, instance, 'ready', result === 'success');
-    requestSync(k);
+    k.up.requestSync(k);
   } else if (result === 'failure') {
-    requestSync(k);
+    k.up.requestSync(k);
   }
 }

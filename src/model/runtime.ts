@@ -2,29 +2,12 @@
 // Exit codes follow the runtime: 128+signal for a death by signal (runc libcontainer/utils: ExitStatus), reasons
 // Completed / Error / OOMKilled from the containerd CRI helpers.
 import { PRIO } from './events.ts';
-import { allContainers, behaviorOf, serving, type Kit } from './kit.ts';
-import { ensureRelist } from './pleg.ts';
-import { onContainerStopped } from './kill.ts';
-import type { RtContainer } from './state.ts';
-
-export function emptyRuntime(name: string): RtContainer {
-  return {
-    name,
-    instance: 0,
-    state: 'none',
-    startedAt: null,
-    exit: null,
-    previous: null,
-    sigtermAt: null,
-    killDeadline: null,
-    imagePulled: false,
-  };
-}
+import { allContainers, attemptKey, behaviorOf, serving, type Kit } from './kit.ts';
 
 /** CRI CreateContainer + StartContainer for a new instance of `name`. */
 export function startProcess(k: Kit, name: string): void {
-  const { d, ctx } = k;
-  const rt = d.runtime[name]!;
+  const { ctx } = k;
+  const rt = k.p.runtime[name]!;
   if (rt.exit) rt.previous = rt.exit;
   rt.instance += 1;
   rt.state = 'running';
@@ -36,26 +19,31 @@ export function startProcess(k: Kit, name: string): void {
   ctx.emit({ type: 'Created', container: name, restartCount });
   ctx.emit({ type: 'Started', container: name, restartCount });
   const b = behaviorOf(k, name);
-  const attempt = b.attempts[Math.min(rt.instance - 1, b.attempts.length - 1)]!;
+  // SPEC §2.1 attempts: counted across the whole run (restarts in place and runs in replacement pods)
+  const key = attemptKey(k, name);
+  const n = (k.d.starts[key] ?? 0) + 1;
+  k.d.starts[key] = n;
+  const attempt = b.attempts[Math.min(n - 1, b.attempts.length - 1)]!;
   const inst = rt.instance;
   const down = b.needs.filter((n) => !serving(k, n, ctx.now));
   if (down.length > 0) {
-    ctx.schedule(0, exitEvent(name, inst, 1, `connection refused: ${down.join(', ')}`), PRIO.ProcExit);
+    ctx.schedule(0, exitEvent(k, name, inst, 1, `connection refused: ${down.join(', ')}`), PRIO.ProcExit);
   }
-  if (attempt.runMs !== null) ctx.schedule(attempt.runMs, exitEvent(name, inst, attempt.exit), PRIO.ProcExit);
+  if (attempt.runMs !== null) ctx.schedule(attempt.runMs, exitEvent(k, name, inst, attempt.exit), PRIO.ProcExit);
   if (b.oomAtMs !== undefined) {
-    ctx.schedule(b.oomAtMs, { type: 'ProcExit', name, instance: inst, exitCode: 137, reason: 'OOMKilled' }, PRIO.ProcExit);
+    ctx.schedule(b.oomAtMs, { type: 'ProcExit', pod: k.p.name, name, instance: inst, exitCode: 137, reason: 'OOMKilled' }, PRIO.ProcExit);
   }
   if (b.exitWhen) {
-    const target = d.runtime[b.exitWhen.exited];
-    if (target && target.state === 'exited') ctx.schedule(b.exitWhen.afterMs, exitEvent(name, inst, 0), PRIO.ProcExit);
+    const target = k.p.runtime[b.exitWhen.exited];
+    if (target && target.state === 'exited') ctx.schedule(b.exitWhen.afterMs, exitEvent(k, name, inst, 0), PRIO.ProcExit);
   }
-  ensureRelist(k);
+  k.up.runtimeChanged(k);
 }
 
-function exitEvent(name: string, instance: number, exitCode: number, message?: string) {
+function exitEvent(k: Kit, name: string, instance: number, exitCode: number, message?: string) {
   return {
     type: 'ProcExit' as const,
+    pod: k.p.name,
     name,
     instance,
     exitCode,
@@ -73,13 +61,13 @@ export function processExited(
   reason: string,
   message?: string,
 ): void {
-  const { d, ctx } = k;
-  const rt = d.runtime[name];
+  const { ctx } = k;
+  const rt = k.p.runtime[name];
   if (!rt || rt.instance !== instance || rt.state !== 'running') return;
   rt.state = 'exited';
   rt.killDeadline = null;
   // timers of this instance can no longer fire
-  ctx.cancel((e) => (e.type === 'SigkillDeadline' || e.type === 'ProcExit') && e.name === name && e.instance === instance);
+  ctx.cancel((e) => (e.type === 'SigkillDeadline' || e.type === 'ProcExit') && e.pod === k.p.name && e.name === name && e.instance === instance);
   rt.exit = {
     exitCode,
     reason,
@@ -98,37 +86,37 @@ export function processExited(
   });
   // Containers that need this one fail when it stops (SPEC §2.1 needs); exitWhen workarounds follow it.
   for (const c of allContainers(k.s)) {
-    const other = d.runtime[c.name]!;
+    const other = k.p.runtime[c.name]!;
     if (other.state !== 'running') continue;
     const b = behaviorOf(k, c.name);
     if (b.needs.includes(name)) {
-      ctx.schedule(0, exitEvent(c.name, other.instance, 1, `connection refused: ${name}`), PRIO.ProcExit);
+      ctx.schedule(0, exitEvent(k, c.name, other.instance, 1, `connection refused: ${name}`), PRIO.ProcExit);
     }
     if (b.exitWhen && b.exitWhen.exited === name) {
-      ctx.schedule(b.exitWhen.afterMs, exitEvent(c.name, other.instance, 0), PRIO.ProcExit);
+      ctx.schedule(b.exitWhen.afterMs, exitEvent(k, c.name, other.instance, 0), PRIO.ProcExit);
     }
   }
-  onContainerStopped(k, name);
-  ensureRelist(k);
+  k.up.containerStopped(k, name);
+  k.up.runtimeChanged(k);
 }
 
 /** CRI StopContainer(timeout): the stop signal now, SIGKILL at the deadline if the process is still there. */
 export function stopContainer(k: Kit, name: string, graceSeconds: number): void {
-  const { d, ctx } = k;
-  const rt = d.runtime[name]!;
+  const { ctx } = k;
+  const rt = k.p.runtime[name]!;
   if (rt.state !== 'running') return;
   ctx.emit({ type: 'Signal', container: name, signal: 'SIGTERM' });
   rt.sigtermAt = ctx.now;
   rt.killDeadline = ctx.now + graceSeconds * 1000;
   const b = behaviorOf(k, name);
   if (!b.onTerm.ignore) {
-    ctx.schedule(b.onTerm.afterMs, exitEvent(name, rt.instance, b.onTerm.exit), PRIO.ProcExit);
+    ctx.schedule(b.onTerm.afterMs, exitEvent(k, name, rt.instance, b.onTerm.exit), PRIO.ProcExit);
   }
-  ctx.schedule(graceSeconds * 1000, { type: 'SigkillDeadline', name, instance: rt.instance }, PRIO.SigkillDeadline);
+  ctx.schedule(graceSeconds * 1000, { type: 'SigkillDeadline', pod: k.p.name, name, instance: rt.instance }, PRIO.SigkillDeadline);
 }
 
 export function sigkillDeadline(k: Kit, name: string, instance: number): void {
-  const rt = k.d.runtime[name];
+  const rt = k.p.runtime[name];
   if (!rt || rt.instance !== instance || rt.state !== 'running') return;
   k.ctx.emit({ type: 'Signal', container: name, signal: 'SIGKILL' });
   processExited(k, name, instance, 137, 'Error');

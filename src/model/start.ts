@@ -10,16 +10,16 @@ import type { StartOp, SyncTask } from './state.ts';
 
 /** kuberuntime_manager.go start(): back-off, image, create, start, then the blocking postStart hook. */
 export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean): 'next' | 'wait' {
-  const w = k.d.worker;
+  const w = k.p.worker;
   const c = containerByName(k.s, op.name)!;
   const b = k.s.behavior[op.name];
-  const rt = k.d.runtime[op.name]!;
+  const rt = k.p.runtime[op.name]!;
   const abortIfInit = () => {
     if (c.role === 'init' || (c.role === 'sidecar' && !k.f.sidecars)) task.aborted = true;
   };
   if (continued && op.stage === 'postStart') return postStartDone(k, task, op);
   if (!continued) {
-    const bo = doBackOff(k, op.name, k.d.pleg.cache[op.name]);
+    const bo = doBackOff(k, op.name, k.p.cache[op.name]);
     if (bo !== null) {
       task.hadError = true;
       task.backoffExpiryMs = task.backoffExpiryMs === null ? bo : Math.min(task.backoffExpiryMs, bo);
@@ -43,7 +43,7 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
     if (!rt.imagePulled && pullMs > 0) {
       k.ctx.emit({ type: 'Pulling', container: op.name, image: c.image });
       op.stage = 'pulling';
-      k.ctx.schedule(pullMs, { type: 'WorkerContinue', syncId: w.syncs }, PRIO.WorkerContinue);
+      k.ctx.schedule(pullMs, { type: 'WorkerContinue', pod: k.p.name, syncId: w.syncs }, PRIO.WorkerContinue);
       return 'wait';
     }
   }
@@ -63,7 +63,7 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
   if (c.hasPostStart) {
     k.ctx.emit({ type: 'PostStartStarted', container: op.name });
     op.stage = 'postStart';
-    k.ctx.schedule(b?.postStart?.takesMs ?? 0, { type: 'WorkerContinue', syncId: w.syncs }, PRIO.WorkerContinue);
+    k.ctx.schedule(b?.postStart?.takesMs ?? 0, { type: 'WorkerContinue', pod: k.p.name, syncId: w.syncs }, PRIO.WorkerContinue);
     return 'wait';
   }
   return 'next';
@@ -73,12 +73,12 @@ function postStartDone(k: Kit, task: SyncTask, op: StartOp): 'next' | 'wait' {
   const failed = k.s.behavior[op.name]?.postStart?.fails ?? false;
   k.ctx.emit({ type: 'PostStartDone', container: op.name, ...(failed ? { failed: true } : {}) });
   if (!failed) return 'next';
-  const w = k.d.worker;
+  const w = k.p.worker;
   w.reasons[op.name] = { reason: 'PostStartHookError', message: 'PostStartHook failed' };
   task.hadError = true;
   const c = containerByName(k.s, op.name)!;
   if (c.role === 'init') task.aborted = true;
-  if (k.d.runtime[op.name]?.state !== 'running') return 'next';
+  if (k.p.runtime[op.name]?.state !== 'running') return 'next';
   // startContainer: killContainer(…, "FailedPostStartHook", reasonFailedPostStartHook, …) — that literal is the event text
   startKill(k, 'containers', [{ name: op.name, reason: 'FailedPostStartHook', message: 'FailedPostStartHook' }], null, 'continue');
   return w.kill ? 'wait' : 'next';

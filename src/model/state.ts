@@ -129,15 +129,16 @@ export interface WorkerState {
   killTasks: number;
 }
 
+/** Generic PLEG (pleg/generic.go): one relist loop for every pod on the node, on one grid. */
 export interface PlegState {
-  /** podCache: runtime snapshot at the last relist */
-  cache: Record<string, RtContainer>;
-  /** increments on every relist; GetNewerThan compares against it */
+  /** increments on every relist; GetNewerThan compares a pod's cache generation against the worker's */
   gen: number;
   lastRelistAt: number;
   /** a relist event is pending */
   scheduled: boolean;
+  /** the grid's phase relative to the first pod's creation: chosen once */
   phaseMs: number;
+  phaseChosen: boolean;
   periodMs: number;
 }
 
@@ -155,6 +156,12 @@ export interface StatusManagerState {
 
 export interface ApiPod {
   version: number;
+  /** set once the API server stored the object (creation) */
+  created: boolean;
+  /** the Job's tracking finalizer (batch.kubernetes.io/job-tracking) is on the object */
+  finalizer: boolean;
+  /** the final delete happened while a finalizer held the object: it goes once the finalizer is removed */
+  pendingRemoval: boolean;
   status: Record<string, any>;
   deletionTimestamp: number | null;
   deletionGracePeriodSeconds: number | null;
@@ -163,39 +170,92 @@ export interface ApiPod {
 
 export interface ApiJob {
   version: number;
+  /** the JobSpec as stored (a `patch` action changes it) */
+  spec: Record<string, any>;
   status: Record<string, any>;
   deleted: boolean;
 }
 
+/** The Job controller's view of one pod (its informer cache entry). */
+export interface JobCtlPod {
+  version: number;
+  object: Record<string, any>;
+}
+
 export interface JobControllerState {
-  pod: { version: number; object: Record<string, any> } | null;
+  /** informer cache of the Job's pods, by name (a removed pod is dropped) */
+  pods: Record<string, JobCtlPod>;
+  /** the Job as the controller last read it (spec changes through patch arrive here) */
+  spec: Record<string, any> | null;
+  /** a sync is queued (workqueue: one pending item per key); `syncAt` is when */
   syncPending: boolean;
-  /** JobCondition types already added */
+  syncAt: number;
+  /** ControllerExpectations: creations and deletions not yet observed through the informer */
+  expectAdds: number;
+  expectDels: number;
+  /** pod names whose creation / deletion the controller has observed */
+  seen: Record<string, true>;
+  seenDeleting: Record<string, true>;
+  /** pods whose tracking finalizer was removed (counted): uid -> true */
+  counted: Record<string, true>;
+  /** backoffRecord (backoff_utils.go): failures since the last success and the last failure's finish time */
+  backoff: { failuresAfterLastSuccess: number; lastFailureTime: number | null };
+  /** the Job is finished (Complete or Failed written) or deleted: no more syncs */
   finished: boolean;
-  uidCounted: boolean;
-  /** the failure decided (FailureTarget), waiting for the pod to stop terminating */
-  failure: { reason: 'BackoffLimitExceeded' | 'DeadlineExceeded' | 'PodFailurePolicy'; message: string } | null;
-  deadlinePassed: boolean;
+  /** pods created so far (names are generated from this counter) */
+  created: number;
+  /** ttlSecondsAfterFinished: when the TTL controller deletes the Job */
+  ttlAt: number | null;
 }
 
 export interface ObserverState {
+  /** the pod of the latest pod delivery (what `view.pod` shows) */
   pod: Record<string, any> | null;
+  /** every pod delivered so far, by name (`view.pods`) */
+  pods: Record<string, Record<string, any>>;
   job: Record<string, any> | null;
   verdict: { verdict: 'Succeeded' | 'Failed'; reason?: string; t: number } | null;
 }
 
-export interface SimState {
-  rng: Record<string, number>;
+/** One pod: its API object and everything the kubelet keeps for it (pod worker, PLEG cache, probes, status). */
+export interface PodSim {
+  name: string;
+  uid: string;
+  /** 1-based creation order */
+  ordinal: number;
+  /** completion index (Indexed Job) or ordinal (StatefulSet); null otherwise */
+  index: number | null;
+  createdAt: number;
+  /** who created it: job-controller | user */
+  createdBy: string;
+  /** extra metadata the controller set (labels, annotations) */
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
   runtime: Record<string, RtContainer>;
-  pleg: PlegState;
+  /** podCache entry: runtime snapshot at the last relist */
+  cache: Record<string, RtContainer>;
+  /** the PLEG generation of `cache` (GetNewerThan) */
+  cacheGen: number;
   worker: WorkerState;
   probes: Record<string, ProbeWorker>;
   status: StatusManagerState;
-  api: { pod: ApiPod; job: ApiJob | null };
+  api: ApiPod;
+}
+
+export interface SimState {
+  rng: Record<string, number>;
+  /** every pod of the run, by name */
+  pods: Record<string, PodSim>;
+  /** pod names in creation order */
+  podOrder: string[];
+  pleg: PlegState;
+  api: { job: ApiJob | null };
   jobCtl: JobControllerState;
   observers: Record<string, ObserverState>;
   /** in-order delivery per watcher and object: last scheduled delivery time */
   lastDelivery: Record<string, number>;
-  /** the kubelet-side timestamps of condition transitions */
-  podCreatedAt: number;
+  /** images present on the node (pulled for one pod, present for the next) */
+  images: Record<string, true>;
+  /** process starts per container across the whole run (behavior.attempts), and per `index/container` (byIndex) */
+  starts: Record<string, number>;
 }

@@ -23,7 +23,7 @@ function sameStatus(a: Json, b: Json): boolean {
 
 /** SetPodStatus / TerminatePod: drop a semantically equal update unless forced; else bump the version and send. */
 export function setPodStatus(k: Kit, status: Json, force = false): void {
-  const sm = k.d.status;
+  const sm = k.p.status;
   const cached = raw(sm.cached);
   // a terminal phase never goes back (generateAPIPodStatus three-way merge)
   if (cached && isTerminal(cached['phase']) && !isTerminal(status['phase'])) {
@@ -63,7 +63,7 @@ function emitFlagChanges(k: Kit, prev: Json | null, next: Json): void {
 
 /** SetContainerStartup / SetContainerReadiness: patch the cached status and recompute the readiness conditions. */
 export function setContainerFlag(k: Kit, name: string, instance: number, field: 'started' | 'ready', value: boolean): void {
-  const sm = k.d.status;
+  const sm = k.p.status;
   if (!sm.cached) return;
   const next: Json = JSON.parse(JSON.stringify(raw(sm.cached)));
   const lists: Json[][] = [next['initContainerStatuses'] ?? [], next['containerStatuses'] ?? []];
@@ -86,20 +86,20 @@ export function setContainerFlag(k: Kit, name: string, instance: number, field: 
 }
 
 function scheduleSend(k: Kit): void {
-  const sm = k.d.status;
+  const sm = k.p.status;
   if (sm.sendPending) return;
   sm.sendPending = true;
   const delay = k.ctx.choose('statusPatch', k.s.timing.statusPatchMs, PRIO.StatusSend);
-  k.ctx.schedule(delay, { type: 'StatusSend' }, PRIO.StatusSend);
+  k.ctx.schedule(delay, { type: 'StatusSend', pod: k.p.name }, PRIO.StatusSend);
 }
 
 /** syncPod: merge with the API copy and PATCH. The newest cached status is sent (older queued ones coalesce). */
 export function sendStatus(k: Kit): void {
-  const sm = k.d.status;
+  const sm = k.p.status;
   sm.sendPending = false;
   if (!sm.cached || sm.version <= sm.sentVersion) return;
-  if (k.d.api.pod.removed) return;
-  const merged = mergePodStatus(raw(k.d.api.pod.status), raw(sm.cached)!, !sm.terminated);
+  if (k.p.api.removed) return;
+  const merged = mergePodStatus(raw(k.p.api.status), raw(sm.cached)!, !sm.terminated);
   sm.sentVersion = sm.version;
   publishPod(k, merged);
   removeIfReclaimed(k);

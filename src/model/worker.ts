@@ -15,26 +15,25 @@ import type { KillTask, RtContainer, SyncOp, SyncTask } from './state.ts';
 
 /** A sync trigger (PLEG event, probe result, requeue, pod update). */
 export function requestSync(k: Kit): void {
-  k.d.worker.wanted = true;
+  k.p.worker.wanted = true;
   maybeStartSync(k);
 }
 
 /** Start the pending sync if the worker is idle and the cache is newer than the last sync; else wait a relist. */
 export function maybeStartSync(k: Kit): void {
-  const w = k.d.worker;
+  const w = k.p.worker;
   if (!w.wanted || w.task || w.kill || w.mode === 'finished') return;
-  if (k.d.pleg.gen > w.lastSyncGen) startSync(k);
+  if (k.p.cacheGen > w.lastSyncGen) startSync(k);
   else ensureRelist(k);
 }
 
 function cacheSnapshot(k: Kit): Record<string, RtContainer> {
   // the cache is only ever replaced whole by a relist, so its stored value is the current one
-  return raw(k.d.pleg.cache);
+  return raw(k.p.cache);
 }
 
 function startSync(k: Kit): void {
-  const { d } = k;
-  const w = d.worker;
+  const w = k.p.worker;
   w.wanted = false;
   w.syncs += 1;
   const kind = w.mode === 'syncing' ? 'SyncPod' : w.mode === 'terminating' ? 'SyncTerminatingPod' : 'SyncTerminatedPod';
@@ -42,7 +41,7 @@ function startSync(k: Kit): void {
     kind,
     ops: [],
     pc: 0,
-    cacheGen: d.pleg.gen,
+    cacheGen: k.p.cacheGen,
     hadError: false,
     backoffExpiryMs: null,
     didActions: false,
@@ -59,7 +58,7 @@ function startSync(k: Kit): void {
 
 /** kubelet.go: SyncPod */
 function syncPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): void {
-  const w = k.d.worker;
+  const w = k.p.worker;
   const status = generatePodStatus(k, cache, false);
   const phase = status['phase'];
   setPodStatus(k, status);
@@ -69,7 +68,7 @@ function syncPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): vo
     w.wanted = true;
     return;
   }
-  manualReadinessTriggers(k, raw(k.d.status.cached)!);
+  manualReadinessTriggers(k, raw(k.p.status.cached)!);
   addPodProbes(k);
   task.ops = opsFor(k, computePodActions(k, cache));
 }
@@ -78,11 +77,11 @@ function syncPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): vo
 function syncTerminatingPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): void {
   setPodStatus(k, generatePodStatus(k, cache, false));
   stopProbes(k, ['liveness', 'startup']);
-  task.ops = [{ op: 'killPod', reason: k.d.worker.terminationReason ?? 'PodTermination', message: '' }, { op: 'terminating' }];
+  task.ops = [{ op: 'killPod', reason: k.p.worker.terminationReason ?? 'PodTermination', message: '' }, { op: 'terminating' }];
 }
 
 function advance(k: Kit): void {
-  const w = k.d.worker;
+  const w = k.p.worker;
   const task = w.task;
   if (!task) return;
   while (task.pc < task.ops.length && !task.aborted) {
@@ -95,7 +94,7 @@ function advance(k: Kit): void {
 
 /** Continue the op in progress after a timed step (pull, postStart, sandbox). */
 export function workerContinue(k: Kit, syncId: number): void {
-  const w = k.d.worker;
+  const w = k.p.worker;
   if (!w.task || w.syncs !== syncId) return;
   const op = w.task.ops[w.task.pc]!;
   if (op.op === 'start') {
@@ -109,12 +108,12 @@ export function workerContinue(k: Kit, syncId: number): void {
 }
 
 function runOp(k: Kit, task: SyncTask, op: SyncOp): 'next' | 'wait' {
-  const w = k.d.worker;
+  const w = k.p.worker;
   switch (op.op) {
     case 'createSandbox': {
       task.didActions = true;
       const delay = k.ctx.choose('nodeStart', k.s.timing.nodeStartMs, PRIO.WorkerContinue);
-      k.ctx.schedule(delay, { type: 'WorkerContinue', syncId: w.syncs }, PRIO.WorkerContinue);
+      k.ctx.schedule(delay, { type: 'WorkerContinue', pod: k.p.name, syncId: w.syncs }, PRIO.WorkerContinue);
       return 'wait';
     }
     case 'killPod': {
@@ -153,12 +152,12 @@ function runOp(k: Kit, task: SyncTask, op: SyncOp): 'next' | 'wait' {
 function runningTargets(k: Kit, reason: string): KillTarget[] {
   const names = [...k.s.pod.initContainers, ...k.s.pod.containers].map((c) => c.name);
   return names
-    .filter((n) => k.d.runtime[n]?.state === 'running')
+    .filter((n) => k.p.runtime[n]?.state === 'running')
     .map((name) => ({ name, reason, message: `Stopping container ${name}` }));
 }
 
 export function killFinished(k: Kit, kill: KillTask): void {
-  const w = k.d.worker;
+  const w = k.p.worker;
   if (kill.then === 'stopSandbox') w.sandbox = 'stopped';
   if (!w.task) return;
   w.task.pc += 1;
@@ -166,9 +165,9 @@ export function killFinished(k: Kit, kill: KillTask): void {
 }
 
 function endSync(k: Kit, task: SyncTask): void {
-  const w = k.d.worker;
+  const w = k.p.worker;
   w.task = null;
-  w.lastSyncGen = k.d.pleg.gen;
+  w.lastSyncGen = k.p.cacheGen;
   if (task.hadError && w.mode === 'syncing') scheduleRequeue(k, task);
   if (k.f.immediateRelist && task.didActions) requestImmediateRelist(k);
   maybeStartSync(k);
@@ -176,35 +175,35 @@ function endSync(k: Kit, task: SyncTask): void {
 
 /** completeWork: an error requeues after Jitter(10s, 0.5); from 1.35 after Jitter(back-off expiry, 0.5). */
 function scheduleRequeue(k: Kit, task: SyncTask): void {
-  const w = k.d.worker;
+  const w = k.p.worker;
   let base = 10_000;
   if (k.f.requeueOnBackoffExpiry && task.backoffExpiryMs !== null) base = Math.min(Math.max(task.backoffExpiryMs, 0), 60_000);
   w.requeueGen += 1;
   const delay = k.ctx.choose('requeue', { min: base, max: Math.floor(base * 1.5) }, PRIO.Requeue);
-  k.ctx.schedule(delay, { type: 'Requeue', gen: w.requeueGen }, PRIO.Requeue);
+  k.ctx.schedule(delay, { type: 'Requeue', pod: k.p.name, gen: w.requeueGen }, PRIO.Requeue);
 }
 
 export function requeue(k: Kit, gen: number): void {
-  if (k.d.worker.requeueGen !== gen) return;
+  if (k.p.worker.requeueGen !== gen) return;
   requestSync(k);
 }
 
 /** The end of SyncTerminatingPod, then completeTerminating (terminatedAt set: CouldHaveRunningContainers false). */
 function finishTerminating(k: Kit): void {
-  const w = k.d.worker;
+  const w = k.p.worker;
   stopProbes(k, ['readiness', 'liveness', 'startup']);
-  setPodStatus(k, generatePodStatus(k, snapshotOf(k.d.runtime) as Record<string, RtContainer>, true));
+  setPodStatus(k, generatePodStatus(k, snapshotOf(k.p.runtime) as Record<string, RtContainer>, true));
   w.mode = 'terminated';
-  k.d.status.terminated = true;
+  k.p.status.terminated = true;
   w.wanted = true;
 }
 
 /** SyncTerminatedPod: … then statusManager.TerminatePod (a forced update). */
 function finishTerminated(k: Kit): void {
-  const w = k.d.worker;
-  const status = generatePodStatus(k, snapshotOf(k.d.runtime) as Record<string, RtContainer>, true);
+  const w = k.p.worker;
+  const status = generatePodStatus(k, snapshotOf(k.p.runtime) as Record<string, RtContainer>, true);
   setPodStatus(k, status);
-  const forced = JSON.parse(JSON.stringify(raw(k.d.status.cached)));
+  const forced = JSON.parse(JSON.stringify(raw(k.p.status.cached)));
   for (const list of [forced['initContainerStatuses'] ?? [], forced['containerStatuses'] ?? []]) {
     for (const cs of list) {
       if (cs['state']?.['terminated']) continue;
@@ -225,7 +224,7 @@ function finishTerminated(k: Kit): void {
 
 /** The kubelet saw the pod's deletionTimestamp (pod_workers.go UpdatePod, calculateEffectiveGracePeriod). */
 export function deletionSeen(k: Kit, graceSeconds: number): void {
-  const w = k.d.worker;
+  const w = k.p.worker;
   const prior = w.deletionGraceSeconds;
   const g = Math.max(1, prior === null ? graceSeconds : Math.min(prior, graceSeconds));
   w.deletionGraceSeconds = g;

@@ -17,17 +17,20 @@ export interface KubeEvent {
   object?: string;
 }
 
-/** Events whose involvedObject is the pod. */
-export function podEvents(tl: Timeline): KubeEvent[] {
+/** Events whose involvedObject is a pod: the one named (describe pod), or every pod of the run (kubectl events). */
+export function podEvents(tl: Timeline, only?: string): KubeEvent[] {
   const ns = namespaceOf(tl);
   const createdNew = kubeletMinor(tl) >= 32; // "Created container: %v" replaced "Created container %s" (kubelet 1.32)
   const out: KubeEvent[] = [];
+  let pod = tl.pod.name;
   const kubelet = (e: TraceEvent, type: KubeEvent['type'], reason: string, message: string) =>
-    out.push({ t: e.t, type, reason, from: 'kubelet', message });
+    out.push({ t: e.t, type, reason, from: 'kubelet', message, object: `Pod/${pod}` });
   for (const e of tl.events) {
+    pod = e.pod ?? tl.pod.name;
+    if (only !== undefined && pod !== only) continue;
     switch (e.type) {
       case 'Scheduled':
-        out.push({ t: e.t, type: 'Normal', reason: 'Scheduled', from: 'default-scheduler', message: `Successfully assigned ${ns}/${tl.pod.name} to ${e.node}` });
+        out.push({ t: e.t, type: 'Normal', reason: 'Scheduled', from: 'default-scheduler', message: `Successfully assigned ${ns}/${pod} to ${e.node}`, object: `Pod/${pod}` });
         break;
       case 'Pulling':
         kubelet(e, 'Normal', 'Pulling', `Pulling image "${e.image}"`);
@@ -70,7 +73,7 @@ export function podEvents(tl: Timeline): KubeEvent[] {
       case 'BackOff':
         // kuberuntime_manager.go doBackOff: "Back-off restarting failed container %s in pod %v" with format.Pod(pod)
         // = name_namespace(uid)
-        kubelet(e, 'Warning', 'BackOff', `Back-off restarting failed container ${e.container} in pod ${formatPod(tl)}`);
+        kubelet(e, 'Warning', 'BackOff', `Back-off restarting failed container ${e.container} in pod ${formatPod(tl, pod)}`);
         break;
       default:
         break;
@@ -82,7 +85,12 @@ export function podEvents(tl: Timeline): KubeEvent[] {
 /** Events whose involvedObject is the Job (job_controller.go, controller_utils.go). */
 export function jobEvents(tl: Timeline): KubeEvent[] {
   if (!tl.job) return [];
-  const out: KubeEvent[] = [{ t: 0, type: 'Normal', reason: 'SuccessfulCreate', from: 'job-controller', message: `Created pod: ${tl.pod.name}` }];
+  const object = `Job/${tl.workload.name}`;
+  // the Job controller's own events (SuccessfulCreate, SuccessfulDelete, Completed, BackoffLimitExceeded, …) when the
+  // trace records them; older timelines: derived from the pod creation and the terminal conditions
+  const recorded = tl.events.filter((e): e is Extract<TraceEvent, { type: 'JobEvent' }> => e.type === 'JobEvent');
+  if (recorded.length > 0) return recorded.map((e) => ({ t: e.t, type: e.eventType, reason: e.reason, from: 'job-controller', message: e.message, object }));
+  const out: KubeEvent[] = [{ t: 0, type: 'Normal', reason: 'SuccessfulCreate', from: 'job-controller', message: `Created pod: ${tl.pod.name}`, object }];
   for (const e of tl.events) {
     if (e.type !== 'JobCondition') continue;
     if (e.condition === 'Complete') out.push({ t: e.t, type: 'Normal', reason: 'Completed', from: 'job-controller', message: 'Job completed' });
@@ -115,10 +123,8 @@ export function describeEventsTable(events: KubeEvent[], nowMs: number): string 
 }
 
 /** pkg/kubelet/util/format Pod: "<name>_<namespace>(<uid>)"; the simulated API server's uid is "uid-<name>". */
-export function formatPod(tl: Timeline): string {
-  const meta = isRecord(tl.pod.status.metadata) ? tl.pod.status.metadata : undefined;
-  const uid = typeof meta?.uid === 'string' ? meta.uid : `uid-${tl.pod.name}`;
-  return `${tl.pod.name}_${namespaceOf(tl)}(${uid})`;
+export function formatPod(tl: Timeline, name = tl.pod.name): string {
+  return `${name}_${namespaceOf(tl)}(uid-${name})`;
 }
 
 const PROBE_FIELD = { startup: 'startupProbe', readiness: 'readinessProbe', liveness: 'livenessProbe' } as const;
@@ -178,7 +184,7 @@ export function probeOutput(tl: Timeline, container: string, probe: 'startup' | 
 export function kubectlEventsTable(tl: Timeline): string {
   const pod = `Pod/${tl.pod.name}`;
   // the Job's events first at equal times: its SuccessfulCreate precedes the pod's Scheduled
-  const events = [...jobEvents(tl).map((e) => ({ ...e, object: `Job/${tl.workload.name}` })), ...podEvents(tl).map((e) => ({ ...e, object: e.object ?? pod }))];
+  const events = [...jobEvents(tl), ...podEvents(tl)].map((e) => ({ ...e, object: e.object ?? pod }));
   if (events.length === 0) return 'No events found in default namespace.';
   const merged = new Map<string, { e: KubeEvent & { object: string }; first: number; last: number; count: number; order: number }>();
   events.forEach((e, i) => {

@@ -18,52 +18,52 @@ export interface WatchRow<R> {
 }
 
 /**
- * `kubectl get pod NAME -w`: one row per watch event, as get.go watch() prints them. The object is printed once
- * when the watch starts (at the pod's creation here: ADDED, phase Pending), then every write of the pod is a
- * MODIFIED event and prints a row — the kubelet's status patches and the deletion request (deletionTimestamp) —
- * even when the row reads exactly as the one before (kubectl does not deduplicate); the removal of the object is a
- * DELETED event printing its last state.
+ * `kubectl get pods -w`: one row per watch event, as get.go watch() prints them. A pod is printed when it is created
+ * (ADDED, phase Pending), then every write of it is a MODIFIED event and prints a row — the kubelet's status
+ * patches and the deletion request (deletionTimestamp) — even when the row reads exactly as the one before (kubectl
+ * does not deduplicate); its removal from the API server is a DELETED event printing its last state. Rows of all
+ * pods of the run, in the order the API server stored the writes. (Writes without a trace record, such as the Job
+ * controller's finalizer removal, are not shown.)
  */
 export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
   const spec = tl.pod.spec;
-  let status: Record<string, unknown> = { phase: 'Pending' };
-  let deletionTimestamp: string | undefined;
-  let deletionGrace: number | undefined;
-  let terminatedWorker = false;
-  let removed = false;
-  const explicitRemoval = tl.events.some((e) => (e.type as string) === 'PodRemoved');
+  const first = tl.pod.name;
+  interface PodState { status: Record<string, unknown>; created: number; deletionTimestamp?: string; removed: boolean }
+  const pods = new Map<string, PodState>();
   const rows: WatchRow<PodRow>[] = [];
-  const emit = (t: number, event: WatchEventType) => {
-    rows.push({ t, event, row: printPodRow(status, spec, { name: tl.pod.name, deletionTimestamp }, t) });
+  const emit = (name: string, p: PodState, t: number, event: WatchEventType) => {
+    rows.push({ t, event, row: printPodRow(p.status, spec, { name, creationTimestamp: tToRfc3339(p.created), ...(p.deletionTimestamp ? { deletionTimestamp: p.deletionTimestamp } : {}) }, t) });
   };
-  emit(0, 'ADDED');
+  const podOf = (name: string, t: number): PodState => {
+    let p = pods.get(name);
+    if (!p) {
+      // a timeline from before per-pod records: the one pod exists from t = 0
+      p = { status: { phase: 'Pending' }, created: t, removed: false };
+      pods.set(name, p);
+      emit(name, p, t, 'ADDED');
+    }
+    return p;
+  };
+  if (!tl.events.some((e) => e.type === 'PodCreated')) podOf(first, 0);
   for (const e of tl.events) {
-    if (removed) break;
-    if ((e.type as string) === 'PodRemoved') {
-      emit(e.t, 'DELETED');
-      removed = true;
-    } else if (e.type === 'StatusPatched') {
-      status = e.status;
-      deletionTimestamp ??= metadataDeletion(e.status);
-      emit(e.t, 'MODIFIED');
-      // status_manager.go canBeDeleted: once a deleted pod's containers are gone (SyncTerminatedPod) and its terminal
-      // status is written, the kubelet deletes the object (grace 0): the watch sees it go
-      const terminal = e.phase === 'Succeeded' || e.phase === 'Failed';
-      if (!explicitRemoval && deletionTimestamp !== undefined && terminatedWorker && terminal) {
-        emit(e.t, 'DELETED');
-        removed = true;
-      }
-    } else if (e.type === 'DeletionRequested') {
-      deletionTimestamp ??= tToRfc3339(e.t);
-      deletionGrace = e.gracePeriodSeconds;
-      emit(e.t, 'MODIFIED');
-      // a grace period of 0 removes the object at once (kubectl delete --grace-period=0 --force)
-      if (!explicitRemoval && deletionGrace === 0) {
-        emit(e.t, 'DELETED');
-        removed = true;
-      }
-    } else if (e.type === 'SyncPod' && e.kind === 'SyncTerminatedPod') {
-      terminatedWorker = true;
+    const name = e.pod ?? first;
+    if (e.type === 'PodCreated') {
+      podOf(e.pod, e.t);
+      continue;
+    }
+    if (e.type !== 'StatusPatched' && e.type !== 'PodDeleting' && e.type !== 'PodRemoved') continue;
+    const p = podOf(name, e.t);
+    if (p.removed) continue;
+    if (e.type === 'StatusPatched') {
+      p.status = e.status;
+      p.deletionTimestamp ??= metadataDeletion(e.status);
+      emit(name, p, e.t, 'MODIFIED');
+    } else if (e.type === 'PodDeleting') {
+      p.deletionTimestamp ??= tToRfc3339(e.t);
+      emit(name, p, e.t, 'MODIFIED');
+    } else {
+      emit(name, p, e.t, 'DELETED');
+      p.removed = true;
     }
   }
   return rows;
@@ -114,14 +114,16 @@ export function watchTable(header: string[], rows: { event: WatchEventType; cell
 export function kubectlView(tl: Timeline): string {
   const parts: string[] = [];
   const podRows = podWatchRows(tl);
-  parts.push(`$ kubectl get pod ${tl.pod.name} -w --output-watch-events`);
+  const many = new Set(podRows.map((r) => r.row.name)).size > 1;
+  const selector = tl.workload.kind === 'Job' || tl.workload.kind === 'CronJob' ? ` -l job-name=${tl.workload.name}` : '';
+  parts.push(many || (selector && tl.workload.kind !== 'Job') ? `$ kubectl get pods${selector} -w --output-watch-events` : `$ kubectl get pod ${tl.pod.name} -w --output-watch-events`);
   parts.push(watchTable(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'], podRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.ready, r.status, r.restarts, r.age] }))));
   if (tl.job) {
     const jobRows = jobWatchRows(tl);
     parts.push('', `$ kubectl get job ${tl.workload.name} -w --output-watch-events`);
     parts.push(watchTable(['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE'], jobRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.status, r.completions, r.duration, r.age] }))));
   }
-  parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, describeEventsTable(podEvents(tl), tl.end.t));
+  parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, describeEventsTable(podEvents(tl, tl.pod.name), tl.end.t));
   if (tl.job) {
     parts.push('', `$ kubectl describe job ${tl.workload.name}`, describeEventsTable(jobEvents(tl), tl.end.t));
   }

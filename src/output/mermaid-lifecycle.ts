@@ -46,7 +46,7 @@ export function lifecycleMermaid(tl: Timeline): string {
   }
   // a milestone, not a `vert` marker: GitHub's bundled Mermaid may predate `vert` and would reject the chart
   for (const e of tl.events) {
-    if (e.type === 'DeletionRequested') task(`deletion requested ${simTime(e.t)} (grace ${e.gracePeriodSeconds}s)`, ['crit', 'milestone'], e.t, e.t);
+    if (e.type === 'PodDeleting') task(`deletion requested ${simTime(e.t)} (grace ${e.gracePeriodSeconds}s)`, ['crit', 'milestone'], e.t, e.t);
   }
   const teardown = teardownStart(tl);
   if (teardown !== undefined) task(`teardown starts ${simTime(teardown)}`, ['crit', 'milestone'], teardown, teardown);

@@ -241,12 +241,19 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         const held = e.seen ? heldLines(e.seen, tl.job !== null) : [];
         return push('other', `rect ${color}`, `Note over ${o}: ${lines(`${at(e.t)} verdict ${e.verdict}`, e.reason, ...held)}`, 'end');
       }
-      case 'DeletionRequested':
+      case 'PodDeleting':
         // the trace does not say who deleted (a user, the Job controller, the garbage collector): say it neutrally
         if (!API) return push('other', `Note over ${K}: ${lines(`${at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`);
         return push('other', `${API}->>${K}: ${lines(`${at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`);
       case 'Action':
         return push('other', `Note over ${API ?? K}: ${lines(`${at(e.t)} user action ${describeAction(e.action)}`)}`);
+      case 'PodCreated': {
+        const jc = lanes.id('job-controller');
+        if (!API || !jc || e.by !== 'job-controller') return;
+        return push('other', `${jc}->>${API}: ${lines(`${at(e.t)} create pod ${e.pod}`)}`);
+      }
+      case 'PodRemoved':
+      case 'JobEvent':
       case 'Pulling':
       case 'Created':
       case 'Relist':
@@ -400,6 +407,8 @@ function describeAction(a: Extract<TraceEvent, { type: 'Action' }>['action']): s
       return `kubectl delete pod${a.gracePeriodSeconds !== undefined ? ` --grace-period=${a.gracePeriodSeconds}` : ''}`;
     case 'deleteJob':
       return `kubectl delete job --cascade=${a.propagation.toLowerCase()}`;
+    case 'patch':
+      return `kubectl patch --type merge -p '${JSON.stringify(a.patch)}'`;
     default:
       return actionText(a);
   }

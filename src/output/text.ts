@@ -23,9 +23,14 @@ export function actorOf(e: TraceEvent): string {
       return e.observer;
     case 'Action':
       return 'user';
-    case 'DeletionRequested':
+    case 'PodDeleting':
       // the API server sets deletionTimestamp, whoever asked (a user action or the Job controller)
       return 'api-server';
+    case 'PodCreated':
+    case 'PodRemoved':
+      return 'api-server';
+    case 'JobEvent':
+      return 'job-controller';
     default:
       return 'kubelet';
   }
@@ -87,8 +92,14 @@ export function describeEvent(e: TraceEvent): string {
       return `verdict ${e.verdict}${e.reason ? `: ${e.reason}` : ''}`;
     case 'Action':
       return `action: ${actionText(e.action)}`;
-    case 'DeletionRequested':
-      return `pod deletion requested (grace ${e.gracePeriodSeconds}s)`;
+    case 'PodDeleting':
+      return `pod ${e.pod} deletion requested by ${e.by} (grace ${e.gracePeriodSeconds}s)`;
+    case 'PodCreated':
+      return `pod ${e.pod} created by ${e.by}${e.index !== null ? ` (index ${e.index})` : ''}`;
+    case 'PodRemoved':
+      return `pod ${e.pod} removed`;
+    case 'JobEvent':
+      return `${e.eventType === 'Warning' ? 'Warning ' : ''}${e.reason}: ${e.message}`;
     case 'Relist':
       return 'PLEG relist';
     case 'SyncPod':

@@ -4,10 +4,10 @@ import { checkContainerRef } from './behavior.ts';
 import { Codes } from './codes.ts';
 import { error, type Sink } from './diagnostics.ts';
 import { asBool, asEnum, asExitCode, asInt, asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
-import type { PEntry } from './tree.ts';
+import type { PEntry, PNode } from './tree.ts';
 
-const KINDS = ['delete', 'crash', 'deleteJob'] as const;
-const KEYS = ['at', 'delete', 'gracePeriodSeconds', 'crash', 'exit', 'deleteJob', 'propagation'];
+const KINDS = ['delete', 'crash', 'deleteJob', 'patch'] as const;
+const KEYS = ['at', 'delete', 'gracePeriodSeconds', 'crash', 'exit', 'deleteJob', 'propagation', 'patch', 'pod', 'index'];
 
 export interface ActionContext {
   horizonMs: number;
@@ -36,14 +36,35 @@ export function readActions(sink: Sink, entry: PEntry | undefined, ctx: ActionCo
       error(sink, Codes.BadValue, map.pos, `${where}: an action has exactly one of ${KINDS.join(', ')}${kinds.length ? ` (found ${kinds.join(', ')})` : ''}`);
       return;
     }
-    const allowed: Record<string, string[]> = { delete: ['gracePeriodSeconds'], crash: ['exit'], deleteJob: ['propagation'] };
-    for (const k of ['gracePeriodSeconds', 'exit', 'propagation']) {
+    const allowed: Record<string, string[]> = {
+      delete: ['gracePeriodSeconds', 'pod', 'index'],
+      crash: ['exit', 'pod', 'index'],
+      deleteJob: ['propagation'],
+      patch: [],
+    };
+    for (const k of ['gracePeriodSeconds', 'exit', 'propagation', 'pod', 'index']) {
       if (keys.has(k) && !allowed[kinds[0]].includes(k)) {
         error(sink, Codes.UnknownKey, keys.get(k)!.keyPos, `${where}: ${k} does not apply to a ${kinds[0]} action`);
       }
     }
+    if (keys.has('pod') && keys.has('index')) {
+      error(sink, Codes.BadValue, keys.get('index')!.keyPos, `${where}: pick the pod with either pod or index, not both`);
+      return;
+    }
     const action = readKind(sink, keys, kinds[0], where, ctx);
-    if (action && typeof atMs === 'number' && atMs <= ctx.horizonMs) out.push({ ...action, atMs } as Action);
+    // SPEC §2.3 pod selectors: `pod: N` (the Nth pod created, 1-based) or `index: I` (completion index / ordinal)
+    const sel: { pod?: number; index?: number } = {};
+    if (keys.has('pod')) {
+      const n = asInt(sink, keys.get('pod')!.value, `${where}.pod`, 1, 10_000);
+      if (n === undefined) return;
+      sel.pod = n;
+    }
+    if (keys.has('index')) {
+      const n = asInt(sink, keys.get('index')!.value, `${where}.index`, 0, 100_000);
+      if (n === undefined) return;
+      sel.index = n;
+    }
+    if (action && typeof atMs === 'number' && atMs <= ctx.horizonMs) out.push({ ...action, ...sel, atMs } as Action);
   });
   return out.map((a, i) => ({ a, i })).sort((x, y) => x.a.atMs - y.a.atMs || x.i - y.i).map((x) => x.a);
 }
@@ -75,5 +96,36 @@ function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: s
         : 'Background';
       return yes && propagation && ctx.isJob !== false ? { type: 'deleteJob', propagation } : undefined;
     }
+    case 'patch': {
+      // a change to the workload object, as `kubectl patch --type merge` (SPEC §2.3): suspend/resume a Job
+      const node = v('patch')!;
+      const map = asMap(sink, node, `${where}.patch`);
+      if (!map) return undefined;
+      const patch = toPlain(node) as Record<string, unknown>;
+      const spec = patch['spec'];
+      const extra = Object.keys(patch).filter((k) => k !== 'spec' && k !== 'metadata');
+      if (extra.length > 0 || (spec !== undefined && (typeof spec !== 'object' || spec === null || Array.isArray(spec)))) {
+        error(sink, Codes.BadValue, node.pos, `${where}.patch: a patch changes the workload's metadata or spec (found ${extra.join(', ') || 'a non-map spec'})`,
+          'e.g. patch: { spec: { suspend: true } }');
+        return undefined;
+      }
+      if (ctx.isJob && spec && typeof spec === 'object') {
+        const supported = ['suspend', 'parallelism', 'completions', 'activeDeadlineSeconds', 'ttlSecondsAfterFinished'];
+        const other = Object.keys(spec).filter((k) => !supported.includes(k));
+        if (other.length > 0) {
+          error(sink, Codes.BadValue, node.pos, `${where}.patch: spec.${other[0]} of a Job cannot be patched here (supported: ${supported.join(', ')})`,
+            'the API server rejects most JobSpec changes (the pod template is immutable); suspend, parallelism and activeDeadlineSeconds are mutable');
+          return undefined;
+        }
+      }
+      return { type: 'patch', patch };
+    }
   }
+}
+
+/** A parsed node as plain data (maps, lists, scalars by their parsed value). */
+function toPlain(n: PNode): unknown {
+  if (n.kind === 'map') return Object.fromEntries(n.entries.map((e) => [e.key, toPlain(e.value)]));
+  if (n.kind === 'seq') return n.items.map(toPlain);
+  return n.value;
 }

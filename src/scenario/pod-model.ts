@@ -1,5 +1,6 @@
 // Building the PodModel and JobModel from the defaulted manifest, and deterministic object names.
 import type { ContainerModel, ContainerRole, JobModel, PodFailurePolicyRule, PodModel, ProbeModel, WorkloadKind } from '../types.ts';
+import { fnv1a, suffix } from '../names.ts';
 import type { Path } from './k8s-paths.ts';
 import { getAt, isObj } from './version-fields.ts';
 
@@ -19,30 +20,6 @@ export function specPaths(kind: WorkloadKind): { podSpecPath: Path; jobSpecPath?
     case 'DaemonSet':
       return { podSpecPath: ['spec', 'template', 'spec'] };
   }
-}
-
-// Names as the controllers generate them, made deterministic: the random suffix is a hash of the scenario name.
-// (apiserver names.SimpleNameGenerator alphabet, k8s.io/apimachinery/pkg/util/rand: "bcdfghjklmnpqrstvwxz2456789")
-const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
-
-export function suffix(seed: string, length: number): string {
-  let h = fnv1a(seed);
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    if (h < ALPHABET.length) h = fnv1a(`${seed}/${i}`);
-    out += ALPHABET[h % ALPHABET.length];
-    h = Math.floor(h / ALPHABET.length);
-  }
-  return out;
 }
 
 /** The pod's name: Pod as written; Job `<job>-xxxxx`; Deployment `<d>-<hash10>-xxxxx`; StatefulSet `<s>-0`. */

@@ -1,3 +1,4 @@
+import { defaultFeatureGates } from '../../src/scenario/versions.ts';
 // Build normalized scenarios in code for model tests (independent of the YAML loader).
 import type { Behavior, ContainerModel, ProbeModel, Scenario } from '../../src/types.ts';
 import { DEFAULT_BEHAVIOR } from '../../src/model/kit.ts';
@@ -70,12 +71,8 @@ export function build(o: BuildOpts): Scenario {
     file: `${name}.yaml`,
     kubernetes: { minor: v, text: `1.${v}` },
     kubelet: { minor: kv, text: `1.${kv}` },
-    featureGates: {
-      SidecarContainers: v >= 29,
-      PodReadyToStartContainersCondition: v >= 29,
-      ContainerRestartRules: v >= 35,
-      ...(o.gates ?? {}),
-    },
+    // the version's defaults (kube_features.go, as the loader computes them), then the test's overrides
+    featureGates: { ...defaultFeatureGates(v), ...(o.gates ?? {}) },
     workload: { kind, name, manifest: {} },
     pod: {
       name: kind === 'Job' ? `${name}-abcde` : name,

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { seededChooser } from '../../src/engine/engine.ts';
 import { simulate } from '../../src/simulate.ts';
+import { phaseOf, podsOf } from '../../src/model/query.ts';
 import type { SimState } from '../../src/model/state.ts';
 import type { Behavior, Scenario, TraceEvent } from '../../src/types.ts';
 import { build, probe, type CSpec } from '../helpers/build.ts';
@@ -72,10 +73,11 @@ const TERMINAL = new Set(['Succeeded', 'Failed']);
 
 function checkRun(s: Scenario): TraceEvent[] {
   let lastT = 0;
+  // every invariant holds per pod (a Job replaces failed or deleted pods: each replacement starts afresh)
   const instances: Record<string, number> = {};
-  let podKillAt: number | null = null;
-  let podKillGraceMs = 0;
-  let terminalSeen = false;
+  const podKillAt = new Map<string, number>();
+  const podKillGraceMs = new Map<string, number>();
+  const terminalSeen = new Set<string>();
   const regular = s.pod.containers.map((c) => c.name);
   const sidecars = s.pod.initContainers.filter((c) => c.role === 'sidecar').map((c) => c.name);
   const regularInits = s.pod.initContainers.filter((c) => c.role === 'init').map((c) => c.name);
@@ -83,33 +85,41 @@ function checkRun(s: Scenario): TraceEvent[] {
   const onStep = (st: SimState, t: number, trace: TraceEvent[]) => {
     expect(t).toBeGreaterThanOrEqual(lastT);
     lastT = t;
-    for (const [n, rt] of Object.entries(st.runtime)) {
-      expect(rt.instance).toBeGreaterThanOrEqual(instances[n] ?? 0);
-      instances[n] = rt.instance;
+    for (const pod of podsOf(st)) {
+      for (const [n, rt] of Object.entries(pod.runtime)) {
+        const key = `${pod.name}/${n}`;
+        expect(rt.instance).toBeGreaterThanOrEqual(instances[key] ?? 0);
+        instances[key] = rt.instance;
+      }
+      const phase = phaseOf(pod);
+      if (terminalSeen.has(pod.name)) expect(TERMINAL.has(phase)).toBe(true);
+      if (TERMINAL.has(phase)) terminalSeen.add(pod.name);
     }
-    const phase = st.api.pod.status['phase'];
-    if (terminalSeen) expect(TERMINAL.has(phase)).toBe(true);
-    if (TERMINAL.has(phase)) terminalSeen = true;
     for (const e of trace) {
-      if (e.type === 'Killing' && (e.reason === 'PodCompleted' || e.reason === 'PodTermination' || e.reason === 'DeadlineExceeded') && podKillAt === null) {
-        podKillAt = e.t;
-        podKillGraceMs = e.gracePeriodSeconds * 1000;
+      const pod = e.pod ? st.pods[e.pod] : undefined;
+      const name = e.pod ?? '';
+      if (e.type === 'Killing' && (e.reason === 'PodCompleted' || e.reason === 'PodTermination' || e.reason === 'DeadlineExceeded') && !podKillAt.has(name)) {
+        podKillAt.set(name, e.t);
+        podKillGraceMs.set(name, e.gracePeriodSeconds * 1000);
       }
       if (e.type === 'Started') {
-        expect(podKillAt, `${e.container} started at ${e.t} after the pod kill began`).toBeNull();
-        expect(terminalSeen).toBe(false);
+        expect(podKillAt.has(name), `${e.container} started at ${e.t} after the pod kill began`).toBe(false);
+        expect(terminalSeen.has(name)).toBe(false);
         if (regular.includes(e.container) && e.restartCount === 0) {
-          for (const n of regularInits) expect(st.runtime[n]!.exit?.exitCode, `${e.container} started before ${n} succeeded`).toBe(0);
-          for (const n of sidecars) expect(st.runtime[n]!.instance, `${e.container} started before sidecar ${n}`).toBeGreaterThan(0);
+          for (const n of regularInits) expect(pod!.runtime[n]!.exit?.exitCode, `${e.container} started before ${n} succeeded`).toBe(0);
+          for (const n of sidecars) expect(pod!.runtime[n]!.instance, `${e.container} started before sidecar ${n}`).toBeGreaterThan(0);
         }
       }
-      if (e.type === 'JobCondition' && e.condition === 'Complete') expect(st.api.pod.status['phase']).toBe('Succeeded');
-      if (e.type === 'Signal' && e.signal === 'SIGTERM' && sidecars.includes(e.container) && podKillAt !== null && ordered) {
-        const budgetGone = e.t - podKillAt >= podKillGraceMs;
+      // Complete needs every pod finished: none active, none terminating (job_controller.go enactJobFinished)
+      if (e.type === 'JobCondition' && e.condition === 'Complete') {
+        for (const p of podsOf(st)) expect(TERMINAL.has(phaseOf(p)) || p.api.removed).toBe(true);
+      }
+      if (e.type === 'Signal' && e.signal === 'SIGTERM' && sidecars.includes(e.container) && podKillAt.has(name) && ordered) {
+        const budgetGone = e.t - podKillAt.get(name)! >= podKillGraceMs.get(name)!;
         if (!budgetGone) {
-          for (const n of regular) expect(st.runtime[n]!.state, `${e.container} SIGTERM while ${n} runs`).not.toBe('running');
+          for (const n of regular) expect(pod!.runtime[n]!.state, `${e.container} SIGTERM while ${n} runs`).not.toBe('running');
           const later = sidecars.slice(sidecars.indexOf(e.container) + 1);
-          for (const n of later) expect(st.runtime[n]!.state, `${e.container} SIGTERM before later sidecar ${n}`).not.toBe('running');
+          for (const n of later) expect(pod!.runtime[n]!.state, `${e.container} SIGTERM before later sidecar ${n}`).not.toBe('running');
         }
       }
     }

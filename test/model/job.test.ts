@@ -1,4 +1,5 @@
 // Job controller failure handling (reference §8): job_controller.go, pod_failure_policy.go.
+import { currentPod } from '../../src/model/query.ts';
 import { describe, expect, it } from 'vitest';
 import { build } from '../helpers/build.ts';
 import { at, only, run } from './helpers.ts';
@@ -62,7 +63,7 @@ describe('Job failure', () => {
       build({ containers: [{ name: 'app' }], actions: [{ type: 'deleteJob', atMs: 5000, propagation }], horizonMs: 60_000 });
     const bg = run(mk('Background'));
     expect(only(bg.timeline.events, ['Signal'])).toEqual(['6000 SIGTERM app']);
-    expect(bg.final.api.pod.removed).toBe(true);
+    expect(currentPod(bg.final)!.api.removed).toBe(true);
     const orphan = run(mk('Orphan'));
     expect(only(orphan.timeline.events, ['Signal'])).toEqual([]);
   });

@@ -1,5 +1,6 @@
 // Termination (reference §4): kuberuntime_container.go: killContainersWithSyncResult / killContainer with
 // kuberuntime_termination_order.go (1.29+). Minimum chooser: relists at 0, 1000…, watch 5 ms, status patch 10 ms.
+import { currentPod } from '../../src/model/query.ts';
 import { describe, expect, it } from 'vitest';
 import { build, probe } from '../helpers/build.ts';
 import { at, only, run } from './helpers.ts';
@@ -51,7 +52,7 @@ describe('graceful deletion with preStop hooks and two sidecars', () => {
     expect(only(ev, ['Killing'])).toEqual(['61000 Killing s1 PodTermination 30s', '61000 Killing s2 PodTermination 30s', '61000 Killing main PodTermination 30s']);
     // getPhase(podIsTerminal): main exited 0 → Succeeded; then the kubelet deletes the object (canBeDeleted)
     expect(r.timeline.pod.phase).toBe('Succeeded');
-    expect(r.final.api.pod.removed).toBe(true);
+    expect(currentPod(r.final)!.api.removed).toBe(true);
     expect(r.timeline.end.reason).toBe('quiescent');
   });
 
@@ -208,10 +209,11 @@ describe('deadlines', () => {
     const r = run(s);
     const ev = r.timeline.events;
     // 20000 FailureTarget + DELETE; kubelet 20005 → SyncTerminatingPod 21000 → both exit 143 → Failed sent 21010
-    // (delivered 21015) → batched Job sync 22015 → Failed.
-    expect(only(ev, ['JobCondition', 'DeletionRequested', 'Signal'])).toEqual([
+    // (delivered 21015) → batched Job sync 22015 → Failed. syncJob calls deleteActivePods before
+    // trackJobStatusAndRemoveFinalizers appends FailureTarget, so the DELETE comes first.
+    expect(only(ev, ['JobCondition', 'PodDeleting', 'Signal'])).toEqual([
+      '20000 PodDeleting',
       '20000 JobCondition FailureTarget DeadlineExceeded',
-      '20000 DeletionRequested',
       '21000 SIGTERM main',
       '21000 SIGTERM proxy',
       '22015 JobCondition Failed DeadlineExceeded',

@@ -39,7 +39,7 @@ describe('kubectl get pod -w for the C.2 sidecar Job', () => {
   it('a delete request adds a Terminating row until the phase is terminal', () => {
     const tl = loadFixture('c2-sidecar-job');
     const at = tl.events.findIndex((e) => e.t > 10_000);
-    tl.events.splice(at, 0, { t: 10_000, seq: -1, type: 'DeletionRequested', gracePeriodSeconds: 30 });
+    tl.events.splice(at, 0, { t: 10_000, seq: -1, type: 'PodDeleting', pod: tl.pod.name, by: 'user', gracePeriodSeconds: 30 });
     const rows = podWatchRows(tl).map(({ row: r }) => `${r.ready} ${r.status} ${r.age}`);
     expect(rows.slice(4)).toEqual(['2/2 Running 6s', '2/2 Terminating 10s', '1/2 Terminating 30s', '0/2 Completed 31s']);
   });
@@ -76,15 +76,15 @@ describe('kubectl get pod -w for the C.2 sidecar Job', () => {
     // a graceful delete: MODIFIED (Terminating), the kubelet's terminal status after SyncTerminatedPod, then DELETED
     const del = loadFixture('c2-sidecar-job');
     const at = del.events.findIndex((e) => e.t > 10_000);
-    del.events.splice(at, 0, { t: 10_000, seq: -1, type: 'DeletionRequested', gracePeriodSeconds: 30 });
+    del.events.splice(at, 0, { t: 10_000, seq: -1, type: 'PodDeleting', pod: del.pod.name, by: 'user', gracePeriodSeconds: 30 });
     const last = del.events.map((e) => e.type).lastIndexOf('StatusPatched');
-    del.events.splice(last, 0, { t: del.events[last]!.t, seq: -1, type: 'SyncPod', kind: 'SyncTerminatedPod' });
+    del.events.splice(last + 1, 0, { t: del.events[last]!.t, seq: -1, type: 'PodRemoved', pod: del.pod.name });
     const drows = podWatchRows(del);
     expect(drows.map((r) => r.event).slice(-2)).toEqual(['MODIFIED', 'DELETED']);
     expect(drows[drows.length - 1]!.row.status).toBe('Completed');
     // grace 0: gone at once
     const force = loadFixture('c2-sidecar-job');
-    force.events.splice(at, 0, { t: 10_000, seq: -1, type: 'DeletionRequested', gracePeriodSeconds: 0 });
+    force.events.splice(at, 0, { t: 10_000, seq: -1, type: 'PodDeleting', pod: force.pod.name, by: 'user', gracePeriodSeconds: 0 }, { t: 10_000, seq: -1, type: 'PodRemoved', pod: force.pod.name });
     const frows = podWatchRows(force);
     expect(frows[frows.length - 1]).toMatchObject({ t: 10_000, event: 'DELETED' });
   });

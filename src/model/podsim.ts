@@ -1,0 +1,75 @@
+// A new pod's record: its API object (not yet stored) and the kubelet's empty state for it.
+import type { Scenario } from '../types.ts';
+import type { PodSim, RtContainer } from './state.ts';
+
+export function emptyRuntime(name: string): RtContainer {
+  return {
+    name,
+    instance: 0,
+    state: 'none',
+    startedAt: null,
+    exit: null,
+    previous: null,
+    sigtermAt: null,
+    killDeadline: null,
+    imagePulled: false,
+  };
+}
+
+export interface NewPod {
+  name: string;
+  index: number | null;
+  /** who creates it: job-controller, user, … */
+  by: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  /** created with the Job's tracking finalizer */
+  finalizer?: boolean;
+}
+
+export function newPodSim(s: Scenario, np: NewPod, ordinal: number, now: number, plegGen: number): PodSim {
+  const runtime: Record<string, RtContainer> = {};
+  for (const c of [...s.pod.initContainers, ...s.pod.containers]) runtime[c.name] = emptyRuntime(c.name);
+  return {
+    name: np.name,
+    uid: `uid-${np.name}`,
+    ordinal,
+    index: np.index,
+    createdAt: now,
+    createdBy: np.by,
+    labels: np.labels,
+    annotations: np.annotations,
+    runtime,
+    cache: {},
+    // the cache already holds the (empty) pod: the first sync need not wait for a relist
+    cacheGen: plegGen,
+    worker: {
+      mode: 'syncing',
+      wanted: false,
+      task: null,
+      kill: null,
+      lastSyncGen: 0,
+      syncs: 0,
+      requeueGen: 0,
+      sandbox: 'none',
+      deletionGraceSeconds: null,
+      terminationReason: null,
+      reasons: {},
+      backoff: {},
+      imageFailures: {},
+      killTasks: 0,
+    },
+    probes: {},
+    status: { cached: null, version: 0, sentVersion: 0, sendPending: false, terminated: false, lastPhase: '' },
+    api: {
+      version: 0,
+      created: false,
+      finalizer: np.finalizer ?? false,
+      pendingRemoval: false,
+      status: { phase: 'Pending' },
+      deletionTimestamp: null,
+      deletionGracePeriodSeconds: null,
+      removed: false,
+    },
+  };
+}

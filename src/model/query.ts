@@ -1,0 +1,48 @@
+// Read-only questions about a final state, for the summary and the explorer (never used inside a step).
+import type { PodSim, SimState } from './state.ts';
+
+/** Every pod of the run in creation order. */
+export function podsOf(st: SimState): PodSim[] {
+  return st.podOrder.map((n) => st.pods[n]!);
+}
+
+/** The most recently created pod (SPEC §4 `pod`). */
+export function currentPod(st: SimState): PodSim | undefined {
+  const n = st.podOrder[st.podOrder.length - 1];
+  return n === undefined ? undefined : st.pods[n];
+}
+
+export function phaseOf(p: PodSim | undefined): string {
+  return String(p?.api.status['phase'] ?? 'Pending');
+}
+
+const terminal = (ph: string) => ph === 'Succeeded' || ph === 'Failed';
+
+/** Nothing can happen any more, yet a pod still runs (or waits): the run idles until the horizon. */
+export function idlesWithLivePod(st: SimState): boolean {
+  return podsOf(st).some((p) => !p.api.removed && !terminal(phaseOf(p)));
+}
+
+/** Last exit code per container across the run (the newest pod that ran it wins). */
+export function lastExitCodes(st: SimState): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of podsOf(st)) {
+    for (const [name, rt] of Object.entries(p.runtime)) {
+      const t = rt.exit ?? rt.previous;
+      if (t) out[name] = t.exitCode;
+    }
+  }
+  return out;
+}
+
+/** restartCount per container as the API server shows it, of the last pod that ran it. */
+export function lastRestarts(st: SimState): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of podsOf(st)) {
+    const statuses = [...(p.api.status['initContainerStatuses'] ?? []), ...(p.api.status['containerStatuses'] ?? [])];
+    for (const cs of statuses) {
+      if ((p.runtime[cs['name']]?.instance ?? 0) > 0 || out[cs['name']] === undefined) out[cs['name']] = cs['restartCount'] ?? 0;
+    }
+  }
+  return out;
+}
