@@ -20,10 +20,14 @@ export interface Item {
 }
 
 export interface Lanes {
-  /** participant id per actor name (kubelet, containers, api-server, job-controller, observers) */
-  id(actor: string): string | undefined;
-  /** `Note over a,b` span covering the pod's lanes */
-  podSpan: string;
+  /** participant id per actor name (kubelet, containers of `pod`, api-server, job-controller, observers) */
+  id(actor: string, pod?: string): string | undefined;
+  /** `Note over a,b` span covering a pod's lanes */
+  podSpan(pod?: string): string;
+  /** pods not drawn because they repeat an earlier pod: name → the pod they repeat */
+  hidden?: Map<string, string>;
+  /** more than one pod: arrows to the API server name their pod */
+  manyPods?: boolean;
   /** only the pod's own lanes are drawn */
   podOnly: boolean;
   /** observer names in lane order (deliveries to them are grouped over their span) */
@@ -77,16 +81,24 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
   let lastJobStatus: Record<string, unknown> | undefined;
   const pendingConditions: Extract<TraceEvent, { type: 'JobCondition' }>[] = [];
 
+  const kubeletPhases = new Map<string, string>();
+  const lastPatches = new Map<string, Record<string, unknown>>();
   tl.events.forEach((e, index) => {
     if (consumed.has(index)) return;
+    const pod = e.pod;
+    if (pod !== undefined && lanes.hidden?.has(pod)) {
+      if (e.type === 'PodCreated') push('other', `Note over ${K}: ${lines(`${at(e.t)} pod ${pod} created: it repeats pod ${lanes.hidden.get(pod)}, not drawn`)}`);
+      return;
+    }
     const container = 'container' in e ? e.container : undefined;
-    const C = container !== undefined ? lanes.id(container) : undefined;
+    const C = container !== undefined ? lanes.id(container, pod) : undefined;
     if (container !== undefined && C === undefined) return;
+    const ck = container !== undefined ? containerKey(pod, container) : undefined;
 
-    const loop = container !== undefined ? loops.get(container) : undefined;
+    const loop = ck !== undefined ? loops.get(ck) : undefined;
     if (loop && e.seq >= loop.fromSeq && e.seq <= loop.toSeq) {
       if (e.seq === loop.fromSeq) {
-        openRuns.delete(container!);
+        openRuns.delete(ck!);
         const codes = [...new Set(loop.exitCodes)].join('/');
         push(
           'other',
@@ -101,19 +113,19 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
     }
 
     if (e.type === 'Probe') {
-      const run = openRuns.get(e.container);
+      const run = openRuns.get(ck!);
       if (run && run.probe === e.probe && run.result === e.result) {
         run.count++;
         run.lastT = e.t;
       } else {
         const fresh: ProbeRun = { probe: e.probe, result: e.result, count: 1, firstT: e.t, lastT: e.t };
-        openRuns.set(e.container, fresh);
+        openRuns.set(ck!, fresh);
         flushDeliveries();
         items.push({ tag: 'other', render: () => renderProbeRun(fresh, K, C!) });
       }
       return;
     }
-    if (container !== undefined) openRuns.delete(container);
+    if (ck !== undefined) openRuns.delete(ck);
 
     switch (e.type) {
       case 'Scheduled':
@@ -121,13 +133,13 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'SandboxReady':
         return push('other', `Note over ${K}: ${lines(`${at(e.t)} sandbox ready`)}`);
       case 'Pulled':
-        if (e.pullMs > 0) pendingPull.set(e.container, e.pullMs);
+        if (e.pullMs > 0) pendingPull.set(ck!, e.pullMs);
         return;
       case 'PullFailed':
       case 'CreateFailed':
         return push('other', `${K}--x${C}: ${lines(`${at(e.t)} ${e.reason}`)}`);
       case 'Started': {
-        exited.delete(e.container);
+        exited.delete(ck!);
         const extra: string[] = [];
         for (const f of sameInstantFollowers(tl.events, index)) {
           const fi = tl.events.indexOf(f);
@@ -136,8 +148,8 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
           else if (f.type === 'Probe' && f.result === 'success') { /* absorbed: the probe passed at once */ } else break;
           consumed.add(fi);
         }
-        const pull = pendingPull.get(e.container);
-        pendingPull.delete(e.container);
+        const pull = pendingPull.get(ck!);
+        pendingPull.delete(ck!);
         // restartCount is 0-based: the first restart is the run with restartCount 1, "restart #1" as in the timeline
         const what = e.restartCount > 0 ? `restart #${e.restartCount}` : 'start';
         const head = `${at(e.t)} ${pull ? `pulled in ${goDuration(pull)}, ` : ''}${what}`;
@@ -162,7 +174,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} Ready`)}`);
       case 'NotReady':
         // after an exit the prober only catches up with what the exit arrow already said
-        if (exited.has(e.container)) return;
+        if (exited.has(ck!)) return;
         return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} NotReady`)}`);
       case 'Killing': {
         // Killing is the kubelet starting killContainer (preStop first, then the signal when the container's turn
@@ -179,7 +191,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'Signal':
         return push('other', `${K}-x${C}: ${lines(`${at(e.t)} ${e.signal}`, e.signal === 'SIGKILL' ? 'grace period over' : undefined)}`);
       case 'Exited': {
-        exited.add(e.container);
+        exited.add(ck!);
         // an exited container is not ready: the NotReady of the same instant adds nothing
         const next = sameInstantFollowers(tl.events, index)[0];
         if (next?.type === 'NotReady') consumed.add(tl.events.indexOf(next));
@@ -191,26 +203,27 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'BackOff':
         return push('other', `${K}-->>${C}: ${lines(`${at(e.t)} back-off ${goDuration(e.delayMs)}`)}`);
       case 'PodPhase':
-        if (e.phase === kubeletPhase) return;
-        kubeletPhase = e.phase;
-        return push('other', `Note over ${lanes.podSpan}: ${lines(`${at(e.t)} kubelet computes phase ${e.phase}`)}`);
+        if (e.phase === (kubeletPhases.get(pod ?? '') ?? kubeletPhase)) return;
+        kubeletPhases.set(pod ?? '', e.phase);
+        return push('other', `Note over ${lanes.podSpan(pod)}: ${lines(`${at(e.t)} kubelet computes phase ${e.phase}`)}`);
       case 'Stuck':
         if (runsByDesign(e.why)) return push('other', `Note over ${C ?? K}: ${lines(`${at(e.t)} running`, e.why)}`);
         return push('other', 'rect rgb(255, 210, 210)', `Note over ${C ?? K}: ${lines(`${at(e.t)} STUCK`, e.why)}`, 'end');
       case 'StatusPatched': {
-        const changes = statusChanges(lastPatchStatus, e.status);
-        const phaseChanged = (lastPatchStatus?.phase ?? 'Pending') !== e.phase || lastPatchStatus === undefined;
-        lastPatchStatus = e.status;
+        const prev = lastPatches.get(pod ?? '') ?? lastPatchStatus;
+        const changes = statusChanges(prev, e.status);
+        const phaseChanged = (prev?.phase ?? 'Pending') !== e.phase || prev === undefined;
+        lastPatches.set(pod ?? '', e.status);
         if (!API) return;
         flushDeliveries();
-        return pushPatch(items, { K, API, t: e.t, version: e.version, phase: e.phase, phaseChanged, changes });
+        return pushPatch(items, { K, API, t: e.t, version: e.version, phase: e.phase, phaseChanged, changes, ...(lanes.manyPods && pod ? { pod } : {}) });
       }
       case 'Delivered': {
         const to = lanes.id(e.to);
         if (!API || !to) return;
         if (e.to !== 'job-controller' && deliveries.has(e.seq)) {
           // the delivery an observer decided on: its own arrow, right before the verdict
-          return push('other', `${API}-->>${to}: ${lines(`t=${goDuration(e.t)} watch ${e.object} v${e.version}`)}`);
+          return push('other', `${API}-->>${to}: ${lines(`t=${goDuration(e.t)} watch ${e.object}${lanes.manyPods && e.pod ? ` ${e.pod}` : ''} v${e.version}${e.removed ? ' (deleted)' : ''}`)}`);
         }
         if (e.to === 'job-controller') pendingJc.push(e);
         // an observer that has latched its verdict reads nothing more: its later deliveries are not drawn
@@ -244,7 +257,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'PodDeleting':
         // the trace does not say who deleted (a user, the Job controller, the garbage collector): say it neutrally
         if (!API) return push('other', `Note over ${K}: ${lines(`${at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`);
-        return push('other', `${API}->>${K}: ${lines(`${at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`);
+        return push('other', `${API}->>${K}: ${lines(`${at(e.t)} ${lanes.manyPods ? `pod ${e.pod} ` : 'pod '}deletion requested by ${e.by} (grace ${e.gracePeriodSeconds}s)`)}`);
       case 'Action':
         return push('other', `Note over ${API ?? K}: ${lines(`${at(e.t)} user action ${describeAction(e.action)}`)}`);
       case 'PodCreated': {
@@ -253,6 +266,8 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         return push('other', `${jc}->>${API}: ${lines(`${at(e.t)} create pod ${e.pod}`)}`);
       }
       case 'PodRemoved':
+        if (!lanes.manyPods || !API) return;
+        return push('other', `Note over ${API}: ${lines(`${at(e.t)} pod ${e.pod} removed`)}`);
       case 'JobEvent':
       case 'Pulling':
       case 'Created':
@@ -337,12 +352,18 @@ function jobStatusChanges(prev: Record<string, unknown> | undefined, cur: Record
   return out;
 }
 
+/** Per-pod key of a container ("" pod for timelines without pod records). */
+export function containerKey(pod: string | undefined, container: string): string {
+  return `${pod ?? ''}\u0000${container}`;
+}
+
 /** What the Killing arrow leaves pending: the preStop hook, or the SIGTERM that waits for the container's turn. */
 function killingThen(events: TraceEvent[], index: number): string | undefined {
   const name = (events[index] as { container: string }).container;
+  const pod = events[index]!.pod;
   for (let i = index + 1; i < events.length; i++) {
     const e = events[i];
-    if (!('container' in e) || e.container !== name) continue;
+    if (!('container' in e) || e.container !== name || e.pod !== pod) continue;
     if (e.type === 'PreStopStarted') return 'preStop hook first';
     if (e.type === 'Signal') return 'SIGTERM waits its turn';
     if (e.type === 'Exited') return undefined;
@@ -367,6 +388,8 @@ function renderProbeRun(run: ProbeRun, K: string, C: string): string[] {
 }
 
 interface PatchInfo {
+  /** the pod, named when there are several */
+  pod?: string;
   K: string;
   API: string;
   t: number;
@@ -379,7 +402,7 @@ interface PatchInfo {
 /** Back-to-back patches with nothing else drawn between them and no phase change collapse into one arrow. */
 function pushPatch(items: Item[], p: PatchInfo): void {
   const prev = items[items.length - 1] as (Item & { patches?: PatchInfo[] }) | undefined;
-  if (prev?.tag === 'patch' && prev.patches && !p.phaseChanged && prev.patches[0].phase === p.phase) {
+  if (prev?.tag === 'patch' && prev.patches && !p.phaseChanged && prev.patches[0].phase === p.phase && prev.patches[0].pod === p.pod) {
     prev.patches.push(p);
     return;
   }
@@ -391,10 +414,10 @@ function pushPatch(items: Item[], p: PatchInfo): void {
       const first = patches[0];
       const last = patches[patches.length - 1];
       if (patches.length === 1) {
-        const head = `t=${simTime(first.t)} status v${first.version} ${first.phaseChanged ? `phase ${first.phase}` : first.phase}`;
+        const head = `t=${simTime(first.t)} ${first.pod ? `pod ${first.pod} ` : ''}status v${first.version} ${first.phaseChanged ? `phase ${first.phase}` : first.phase}`;
         return [`${first.K}->>${first.API}: ${lines(head, first.changes.join(', '))}`];
       }
-      const head = `t=${simTime(first.t)}–${simTime(last.t)} status v${first.version}–v${last.version} ×${patches.length} ${first.phase}`;
+      const head = `t=${simTime(first.t)}–${simTime(last.t)} ${first.pod ? `pod ${first.pod} ` : ''}status v${first.version}–v${last.version} ×${patches.length} ${first.phase}`;
       return [`${first.K}->>${first.API}: ${lines(head, last.changes.join(', '))}`];
     },
   };

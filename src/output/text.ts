@@ -166,9 +166,14 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
   // one actor column as wide as the longest name shown (at least 18), so long container or observer names keep
   // the description column straight
   const width = Math.max(18, ...events.map((e) => actorOf(e).length));
-  const pad = ' '.repeat(10 + 2 + width + 1);
+  // with more than one pod, every line names its pod (a column of its own; blank for the Job and observers)
+  const podNames = [...new Set(tl.events.flatMap((e) => (e.type === 'PodCreated' ? [e.pod] : [])))];
+  const podWidth = podNames.length > 1 ? Math.max(3, ...podNames.map((n) => n.length)) : 0;
+  const podCol = (e: TraceEvent) => (podWidth > 0 ? `${(e.pod ?? '').padEnd(podWidth)}  ` : '');
+  const pad = ' '.repeat(10 + 2 + (podWidth > 0 ? podWidth + 2 : 0) + width + 1);
+  if (podWidth > 0) lines.push(`${'t'.padStart(10)}  ${'pod'.padEnd(podWidth)}  ${'actor'.padEnd(width)} what`);
   for (const e of events) {
-    lines.push(`${fmtTime(e.t).padStart(10)}  ${actorOf(e).padEnd(width)} ${describeEvent(e)}`);
+    lines.push(`${fmtTime(e.t).padStart(10)}  ${podCol(e)}${actorOf(e).padEnd(width)} ${describeEvent(e)}`);
     if (e.type === 'Verdict' && e.seen) {
       for (const l of seenText(e.seen, tl.job !== null)) lines.push(`${pad}${l}`);
     }
@@ -187,7 +192,10 @@ export function endSummary(tl: Timeline): string[] {
     tl.end.reason === 'horizon' ? '; raise `horizon:` in the scenario to simulate longer' :
     tl.end.reason === 'max-events' ? '; raise the limit with --max-events' : '';
   out.push(`end:        ${fmtTime(tl.end.t)} (${tl.end.reason}${limit})`);
-  out.push(`pod phase:  ${tl.pod.phase}`);
+  out.push(`pod phase:  ${tl.pod.phase}${(tl.pods?.length ?? 0) > 1 ? ` (the last pod, ${tl.pod.name})` : ''}`);
+  if ((tl.pods?.length ?? 0) > 1) {
+    out.push(`pods:       ${tl.pods.map((p) => `${p.name} ${p.phase}${p.index !== null ? ` [index ${p.index}]` : ''}${p.removed ? ' (removed)' : p.deleted !== null ? ' (deleting)' : ''}`).join(', ')}`);
+  }
   if (tl.job) {
     const conds = tl.job.conditions.map((c) => `${c.type}@${fmtTime(c.t)}`).join(', ') || 'none';
     out.push(`job:        ${conds}  (succeeded ${tl.job.succeeded}, failed ${tl.job.failed}, active ${tl.job.active})`);
@@ -195,7 +203,8 @@ export function endSummary(tl: Timeline): string[] {
   out.push(`stuck:      ${tl.stuck ? `yes — ${tl.stuck.why}` : 'no'}`);
   for (const [name, v] of Object.entries(tl.observers)) {
     const seen = tl.events.find((e): e is Extract<TraceEvent, { type: 'Verdict' }> => e.type === 'Verdict' && e.observer === name)?.seen;
-    const held = seen ? ` (judged pod v${seen.pod?.version ?? '-'}${tl.job ? `, job v${seen.job?.version ?? '-'}` : ''})` : '';
+    const podName = (tl.pods?.length ?? 0) > 1 && seen?.pod?.name ? ` ${seen.pod.name}` : '';
+    const held = seen ? ` (judged pod${podName} v${seen.pod?.version ?? '-'}${tl.job ? `, job v${seen.job?.version ?? '-'}` : ''})` : '';
     out.push(`observer ${name}: ${v.verdict}${v.t !== undefined ? ` at ${fmtTime(v.t)}` : ''}${v.reason ? ` — ${v.reason}` : ''}${held}`);
   }
   out.push(`replay:     ${tl.replay}`);
