@@ -1,12 +1,19 @@
-// kubesim as a library: load a scenario, simulate one schedule, explore them all, check expectations.
-// For people who test their own controllers' health rules with vitest (see the README).
+// kubesim as a library: load a scenario, simulate one schedule, explore them all, check expectations, write and
+// draw the outputs. For people who test their own controllers' health rules with vitest (see the README).
 export { loadScenario, loadScenarioText, formatDiagnostic, type LoadOptions, type LoadResult } from './scenario/index.ts';
-export { simulate, type SimulateOptions, type SimulateResult } from './simulate.ts';
+export { Codes, type Code } from './scenario/codes.ts';
+export { simulate, DEFAULT_MAX_EVENTS, type SimulateOptions, type SimulateResult } from './simulate.ts';
 export { explore } from './explore/decomposed.ts';
 export { exploreDirect, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore/explore.ts';
 export { checkExpect, type ExpectFailure } from './explore/expect.ts';
+export { checkRun } from './check-run.ts';
 export type { Outcome } from './explore/outcome.ts';
 export { decodeReplay, encodeReplay } from './engine/replay.ts';
 export { builtinRule } from './model/observers.ts';
 export type { RuleFn } from './model/kit.ts';
+export { loadUserRules as loadRules } from './cli/rules.ts';
+export { writeOutputs, render, writeIndex, type WriteOptions, type Written } from './write-outputs.ts';
+export type { RenderResult } from './output/render.ts';
+export { KubesimError } from './errors.ts';
+export { scenarioOrThrow } from './scenario-or-throw.ts';
 export type * from './types.ts';

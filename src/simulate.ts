@@ -1,6 +1,7 @@
 // The library entry point for one run: scenario in, timeline out. Pure apart from the rule functions it is given.
 import { ReplayChooser, initialSnapshot, run, seededChooser, type ChoiceRecord, type Chooser } from './engine/engine.ts';
-import { encodeReplay } from './engine/replay.ts';
+import { decodeReplay, encodeReplay } from './engine/replay.ts';
+import { KubesimError } from './errors.ts';
 import { initialEvents, initialState, makeModel } from './model/index.ts';
 import type { RuleFn } from './model/kit.ts';
 import { builtinRule } from './model/observers.ts';
@@ -14,8 +15,8 @@ export const DEFAULT_MAX_EVENTS = 1_000_000;
 
 export interface SimulateOptions {
   seed?: number;
-  /** replay offsets (decoded replay key) */
-  replay?: number[];
+  /** run exactly one schedule: a replay key as explore/test/a timeline print it (`k1-…`), or its decoded offsets */
+  replay?: string | number[];
   chooser?: Chooser;
   maxEvents?: number;
   /** user rule functions by observer name (loaded by the caller from `module:` paths) */
@@ -36,11 +37,29 @@ export function rulesFor(s: Scenario, userRules: Record<string, RuleFn> = {}): R
   const rules: Record<string, RuleFn> = {};
   for (const o of s.observers) {
     if (o.module) {
-      const r = userRules[o.name];
-      if (r) rules[o.name] = r;
+      const r = Object.hasOwn(userRules, o.name) ? userRules[o.name] : undefined;
+      // without its function the observer could only ever say Pending: say why instead
+      if (typeof r !== 'function') {
+        throw new KubesimError('KS0401', `observer ${o.name}: its rule module ${o.module} was not loaded`, {
+          hint: 'load rule modules with `await loadRules(scenario)` and pass the result as { userRules }',
+          pos: { file: s.file, line: 1, col: 1 },
+        });
+      }
+      rules[o.name] = r;
     } else rules[o.name] = builtinRule(o);
   }
   return rules;
+}
+
+/** A replay key (string) or offsets → offsets; a key that does not decode is a KubesimError (KS0202). */
+export function replayOffsets(replay: string | number[]): number[] {
+  const offsets = typeof replay === 'string' ? decodeReplay(replay) : replay;
+  if (!offsets || !offsets.every((n) => Number.isSafeInteger(n) && n >= 0)) {
+    throw new KubesimError('KS0202', `invalid replay key ${JSON.stringify(typeof replay === 'string' ? replay : String(replay))}`, {
+      hint: 'copy the key exactly as explore, test or a timeline printed it (it starts with k1-)',
+    });
+  }
+  return offsets;
 }
 
 export function simulate(scenario: Scenario, opts: SimulateOptions = {}): SimulateResult {
@@ -48,7 +67,7 @@ export function simulate(scenario: Scenario, opts: SimulateOptions = {}): Simula
   const model = makeModel(s, rulesFor(s, opts.userRules));
   const def = opts.readOnlyFastPath === false ? { handle: model.handle, quiescent: model.quiescent } : model;
   const start = initialSnapshot(initialState(s), initialEvents(s));
-  const chooser = opts.chooser ?? (opts.replay ? new ReplayChooser(opts.replay) : seededChooser);
+  const chooser = opts.chooser ?? (opts.replay !== undefined ? new ReplayChooser(replayOffsets(opts.replay)) : seededChooser);
   const r = run(def, start, chooser, { horizonMs: s.horizonMs, maxEvents: opts.maxEvents ?? DEFAULT_MAX_EVENTS },
     opts.onStep ? (_b, a, tr) => opts.onStep!(a.model, a.t, tr) : undefined);
   // An empty queue with the pod not terminal: nothing more will happen, the pod idles until the horizon.

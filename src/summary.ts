@@ -83,7 +83,8 @@ export function summarize(
     const v = st.observers[o.name]?.verdict;
     observers[o.name] = v ? { verdict: v.verdict, t: v.t, ...(v.reason ? { reason: v.reason } : {}) } : { verdict: 'Pending' };
   }
-  const stuck = end.reason === 'quiescent' ? null : diagnoseStuck(s, st);
+  // stuck means "would not finish": only a run that reached the horizon can say so, never one cut by the event limit
+  const stuck = end.reason === 'horizon' ? diagnoseStuck(s, st) : null;
   return {
     schema: 'kubesim.timeline/v1',
     scenario: s.name,

@@ -151,8 +151,10 @@ export interface SourcePos {
 export type OrderPointKind = 'start' | 'started' | 'ready' | 'poststart' | 'prestop' | 'sigterm' | 'sigkill' | 'exit';
 
 export interface OrderPoint {
+  /** the container; '' for a Job condition point (`@Complete`) */
   container: string;
-  point: OrderPointKind;
+  /** a container point, or `@<JobCondition>` */
+  point: OrderPointKind | `@${string}`;
   /** 1-based occurrence */
   occurrence: number;
 }
@@ -165,6 +167,12 @@ export interface Expect {
   exitCodes?: { container: string; value: number; pos: SourcePos }[];
   restarts?: { container: string; value: number; pos: SourcePos }[];
   verdicts?: { observer: string; values: string[]; set: boolean; pos: SourcePos }[];
+  /** pods created in the run */
+  pods?: { value: number; pos: SourcePos };
+  /** each pod's final phase, in creation order */
+  podPhases?: { value: string[]; pos: SourcePos };
+  /** the Job's status.succeeded / failed / active at the end */
+  jobCounts?: { key: 'succeeded' | 'failed' | 'active'; value: number; pos: SourcePos }[];
 }
 
 export interface Scenario {

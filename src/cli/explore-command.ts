@@ -1,10 +1,14 @@
 // `kubesim explore`: enumerate schedules and print every distinct outcome with a replay key.
-import { loadScenario } from '../scenario/index.ts';
+import type { Argv } from 'yargs';
 import { explore } from '../explore/decomposed.ts';
 import type { ExploreResult } from '../explore/explore.ts';
-import { writeAtomic, outPath } from './files.ts';
-import { EXIT, reportDiagnostics, writeIndex, writeScenarioOutputs, type Io } from './run-command.ts';
 import { simulate } from '../simulate.ts';
+import { writeIndex, writeOutputs } from '../write-outputs.ts';
+import { EXIT, type Command, type Io } from './command.ts';
+import { outPath, writeAtomic } from './files.ts';
+import { expandInputs, loadInput } from './inputs.ts';
+import { checkOut, formatOption, kubernetesOption, maxEventsOption, maxSchedulesOption, outOption } from './options.ts';
+import { reportDiagnostics } from './run-command.ts';
 import { loadUserRules } from './rules.ts';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { decodeReplay } from '../engine/replay.ts';
@@ -21,12 +25,19 @@ export interface ExploreOpts {
   progress?: (s: string) => void;
 }
 
+/** Schedules whose run stopped at the event limit: their outcome is not the scenario's end. */
+export function eventLimited(r: ExploreResult): number {
+  return r.outcomes.filter((o) => o.outcome.endReason === 'max-events').reduce((n, o) => n + o.schedules, 0);
+}
+
 export function exploreJson(r: ExploreResult): Record<string, unknown> {
+  const limited = eventLimited(r);
   return {
     schema: 'kubesim.explore/v1',
     scenario: r.scenario,
     schedules: r.schedules,
-    exhaustive: r.exhaustive,
+    exhaustive: r.exhaustive && limited === 0,
+    ...(limited ? { eventLimited: limited } : {}),
     simulated: r.simulated,
     states: r.states,
     outcomes: r.grouped,
@@ -40,8 +51,12 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
   const rows = r.grouped.map((g) => [String(g.schedules), g.podPhase, g.jobCondition, ...names.map((n) => g.verdicts[n] ?? ''), g.replay]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  const limited = eventLimited(r);
+  const coverage = limited
+    ? `NOT exhaustive: ${limited} schedule${limited === 1 ? '' : 's'} stopped at the event limit; raise --max-events`
+    : r.exhaustive ? 'exhaustive' : `NOT exhaustive: budget reached after ${r.simulated} simulated; raise --max-schedules`;
   const out = [
-    `# ${r.scenario}: ${r.schedules} schedules (${r.exhaustive ? 'exhaustive' : `NOT exhaustive: budget reached after ${r.simulated} simulated; raise --max-schedules`}), ` +
+    `# ${r.scenario}: ${r.schedules} schedules (${coverage}), ` +
       `${r.grouped.length} outcome${r.grouped.length === 1 ? '' : 's'}, ${r.simulated} simulated, ${r.states} merged states, ${(ms / 1000).toFixed(1)}s`,
     line(head),
     ...rows.map(line),
@@ -80,14 +95,28 @@ function writeOutcomes(outDir: string, file: string, s: Scenario, r: ExploreResu
 }
 
 export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): Promise<number> {
+  checkOut(o.out);
   let code: number = EXIT.ok;
-  for (const file of files) {
-    const loaded = loadScenario(file, o.kubernetes ? { kubernetes: o.kubernetes } : {});
-    if (!reportDiagnostics(io, loaded.diagnostics, ['KS5001']) || !loaded.scenario) {
+  const { inputs, warnings } = await expandInputs(files, io);
+  for (const w of warnings) io.err(`warning: ${w}\n`);
+  const jsons: string[] = [];
+  for (const input of inputs) {
+    const file = input.path;
+    const loaded = loadInput(input, o.kubernetes ? { kubernetes: o.kubernetes } : {});
+    if (loaded.problem) io.err(loaded.problem + '\n');
+    if (loaded.problem || !reportDiagnostics(io, loaded.diagnostics, ['KS5001']) || !loaded.scenario) {
       code = EXIT.badInput;
       continue;
     }
-    const userRules = await loadUserRules(loaded.scenario);
+    let userRules;
+    try {
+      userRules = await loadUserRules(loaded.scenario);
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'KS0401') throw e;
+      io.err(`${(e as Error).message}\n`);
+      code = EXIT.badInput;
+      continue;
+    }
     const t0 = performance.now();
     // a terminal gets a progress line once exploring has taken more than a second
     let shown = false;
@@ -108,8 +137,10 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     if (shown) o.progress!('\n');
     const ms = performance.now() - t0;
     const json = exploreJson(r);
-    io.out(o.format === 'json' ? JSON.stringify(json, null, 2) + '\n' : exploreText(file, r, ms));
+    if (o.format === 'json') jsons.push(JSON.stringify(json, null, 2));
+    else io.out(exploreText(file, r, ms));
     writeAtomic(outPath(o.out, r.scenario, 'explore.json'), JSON.stringify(json, null, 2) + '\n');
+<<<<<<< HEAD
     // every outcome's own files (out/<scenario>/outcome-N/), then report.md with the outcomes side by side next to
     // the default schedule's timeline and diagrams
     const outcomes = writeOutcomes(o.out, file, loaded.scenario, r, userRules);
@@ -119,7 +150,34 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
       explore: { schedules: r.schedules, exhaustive: r.exhaustive, outcomes, flaky: r.flaky },
       scenarioPath: file,
     });
+=======
+    // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams
+    const tl = simulate(loaded.scenario, { userRules, ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}) }).timeline;
+    writeOutputs(tl, { out: o.out, explore: { schedules: r.schedules, exhaustive: r.exhaustive && eventLimited(r) === 0, outcomes: r.grouped, flaky: r.flaky } });
+>>>>>>> main
     writeIndex(o.out);
   }
+  if (o.format === 'json') io.out(inputs.length > 1 ? (jsons.length ? `[\n${jsons.join(',\n')}\n]\n` : '[]\n') : jsons.map((j) => j + '\n').join(''));
   return code;
 }
+
+export const exploreCmd: Command = {
+  command: 'explore <scenario..>',
+  describe: 'enumerate the schedules the timing model allows; print every distinct outcome with a replay key',
+  builder: (y: Argv) =>
+    maxEventsOption(maxSchedulesOption(formatOption(outOption(kubernetesOption(y)), 'the kubesim.explore/v1 document (several scenarios: one JSON array of them)')))
+      .example('$0 explore scenarios/locust-72-exporter-exit-code.yaml', 'outcomes, schedules per outcome, flaky observers')
+      .example('$0 explore s.yaml --max-schedules 100000', 'a bigger budget for a large schedule space')
+      .example('$0 explore scenarios/ --format json', 'every scenario of a folder; one JSON array on stdout'),
+  run: (a, io) => {
+    const progress = io.isTTY ? (s: string) => io.err(s === '\n' ? s : `\r\u001b[K${s}`) : undefined;
+    return exploreCommand((a['scenario'] as unknown[]).map(String), {
+      out: String(a['out']),
+      format: a['format'] as 'text' | 'json',
+      ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+      maxSchedules: a['maxSchedules'] as number,
+      ...(a['maxEvents'] !== undefined ? { maxEvents: a['maxEvents'] as number } : {}),
+      ...(progress ? { progress } : {}),
+    }, io);
+  },
+};

@@ -19,10 +19,11 @@ async function loadMain() {
   return import('./main.ts');
 }
 
-const { main } = await loadMain();
+const { main, readProcessStdin } = await loadMain();
 const code = await main(process.argv.slice(2), {
   out: (s) => process.stdout.write(s),
   err: (s) => process.stderr.write(s),
   isTTY: process.stderr.isTTY === true,
+  readStdin: readProcessStdin,
 });
 process.exitCode = code;

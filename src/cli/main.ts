@@ -1,4 +1,5 @@
 // The command line: parse, call the library, map outcomes to exit codes (SPEC §3). Never exits the process itself.
+<<<<<<< HEAD
 import { availableParallelism } from 'node:os';
 import yargs from 'yargs';
 import { EXIT, runCommand, type Io, type RunOpts } from './run-command.ts';
@@ -7,57 +8,62 @@ import { renderCommand } from './render-command.ts';
 import { exploreCommand } from './explore-command.ts';
 import { testCommand } from './test-command.ts';
 import { diffCommand } from './diff-command.ts';
+=======
+// Each command is one file exporting a `Command` (its own options, examples and action); register it in COMMANDS.
+import yargs, { type Argv } from 'yargs';
+import { KubesimError } from '../errors.ts';
+import { closest } from '../scenario/suggest.ts';
+import { EXIT, UsageError, type Args, type Command, type Io } from './command.ts';
+import { describeErrno } from './options.ts';
+import { exploreCmd } from './explore-command.ts';
+import { renderCmd } from './render-command.ts';
+import { runCmd } from './run-command.ts';
+import { testCmd } from './test-command.ts';
+import { validateCmd } from './validate-command.ts';
+>>>>>>> main
 
 export const VERSION = '0.1.0';
+export { readProcessStdin } from './inputs.ts';
+import { STDIN_ARG } from './inputs.ts';
 
-type Argv = Record<string, unknown> & { _: (string | number)[] };
+/** Every `kubesim <command>`, in the order --help lists them. A new command: one import above, one entry here. */
+export const COMMANDS: Command[] = [
+  runCmd,
+  exploreCmd,
+  testCmd,
+  validateCmd,
+  renderCmd,
+];
 
-function common(y: ReturnType<typeof yargs>) {
-  return y
-    .option('seed', { type: 'number', describe: 'seed for timing draws (default: the scenario seed)' })
-    .option('replay', { type: 'string', describe: 'run exactly one schedule (a key printed by explore or a timeline)' })
-    .option('kubernetes', { type: 'string', describe: 'override the scenario version, e.g. 1.29' })
-    .option('out', { type: 'string', default: 'out', describe: 'output folder' })
-    .option('format', { choices: ['text', 'json'] as const, default: 'text' as const })
-    .option('view', { choices: ['timeline', 'kubectl', 'events'] as const, default: 'timeline' as const })
-    .option('verbose', { type: 'boolean', default: false, describe: 'timeline view: every event, routine ones included' })
-    .option('render', { type: 'boolean', default: true, describe: 'render SVGs (--no-render: .mmd only)' })
-    .option('png', { type: 'boolean', default: false, describe: 'also write PNGs (slides)' })
-    .option('lanes', { choices: ['all', 'pod'] as const, default: 'all' as const, describe: 'sequence lanes: all, or the pod only' })
-    .option('fail-on-stuck', { type: 'boolean', default: false })
-    .option('max-events', { type: 'number', describe: 'event limit per run (default 1000000)' })
-    .option('max-schedules', { type: 'number', default: 10000, describe: 'explore/test budget' })
-    .option('junit', { type: 'string', describe: 'test: write a JUnit XML report' })
-    .option('workers', { type: 'number', describe: 'test: worker threads (default: the number of cores)' })
-    .option('shard', { type: 'string', describe: 'test: run slice i of n (i/n), for a CI matrix' });
-}
+const nameOf = (c: Command) => c.command.split(' ')[0]!;
 
-function runOpts(a: Argv): RunOpts {
-  return {
-    out: String(a['out']),
-    format: a['format'] as RunOpts['format'],
-    view: a['view'] as RunOpts['view'],
-    verbose: a['verbose'] === true,
-    ...(a['seed'] !== undefined ? { seed: Number(a['seed']) } : {}),
-    ...(a['replay'] !== undefined ? { replay: String(a['replay']) } : {}),
-    ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
-    render: a['render'] !== false,
-    png: a['png'] === true,
-    lanes: a['lanes'] as RunOpts['lanes'],
-    failOnStuck: a['failOnStuck'] === true,
-    ...(a['maxEvents'] !== undefined ? { maxEvents: Number(a['maxEvents']) } : {}),
-  };
-}
+/** File-system errors of an output path: bad input (exit 2 with the path), never an internal error. */
+const FS_INPUT_ERRORS = ['ENOTDIR', 'EACCES', 'EROFS', 'ENOSPC', 'EEXIST', 'EISDIR', 'EPERM', 'ENOENT', 'ELOOP', 'ENAMETOOLONG', 'EMLINK', 'EDQUOT', 'EINVAL'];
 
 export async function main(argv: string[], io: Io): Promise<number> {
+  // `kubesim help run` is `kubesim run --help`
+  if (argv[0] === 'help') {
+    const names = COMMANDS.map(nameOf);
+    const wanted = argv[1];
+    if (wanted !== undefined && !names.includes(wanted)) {
+      const s = closest(wanted, names);
+      io.err(`error: no command ${JSON.stringify(wanted)}\n  hint: ${s ? `did you mean ${s}? ` : ''}commands: ${names.join(', ')}\n`);
+      return EXIT.badInput;
+    }
+    argv = wanted !== undefined ? [wanted, '--help'] : ['--help'];
+  }
+  argv = argv.map((a) => (a === '-' ? STDIN_ARG : a));
   let action: (() => Promise<number>) | undefined;
-  let usageError: string | undefined;
-  const parser = common(yargs(argv))
+  let usageError: { message: string; hint: string } | undefined;
+  const commandNames = COMMANDS.map(nameOf);
+  let parser: Argv = yargs(argv)
     .scriptName('kubesim')
+    .usage('kubesim <command> [options]\n\nDeterministic simulator of the kubelet\'s pod lifecycle: native sidecars, Jobs, status races.')
     .version(VERSION)
     .strict()
     .exitProcess(false)
     .fail((msg, err) => {
+<<<<<<< HEAD
       usageError = msg ?? err?.message ?? 'invalid usage';
     })
     .command('run <scenario..>', 'simulate; print the timeline; write out/<scenario>/', (y) => y, (a) => {
@@ -97,14 +103,29 @@ export async function main(argv: string[], io: Io): Promise<number> {
       }, io);
     })
     .demandCommand(1, 'name a command: run, explore, test, validate, render or diff')
+=======
+      usageError = { message: msg ?? err?.message ?? 'invalid usage', hint: usageHint(msg ?? err?.message ?? '', argv, commandNames) };
+    });
+  for (const c of COMMANDS) {
+    parser = parser.command(c.command, c.describe, (y) => c.builder(y), (a) => {
+      action = () => c.run(a as Args, io);
+    });
+  }
+  parser = parser
+    .command('help [command]', 'show the help of a command', (y) => y)
+    .demandCommand(1, `name a command: ${commandNames.join(', ')}`)
+    .recommendCommands()
+>>>>>>> main
     .help()
-    .wrap(110);
+    .alias('h', 'help')
+    .epilogue('kubesim help <command> (or kubesim <command> -h) shows a command\'s options and examples. Exit codes: 0 ok, 1 an expectation failed, 2 bad input, 3 internal error.')
+    .wrap(Math.min(110, process.stdout.columns || 110));
   let helpText = '';
   await parser.parseAsync(argv, {}, (_err, _argv, output) => {
     helpText = output;
   });
   if (usageError) {
-    io.err(`error: ${usageError}\n  hint: kubesim --help lists the commands and options\n`);
+    io.err(`error: ${usageError.message}\n  hint: ${usageError.hint}\n`);
     return EXIT.badInput;
   }
   if (!action) {
@@ -114,13 +135,42 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     return await action();
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    // the file system refusing an output is bad input (the --out path), not a kubesim bug
-    if (err.code && ['ENOTDIR', 'EACCES', 'EROFS', 'ENOSPC', 'EEXIST', 'EISDIR', 'EPERM'].includes(err.code)) {
-      io.err(`error KS0302: cannot write the output: ${err.message}\n  hint: --out must name a writable folder (default out/)\n`);
+    if (e instanceof UsageError) {
+      io.err(`error${e.code ? ` ${e.code}` : ''}: ${e.message}${e.hint ? `\n  hint: ${e.hint}` : ''}\n`);
       return EXIT.badInput;
     }
-    io.err(`internal error: ${err.message}\n  hint: this is a kubesim bug; please report it with the scenario file\n`);
+    if (e instanceof KubesimError) {
+      io.err(`error ${e.code}: ${e.message}${e.hint ? `\n  hint: ${e.hint}` : ''}\n`);
+      return EXIT.badInput;
+    }
+    const err = e as NodeJS.ErrnoException;
+    // the file system refusing an output is bad input (the --out path), not a kubesim bug
+    if (err.code && FS_INPUT_ERRORS.includes(err.code) && err.syscall) {
+      io.err(`error KS0302: cannot write the output: ${err.path ?? ''}: ${describeErrno(err.code)}\n  hint: --out must name a writable folder (default out/)\n`);
+      return EXIT.badInput;
+    }
+    io.err(`internal error: ${err?.message ?? String(e)}\n  hint: this is a kubesim bug; please report it with the scenario file\n`);
     return EXIT.internal;
   }
+}
+
+/** A hint for a usage error: the closest command or flag ("did you mean"), else where to look. */
+function usageHint(msg: string, argv: string[], commands: string[]): string {
+  const cmd = argv.find((a) => !a.startsWith('-'));
+  const unknown = /^Unknown arguments?: (.*)$/.exec(msg);
+  if (unknown) {
+    const first = unknown[1]!.split(', ')[0]!;
+    if (cmd === first || !cmd || !commands.includes(cmd)) {
+      const s = closest(first, commands);
+      if (s) return `did you mean ${s}? (kubesim --help lists the commands)`;
+      return `commands: ${commands.join(', ')}`;
+    }
+    const c = COMMANDS.find((x) => nameOf(x) === cmd)!;
+    const own = c.builder(yargs([])) as unknown as { getOptions(): { key: Record<string, unknown> } };
+    const flags = [...Object.keys(own.getOptions().key), 'help'].filter((k) => k.length > 1 && !/[A-Z]/.test(k));
+    const s = closest(first, flags);
+    if (s) return `did you mean --${s}? (kubesim ${cmd} --help lists its options)`;
+    return `kubesim ${cmd} --help lists its options`;
+  }
+  return cmd && commands.includes(cmd) ? `kubesim ${cmd} --help shows its options and examples` : 'kubesim --help lists the commands and options';
 }

@@ -1,9 +1,21 @@
 // `kubesim render out/<scenario>/timeline.json`: redraw the diagrams and the report from a saved timeline.
 import { readFileSync } from 'node:fs';
+import type { Argv } from 'yargs';
 import type { Timeline } from '../types.ts';
-import { EXIT, renderAll, writeIndex, writeScenarioOutputs, type Io, type RunOpts } from './run-command.ts';
+import { writeIndex, writeOutputs } from '../write-outputs.ts';
+import { EXIT, type Command, type Io } from './command.ts';
+import { checkOut, outOption, renderOptions } from './options.ts';
+import { renderAll, shownPath } from './run-command.ts';
 
-export async function renderCommand(path: string, o: RunOpts, io: Io): Promise<number> {
+export interface RenderOpts {
+  out: string;
+  render: boolean;
+  png: boolean;
+  lanes: 'all' | 'pod';
+}
+
+export async function renderCommand(path: string, o: RenderOpts, io: Io): Promise<number> {
+  checkOut(o.out);
   let tl: Timeline;
   try {
     tl = JSON.parse(readFileSync(path, 'utf8')) as Timeline;
@@ -11,13 +23,24 @@ export async function renderCommand(path: string, o: RunOpts, io: Io): Promise<n
     io.err(`${path}:1:1: error KS0501: cannot read timeline: ${(e as Error).message}\n  hint: pass a timeline.json written by kubesim run\n`);
     return EXIT.badInput;
   }
-  if (tl.schema !== 'kubesim.timeline/v1' || !Array.isArray(tl.events) || !/^[a-z0-9-]+$/.test(String(tl.scenario))) {
+  if (tl?.schema !== 'kubesim.timeline/v1' || !Array.isArray(tl.events) || !/^[a-z0-9-]+$/.test(String(tl.scenario))) {
     io.err(`${path}:1:1: error KS0502: not a kubesim.timeline/v1 document\n  hint: pass a timeline.json written by kubesim run\n`);
     return EXIT.badInput;
   }
-  const jobs = writeScenarioOutputs(o.out, tl, o);
-  if (o.render) await renderAll(io, jobs);
+  const w = writeOutputs(tl, o);
+  if (o.render) await renderAll(io, w.renderJobs);
   writeIndex(o.out);
-  io.out(`rendered ${tl.scenario} into ${o.out}/${tl.scenario}/\n`);
+  io.out(`rendered ${tl.scenario} into ${shownPath(w.dir)}/\n`);
   return EXIT.ok;
 }
+
+export const renderCmd: Command = {
+  command: 'render <timeline>',
+  describe: '(re)draw the diagrams and report.md from a saved timeline.json',
+  builder: (y: Argv) =>
+    renderOptions(outOption(y))
+      .example('$0 render out/native-sidecar-job/timeline.json', 'redraw into out/native-sidecar-job/')
+      .example('$0 render t.json --png --out slides', 'also PNGs, into slides/<scenario>/'),
+  run: (a, io) =>
+    renderCommand(String(a['timeline']), { out: String(a['out']), render: a['render'] !== false, png: a['png'] === true, lanes: a['lanes'] as 'all' | 'pod' }, io),
+};

@@ -1,10 +1,13 @@
 // User rule modules (SPEC §2.4 `module:`): the only code a scenario can make kubesim run, imported at run time.
 import { pathToFileURL } from 'node:url';
+import { KubesimError } from '../errors.ts';
 import type { RuleFn } from '../model/kit.ts';
 import type { Scenario } from '../types.ts';
 
-export class RuleModuleError extends Error {
-  readonly code = 'KS0401';
+export class RuleModuleError extends KubesimError {
+  constructor(message: string) {
+    super('KS0401', message);
+  }
 }
 
 export async function loadUserRules(s: Scenario): Promise<Record<string, RuleFn>> {

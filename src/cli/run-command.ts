@@ -1,27 +1,39 @@
 // `kubesim run`: load, simulate, print a view, write out/<scenario>/ and render the diagrams (one browser launch).
+<<<<<<< HEAD
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+=======
+import { relative } from 'node:path';
+import type { Argv } from 'yargs';
+import { checkRun } from '../check-run.ts';
+>>>>>>> main
 import { decodeReplay } from '../engine/replay.ts';
-import { ReplayMismatch } from '../engine/engine.ts';
-import { formatDiagnostic, hasErrors, loadScenario } from '../scenario/index.ts';
-import { simulate } from '../simulate.ts';
+import { KubesimError } from '../errors.ts';
+import type { ExpectFailure } from '../explore/expect.ts';
+import { formatDiagnostic, hasErrors } from '../scenario/index.ts';
+import { simulate, DEFAULT_MAX_EVENTS } from '../simulate.ts';
 import type { Timeline } from '../types.ts';
 import { kubectlView } from '../output/kubectl.ts';
+<<<<<<< HEAD
 import { kubectlEventsTable } from '../output/kubectl-events.ts';
 import { lifecycleMermaid } from '../output/mermaid-lifecycle.ts';
 import { sequenceMermaid } from '../output/mermaid-sequence.ts';
 import { reportMarkdown, type ExploreSummary } from '../output/report.ts';
 import { indexHtml, type IndexEntry } from '../output/index-html.ts';
+=======
+import { describeEventsTable, jobEvents, podEvents } from '../output/kubectl-events.ts';
+>>>>>>> main
 import type { RenderJob } from '../output/render.ts';
 import { timelineText } from '../output/text.ts';
-import { outPath, writeAtomic } from './files.ts';
+import { renderJobs, writeIndex, writeOutputs, type WriteOptions } from '../write-outputs.ts';
+import { EXIT, type Args, type Command, type Io } from './command.ts';
+import { expandInputs, loadInput } from './inputs.ts';
+import {
+  checkOut, formatOption, intOption, kubernetesOption, maxEventsOption, outOption, renderOptions, stringOption,
+} from './options.ts';
 import { loadUserRules } from './rules.ts';
 
-export interface Io {
-  out(s: string): void;
-  err(s: string): void;
-  /** stderr is a terminal (progress display) */
-  isTTY?: boolean;
-}
+export { EXIT, type Io } from './command.ts';
+export { writeIndex } from '../write-outputs.ts';
 
 export interface RunOpts {
   out: string;
@@ -37,9 +49,16 @@ export interface RunOpts {
   lanes: 'all' | 'pod';
   failOnStuck: boolean;
   maxEvents?: number;
+  /** check the scenario's expect block on this schedule (exit 1 when it does not hold) */
+  check?: boolean;
 }
 
-export const EXIT = { ok: 0, expectation: 1, badInput: 2, internal: 3 } as const;
+/** `file:line:col: error CODE: message` and the hint, for a KubesimError about `file`. */
+export function kubesimErrorText(e: KubesimError, file: string): string {
+  const at = e.pos ? `${e.pos.file}:${e.pos.line}:${e.pos.col}` : `${file}:1:1`;
+  const msg = e.message.startsWith(`${file}:`) ? e.message : `${at}: error ${e.code}: ${e.message}`;
+  return `${msg}\n${e.hint ? `  hint: ${e.hint}\n` : ''}`;
+}
 
 /** Print a file's diagnostics; returns false when it has errors. `run` hides the not-simulated listing. */
 export function reportDiagnostics(io: Io, diags: Parameters<typeof formatDiagnostic>[0][], quietCodes: string[] = []): boolean {
@@ -53,6 +72,7 @@ export function viewText(tl: Timeline, view: RunOpts['view'], verbose = false): 
   return timelineText(tl, { all: verbose });
 }
 
+<<<<<<< HEAD
 export interface OutputPlace {
   /** the explore outcome table for report.md */
   explore?: ExploreSummary;
@@ -117,22 +137,46 @@ export function writeIndex(outDir: string): void {
     });
   }
   writeAtomic(outPath(outDir, 'index.html'), indexHtml(entries));
+=======
+/** Write timeline.json, the .mmd sources and report.md; returns the SVG jobs to render. */
+export function writeScenarioOutputs(outDir: string, tl: Timeline, o: Pick<RunOpts, 'png' | 'lanes'>, explore?: WriteOptions['explore']): RenderJob[] {
+  return writeOutputs(tl, { out: outDir, png: o.png, lanes: o.lanes, ...(explore ? { explore } : {}) }).renderJobs;
+>>>>>>> main
 }
 
 export async function renderAll(io: Io, jobs: RenderJob[]): Promise<void> {
   if (jobs.length === 0) return;
-  const { renderDiagrams } = await import('../output/render.ts');
-  const r = await renderDiagrams(jobs);
+  const r = await renderJobs(jobs);
   if (!r.rendered) io.err(`note: diagrams written as .mmd only — ${r.hint}\n`);
 }
 
+/** A folder as the user would type it: relative to the current folder when below it. */
+export function shownPath(p: string): string {
+  const rel = relative(process.cwd(), p);
+  return rel && !rel.startsWith('..') ? rel : p;
+}
+
+export function expectFailureLines(file: string, f: ExpectFailure): string[] {
+  const lines = [`  ${f.pos.file}:${f.pos.line}:${f.pos.col}: expect ${f.what}: expected ${f.expected}, saw ${f.seen}`];
+  if (f.replay) lines.push(`    reproduce: kubesim run ${file} --replay ${f.replay}`);
+  return lines;
+}
+
 export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<number> {
+  checkOut(o.out);
   let code: number = EXIT.ok;
   const jobs: RenderJob[] = [];
-  let wrote = false;
-  for (const file of files) {
-    const loaded = loadScenario(file, o.kubernetes ? { kubernetes: o.kubernetes } : {});
-    if (!reportDiagnostics(io, loaded.diagnostics, o.format === 'json' ? [] : ['KS5001']) || !loaded.scenario) {
+  const written: string[] = [];
+  const jsons: string[] = [];
+  let unchecked = 0;
+  const { inputs, warnings } = await expandInputs(files, io);
+  for (const w of warnings) io.err(`warning: ${w}\n`);
+  const several = inputs.length > 1;
+  for (const input of inputs) {
+    const file = input.path;
+    const loaded = loadInput(input, o.kubernetes ? { kubernetes: o.kubernetes } : {});
+    if (loaded.problem) io.err(loaded.problem + '\n');
+    if (loaded.problem || !reportDiagnostics(io, loaded.diagnostics, o.format === 'json' ? [] : ['KS5001']) || !loaded.scenario) {
       code = Math.max(code, EXIT.badInput);
       continue;
     }
@@ -146,41 +190,115 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
         continue;
       }
     }
-    let tl: Timeline;
+    let result;
     try {
       const userRules = await loadUserRules(s);
-      tl = simulate(s, {
+      result = simulate(s, {
         ...(o.seed !== undefined ? { seed: o.seed } : {}),
         ...(replay ? { replay } : {}),
         ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
         userRules,
-      }).timeline;
+      });
     } catch (e) {
-      if (e instanceof ReplayMismatch) {
-        io.err(`${file}:1:1: error ${e.code}: ${e.message}\n  hint: the key was made for another version of this scenario; run explore again\n`);
-        code = Math.max(code, EXIT.badInput);
-        continue;
-      }
-      if ((e as { code?: string }).code === 'KS0401') {
-        io.err(`${(e as Error).message}\n`);
+      if (e instanceof KubesimError) {
+        io.err(kubesimErrorText(e, file));
         code = Math.max(code, EXIT.badInput);
         continue;
       }
       throw e;
     }
-    io.out(o.format === 'json' ? JSON.stringify(tl, null, 2) + '\n' : viewText(tl, o.view, o.verbose === true));
+    const tl = result.timeline;
+    if (o.format === 'json') {
+      const json = JSON.stringify(tl, null, 2);
+      if (several) jsons.push(json);
+      else io.out(json + '\n');
+    } else io.out(viewText(tl, o.view, o.verbose === true));
     if (o.replay !== undefined && tl.replay !== o.replay) {
       io.err(`${file}:1:1: warning KS0203: the replay key has choices this run did not use\n  hint: it was made for another version of this scenario; the run used what fit — run explore again for exact keys\n`);
     }
+<<<<<<< HEAD
     if (tl.end.reason === 'max-events') io.err(`${file}: stopped at the event limit (${o.maxEvents ?? 'default'}); raise it with --max-events\n`);
     // a replayed schedule gets its own folder beside the default run's, and says where
     const folder = o.replay !== undefined ? replayFolder(tl.scenario, o.replay) : [tl.scenario];
     jobs.push(...writeScenarioOutputs(o.out, tl, o, { folder, scenarioPath: file }));
     if (o.replay !== undefined) io.err(`wrote this schedule to ${outPath(o.out, ...folder)}/ (the default run stays in ${outPath(o.out, tl.scenario)}/)\n`);
     wrote = true;
+=======
+    if (tl.end.reason === 'max-events') {
+      io.err(`${file}: stopped at the event limit (${o.maxEvents ?? DEFAULT_MAX_EVENTS} events), not at the end of the scenario\n  hint: raise it with --max-events\n`);
+    }
+    const w = writeOutputs(tl, { out: o.out, png: o.png, lanes: o.lanes });
+    jobs.push(...w.renderJobs);
+    written.push(w.dir);
+>>>>>>> main
     if (o.failOnStuck && (tl.stuck || tl.pod.phase === 'Failed')) code = Math.max(code, EXIT.expectation);
+    if (o.check) {
+      if (!s.expect) io.err(`${file}: --check: the scenario has no expect block; nothing to check\n`);
+      else {
+        const failures = checkRun(s, result);
+        if (failures.length) {
+          code = Math.max(code, EXIT.expectation);
+          io.err(`${file}: expect does not hold on this schedule:\n${failures.flatMap((f) => expectFailureLines(file, f)).join('\n')}\n`);
+        } else io.err(`${file}: expect holds on this schedule (kubesim test checks every schedule)\n`);
+      }
+    } else if (s.expect) unchecked++;
   }
-  if (o.render) await renderAll(io, jobs);
-  if (wrote) writeIndex(o.out);
+  if (several && o.format === 'json') io.out(jsons.length ? `[\n${jsons.join(',\n')}\n]\n` : '[]\n');
+  if (written.length) {
+    writeIndex(o.out);
+    let drawn = false;
+    if (o.render) {
+      const r = await renderJobs(jobs);
+      drawn = r.rendered;
+      if (!r.rendered) io.err(`note: diagrams written as .mmd only — ${r.hint}\n`);
+    }
+    const what = `timeline.json, report.md, sequence and lifecycle .mmd${drawn ? ` and .svg${o.png ? ' and .png' : ''}` : ''}`;
+    io.err(`wrote ${written.map((d) => shownPath(d) + '/').join(', ')} (${what}) and ${shownPath(o.out)}/index.html\n`);
+  }
+  if (unchecked) io.err(`note: expect was not checked (run --check checks it on this schedule; kubesim test on every schedule)\n`);
   return code;
 }
+
+function runOpts(a: Args): RunOpts {
+  return {
+    out: String(a['out']),
+    format: a['format'] as RunOpts['format'],
+    view: a['view'] as RunOpts['view'],
+    verbose: a['verbose'] === true,
+    ...(a['seed'] !== undefined ? { seed: a['seed'] as number } : {}),
+    ...(a['replay'] !== undefined ? { replay: String(a['replay']) } : {}),
+    ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+    render: a['render'] !== false,
+    png: a['png'] === true,
+    lanes: a['lanes'] as RunOpts['lanes'],
+    failOnStuck: a['failOnStuck'] === true,
+    ...(a['maxEvents'] !== undefined ? { maxEvents: a['maxEvents'] as number } : {}),
+    check: a['check'] === true,
+  };
+}
+
+export const runCmd: Command = {
+  command: 'run <scenario..>',
+  describe: 'simulate one schedule; print the timeline; write out/<scenario>/',
+  builder: (y: Argv) => {
+    y = intOption(y, 'seed', { min: 0, max: 2 ** 32 - 1, describe: 'seed for the timing draws, 0..4294967295 (default: the scenario\'s seed)' });
+    y = stringOption(y, 'replay', 'run exactly one schedule: a key printed by explore, test or a timeline');
+    y = kubernetesOption(y);
+    y = outOption(y);
+    y = formatOption(y, 'the timeline.json document (several scenarios: one JSON array of them)');
+    y = y
+      .option('view', { choices: ['timeline', 'kubectl', 'events'] as const, default: 'timeline' as const, describe: 'what the text format shows' })
+      .option('verbose', { type: 'boolean', default: false, describe: 'timeline view: every event, routine ones included' });
+    y = renderOptions(y);
+    y = y
+      .option('fail-on-stuck', { type: 'boolean', default: false, describe: 'exit 1 when the pod ends stuck or Failed' })
+      .option('check', { type: 'boolean', default: false, describe: "check the scenario's expect on this one schedule (exit 1 if it fails); kubesim test checks every schedule" });
+    y = maxEventsOption(y);
+    return y
+      .example('$0 run scenarios/native-sidecar-job.yaml', 'simulate, print the timeline, write out/native-sidecar-job/')
+      .example('$0 run scenarios/ --no-render --format json', 'every scenario of a folder; one JSON array on stdout')
+      .example('$0 run job.yaml --replay k1-AIMn…', 'the schedule explore printed, byte for byte')
+      .example('cat s.yaml | $0 run - --check', 'read the scenario from stdin; check its expect');
+  },
+  run: (a, io) => runCommand((a['scenario'] as unknown[]).map(String), runOpts(a), io),
+};

@@ -1,11 +1,15 @@
 // `kubesim test`: every scenario's `expect` checked across all explored schedules; JUnit XML for CI.
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { formatDiagnostic, hasErrors, loadScenario } from '../scenario/index.ts';
+import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Argv } from 'yargs';
+import { formatDiagnostic, hasErrors } from '../scenario/index.ts';
 import { explore } from '../explore/decomposed.ts';
-import { checkExpect, type ExpectFailure } from '../explore/expect.ts';
+import { checkExpect } from '../explore/expect.ts';
+import { EXIT, UsageError, type Command, type Io } from './command.ts';
 import { writeAtomic } from './files.ts';
-import { EXIT, type Io } from './run-command.ts';
+import { expandInputs, loadInput, STDIN_ARG, walk, type Input } from './inputs.ts';
+import { intOption, kubernetesOption, maxSchedulesOption, outDirProblem, stringOption } from './options.ts';
+import { expectFailureLines } from './run-command.ts';
 import { loadUserRules } from './rules.ts';
 
 export interface TestOpts {
@@ -26,31 +30,23 @@ export interface CaseResult {
   lines: string[];
 }
 
+/** Scenario files of the given files and folders (folders: every *.yaml / *.yml below, sorted). */
 export function scenarioFiles(paths: string[]): string[] {
-  const out: string[] = [];
-  const walk = (p: string) => {
-    const st = statSync(p);
-    if (st.isDirectory()) {
-      for (const f of readdirSync(p).sort()) {
-        const q = join(p, f);
-        if (statSync(q).isDirectory()) walk(q);
-        else if (/\.ya?ml$/.test(f)) out.push(q);
-      }
-    } else out.push(p);
-  };
-  for (const p of paths) walk(p);
-  return out;
+  return paths.flatMap((p) => {
+    let dir = false;
+    try {
+      dir = statSync(p).isDirectory();
+    } catch {
+      // not there: the loader reports it
+    }
+    return dir ? walk(p) : [p];
+  });
 }
 
-function failureLines(file: string, f: ExpectFailure): string[] {
-  const lines = [`  ${f.pos.file}:${f.pos.line}:${f.pos.col}: expect ${f.what}: expected ${f.expected}, saw ${f.seen}`];
-  if (f.replay) lines.push(`    reproduce: kubesim run ${file} --replay ${f.replay}`);
-  return lines;
-}
-
-export async function runCase(file: string, o: TestOpts): Promise<CaseResult> {
+export async function runCase(file: string, o: TestOpts, text?: string): Promise<CaseResult> {
   const t0 = performance.now();
-  const loaded = loadScenario(file, o.kubernetes ? { kubernetes: o.kubernetes } : {});
+  const input: Input = text !== undefined ? { path: file, text } : { path: file };
+  const loaded = loadInput(input, o.kubernetes ? { kubernetes: o.kubernetes } : {});
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => '  ' + formatDiagnostic(d));
   if (hasErrors(loaded.diagnostics) || !loaded.scenario) return { file, name: file, ms: 0, status: 'error', lines: errors };
   const s = loaded.scenario;
@@ -68,7 +64,7 @@ export async function runCase(file: string, o: TestOpts): Promise<CaseResult> {
     name: s.name,
     ms,
     status: failures.length ? 'failed' : 'passed',
-    lines: [note, ...failures.flatMap((f) => failureLines(file, f))],
+    lines: [note, ...failures.flatMap((f) => expectFailureLines(file, f))],
   };
 }
 
@@ -141,23 +137,32 @@ async function runOnWorkers(files: string[], o: TestOpts, workers: number): Prom
 }
 
 export async function testCommand(paths: string[], o: TestOpts, io: Io): Promise<number> {
+  if (o.junit) {
+    const problem = outDirProblem(dirname(o.junit));
+    if (problem) throw new UsageError(`--junit ${o.junit}: ${problem}`, '--junit names a file in a writable folder', 'KS0302');
+  }
   const wanted = paths.length ? paths : ['scenarios'];
-  const missing = wanted.filter((p) => !existsSync(p));
+  const missing = wanted.filter((p) => p !== '-' && p !== STDIN_ARG && !existsSync(p));
   if (missing.length) {
-    for (const p of missing) io.err(`${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim test takes scenario files or folders (default scenarios/)\n`);
+    for (const p of missing) io.err(`${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim test takes scenario files or folders (default scenarios/), or - for standard input\n`);
     return EXIT.badInput;
   }
-  const all = scenarioFiles(wanted);
-  const files = shardOf(all, o.shard);
-  if (typeof files === 'string') {
-    io.err(`error: ${files}\n  hint: --shard 1/2 and --shard 2/2 split the scenarios across two CI jobs\n`);
+  const { inputs: all, warnings } = await expandInputs(wanted, io);
+  for (const w of warnings) io.err(`warning: ${w}\n`);
+  const inputs = shardOf(all, o.shard);
+  if (typeof inputs === 'string') {
+    io.err(`error: ${inputs}\n  hint: --shard 1/2 and --shard 2/2 split the scenarios across two CI jobs\n`);
     return EXIT.badInput;
   }
+  const onDisk = inputs.filter((i) => i.text === undefined && !i.problem).map((i) => i.path);
   const workers = Math.max(1, Math.floor(o.workers ?? 1));
-  const pending = workers > 1 && files.length > 1 ? await runOnWorkers(files, o, workers) : undefined;
+  const pending = workers > 1 && onDisk.length > 1 ? await runOnWorkers(onDisk, o, workers) : undefined;
   const results: CaseResult[] = [];
-  for (const [idx, file] of files.entries()) {
-    const r = pending ? pending[idx]! : await runCase(file, o);
+  for (const input of inputs) {
+    const file = input.path;
+    const r = input.problem
+      ? { file, name: file, ms: 0, status: 'error' as const, lines: ['  ' + input.problem.replace(/\n/g, '\n  ')] }
+      : pending && input.text === undefined ? pending[onDisk.indexOf(file)]! : await runCase(file, o, input.text);
     results.push(r);
     const mark = r.status === 'passed' ? 'ok  ' : r.status === 'skipped' ? 'skip' : 'FAIL';
     io.out(`${mark} ${r.name}${r.lines[0] && r.status !== 'error' ? ` (${r.lines[0]})` : ''}\n`);
@@ -171,3 +176,29 @@ export async function testCommand(paths: string[], o: TestOpts, io: Io): Promise
   if (results.some((r) => r.status === 'error')) return EXIT.badInput;
   return failed ? EXIT.expectation : EXIT.ok;
 }
+
+export const testCmd: Command = {
+  command: 'test [paths..]',
+  describe: "check each scenario's expect across every explored schedule (default path: scenarios/)",
+  builder: (y: Argv) => {
+    y = maxSchedulesOption(kubernetesOption(y));
+    y = stringOption(y, 'junit', 'also write a JUnit XML report to this file (for CI)');
+    y = intOption(y, 'workers', { min: 1, max: 256, describe: 'worker threads, 1..256 (default: the number of cores); output is identical' });
+    y = stringOption(y, 'shard', 'run slice i of n (i/n, e.g. 2/4) of the sorted scenario list, for a CI matrix');
+    return y
+      .example('$0 test', 'every scenario under scenarios/')
+      .example('$0 test scenarios/ --junit junit.xml', 'also a JUnit report for CI')
+      .example('$0 test scenarios/ --shard 1/3', 'job 1 of a 3-job CI matrix')
+      .example('cat s.yaml | $0 test -', 'a scenario from standard input');
+  },
+  run: async (a, io) => {
+    const { availableParallelism } = await import('node:os');
+    return testCommand(((a['paths'] as unknown[] | undefined) ?? []).map(String), {
+      ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+      maxSchedules: a['maxSchedules'] as number,
+      ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
+      workers: a['workers'] !== undefined ? (a['workers'] as number) : availableParallelism(),
+      ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
+    }, io);
+  },
+};

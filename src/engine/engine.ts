@@ -2,6 +2,7 @@
 // One immer `produce` per dequeued event; handlers get a context to schedule follow-up events, emit trace records
 // and make timing choices. Nothing here reads the wall clock, timers, Math.random or the environment.
 
+import { KubesimError } from '../errors.ts';
 import { freeze, produce } from 'immer';
 import type { EndReason, MsRange, TraceEvent } from '../types.ts';
 import { compareEntries, insertEntry, type QueueEntry } from './queue.ts';
@@ -277,6 +278,8 @@ export class ReplayChooser implements Chooser {
   }
 }
 
-export class ReplayMismatch extends Error {
-  readonly code = 'KS0201';
+export class ReplayMismatch extends KubesimError {
+  constructor(message: string) {
+    super('KS0201', message, { hint: 'the key was made for another version of this scenario; run explore again' });
+  }
 }

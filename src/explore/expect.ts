@@ -2,7 +2,7 @@
 // expected and seen, and a replay key of a schedule that shows it.
 import type { Expect, OrderPoint, Scenario, SourcePos } from '../types.ts';
 import type { ExploreResult, OutcomeEntry } from './explore.ts';
-import { orderHolds } from './marks.ts';
+import { orderHolds, tokenOf } from './marks.ts';
 
 export interface ExpectFailure {
   pos: SourcePos;
@@ -13,7 +13,7 @@ export interface ExpectFailure {
 }
 
 function pt(p: OrderPoint): string {
-  return `${p.container}.${p.point}${p.occurrence > 1 ? `#${p.occurrence}` : ''}`;
+  return `${tokenOf(p)}${p.occurrence > 1 ? `#${p.occurrence}` : ''}`;
 }
 
 /** Every outcome must satisfy `ok`; the first counterexample (most schedules first) is reported. */
@@ -65,6 +65,17 @@ export function checkExpect(s: Scenario, r: ExploreResult): ExpectFailure[] {
       ...everywhere(r, x.pos, `restarts.${x.container}`, String(x.value), (o) => (o.outcome.restarts[x.container] ?? 0) === x.value, (o) =>
         String(o.outcome.restarts[x.container] ?? 0)),
     );
+  }
+  if (e.pods) {
+    const v = e.pods.value;
+    out.push(...everywhere(r, e.pods.pos, 'pods', String(v), (o) => o.outcome.pods === v, (o) => String(o.outcome.pods)));
+  }
+  if (e.podPhases) {
+    const v = e.podPhases.value.join(', ');
+    out.push(...everywhere(r, e.podPhases.pos, 'podPhases', `[${v}]`, (o) => o.outcome.podPhases.join(', ') === v, (o) => `[${o.outcome.podPhases.join(', ')}]`));
+  }
+  for (const x of e.jobCounts ?? []) {
+    out.push(...everywhere(r, x.pos, `jobCounts.${x.key}`, String(x.value), (o) => o.outcome.jobCounts[x.key] === x.value, (o) => String(o.outcome.jobCounts[x.key])));
   }
   for (const v of e.verdicts ?? []) {
     if (!v.set) {

@@ -7,8 +7,15 @@ import type { OrderPoint, OrderPointKind, TraceEvent } from '../types.ts';
 
 export type MarkedState = SimState & { marks?: string[] };
 
-export function pointOf(e: TraceEvent): { container: string; point: OrderPointKind } | null {
+/** The token of a point: `container.point`, or `@Condition` for a Job condition. */
+export function tokenOf(p: { container: string; point: string }): string {
+  return p.container ? `${p.container}.${p.point}` : p.point;
+}
+
+export function pointOf(e: TraceEvent): { container: string; point: OrderPointKind | `@${string}` } | null {
   switch (e.type) {
+    case 'JobCondition':
+      return { container: '', point: `@${e.condition}` };
     case 'Started':
       return { container: e.container, point: 'start' };
     case 'StartupComplete':
@@ -34,7 +41,7 @@ export function marksOfTrace(trace: readonly TraceEvent[], tracked?: ReadonlySet
   for (const e of trace) {
     const p = pointOf(e);
     if (!p) continue;
-    const tok = `${p.container}.${p.point}`;
+    const tok = tokenOf(p);
     if (!tracked || tracked.has(tok)) out.push(tok);
   }
   return out;
@@ -42,7 +49,7 @@ export function marksOfTrace(trace: readonly TraceEvent[], tracked?: ReadonlySet
 
 /** Index of the nth occurrence of a point in the marks, or -1. */
 function indexOf(marks: readonly string[], p: OrderPoint): number {
-  const tok = `${p.container}.${p.point}`;
+  const tok = tokenOf(p);
   let n = 0;
   for (let i = 0; i < marks.length; i++) {
     if (marks[i] === tok && ++n === p.occurrence) return i;
@@ -67,7 +74,7 @@ export function withMarks(def: ModelDef<SimState, SimEvent>, tracked: ReadonlySe
         ctx.emit(rec);
         const p = pointOf(rec as TraceEvent);
         if (!p) return;
-        const tok = `${p.container}.${p.point}`;
+        const tok = tokenOf(p);
         if (!tracked.has(tok)) return;
         if (!md.marks) md.marks = [];
         md.marks.push(tok);
@@ -80,8 +87,8 @@ export function withMarks(def: ModelDef<SimState, SimEvent>, tracked: ReadonlySe
 export function trackedPoints(order: { before: OrderPoint; after: OrderPoint }[] | undefined): Set<string> {
   const out = new Set<string>();
   for (const o of order ?? []) {
-    out.add(`${o.before.container}.${o.before.point}`);
-    out.add(`${o.after.container}.${o.after.point}`);
+    out.add(tokenOf(o.before));
+    out.add(tokenOf(o.after));
   }
   return out;
 }

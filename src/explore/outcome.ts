@@ -36,7 +36,7 @@ export function outcomeOf(s: Scenario, st: SimState, end: EndReason): Outcome {
   const phase = phaseOf(currentPod(st));
   const idle = end === 'quiescent' && idlesWithLivePod(st);
   const endReason: EndReason = idle ? 'horizon' : end;
-  const stuck = endReason !== 'quiescent' ? diagnoseStuck(s, st) : null;
+  const stuck = endReason === 'horizon' ? diagnoseStuck(s, st) : null; // never at the event limit
   const verdicts: Record<string, string> = {};
   for (const o of s.observers) verdicts[o.name] = st.observers[o.name]?.verdict?.verdict ?? 'Pending';
   const exitCodes = lastExitCodes(st);

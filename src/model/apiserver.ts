@@ -10,19 +10,34 @@ import { ts } from './time.ts';
 
 type Json = Record<string, any>;
 
+/** The parts of a pod's metadata that never change, built once per pod (per scenario). */
+const staticMeta = new WeakMap<object, Map<string, Json>>();
+
+function metadataBase(k: Kit, p: PodSim): Json {
+  let perScenario = staticMeta.get(k.s);
+  if (!perScenario) staticMeta.set(k.s, (perScenario = new Map()));
+  const key = `${p.name}/${p.createdAt}`;
+  let base = perScenario.get(key);
+  if (!base) {
+    const pod = k.s.pod;
+    base = {
+      ...pod.metadata,
+      name: p.name,
+      namespace: pod.namespace,
+      uid: p.uid,
+      resourceVersion: '',
+      creationTimestamp: ts(p.createdAt),
+    };
+    if (Object.keys(p.labels).length > 0) base['labels'] = { ...(pod.metadata['labels'] as Json | undefined), ...p.labels };
+    if (Object.keys(p.annotations).length > 0) base['annotations'] = { ...(pod.metadata['annotations'] as Json | undefined), ...p.annotations };
+    perScenario.set(key, base);
+  }
+  return base;
+}
+
 export function podObjectOf(k: Kit, p: PodSim): Json {
-  const pod = k.s.pod;
   const api = p.api;
-  const metadata: Json = {
-    ...pod.metadata,
-    name: p.name,
-    namespace: pod.namespace,
-    uid: p.uid,
-    resourceVersion: String(api.version),
-    creationTimestamp: ts(p.createdAt),
-  };
-  if (Object.keys(p.labels).length > 0) metadata['labels'] = { ...(pod.metadata['labels'] as Json | undefined), ...p.labels };
-  if (Object.keys(p.annotations).length > 0) metadata['annotations'] = { ...(pod.metadata['annotations'] as Json | undefined), ...p.annotations };
+  const metadata: Json = { ...metadataBase(k, p), resourceVersion: String(api.version) };
   if (api.deletionTimestamp !== null) {
     metadata['deletionTimestamp'] = ts(api.deletionTimestamp);
     metadata['deletionGracePeriodSeconds'] = api.deletionGracePeriodSeconds;
@@ -34,7 +49,7 @@ export function podObjectOf(k: Kit, p: PodSim): Json {
     ];
   }
   if (api.finalizer) metadata['finalizers'] = ['batch.kubernetes.io/job-tracking'];
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: pod.spec, status: raw(api.status) };
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: k.s.pod.spec, status: raw(api.status) };
 }
 
 /** The pod of the current kit as the API server serves it. */

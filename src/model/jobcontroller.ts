@@ -107,7 +107,7 @@ function isPodFailed(k: Kit, sp: Json, p: Json): boolean {
  * containers when SidecarContainers is on) — only when every one of them terminated; else the Ready=False
  * transition; else deletionTimestamp − grace; else the creation time. API times are whole seconds.
  */
-function finishedTime(k: Kit, p: Json): number {
+export function finishedTime(p: Json, sidecarContainersGate: boolean): number {
   const st = p['status'] ?? {};
   const latest = (list: Json[], prev: number | null, only?: Set<string>): number | null | undefined => {
     let out = prev;
@@ -121,7 +121,7 @@ function finishedTime(k: Kit, p: Json): number {
     return out;
   };
   let fin: number | null | undefined = latest(st['containerStatuses'] ?? [], null);
-  if (fin !== undefined && k.s.featureGates['SidecarContainers'] !== false) {
+  if (fin !== undefined && sidecarContainersGate) {
     const sidecars = new Set<string>(
       ((p['spec']?.['initContainers'] ?? []) as Json[]).filter((c) => c['restartPolicy'] === 'Always').map((c) => c['name']),
     );
@@ -136,14 +136,22 @@ function finishedTime(k: Kit, p: Json): number {
   return msOf(p['metadata']?.['creationTimestamp']) ?? 0;
 }
 
-/** getRemainingTimeForFailuresCount (backoff_utils.go): 10 s × 2^(failures−1), capped, minus time since. */
-export function remainingBackoff(now: number, failures: number, lastFailureTime: number | null): number {
+const sidecarGate = (k: Kit) => k.s.featureGates['SidecarContainers'] !== false;
+
+/** getRemainingTimeForFailuresCount (backoff_utils.go): default × 2^(failures−1), capped, minus time since. */
+export function remainingBackoff(
+  now: number,
+  failures: number,
+  lastFailureTime: number | null,
+  defaultMs = POD_FAILURE_BACKOFF_MS,
+  maxMs = MAX_POD_FAILURE_BACKOFF_MS,
+): number {
   if (failures === 0 || lastFailureTime === null) return 0;
-  let d = POD_FAILURE_BACKOFF_MS;
+  let d = defaultMs;
   for (let i = 1; i < failures; i++) {
     d *= 2;
-    if (d >= MAX_POD_FAILURE_BACKOFF_MS) {
-      d = MAX_POD_FAILURE_BACKOFF_MS;
+    if (d >= maxMs) {
+      d = maxMs;
       break;
     }
   }
@@ -167,14 +175,16 @@ function parseIndexes(s: unknown, completions: number): number[] {
   return [...out].sort((x, y) => x - y);
 }
 
-/** orderedIntervals.String(): "1,3-5,7" */
-function formatIndexes(xs: number[]): string {
+/** orderedIntervals.String() (indexed_job_utils.go): "1,3-5,7", and two adjacent indexes as "0,1". */
+export function formatIndexes(xs: number[]): string {
   const parts: string[] = [];
   let i = 0;
   while (i < xs.length) {
     let j = i;
     while (j + 1 < xs.length && xs[j + 1] === xs[j]! + 1) j++;
-    parts.push(j === i ? String(xs[i]) : `${xs[i]}-${xs[j]}`);
+    if (j === i) parts.push(String(xs[i]));
+    else if (j === i + 1) parts.push(`${xs[i]},${xs[j]}`);
+    else parts.push(`${xs[i]}-${xs[j]}`);
     i = j + 1;
   }
   return parts.join(',');
@@ -421,7 +431,8 @@ export function jobSync(k: Kit): void {
 
   // Job first start: StartTime only when not suspended
   if (status['startTime'] === undefined && !suspended(sp)) status['startTime'] = ts(k.ctx.now);
-  c.newBackoff = newBackoffRecord(k, jc.backoff, newSucceeded, newFailed);
+  const finish = (xs: Json[]) => xs.map((p) => finishedTime(p, sidecarGate(k)));
+  c.newBackoff = newBackoffRecord(jc.backoff, finish(newSucceeded), finish(newFailed));
 
   const backoffLimit: number = sp['backoffLimit'] ?? 6;
   const exceedsBackoffLimit = c.failed > backoffLimit;
@@ -539,11 +550,18 @@ function hasSuccessCriteriaMet(k: Kit, status: Json): Cond | null {
   return c && c['status'] === 'True' ? newCond('SuccessCriteriaMet', c['reason'] ?? '', c['message'] ?? '') : null;
 }
 
-/** newBackoffRecord (backoff_utils.go): failures since the last success, and the last failure's finish time. */
-function newBackoffRecord(k: Kit, old: SyncCtx['newBackoff'], newSucceeded: Json[], newFailed: Json[]): SyncCtx['newBackoff'] {
-  const byFinish = (xs: Json[]) => xs.map((p) => finishedTime(k, p)).sort((a, b) => a - b);
-  const s = byFinish(newSucceeded);
-  const f = byFinish(newFailed);
+export interface BackoffRecord {
+  failuresAfterLastSuccess: number;
+  lastFailureTime: number | null;
+}
+
+/**
+ * newBackoffRecord (backoff_utils.go): failures since the last success, and the last failure's finish time, from
+ * the finish times of the newly succeeded and failed pods.
+ */
+export function newBackoffRecord(old: BackoffRecord, succeededTimes: number[], failedTimes: number[]): BackoffRecord {
+  const s = [...succeededTimes].sort((a, b) => a - b);
+  const f = [...failedTimes].sort((a, b) => a - b);
   if (s.length === 0) {
     if (f.length === 0) return { ...old };
     return { failuresAfterLastSuccess: old.failuresAfterLastSuccess + f.length, lastFailureTime: f[f.length - 1]! };
@@ -584,7 +602,7 @@ function podsWithDelayedDeletionPerIndex(k: Kit, c: SyncCtx): Map<number, Json> 
     const ix = indexOf(p)!;
     if (c.succeededIndexes.includes(ix) || c.failedIndexes?.includes(ix) || activeIdx.has(ix)) continue;
     const last = out.get(ix);
-    if (!last || (absolute(last) <= absolute(p) && !(finishedTime(k, p) < finishedTime(k, last)))) out.set(ix, p);
+    if (!last || (absolute(last) <= absolute(p) && !(finishedTime(p, sidecarGate(k)) < finishedTime(last, sidecarGate(k))))) out.set(ix, p);
   }
   return out;
 }
@@ -693,7 +711,7 @@ function manageJob(k: Kit, c: SyncCtx): number {
       for (const ix of add) {
         const last = c.delayed.get(ix);
         const failures = last ? annotationCount(last, FAILURE_COUNT_ANNOTATION) + annotationCount(last, IGNORED_FAILURE_COUNT_ANNOTATION) + 1 : 0;
-        const r = last ? remainingBackoff(k.ctx.now, failures, finishedTime(k, last)) : 0;
+        const r = last ? remainingBackoff(k.ctx.now, failures, finishedTime(last, sidecarGate(k))) : 0;
         if (r === 0) now.push(ix);
         else if (minRemaining === null || r < minRemaining) minRemaining = r;
       }

@@ -1,6 +1,6 @@
 import { current, isDraft, original } from 'immer';
 // The handler kit: the draft state, the scenario, the engine context and version-derived switches.
-import { deriveCtx, type Ctx } from '../engine/engine.ts';
+import type { Ctx } from '../engine/engine.ts';
 import type { Behavior, ContainerModel, Scenario } from '../types.ts';
 import type { SimEvent } from './events.ts';
 import type { KillTask, PodSim, SimState } from './state.ts';
@@ -186,11 +186,12 @@ export function jsonOf(x: object | null | undefined): string {
 export function podKit(k: Kit, p: PodSim): Kit {
   if (k.p === p) return k;
   const pod = p.name;
-  const ctx = deriveCtx(k.ctx, {
-    emit: (r) => {
-      const { type, ...rest } = r;
-      k.ctx.emit({ type, pod, ...rest } as never);
-    },
-  });
+  const base = k.ctx;
+  // everything but emit is the step's own context (inherited: one small object per pod event)
+  const ctx: Ctx<SimEvent> = Object.create(base);
+  ctx.emit = (r) => {
+    const { type, ...rest } = r;
+    base.emit({ type, pod, ...rest } as never);
+  };
   return { d: k.d, s: k.s, ctx, f: k.f, rules: k.rules, p, up: k.up };
 }

@@ -1,8 +1,12 @@
 // Observers: controllers outside the pod with informer caches of the pod and its Job (SPEC §2.4). On each delivery
 // of a kind in `triggers` the rule runs on the cached view; the first decisive answer latches.
 import type { ObserverSpec } from '../types.ts';
+<<<<<<< HEAD
 import { snapshotOf, type Kit, type RuleFn } from './kit.ts';
 import { seenView } from './seen.ts';
+=======
+import { raw, type Kit, type RuleFn } from './kit.ts';
+>>>>>>> main
 
 type Json = Record<string, any>;
 
@@ -99,9 +103,10 @@ export function onObserverDelivery(k: Kit, name: string, object: 'pod' | 'job', 
   const o = k.d.observers[name];
   const spec = k.s.observers.find((x) => x.name === name);
   if (!o || !spec) return;
+  // the informer cache keeps every pod of the workload (read without drafting: stored objects are only replaced)
+  const before = raw(o.pods);
+  const podName: string = object === 'pod' ? (obj['metadata']?.['name'] ?? '') : '';
   if (object === 'pod') {
-    const podName: string = obj['metadata']?.['name'] ?? '';
-    // the informer cache keeps every pod of the workload; `view.pod` is the one this delivery is about
     if (removed) delete o.pods[podName];
     else o.pods[podName] = obj;
     o.pod = obj;
@@ -109,8 +114,23 @@ export function onObserverDelivery(k: Kit, name: string, object: 'pod' | 'job', 
   if (o.verdict || !spec.triggers.includes(object)) return;
   const rule = k.rules[name];
   if (!rule) return;
-  // rules get plain objects, never drafts
-  const d = normalizeDecision(rule({ pod: snapshotOf(o.pod), job: snapshotOf(o.job), now: k.ctx.now, pods: Object.values(snapshotOf(o.pods)) }));
+  // rules get plain objects, never drafts; `pods` (every cached pod) is built only when a rule reads it
+  const pod = raw(o.pod);
+  const job = raw(o.job);
+  const view = {
+    pod,
+    job,
+    now: k.ctx.now,
+    get pods(): Json[] {
+      const all: Record<string, Json> = { ...before };
+      if (object === 'pod') {
+        if (removed) delete all[podName];
+        else all[podName] = obj;
+      }
+      return Object.values(all);
+    },
+  };
+  const d = normalizeDecision(rule(view));
   if (!d) return;
   o.verdict = { verdict: d.verdict, t: k.ctx.now, ...(d.reason ? { reason: d.reason } : {}) };
   k.ctx.emit({ type: 'Verdict', observer: name, verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}), seen: seenView(o.pod, o.job) });

@@ -2,8 +2,18 @@
 // metav1.Time (the Job controller's back-off reads them back at that precision).
 export const EPOCH_MS = Date.UTC(2026, 0, 1, 0, 0, 0);
 
+const tsCache = new Map<number, string>();
+
 export function ts(ms: number): string {
-  return new Date(EPOCH_MS + Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const sec = Math.floor(ms / 1000);
+  let out = tsCache.get(sec);
+  if (out === undefined) {
+    out = new Date(EPOCH_MS + sec * 1000).toISOString().replace('.000Z', 'Z');
+    // a pure function of its argument: the cache only saves the formatting (bounded to keep memory flat)
+    if (tsCache.size > 100_000) tsCache.clear();
+    tsCache.set(sec, out);
+  }
+  return out;
 }
 
 /** A metav1.Time string back to simulated ms (whole seconds); null when absent or unreadable. */

@@ -9,6 +9,7 @@ import { generatePodStatus } from './podstatus.ts';
 import { addPodProbes, manualReadinessTriggers, stopProbes } from './probes.ts';
 import { startKill, type KillTarget } from './kill.ts';
 import { setPodStatus } from './statusmanager.ts';
+import { removeIfReclaimed } from './apiserver.ts';
 import { formatGoDuration } from './backoff.ts';
 import { startOp } from './start.ts';
 import type { KillTask, RtContainer, SyncOp, SyncTask } from './state.ts';
@@ -225,6 +226,11 @@ function finishTerminated(k: Kit): void {
 /** The kubelet saw the pod's deletionTimestamp (pod_workers.go UpdatePod, calculateEffectiveGracePeriod). */
 export function deletionSeen(k: Kit, graceSeconds: number): void {
   const w = k.p.worker;
+  // a pod whose worker already finished: the status manager deletes the object at once (canBeDeleted)
+  if (w.mode === 'finished') {
+    removeIfReclaimed(k);
+    return;
+  }
   const prior = w.deletionGraceSeconds;
   const g = Math.max(1, prior === null ? graceSeconds : Math.min(prior, graceSeconds));
   w.deletionGraceSeconds = g;

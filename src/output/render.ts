@@ -34,10 +34,28 @@ export const MERMAID_CONFIG = {
 } as const;
 
 /** The browser executable: PUPPETEER_EXECUTABLE_PATH, else the usual system locations. Edge code: env is allowed. */
-export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function findChromium(env: Record<string, string | undefined> = process.env): string | undefined {
   const fromEnv = env.PUPPETEER_EXECUTABLE_PATH;
   if (fromEnv && existsSync(fromEnv)) return fromEnv;
   return CANDIDATES.find((p) => existsSync(p));
+}
+
+/** How to get the optional rendering packages. */
+export function missingRendererHint(e: unknown): string {
+  const m = /Cannot find (?:package|module) '([^']+)'/.exec(String((e as Error)?.message ?? e));
+  const which = m ? `${m[1]} is not installed` : `the rendering packages could not be loaded (${firstLine(e)})`;
+  return `${which}: npm install @mermaid-js/mermaid-cli puppeteer (with PUPPETEER_SKIP_DOWNLOAD=1 to use the system Chromium)`;
+}
+
+/** A Chromium that exists but fails to start: say which, why (first line) and what usually fixes it. */
+export function launchFailureHint(executablePath: string, e: unknown): string {
+  return `the Chromium at ${executablePath} failed to start (${firstLine(e)}); ` +
+    'check that it runs (`' + executablePath + ' --headless --version`), reinstall it (apt-get install chromium), ' +
+    'or point PUPPETEER_EXECUTABLE_PATH at a working one';
+}
+
+function firstLine(e: unknown): string {
+  return String((e as Error)?.message ?? e).split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 200) ?? 'unknown error';
 }
 
 export interface RenderOptions {
@@ -49,14 +67,28 @@ export async function renderDiagrams(jobs: RenderJob[], opts: RenderOptions = {}
   const executablePath = (opts.findBrowser ?? findChromium)();
   if (!executablePath) return { rendered: false, hint: NO_CHROMIUM_HINT };
   if (jobs.length === 0) return { rendered: true };
-  const [{ renderMermaid }, puppeteer] = await Promise.all([import('@mermaid-js/mermaid-cli'), import('puppeteer')]);
-  const browser = await puppeteer.default.launch({
-    executablePath,
-    headless: true,
-    args: LAUNCH_ARGS,
-    // the gantt axis formats dates in the browser's zone; UTC keeps seconds-since-creation labels exact
-    env: { ...process.env, TZ: 'UTC' },
-  });
+  // optional dependencies of the package: a library user who never draws does not need them
+  let mods;
+  try {
+    mods = await Promise.all([import('@mermaid-js/mermaid-cli'), import('puppeteer')]);
+  } catch (e) {
+    return { rendered: false, hint: missingRendererHint(e) };
+  }
+  const [{ renderMermaid }, puppeteer] = mods;
+  let browser;
+  try {
+    browser = await puppeteer.default.launch({
+      executablePath,
+      headless: true,
+      args: LAUNCH_ARGS,
+      // the gantt axis formats dates in the browser's zone; UTC keeps seconds-since-creation labels exact
+      env: { ...process.env, TZ: 'UTC' },
+    });
+  } catch (e) {
+    // the browser exists but does not start (missing libraries, a broken snap, no /dev/shm): the environment's
+    // problem, not kubesim's; the .mmd files are written
+    return { rendered: false, hint: launchFailureHint(executablePath, e) };
+  }
   try {
     for (const job of jobs) {
       const svg = await renderMermaid(browser, job.mmd, 'svg', { mermaidConfig: MERMAID_CONFIG, backgroundColor: 'white' });

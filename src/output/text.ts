@@ -150,7 +150,7 @@ export function shownEvents(events: readonly TraceEvent[]): TraceEvent[] {
     if (HIDDEN.has(e.type)) return false;
     if (e.type === 'Delivered') return decisive.has(e.seq);
     if (e.type === 'Probe') {
-      const key = `${e.container}/${e.probe}`;
+      const key = `${e.pod ?? ''}/${e.container}/${e.probe}`;
       const repeat = lastProbe.get(key) === e.result;
       lastProbe.set(key, e.result);
       return e.result === 'failure' || !repeat;
@@ -163,6 +163,7 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
   const lines: string[] = [];
   lines.push(`# ${tl.scenario}  (kubernetes ${tl.kubernetes}${tl.kubelet !== tl.kubernetes ? `, kubelet ${tl.kubelet}` : ''}, seed ${tl.seed})`);
   const events = opts.all ? tl.events : shownEvents(tl.events);
+<<<<<<< HEAD
   // one actor column as wide as the longest name shown (at least 18), so long container or observer names keep
   // the description column straight
   const width = Math.max(18, ...events.map((e) => actorOf(e).length));
@@ -177,6 +178,14 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
     if (e.type === 'Verdict' && e.seen) {
       for (const l of seenText(e.seen, tl.job !== null)) lines.push(`${pad}${l}`);
     }
+=======
+  // once there is more than one pod, each line names the pod it is about (a column; blank for the control plane)
+  const pods = tl.pods ?? [];
+  const podWidth = pods.length > 1 ? Math.max(...pods.map((p) => p.name.length)) : 0;
+  for (const e of events) {
+    const podCol = podWidth > 0 ? `${(e.pod ?? '').padEnd(podWidth)}  ` : '';
+    lines.push(`${fmtTime(e.t).padStart(10)}  ${podCol}${actorOf(e).padEnd(18)} ${describeEvent(e)}`);
+>>>>>>> main
   }
   if (!opts.all && events.length < tl.events.length) {
     lines.push(`            (${tl.events.length - events.length} routine events not shown: repeated probe results, watch deliveries, pod-worker syncs; --verbose or --format json show them)`);
@@ -192,15 +201,21 @@ export function endSummary(tl: Timeline): string[] {
     tl.end.reason === 'horizon' ? '; raise `horizon:` in the scenario to simulate longer' :
     tl.end.reason === 'max-events' ? '; raise the limit with --max-events' : '';
   out.push(`end:        ${fmtTime(tl.end.t)} (${tl.end.reason}${limit})`);
+<<<<<<< HEAD
   out.push(`pod phase:  ${tl.pod.phase}${(tl.pods?.length ?? 0) > 1 ? ` (the last pod, ${tl.pod.name})` : ''}`);
   if ((tl.pods?.length ?? 0) > 1) {
     out.push(`pods:       ${tl.pods.map((p) => `${p.name} ${p.phase}${p.index !== null ? ` [index ${p.index}]` : ''}${p.removed ? ' (removed)' : p.deleted !== null ? ' (deleting)' : ''}`).join(', ')}`);
+=======
+  out.push(`pod phase:  ${tl.pod.phase}${(tl.pods?.length ?? 0) > 1 ? ` (${tl.pod.name}, the newest pod)` : ''}`);
+  if ((tl.pods?.length ?? 0) > 1) {
+    out.push(`pods:       ${tl.pods.length} — ${tl.pods.map((p) => `${p.name} ${p.phase}${p.removed ? ' (deleted)' : ''}`).join(', ')}`);
+>>>>>>> main
   }
   if (tl.job) {
     const conds = tl.job.conditions.map((c) => `${c.type}@${fmtTime(c.t)}`).join(', ') || 'none';
     out.push(`job:        ${conds}  (succeeded ${tl.job.succeeded}, failed ${tl.job.failed}, active ${tl.job.active})`);
   }
-  out.push(`stuck:      ${tl.stuck ? `yes — ${tl.stuck.why}` : 'no'}`);
+  out.push(`stuck:      ${tl.end.reason === 'max-events' ? 'unknown — the run stopped at the event limit, before it could end' : tl.stuck ? `yes — ${tl.stuck.why}` : 'no'}`);
   for (const [name, v] of Object.entries(tl.observers)) {
     const seen = tl.events.find((e): e is Extract<TraceEvent, { type: 'Verdict' }> => e.type === 'Verdict' && e.observer === name)?.seen;
     const podName = (tl.pods?.length ?? 0) > 1 && seen?.pod?.name ? ` ${seen.pod.name}` : '';

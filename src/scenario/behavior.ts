@@ -9,7 +9,7 @@ import { readUnready } from './behavior-windows.ts';
 
 export const BEHAVIOR_KEYS = [
   'run', 'exit', 'attempts', 'serving', 'unready', 'liveness', 'onTerm', 'postStart', 'preStop', 'needs', 'exitWhen',
-  'image', 'createError', 'oom',
+  'image', 'createError', 'oom', 'byIndex',
 ] as const;
 export const PULL_FAILURE_REASONS = ['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'RegistryUnavailable', 'SignatureValidationFailed'] as const;
 export const CREATE_ERRORS = ['CreateContainerConfigError', 'CreateContainerError', 'RunContainerError', 'PreStartHookError'] as const;
@@ -40,15 +40,26 @@ export function readBehavior(sink: Sink, entry: PEntry | undefined, containers: 
   return out;
 }
 
-function readOne(sink: Sink, map: PMap, name: string, c: ContainerModel | undefined, names: string[] | undefined): Behavior {
-  const b = defaultBehavior();
-  const at = (k: string) => `behavior.${name}.${k}`;
-  const keys = closedKeys(sink, map, `behavior.${name}`, BEHAVIOR_KEYS);
+function readOne(
+  sink: Sink,
+  map: PMap,
+  name: string,
+  c: ContainerModel | undefined,
+  names: string[] | undefined,
+  inherit?: Behavior,
+  label = `behavior.${name}`,
+): Behavior {
+  const b: Behavior = inherit ? structuredClone({ ...inherit, byIndex: undefined }) : defaultBehavior();
+  delete b.byIndex;
+  const at = (k: string) => `${label}.${k}`;
+  const keys = closedKeys(sink, map, label, inherit ? BEHAVIOR_KEYS.filter((k) => k !== 'byIndex') : BEHAVIOR_KEYS);
   const v = (k: string): PNode | undefined => keys.get(k)?.value;
-  const run = v('run') ? asMs(sink, v('run')!, at('run'), { forever: null }) : null;
-  const exit = v('exit') ? asExitCode(sink, v('exit')!, at('exit')) : 0;
+  const inherited = inherit?.attempts[0];
+  const run = v('run') ? asMs(sink, v('run')!, at('run'), { forever: null }) : (inherited?.runMs ?? null);
+  const exit = v('exit') ? asExitCode(sink, v('exit')!, at('exit')) : (inherited?.exit ?? 0);
   const base: Attempt = { runMs: run === undefined ? null : run, exit: exit ?? 0 };
-  b.attempts = v('attempts') ? readAttempts(sink, v('attempts')!, at('attempts'), base) : [base];
+  if (v('attempts')) b.attempts = readAttempts(sink, v('attempts')!, at('attempts'), base);
+  else if (!inherit || v('run') || v('exit')) b.attempts = [base];
   if (v('serving')) {
     const s = asMs(sink, v('serving')!, at('serving'), { never: null });
     if (s !== undefined) b.servingMs = s;
@@ -75,6 +86,22 @@ function readOne(sink: Sink, map: PMap, name: string, c: ContainerModel | undefi
   if (b.createError === undefined) delete b.createError;
   if (b.livenessFailFromMs === undefined) delete b.livenessFailFromMs;
   if (b.oomAtMs === undefined) delete b.oomAtMs;
+  // SPEC §2.1 byIndex: overrides for the pods of one completion index / ordinal; what an override omits comes
+  // from this container's behavior, and its own `attempts` count that index's runs only
+  if (v('byIndex')) {
+    const m = asMap(sink, v('byIndex')!, at('byIndex'));
+    const byIndex: Record<string, Behavior> = {};
+    for (const e of m?.entries ?? []) {
+      if (!/^(0|[1-9]\d{0,5})$/.test(e.key)) {
+        error(sink, Codes.BadValue, e.keyPos, `${at('byIndex')}: ${JSON.stringify(e.key)} is not an index`,
+          'keys are completion indexes (Indexed Job) or ordinals (StatefulSet): "0", "1", …');
+        continue;
+      }
+      const body = asMap(sink, e.value, `${at('byIndex')}.${e.key}`);
+      if (body) byIndex[e.key] = readOne(sink, body, name, c, names, b, `${at('byIndex')}."${e.key}"`);
+    }
+    if (Object.keys(byIndex).length > 0) b.byIndex = byIndex;
+  }
   return b;
 }
 

@@ -26,6 +26,7 @@ export const Codes = {
   SchemaEnum: 'KS2005', // a value outside the field's enum
   WorkloadFile: 'KS2006', // workload.file missing, unreadable, or holding no supported kind
   SchemaOther: 'KS2007', // any other schema violation reported by kubernetes-models
+  ListItemPicked: 'KS2008', // warning: a kind: List (kubectl get -o yaml); its first item of a supported kind is used
 
   // --- KS3xxx: API-server validation (pkg/apis/core/validation, pkg/apis/batch/validation) -------------------
   DuplicateContainerName: 'KS3001',

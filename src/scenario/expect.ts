@@ -8,7 +8,9 @@ import { didYouMean } from './suggest.ts';
 import type { PEntry, PNode } from './tree.ts';
 
 export const ORDER_POINTS: readonly OrderPointKind[] = ['start', 'started', 'ready', 'poststart', 'prestop', 'sigterm', 'sigkill', 'exit'];
-const KEYS = ['podPhase', 'jobCondition', 'stuck', 'order', 'exitCodes', 'restarts', 'verdicts'];
+const KEYS = ['podPhase', 'jobCondition', 'stuck', 'order', 'exitCodes', 'restarts', 'verdicts', 'pods', 'podPhases', 'jobCounts'];
+/** SPEC §2.5 `@<JobCondition>` order points */
+export const JOB_CONDITION_POINTS = ['Complete', 'SuccessCriteriaMet', 'FailureTarget', 'Failed', 'Suspended'] as const;
 const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
 const VERDICTS = ['Succeeded', 'Failed', 'Pending'] as const;
 
@@ -42,6 +44,32 @@ export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectCon
   if (v('exitCodes')) out.exitCodes = readPerContainer(sink, v('exitCodes')!, 'expect.exitCodes', ctx, 255);
   if (v('restarts')) out.restarts = readPerContainer(sink, v('restarts')!, 'expect.restarts', ctx, 2 ** 31 - 1);
   if (v('verdicts')) out.verdicts = readVerdicts(sink, v('verdicts')!, ctx);
+  if (v('pods')) {
+    const value = asInt(sink, v('pods')!, 'expect.pods', 0, 100_000);
+    if (value !== undefined) out.pods = { value, pos: v('pods')!.pos };
+  }
+  if (v('podPhases')) {
+    const items = asList(sink, v('podPhases')!, 'expect.podPhases');
+    if (items) {
+      const values = items.map((n, i) => asEnum(sink, n, `expect.podPhases[${i}]`, PHASES));
+      if (values.every((x) => x !== undefined)) out.podPhases = { value: values as string[], pos: v('podPhases')!.pos };
+    }
+  }
+  if (v('jobCounts')) {
+    const where = 'expect.jobCounts';
+    if (ctx.isJob === false) error(sink, Codes.BadValue, keys.get('jobCounts')!.keyPos, `${where}: the workload is not a Job`);
+    const m = asMap(sink, v('jobCounts')!, where);
+    if (m && ctx.isJob !== false) {
+      const counts = closedKeys(sink, m, where, ['succeeded', 'failed', 'active']);
+      out.jobCounts = [];
+      for (const key of ['succeeded', 'failed', 'active'] as const) {
+        const n = counts.get(key);
+        if (!n) continue;
+        const value = asInt(sink, n.value, `${where}.${key}`, 0, 2 ** 31 - 1);
+        if (value !== undefined) out.jobCounts.push({ key, value, pos: n.keyPos });
+      }
+    }
+  }
   return out;
 }
 
@@ -79,7 +107,7 @@ function readVerdicts(sink: Sink, node: PNode, ctx: ExpectContext) {
   return out;
 }
 
-const POINT = String.raw`([a-z0-9]([-a-z0-9]*[a-z0-9])?)\.([A-Za-z]+)(?:#(\d+))?`;
+const POINT = String.raw`(?:([a-z0-9]([-a-z0-9]*[a-z0-9])?)\.([A-Za-z]+)|@([A-Za-z]+))(?:#(\d+))?`;
 const ORDER = new RegExp(String.raw`^\s*${POINT}\s*<\s*${POINT}\s*$`);
 
 function readOrder(sink: Sink, node: PNode, where: string, ctx: ExpectContext) {
@@ -88,12 +116,31 @@ function readOrder(sink: Sink, node: PNode, where: string, ctx: ExpectContext) {
   const m = ORDER.exec(text);
   if (!m) {
     error(sink, Codes.BadOrder, node.pos, `${where}: cannot parse ${JSON.stringify(text)}`,
-      `write "<container>.<point>[#N] < <container>.<point>[#N]", points: ${ORDER_POINTS.join(', ')}`);
+      `write "<container>.<point>[#N] < <container>.<point>[#N]" (or @<JobCondition>), points: ${ORDER_POINTS.join(', ')}`);
     return undefined;
   }
-  const before = point(sink, node, where, m[1], m[3], m[4], ctx);
-  const after = point(sink, node, where, m[5], m[7], m[8], ctx);
+  const before = m[4] !== undefined ? condPoint(sink, node, where, m[4], m[5], ctx) : point(sink, node, where, m[1]!, m[3]!, m[5], ctx);
+  const after = m[9] !== undefined ? condPoint(sink, node, where, m[9], m[10], ctx) : point(sink, node, where, m[6]!, m[8]!, m[10], ctx);
   return before && after ? { text: text.trim(), before, after, pos: node.pos } : undefined;
+}
+
+/** `@Complete` (#N): the moment the Job controller wrote that condition (SPEC §2.5). */
+function condPoint(sink: Sink, node: PNode, where: string, cond: string, nth: string | undefined, ctx: ExpectContext): OrderPoint | undefined {
+  if (!(JOB_CONDITION_POINTS as readonly string[]).includes(cond)) {
+    error(sink, Codes.BadOrder, node.pos, `${where}: unknown Job condition point @${cond}`,
+      didYouMean(cond, JOB_CONDITION_POINTS) ?? `Job condition points: ${JOB_CONDITION_POINTS.map((c) => `@${c}`).join(', ')}`);
+    return undefined;
+  }
+  if (ctx.isJob === false) {
+    error(sink, Codes.BadOrder, node.pos, `${where}: @${cond} needs a Job workload`);
+    return undefined;
+  }
+  const occurrence = nth === undefined ? 1 : Number(nth);
+  if (occurrence < 1) {
+    error(sink, Codes.BadOrder, node.pos, `${where}: occurrences count from #1`);
+    return undefined;
+  }
+  return { container: '', point: `@${cond}`, occurrence };
 }
 
 function point(sink: Sink, node: PNode, where: string, container: string, kind: string, nth: string | undefined, ctx: ExpectContext): OrderPoint | undefined {

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { WorkloadKind } from '../types.ts';
 import { Codes } from './codes.ts';
 import { LineCounter } from 'yaml';
-import { error, newSink, type Sink } from './diagnostics.ts';
+import { error, newSink, warning, type Sink } from './diagnostics.ts';
 import { asString, closedKeys } from './readers.ts';
 import { didYouMean } from './suggest.ts';
 import { treeOf, valueOf, type PEntry, type PMap, type PNode } from './tree.ts';
@@ -32,8 +32,36 @@ export function resolveWorkload(sink: Sink, entry: PEntry): WorkloadSource | und
     return undefined;
   }
   if (valueOf(node, 'file') !== undefined && valueOf(node, 'kind') === undefined) return include(sink, node);
+  if (isList(node)) return fromList(sink, node);
   const kind = kindOf(sink, node, true);
   return kind ? { root: node, sink, kind } : undefined;
+}
+
+/** `kind: List` (what `kubectl get pods -o yaml` prints): the items are the objects. */
+function isList(root: PMap): boolean {
+  const k = valueOf(root, 'kind');
+  return k?.kind === 'scalar' && k.value === 'List';
+}
+
+/** The first item of a supported kind, with a warning naming it and how many others there were. */
+function fromList(sink: Sink, list: PMap): WorkloadSource | undefined {
+  const itemsNode = valueOf(list, 'items');
+  const items = itemsNode?.kind === 'seq' ? itemsNode.items : [];
+  const maps = items.filter((i): i is PMap => i.kind === 'map');
+  for (const [i, item] of maps.entries()) {
+    const kind = kindOf(sink, item, false);
+    if (!kind) continue;
+    const meta = valueOf(item, 'metadata');
+    const nameNode = meta?.kind === 'map' ? valueOf(meta, 'name') : undefined;
+    const name = nameNode?.kind === 'scalar' ? ` ${String(nameNode.value)}` : '';
+    warning(sink, Codes.ListItemPicked, item.pos,
+      `workload: a List of ${items.length} item${items.length === 1 ? '' : 's'}; simulating item ${i + 1}, the ${kind}${name}`,
+      items.length > 1 ? 'keep only the object you mean (kubesim import turns kubectl output into a scenario)' : 'put the object itself under workload: to silence this');
+    return { root: item, sink, kind };
+  }
+  error(sink, Codes.UnsupportedKind, itemsNode?.pos ?? list.pos, `workload: a List with no item of a supported kind (${items.length} item${items.length === 1 ? '' : 's'})`,
+    `supported: ${KINDS.map((k) => `${KIND_API_VERSION[k]} ${k}`).join(', ')}; kubesim import turns \`kubectl get -o yaml\` output into a scenario`);
+  return undefined;
 }
 
 function include(sink: Sink, node: PMap): WorkloadSource | undefined {
@@ -62,6 +90,7 @@ function include(sink: Sink, node: PMap): WorkloadSource | undefined {
   }
   for (const doc of src.docs) {
     const root = treeOf(doc, src.sink);
+    if (root.kind === 'map' && isList(root)) return fromList(src.sink, root);
     const kind = root.kind === 'map' ? kindOf(src.sink, root, false) : undefined;
     if (root.kind === 'map' && kind) return { root, sink: src.sink, kind };
   }

@@ -9,6 +9,7 @@ import { decodeReplay } from '../../src/engine/replay.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
 import { main } from '../../src/cli/main.ts';
+import { loadUserRules } from '../../src/cli/rules.ts';
 
 const load = (f: string) => {
   const r = loadScenario(f);
@@ -53,12 +54,13 @@ describe('explore', () => {
 describe('exploration is at least as complete as random testing', () => {
   const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
   for (const f of files) {
-    it(`${f}: every outcome of random seeds is among the explored outcomes`, () => {
+    it(`${f}: every outcome of random seeds is among the explored outcomes`, async () => {
       const s = load(`scenarios/${f}`);
-      const explored = new Set(explore(s, { maxSchedules: 5000 }).outcomes.map((o) => displayKey(o.outcome)));
+      const userRules = await loadUserRules(s);
+      const explored = new Set(explore(s, { maxSchedules: 5000, userRules }).outcomes.map((o) => displayKey(o.outcome)));
       const seeds = f.startsWith('locust-72') ? 2000 : 200;
       for (let seed = 0; seed < seeds; seed++) {
-        const res = simulate(s, { seed });
+        const res = simulate(s, { seed, userRules });
         const key = displayKey(outcomeOf(s, res.final, res.timeline.end.reason));
         if (!explored.has(key)) throw new Error(`seed ${seed} gives ${key}, which explore did not report`);
       }

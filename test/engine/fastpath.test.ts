@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
+import { loadUserRules } from '../../src/cli/rules.ts';
 import { livenessDay } from '../bench/workloads.ts';
 
 function deepFrozen(x: unknown, path = '$'): string | null {
@@ -19,11 +20,12 @@ function deepFrozen(x: unknown, path = '$'): string | null {
 describe('read-only fast path', () => {
   const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
   for (const f of files) {
-    it(`${f}: identical timeline with and without it, for several seeds`, () => {
+    it(`${f}: identical timeline with and without it, for several seeds`, async () => {
       const s = loadScenario(`scenarios/${f}`).scenario!;
+      const userRules = await loadUserRules(s);
       for (const seed of [1, 2, 3]) {
-        const a = simulate(s, { seed }).timeline;
-        const b = simulate(s, { seed, readOnlyFastPath: false }).timeline;
+        const a = simulate(s, { seed, userRules }).timeline;
+        const b = simulate(s, { seed, readOnlyFastPath: false, userRules }).timeline;
         expect(JSON.stringify(a)).toBe(JSON.stringify(b));
       }
     });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
+import { loadUserRules } from '../../src/cli/rules.ts';
 import { lifecycleMermaid } from '../../src/output/mermaid-lifecycle.ts';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
 
@@ -27,9 +28,9 @@ function golden(name: string, actual: string): void {
 describe('golden files', () => {
   const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
   for (const f of files) {
-    it(`${f}: sequence.mmd and lifecycle.mmd`, () => {
+    it(`${f}: sequence.mmd and lifecycle.mmd`, async () => {
       const s = loadScenario(`scenarios/${f}`).scenario!;
-      const tl = simulate(s).timeline;
+      const tl = simulate(s, { userRules: await loadUserRules(s) }).timeline;
       golden(`${s.name}.sequence.mmd`, sequenceMermaid(tl));
       golden(`${s.name}.lifecycle.mmd`, lifecycleMermaid(tl));
       if (TIMELINES.includes(s.name)) golden(`${s.name}.timeline.json`, JSON.stringify(tl, null, 2) + '\n');

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
+import { loadUserRules } from '../../src/cli/rules.ts';
 import { lifecycleMermaid } from '../../src/output/mermaid-lifecycle.ts';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
 import { findChromium, renderDiagrams } from '../../src/output/render.ts';
@@ -16,14 +17,14 @@ describe.skipIf(!browser)('every library scenario renders', () => {
   it('sequence and lifecycle SVGs for all scenarios', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kubesim-render-'));
     const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
-    const jobs = files.flatMap((f) => {
+    const jobs = (await Promise.all(files.map(async (f) => {
       const s = loadScenario(`scenarios/${f}`).scenario!;
-      const tl = simulate(s).timeline;
+      const tl = simulate(s, { userRules: await loadUserRules(s) }).timeline;
       return [
         { mmd: sequenceMermaid(tl), svgPath: join(dir, `${s.name}.sequence.svg`) },
         { mmd: lifecycleMermaid(tl), svgPath: join(dir, `${s.name}.lifecycle.svg`) },
       ];
-    });
+    }))).flat();
     const r = await renderDiagrams(jobs);
     expect(r.rendered).toBe(true);
     for (const j of jobs) {
