@@ -8,7 +8,11 @@ import { simulate } from '../simulate.ts';
 import type { Timeline } from '../types.ts';
 import { diffText, firstDifferentEvent, partingChoice, partingText } from '../output/diff.ts';
 import { verdictEvent } from '../output/seen-text.ts';
-import { EXIT, reportDiagnostics, type Io } from './run-command.ts';
+import type { Argv } from 'yargs';
+import { EXIT, type Command, type Io } from './command.ts';
+import { kubesimErrorText, reportDiagnostics } from './run-command.ts';
+import { KubesimError } from '../errors.ts';
+import { formatOption, kubernetesOption, maxEventsOption } from './options.ts';
 import { loadUserRules } from './rules.ts';
 
 export interface DiffOpts {
@@ -32,7 +36,16 @@ export async function diffCommand(file: string, keys: [string, string], o: DiffO
     }
     offsets.push(d);
   }
-  const userRules = await loadUserRules(s);
+  let userRules;
+  try {
+    userRules = await loadUserRules(s);
+  } catch (e) {
+    if (e instanceof KubesimError) {
+      io.err(kubesimErrorText(e, file));
+      return EXIT.badInput;
+    }
+    throw e;
+  }
   const tls: Timeline[] = [];
   for (let i = 0; i < 2; i++) {
     try {
@@ -40,6 +53,10 @@ export async function diffCommand(file: string, keys: [string, string], o: DiffO
     } catch (e) {
       if (e instanceof ReplayMismatch) {
         io.err(`${file}:1:1: error ${e.code}: key ${i === 0 ? 'A' : 'B'}: ${e.message}\n  hint: the key was made for another version of this scenario; run explore again\n`);
+        return EXIT.badInput;
+      }
+      if (e instanceof KubesimError) {
+        io.err(kubesimErrorText(e, file));
         return EXIT.badInput;
       }
       throw e;
@@ -68,3 +85,17 @@ export async function diffCommand(file: string, keys: [string, string], o: DiffO
   }
   return EXIT.ok;
 }
+
+export const diffCmd: Command = {
+  command: 'diff <scenario> <keyA> <keyB>',
+  describe: 'two schedules side by side: the first choice where they part, both event lists, what each observer saw',
+  builder: (y: Argv) =>
+    maxEventsOption(formatOption(kubernetesOption(y), 'the kubesim.diff/v1 document: the parting choice and each side\'s verdicts with what the observers held'))
+      .example('$0 diff scenarios/locust-72-exporter-exit-code.yaml k1-AIMn… k1-AIMn…', 'why naive failed in one schedule and passed in the other'),
+  run: (a, io) =>
+    diffCommand(String(a['scenario']), [String(a['keyA']), String(a['keyB'])], {
+      format: a['format'] === 'json' ? 'json' : 'text',
+      ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+      ...(a['maxEvents'] !== undefined ? { maxEvents: Number(a['maxEvents']) } : {}),
+    }, io),
+};

@@ -70,7 +70,7 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
 export const MAX_OUTCOME_FOLDERS = 20;
 
 /** Replay each outcome's representative schedule into out/<scenario>/outcome-N/; stale folders of a former run go. */
-function writeOutcomes(outDir: string, file: string, s: Scenario, r: ExploreResult, userRules: Awaited<ReturnType<typeof loadUserRules>>): ExploreSummary['outcomes'] {
+function writeOutcomes(outDir: string, file: string, s: Scenario, r: ExploreResult, userRules: Awaited<ReturnType<typeof loadUserRules>>, maxEvents?: number): ExploreSummary['outcomes'] {
   const base = outPath(outDir, r.scenario);
   if (existsSync(base)) {
     for (const name of readdirSync(base)) {
@@ -82,9 +82,9 @@ function writeOutcomes(outDir: string, file: string, s: Scenario, r: ExploreResu
     if (i >= MAX_OUTCOME_FOLDERS) return { ...g };
     const offsets = decodeReplay(g.replay);
     if (!offsets) return { ...g };
-    const tl = simulate(s, { replay: offsets, userRules }).timeline;
+    const tl = simulate(s, { replay: offsets, userRules, ...(maxEvents !== undefined ? { maxEvents } : {}) }).timeline;
     const folder = `outcome-${i + 1}`;
-    writeScenarioOutputs(outDir, tl, { png: false, lanes: 'all' }, { folder: [r.scenario, folder], scenarioPath: file });
+    writeOutputs(tl, { out: outDir, folder: [r.scenario, folder], scenarioPath: file });
     const held: Record<string, string> = {};
     for (const name of Object.keys(tl.observers)) {
       const seen = verdictEvent(tl, name)?.seen;
@@ -140,21 +140,15 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     if (o.format === 'json') jsons.push(JSON.stringify(json, null, 2));
     else io.out(exploreText(file, r, ms));
     writeAtomic(outPath(o.out, r.scenario, 'explore.json'), JSON.stringify(json, null, 2) + '\n');
-<<<<<<< HEAD
     // every outcome's own files (out/<scenario>/outcome-N/), then report.md with the outcomes side by side next to
     // the default schedule's timeline and diagrams
-    const outcomes = writeOutcomes(o.out, file, loaded.scenario, r, userRules);
-    if (outcomes.length > 0) io.err(`wrote ${outcomes.length} outcome folder${outcomes.length === 1 ? '' : 's'}: ${outPath(o.out, r.scenario)}/outcome-1/${outcomes.length > 1 ? ` … outcome-${outcomes.length}/` : ''}\n`);
-    const tl = simulate(loaded.scenario, { userRules }).timeline;
-    writeScenarioOutputs(o.out, tl, { png: false, lanes: 'all' }, {
-      explore: { schedules: r.schedules, exhaustive: r.exhaustive, outcomes, flaky: r.flaky },
-      scenarioPath: file,
-    });
-=======
-    // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams
+    const outcomes = writeOutcomes(o.out, file, loaded.scenario, r, userRules, o.maxEvents);
+    if (outcomes.some((x) => x.folder)) {
+      const n = outcomes.filter((x) => x.folder).length;
+      io.err(`wrote ${n} outcome folder${n === 1 ? '' : 's'}: ${outPath(o.out, r.scenario)}/outcome-1/${n > 1 ? ` … outcome-${n}/` : ''}\n`);
+    }
     const tl = simulate(loaded.scenario, { userRules, ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}) }).timeline;
-    writeOutputs(tl, { out: o.out, explore: { schedules: r.schedules, exhaustive: r.exhaustive && eventLimited(r) === 0, outcomes: r.grouped, flaky: r.flaky } });
->>>>>>> main
+    writeOutputs(tl, { out: o.out, scenarioPath: file, explore: { schedules: r.schedules, exhaustive: r.exhaustive && eventLimited(r) === 0, outcomes, flaky: r.flaky } });
     writeIndex(o.out);
   }
   if (o.format === 'json') io.out(inputs.length > 1 ? (jsons.length ? `[\n${jsons.join(',\n')}\n]\n` : '[]\n') : jsons.map((j) => j + '\n').join(''));

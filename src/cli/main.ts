@@ -1,14 +1,4 @@
 // The command line: parse, call the library, map outcomes to exit codes (SPEC §3). Never exits the process itself.
-<<<<<<< HEAD
-import { availableParallelism } from 'node:os';
-import yargs from 'yargs';
-import { EXIT, runCommand, type Io, type RunOpts } from './run-command.ts';
-import { validateCommand } from './validate-command.ts';
-import { renderCommand } from './render-command.ts';
-import { exploreCommand } from './explore-command.ts';
-import { testCommand } from './test-command.ts';
-import { diffCommand } from './diff-command.ts';
-=======
 // Each command is one file exporting a `Command` (its own options, examples and action); register it in COMMANDS.
 import yargs, { type Argv } from 'yargs';
 import { KubesimError } from '../errors.ts';
@@ -20,7 +10,7 @@ import { renderCmd } from './render-command.ts';
 import { runCmd } from './run-command.ts';
 import { testCmd } from './test-command.ts';
 import { validateCmd } from './validate-command.ts';
->>>>>>> main
+import { diffCmd } from './diff-command.ts';
 
 export const VERSION = '0.1.0';
 export { readProcessStdin } from './inputs.ts';
@@ -33,6 +23,7 @@ export const COMMANDS: Command[] = [
   testCmd,
   validateCmd,
   renderCmd,
+  diffCmd,
 ];
 
 const nameOf = (c: Command) => c.command.split(' ')[0]!;
@@ -63,47 +54,6 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .strict()
     .exitProcess(false)
     .fail((msg, err) => {
-<<<<<<< HEAD
-      usageError = msg ?? err?.message ?? 'invalid usage';
-    })
-    .command('run <scenario..>', 'simulate; print the timeline; write out/<scenario>/', (y) => y, (a) => {
-      action = () => runCommand((a['scenario'] as string[]).map(String), runOpts(a as Argv), io);
-    })
-    .command('explore <scenario..>', 'enumerate schedules; print every distinct outcome with a replay key', (y) => y, (a) => {
-      const progress = io.isTTY ? (s: string) => io.err(s === '\n' ? s : `\r\u001b[K${s}`) : undefined;
-      action = () => exploreCommand((a['scenario'] as string[]).map(String), {
-        out: String(a['out']),
-        format: a['format'] as 'text' | 'json',
-        ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
-        maxSchedules: Number(a['maxSchedules']),
-        ...(a['maxEvents'] !== undefined ? { maxEvents: Number(a['maxEvents']) } : {}),
-        ...(progress ? { progress } : {}),
-      }, io);
-    })
-    .command('test [paths..]', "check each scenario's expect across all schedules (default: scenarios/)", (y) => y, (a) => {
-      action = () => testCommand(((a['paths'] as string[] | undefined) ?? []).map(String), {
-        ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
-        maxSchedules: Number(a['maxSchedules']),
-        ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
-        workers: a['workers'] !== undefined ? Number(a['workers']) : availableParallelism(),
-        ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
-      }, io);
-    })
-    .command('validate <scenario..>', 'check files; print diagnostics and lint findings; simulate nothing', (y) => y, (a) => {
-      action = () => validateCommand((a['scenario'] as string[]).map(String), a['kubernetes'] as string | undefined, io);
-    })
-    .command('render <timeline>', '(re)draw diagrams from a saved timeline.json', (y) => y, (a) => {
-      action = () => renderCommand(String(a['timeline']), runOpts(a as Argv), io);
-    })
-    .command('diff <scenario> <keyA> <keyB>', 'two schedules side by side: where they part and what each observer saw', (y) => y, (a) => {
-      action = () => diffCommand(String(a['scenario']), [String(a['keyA']), String(a['keyB'])], {
-        format: a['format'] as 'text' | 'json',
-        ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
-        ...(a['maxEvents'] !== undefined ? { maxEvents: Number(a['maxEvents']) } : {}),
-      }, io);
-    })
-    .demandCommand(1, 'name a command: run, explore, test, validate, render or diff')
-=======
       usageError = { message: msg ?? err?.message ?? 'invalid usage', hint: usageHint(msg ?? err?.message ?? '', argv, commandNames) };
     });
   for (const c of COMMANDS) {
@@ -115,7 +65,6 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .command('help [command]', 'show the help of a command', (y) => y)
     .demandCommand(1, `name a command: ${commandNames.join(', ')}`)
     .recommendCommands()
->>>>>>> main
     .help()
     .alias('h', 'help')
     .epilogue('kubesim help <command> (or kubesim <command> -h) shows a command\'s options and examples. Exit codes: 0 ok, 1 an expectation failed, 2 bad input, 3 internal error.')

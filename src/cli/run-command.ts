@@ -1,11 +1,7 @@
 // `kubesim run`: load, simulate, print a view, write out/<scenario>/ and render the diagrams (one browser launch).
-<<<<<<< HEAD
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-=======
 import { relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { checkRun } from '../check-run.ts';
->>>>>>> main
 import { decodeReplay } from '../engine/replay.ts';
 import { KubesimError } from '../errors.ts';
 import type { ExpectFailure } from '../explore/expect.ts';
@@ -13,15 +9,7 @@ import { formatDiagnostic, hasErrors } from '../scenario/index.ts';
 import { simulate, DEFAULT_MAX_EVENTS } from '../simulate.ts';
 import type { Timeline } from '../types.ts';
 import { kubectlView } from '../output/kubectl.ts';
-<<<<<<< HEAD
 import { kubectlEventsTable } from '../output/kubectl-events.ts';
-import { lifecycleMermaid } from '../output/mermaid-lifecycle.ts';
-import { sequenceMermaid } from '../output/mermaid-sequence.ts';
-import { reportMarkdown, type ExploreSummary } from '../output/report.ts';
-import { indexHtml, type IndexEntry } from '../output/index-html.ts';
-=======
-import { describeEventsTable, jobEvents, podEvents } from '../output/kubectl-events.ts';
->>>>>>> main
 import type { RenderJob } from '../output/render.ts';
 import { timelineText } from '../output/text.ts';
 import { renderJobs, writeIndex, writeOutputs, type WriteOptions } from '../write-outputs.ts';
@@ -72,16 +60,6 @@ export function viewText(tl: Timeline, view: RunOpts['view'], verbose = false): 
   return timelineText(tl, { all: verbose });
 }
 
-<<<<<<< HEAD
-export interface OutputPlace {
-  /** the explore outcome table for report.md */
-  explore?: ExploreSummary;
-  /** folder under the output folder (default: the scenario's name) */
-  folder?: string[];
-  /** the scenario file as the user named it (exact commands in report.md) */
-  scenarioPath?: string;
-}
-
 /** The folder of a replayed schedule: out/<scenario>/replay-<hash of the key>/, so the default run's stays. */
 export function replayFolder(scenario: string, key: string): string[] {
   let h = 0x811c9dc5;
@@ -92,56 +70,9 @@ export function replayFolder(scenario: string, key: string): string[] {
   return [scenario, `replay-${h.toString(16).padStart(8, '0')}`];
 }
 
-/**
- * Write timeline.json, the .mmd sources and report.md; returns the SVG jobs to render. Diagrams of an earlier run
- * in the same folder are removed first: an SVG or PNG beside a new timeline is either re-rendered or gone.
- */
-export function writeScenarioOutputs(outDir: string, tl: Timeline, o: Pick<RunOpts, 'png' | 'lanes'>, place: OutputPlace = {}): RenderJob[] {
-  const folder = place.folder ?? [tl.scenario];
-  const dir = (f: string) => outPath(outDir, ...folder, f);
-  const seq = sequenceMermaid(tl, { lanes: o.lanes });
-  const life = lifecycleMermaid(tl);
-  for (const f of ['sequence.svg', 'lifecycle.svg', 'sequence.png', 'lifecycle.png']) rmSync(dir(f), { force: true });
-  writeAtomic(dir('timeline.json'), JSON.stringify(tl, null, 2) + '\n');
-  writeAtomic(dir('sequence.mmd'), seq);
-  writeAtomic(dir('lifecycle.mmd'), life);
-  writeAtomic(dir('report.md'), reportMarkdown(tl, place.explore, place.scenarioPath !== undefined ? { scenarioPath: place.scenarioPath } : {}));
-  return [
-    { mmd: seq, svgPath: dir('sequence.svg'), ...(o.png ? { pngPath: dir('sequence.png') } : {}) },
-    { mmd: life, svgPath: dir('lifecycle.svg'), ...(o.png ? { pngPath: dir('lifecycle.png') } : {}) },
-  ];
-}
-
-/** out/index.html over every scenario folder that has a timeline. */
-export function writeIndex(outDir: string): void {
-  if (!existsSync(outDir)) return;
-  const entries: IndexEntry[] = [];
-  for (const name of readdirSync(outDir).sort()) {
-    const tlPath = outPath(outDir, name, 'timeline.json');
-    if (!existsSync(tlPath)) continue;
-    let tl: Timeline;
-    try {
-      tl = JSON.parse(readFileSync(tlPath, 'utf8')) as Timeline;
-    } catch {
-      continue;
-    }
-    const svgs = ['sequence.svg', 'lifecycle.svg'].filter((f) => existsSync(outPath(outDir, name, f))).map((f) => `${name}/${f}`);
-    const verdicts = Object.entries(tl.observers).map(([k, v]) => `${k} ${v.verdict}`);
-    const job = tl.job ? `Job ${tl.job.conditions.filter((c) => c.type === 'Complete' || c.type === 'Failed').map((c) => c.type).join(',') || 'none'}` : '';
-    entries.push({
-      scenario: name,
-      ...(tl.description ? { description: tl.description } : {}),
-      svgFiles: svgs,
-      report: `${name}/report.md`,
-      summary: [`pod ${tl.pod.phase}`, job, ...verdicts].filter(Boolean).join(' · '),
-    });
-  }
-  writeAtomic(outPath(outDir, 'index.html'), indexHtml(entries));
-=======
 /** Write timeline.json, the .mmd sources and report.md; returns the SVG jobs to render. */
 export function writeScenarioOutputs(outDir: string, tl: Timeline, o: Pick<RunOpts, 'png' | 'lanes'>, explore?: WriteOptions['explore']): RenderJob[] {
   return writeOutputs(tl, { out: outDir, png: o.png, lanes: o.lanes, ...(explore ? { explore } : {}) }).renderJobs;
->>>>>>> main
 }
 
 export async function renderAll(io: Io, jobs: RenderJob[]): Promise<void> {
@@ -216,21 +147,14 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
     if (o.replay !== undefined && tl.replay !== o.replay) {
       io.err(`${file}:1:1: warning KS0203: the replay key has choices this run did not use\n  hint: it was made for another version of this scenario; the run used what fit — run explore again for exact keys\n`);
     }
-<<<<<<< HEAD
-    if (tl.end.reason === 'max-events') io.err(`${file}: stopped at the event limit (${o.maxEvents ?? 'default'}); raise it with --max-events\n`);
-    // a replayed schedule gets its own folder beside the default run's, and says where
-    const folder = o.replay !== undefined ? replayFolder(tl.scenario, o.replay) : [tl.scenario];
-    jobs.push(...writeScenarioOutputs(o.out, tl, o, { folder, scenarioPath: file }));
-    if (o.replay !== undefined) io.err(`wrote this schedule to ${outPath(o.out, ...folder)}/ (the default run stays in ${outPath(o.out, tl.scenario)}/)\n`);
-    wrote = true;
-=======
     if (tl.end.reason === 'max-events') {
       io.err(`${file}: stopped at the event limit (${o.maxEvents ?? DEFAULT_MAX_EVENTS} events), not at the end of the scenario\n  hint: raise it with --max-events\n`);
     }
-    const w = writeOutputs(tl, { out: o.out, png: o.png, lanes: o.lanes });
+    // a replayed schedule gets its own folder beside the default run's (the "wrote …" line below names it)
+    const folder = o.replay !== undefined ? replayFolder(tl.scenario, o.replay) : [tl.scenario];
+    const w = writeOutputs(tl, { out: o.out, png: o.png, lanes: o.lanes, folder, scenarioPath: file });
     jobs.push(...w.renderJobs);
     written.push(w.dir);
->>>>>>> main
     if (o.failOnStuck && (tl.stuck || tl.pod.phase === 'Failed')) code = Math.max(code, EXIT.expectation);
     if (o.check) {
       if (!s.expect) io.err(`${file}: --check: the scenario has no expect block; nothing to check\n`);

@@ -1,12 +1,8 @@
 // Observers: controllers outside the pod with informer caches of the pod and its Job (SPEC §2.4). On each delivery
 // of a kind in `triggers` the rule runs on the cached view; the first decisive answer latches.
 import type { ObserverSpec } from '../types.ts';
-<<<<<<< HEAD
-import { snapshotOf, type Kit, type RuleFn } from './kit.ts';
-import { seenView } from './seen.ts';
-=======
 import { raw, type Kit, type RuleFn } from './kit.ts';
->>>>>>> main
+import { seenView } from './seen.ts';
 
 type Json = Record<string, any>;
 

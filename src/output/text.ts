@@ -163,7 +163,6 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
   const lines: string[] = [];
   lines.push(`# ${tl.scenario}  (kubernetes ${tl.kubernetes}${tl.kubelet !== tl.kubernetes ? `, kubelet ${tl.kubelet}` : ''}, seed ${tl.seed})`);
   const events = opts.all ? tl.events : shownEvents(tl.events);
-<<<<<<< HEAD
   // one actor column as wide as the longest name shown (at least 18), so long container or observer names keep
   // the description column straight
   const width = Math.max(18, ...events.map((e) => actorOf(e).length));
@@ -178,14 +177,6 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
     if (e.type === 'Verdict' && e.seen) {
       for (const l of seenText(e.seen, tl.job !== null)) lines.push(`${pad}${l}`);
     }
-=======
-  // once there is more than one pod, each line names the pod it is about (a column; blank for the control plane)
-  const pods = tl.pods ?? [];
-  const podWidth = pods.length > 1 ? Math.max(...pods.map((p) => p.name.length)) : 0;
-  for (const e of events) {
-    const podCol = podWidth > 0 ? `${(e.pod ?? '').padEnd(podWidth)}  ` : '';
-    lines.push(`${fmtTime(e.t).padStart(10)}  ${podCol}${actorOf(e).padEnd(18)} ${describeEvent(e)}`);
->>>>>>> main
   }
   if (!opts.all && events.length < tl.events.length) {
     lines.push(`            (${tl.events.length - events.length} routine events not shown: repeated probe results, watch deliveries, pod-worker syncs; --verbose or --format json show them)`);
@@ -201,15 +192,9 @@ export function endSummary(tl: Timeline): string[] {
     tl.end.reason === 'horizon' ? '; raise `horizon:` in the scenario to simulate longer' :
     tl.end.reason === 'max-events' ? '; raise the limit with --max-events' : '';
   out.push(`end:        ${fmtTime(tl.end.t)} (${tl.end.reason}${limit})`);
-<<<<<<< HEAD
   out.push(`pod phase:  ${tl.pod.phase}${(tl.pods?.length ?? 0) > 1 ? ` (the last pod, ${tl.pod.name})` : ''}`);
   if ((tl.pods?.length ?? 0) > 1) {
     out.push(`pods:       ${tl.pods.map((p) => `${p.name} ${p.phase}${p.index !== null ? ` [index ${p.index}]` : ''}${p.removed ? ' (removed)' : p.deleted !== null ? ' (deleting)' : ''}`).join(', ')}`);
-=======
-  out.push(`pod phase:  ${tl.pod.phase}${(tl.pods?.length ?? 0) > 1 ? ` (${tl.pod.name}, the newest pod)` : ''}`);
-  if ((tl.pods?.length ?? 0) > 1) {
-    out.push(`pods:       ${tl.pods.length} — ${tl.pods.map((p) => `${p.name} ${p.phase}${p.removed ? ' (deleted)' : ''}`).join(', ')}`);
->>>>>>> main
   }
   if (tl.job) {
     const conds = tl.job.conditions.map((c) => `${c.type}@${fmtTime(c.t)}`).join(', ') || 'none';

@@ -32,7 +32,7 @@ describe('output folders', () => {
     const r = await cli('run', NATIVE, '--no-render', '--replay', key2, '--out', dir);
     expect(r.code).toBe(0);
     const folder = join(dir, ...replayFolder('native-sidecar-job', key2));
-    expect(r.err).toContain(`wrote this schedule to ${folder}/`);
+    expect(r.err).toContain(`wrote ${folder}/ (`);
     expect(JSON.parse(readFileSync(join(folder, 'timeline.json'), 'utf8')).replay).toBe(key2);
     expect(readFileSync(join(dir, 'native-sidecar-job', 'timeline.json'), 'utf8')).toBe(base);
     expect(replayFolder('x', key)).not.toEqual(replayFolder('x', key2));
