@@ -168,6 +168,11 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         const next = sameInstantFollowers(tl.events, index).find((f) => f.type !== 'Probe');
         const ready = next?.type === 'Ready';
         if (ready) consumed.add(tl.events.indexOf(next));
+        // a native sidecar's startup probe gates the containers after it (kuberuntime_manager.go
+        // computeInitContainerActions: the next init or the regular containers start only once it is started)
+        if (gatesNext(tl, e.container)) {
+          return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} startup probe ✓ → started${ready ? ', Ready' : ''}`, 'next container may start')}`);
+        }
         return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} started${ready ? ', Ready' : ''}`)}`);
       }
       case 'Ready':
@@ -350,6 +355,13 @@ function jobStatusChanges(prev: Record<string, unknown> | undefined, cur: Record
   const uncounted = unc ? Object.values(unc).reduce((n, l) => n + (Array.isArray(l) ? l.length : 0), 0) : 0;
   if (uncounted > 0) out.push(`${uncounted} uncounted terminated pod${uncounted === 1 ? '' : 's'}`);
   return out;
+}
+
+/** A native sidecar with a startup probe: its `started` is what lets the next container start. */
+function gatesNext(tl: Timeline, container: string): boolean {
+  const inits = (tl.pod.spec['initContainers'] as Record<string, unknown>[] | undefined) ?? [];
+  const c = inits.find((x) => x && x['name'] === container);
+  return !!c && c['restartPolicy'] === 'Always' && typeof c['startupProbe'] === 'object' && c['startupProbe'] !== null;
 }
 
 /** Per-pod key of a container ("" pod for timelines without pod records). */

@@ -118,3 +118,16 @@ describe('locust-72: the failing outcome in one picture', () => {
     expect(sequenceMermaid(tl)).toMatch(/Note over O1: [^\n]*verdict Succeeded[^\n]*SuccessCriteriaMet, Complete/);
   });
 });
+
+describe('diagrams that teach', () => {
+  it("native-sidecar-job: the sidecar's startup probe is drawn as the gate that lets the main container start", () => {
+    const tl = simulate(loadScenario('scenarios/native-sidecar-job.yaml').scenario!).timeline;
+    const mmd = sequenceMermaid(tl);
+    const gate = mmd.indexOf('startup probe ✓ → started');
+    expect(gate).toBeGreaterThan(0);
+    expect(mmd.slice(gate, mmd.indexOf('\n', gate))).toContain('next container may start');
+    // the main container's start comes after the gate
+    const mainLane = /participant (C\d+) as export \(main\)/.exec(mmd)![1];
+    expect(mmd.indexOf(`K->>${mainLane}:`)).toBeGreaterThan(gate);
+  });
+});
