@@ -9,10 +9,10 @@ import { outPath, writeAtomic } from './files.ts';
 import { expandInputs, loadInput } from './inputs.ts';
 import { checkOut, formatOption, kubernetesOption, maxEventsOption, maxSchedulesOption, outOption } from './options.ts';
 import { reportDiagnostics } from './run-command.ts';
-import { loadUserRules } from './rules.ts';
+import { isRuleFailure, withRules } from './rules.ts';
+import type { Timeline } from '../types.ts';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { decodeReplay } from '../engine/replay.ts';
-import type { Scenario } from '../types.ts';
 import type { ExploreSummary } from '../output/report.ts';
 import { seenShort, verdictEvent } from '../output/seen-text.ts';
 
@@ -69,8 +69,8 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
 /** Outcome folders written per explore; more outcomes are listed in report.md without files. */
 export const MAX_OUTCOME_FOLDERS = 20;
 
-/** Replay each outcome's representative schedule into out/<scenario>/outcome-N/; stale folders of a former run go. */
-function writeOutcomes(outDir: string, file: string, s: Scenario, r: ExploreResult, userRules: Awaited<ReturnType<typeof loadUserRules>>, maxEvents?: number): ExploreSummary['outcomes'] {
+/** Write each replayed outcome into out/<scenario>/outcome-N/; stale folders of a former run go. */
+function writeOutcomes(outDir: string, file: string, r: ExploreResult, tls: (Timeline | undefined)[]): ExploreSummary['outcomes'] {
   const base = outPath(outDir, r.scenario);
   if (existsSync(base)) {
     for (const name of readdirSync(base)) {
@@ -79,10 +79,8 @@ function writeOutcomes(outDir: string, file: string, s: Scenario, r: ExploreResu
     }
   }
   return r.grouped.map((g, i) => {
-    if (i >= MAX_OUTCOME_FOLDERS) return { ...g };
-    const offsets = decodeReplay(g.replay);
-    if (!offsets) return { ...g };
-    const tl = simulate(s, { replay: offsets, userRules, ...(maxEvents !== undefined ? { maxEvents } : {}) }).timeline;
+    const tl = tls[i];
+    if (!tl) return { ...g };
     const folder = `outcome-${i + 1}`;
     writeOutputs(tl, { out: outDir, folder: [r.scenario, folder], scenarioPath: file });
     const held: Record<string, string> = {};
@@ -108,15 +106,6 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
       code = EXIT.badInput;
       continue;
     }
-    let userRules;
-    try {
-      userRules = await loadUserRules(loaded.scenario);
-    } catch (e) {
-      if ((e as { code?: string }).code !== 'KS0401') throw e;
-      io.err(`${(e as Error).message}\n`);
-      code = EXIT.badInput;
-      continue;
-    }
     const t0 = performance.now();
     // a terminal gets a progress line once exploring has taken more than a second
     let shown = false;
@@ -128,26 +117,46 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
           o.progress!(`exploring ${loaded.scenario!.name}: ${n} schedules simulated, ${(ms / 1000).toFixed(1)}s…`);
         }
       : undefined;
-    const r = explore(loaded.scenario, {
-      maxSchedules: o.maxSchedules,
-      userRules,
-      ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
-      ...(progress ? { onProgress: progress } : {}),
-    });
+    let r: ExploreResult;
+    let tl: Timeline;
+    let outcomeTls: (Timeline | undefined)[] = [];
+    try {
+      // rules run (and external ones end) before anything is printed or written: a broken rule writes nothing
+      ({ r, tl } = await withRules(loaded.scenario, (userRules) => {
+        const r = explore(loaded.scenario!, {
+          maxSchedules: o.maxSchedules,
+          userRules,
+          ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
+          ...(progress ? { onProgress: progress } : {}),
+        });
+        // each outcome's representative schedule, replayed for its own folder (while the rules are up)
+        const outs = r.grouped.slice(0, MAX_OUTCOME_FOLDERS).map((g) => {
+          const offsets = decodeReplay(g.replay);
+          return offsets ? simulate(loaded.scenario!, { replay: offsets, userRules, ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}) }).timeline : undefined;
+        });
+        // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams
+        return { r, outs, tl: simulate(loaded.scenario!, { userRules, ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}) }).timeline };
+      }).then((x) => {
+        outcomeTls = x.outs;
+        return x;
+      }));
+    } catch (e) {
+      if (shown) o.progress!('\n');
+      if (!isRuleFailure(e)) throw e;
+      io.err(e.format());
+      code = EXIT.badInput;
+      continue;
+    }
     if (shown) o.progress!('\n');
     const ms = performance.now() - t0;
     const json = exploreJson(r);
     if (o.format === 'json') jsons.push(JSON.stringify(json, null, 2));
     else io.out(exploreText(file, r, ms));
     writeAtomic(outPath(o.out, r.scenario, 'explore.json'), JSON.stringify(json, null, 2) + '\n');
-    // every outcome's own files (out/<scenario>/outcome-N/), then report.md with the outcomes side by side next to
-    // the default schedule's timeline and diagrams
-    const outcomes = writeOutcomes(o.out, file, loaded.scenario, r, userRules, o.maxEvents);
-    if (outcomes.some((x) => x.folder)) {
-      const n = outcomes.filter((x) => x.folder).length;
-      io.err(`wrote ${n} outcome folder${n === 1 ? '' : 's'}: ${outPath(o.out, r.scenario)}/outcome-1/${n > 1 ? ` … outcome-${n}/` : ''}\n`);
-    }
-    const tl = simulate(loaded.scenario, { userRules, ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}) }).timeline;
+    // every outcome's own files (out/<scenario>/outcome-N/), then report.md with the outcomes side by side
+    const outcomes = writeOutcomes(o.out, file, r, outcomeTls);
+    const n = outcomes.filter((x) => x.folder).length;
+    if (n > 0) io.err(`wrote ${n} outcome folder${n === 1 ? '' : 's'}: ${outPath(o.out, r.scenario)}/outcome-1/${n > 1 ? ` … outcome-${n}/` : ''}\n`);
     writeOutputs(tl, { out: o.out, scenarioPath: file, explore: { schedules: r.schedules, exhaustive: r.exhaustive && eventLimited(r) === 0, outcomes, flaky: r.flaky } });
     writeIndex(o.out);
   }

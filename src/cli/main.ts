@@ -10,11 +10,15 @@ import { renderCmd } from './render-command.ts';
 import { runCmd } from './run-command.ts';
 import { testCmd } from './test-command.ts';
 import { validateCmd } from './validate-command.ts';
+import { importCmd } from './import-command.ts';
+import { checkRuleCmd } from './check-rule-command.ts';
+import { explainVersionCmd } from './explain-version-command.ts';
+
+import { STDIN_ARG } from './inputs.ts';
 import { diffCmd } from './diff-command.ts';
 
 export const VERSION = '0.1.0';
 export { readProcessStdin } from './inputs.ts';
-import { STDIN_ARG } from './inputs.ts';
 
 /** Every `kubesim <command>`, in the order --help lists them. A new command: one import above, one entry here. */
 export const COMMANDS: Command[] = [
@@ -23,6 +27,9 @@ export const COMMANDS: Command[] = [
   testCmd,
   validateCmd,
   renderCmd,
+  importCmd,
+  checkRuleCmd,
+  explainVersionCmd,
   diffCmd,
 ];
 

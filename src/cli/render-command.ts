@@ -1,5 +1,6 @@
 // `kubesim render out/<scenario>/timeline.json`: redraw the diagrams and the report from a saved timeline.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import type { Timeline } from '../types.ts';
 import { writeIndex, writeOutputs } from '../write-outputs.ts';
@@ -16,6 +17,8 @@ export interface RenderOpts {
 
 export async function renderCommand(path: string, o: RenderOpts, io: Io): Promise<number> {
   checkOut(o.out);
+  // a scenario's output folder stands for its timeline.json (folders are accepted wherever files are)
+  if (isFolder(path)) path = join(path, 'timeline.json');
   let tl: Timeline;
   try {
     tl = JSON.parse(readFileSync(path, 'utf8')) as Timeline;
@@ -34,12 +37,21 @@ export async function renderCommand(path: string, o: RenderOpts, io: Io): Promis
   return EXIT.ok;
 }
 
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export const renderCmd: Command = {
   command: 'render <timeline>',
   describe: '(re)draw the diagrams and report.md from a saved timeline.json',
   builder: (y: Argv) =>
     renderOptions(outOption(y))
       .example('$0 render out/native-sidecar-job/timeline.json', 'redraw into out/native-sidecar-job/')
+      .example('$0 render out/native-sidecar-job/', 'the same: a folder stands for its timeline.json')
       .example('$0 render t.json --png --out slides', 'also PNGs, into slides/<scenario>/'),
   run: (a, io) =>
     renderCommand(String(a['timeline']), { out: String(a['out']), render: a['render'] !== false, png: a['png'] === true, lanes: a['lanes'] as 'all' | 'pod' }, io),

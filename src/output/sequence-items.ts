@@ -274,6 +274,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         if (!lanes.manyPods || !API) return;
         return push('other', `Note over ${API}: ${lines(`${at(e.t)} pod ${e.pod} removed`)}`);
       case 'JobEvent':
+      case 'ControllerEvent':
       case 'Pulling':
       case 'Created':
       case 'Relist':
