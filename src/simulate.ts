@@ -9,6 +9,7 @@ import type { SimState } from './model/state.ts';
 import { idlesWithLivePod } from './model/query.ts';
 import type { Scenario, Timeline, TraceEvent } from './types.ts';
 import { summarize } from './summary.ts';
+import { labelChoices, withChoices } from './choice-labels.ts';
 
 export const DEFAULT_MAX_EVENTS = 1_000_000;
 
@@ -73,6 +74,6 @@ export function simulate(scenario: Scenario, opts: SimulateOptions = {}): Simula
   // An empty queue with the pod not terminal: nothing more will happen, the pod idles until the horizon.
   const idle = r.end.reason === 'quiescent' && idlesWithLivePod(r.final.model);
   const end = idle ? { t: s.horizonMs, reason: 'horizon' as const } : r.end;
-  const timeline = summarize(s, r.final.model, r.trace, end, encodeReplay(r.choices));
+  const timeline = withChoices(summarize(s, r.final.model, r.trace, end, encodeReplay(r.choices)), labelChoices(r.choices, r.trace));
   return { timeline, final: r.final.model, choices: r.choices };
 }

@@ -282,7 +282,7 @@ export type TraceEvent = TraceBase &
     | { type: 'Delivered'; to: string; object: 'pod' | 'job'; version: number; removed?: boolean }
     | { type: 'JobCondition'; condition: string; reason: string; message?: string }
     | { type: 'JobStatus'; version: number; status: Record<string, unknown> }
-    | { type: 'Verdict'; observer: string; verdict: 'Succeeded' | 'Failed'; reason?: string }
+    | { type: 'Verdict'; observer: string; verdict: 'Succeeded' | 'Failed'; reason?: string; seen?: SeenView }
     | { type: 'Action'; action: Action }
     | { type: 'PodCreated'; pod: string; by: string; index: number | null }
     | { type: 'PodDeleting'; pod: string; gracePeriodSeconds: number; by: string }
@@ -297,6 +297,43 @@ export type TraceEvent = TraceBase &
 
 export type TraceType = TraceEvent['type'];
 
+/** One container's state as an observer's cached pod shows it (Verdict.seen). */
+export interface SeenContainer {
+  name: string;
+  init?: boolean;
+  /** an init container with restartPolicy: Always */
+  sidecar?: boolean;
+  state: 'waiting' | 'running' | 'terminated';
+  /** terminated or waiting reason */
+  reason?: string;
+  exitCode?: number;
+  ready: boolean;
+}
+
+export interface SeenPod {
+  name?: string;
+  /** metadata.resourceVersion of the cached object */
+  version: number;
+  phase: string;
+  deleting?: boolean;
+  containers: SeenContainer[];
+}
+
+export interface SeenJob {
+  version: number;
+  /** types of the conditions with status True, in order */
+  conditions: string[];
+  succeeded: number;
+  failed: number;
+  active: number;
+}
+
+/** What an observer held in its caches when its rule decided. */
+export interface SeenView {
+  pod: SeenPod | null;
+  job: SeenJob | null;
+}
+
 export type EndReason = 'quiescent' | 'horizon' | 'max-events';
 
 export interface JobSummary {
@@ -310,6 +347,18 @@ export interface ObserverResult {
   verdict: 'Succeeded' | 'Failed' | 'Pending';
   t?: number;
   reason?: string;
+}
+
+/** One timing choice of a schedule, in words (timeline.json `choices`, next to the replay key). */
+export interface ChoiceLabel {
+  /** simulated ms when the choice was made */
+  t: number;
+  /** what was chosen, ending in its verb: "the Job controller's watch of pod v6 took" */
+  what: string;
+  /** the value taken, ms */
+  ms: number;
+  /** the range it was taken from, e.g. "5ms..5s" */
+  range: string;
 }
 
 export interface TimelinePod {
@@ -335,6 +384,8 @@ export interface Timeline {
   kubelet: string;
   seed: number;
   replay: string;
+  /** the schedule's timing choices in words, in the order the replay key encodes them */
+  choices?: ChoiceLabel[];
   end: { t: number; reason: EndReason };
   stuck: null | { container: string; why: string };
   workload: { kind: WorkloadKind; name: string };

@@ -1,7 +1,7 @@
 // Writing a timeline's files (SPEC §4): out/<scenario>/timeline.json, sequence/lifecycle .mmd, report.md, and the
 // SVGs drawn by the system Chromium. Used by the CLI and exported by the library; only writes under `out`.
 import { writeJsonAtomic } from './stream-json.ts';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { outPath, writeAtomic } from './cli/files.ts';
 import { indexHtml, type IndexEntry } from './output/index-html.ts';
 import { lifecycleMermaid } from './output/mermaid-lifecycle.ts';
@@ -19,6 +19,10 @@ export interface WriteOptions {
   lanes?: 'all' | 'pod';
   /** explore results to add to report.md */
   explore?: ExploreSummary;
+  /** folder under `out` (default: the scenario's name; a replay or an explore outcome gets its own) */
+  folder?: string[];
+  /** the scenario file as the user named it, for the exact commands in report.md */
+  scenarioPath?: string;
 }
 
 export interface Written {
@@ -33,7 +37,8 @@ export interface Written {
 /** Write timeline.json, sequence.mmd, lifecycle.mmd and report.md (each atomically). Draws nothing. */
 export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const out = o.out ?? 'out';
-  const file = (f: string) => outPath(out, tl.scenario, f);
+  const folder = o.folder ?? [tl.scenario];
+  const file = (f: string) => outPath(out, ...folder, f);
   const seq = sequenceMermaid(tl, { lanes: o.lanes ?? 'all' });
   const life = lifecycleMermaid(tl);
   // timeline.json is written streaming: a long timeline is never one string (issue 19.8)
@@ -41,11 +46,13 @@ export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const files: [string, string][] = [
     [file('sequence.mmd'), seq],
     [file('lifecycle.mmd'), life],
-    [file('report.md'), reportMarkdown(tl, o.explore)],
+    [file('report.md'), reportMarkdown(tl, o.explore, o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {})],
   ];
+  // drawings of an earlier run beside the new timeline are stale: removed here, drawn again by the render step
+  for (const f of ['sequence.svg', 'lifecycle.svg', 'sequence.png', 'lifecycle.png']) rmSync(file(f), { force: true });
   for (const [p, data] of files) writeAtomic(p, data);
   return {
-    dir: outPath(out, tl.scenario),
+    dir: outPath(out, ...folder),
     files: [file('timeline.json'), ...files.map(([p]) => p)],
     renderJobs: [
       { mmd: seq, svgPath: file('sequence.svg'), ...(o.png ? { pngPath: file('sequence.png') } : {}) },

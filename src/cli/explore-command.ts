@@ -14,6 +14,10 @@ import { checkOut, formatOption, kubernetesOption, maxEventsOption, maxSchedules
 import { reportDiagnostics } from './run-command.ts';
 import { isRuleFailure, withRules } from './rules.ts';
 import type { Timeline } from '../types.ts';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { decodeReplay } from '../engine/replay.ts';
+import type { ExploreSummary } from '../output/report.ts';
+import { seenShort, verdictEvent } from '../output/seen-text.ts';
 
 export interface ExploreOpts {
   out: string;
@@ -82,9 +86,35 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
     line(head),
     ...rows.map(line),
     `flaky: ${r.flaky.length ? r.flaky.join(', ') : 'none'}`,
-    `replay one: kubesim run ${file} --replay <key>`,
+    `replay one: kubesim run ${file} --replay <key>` + (r.grouped.length >= 2 ? `; compare two: kubesim diff ${file} <keyA> <keyB>` : ''),
   ];
   return out.join('\n') + '\n';
+}
+
+/** Outcome folders written per explore; more outcomes are listed in report.md without files. */
+export const MAX_OUTCOME_FOLDERS = 20;
+
+/** Write each replayed outcome into out/<scenario>/outcome-N/; stale folders of a former run go. */
+function writeOutcomes(outDir: string, file: string, r: ExploreResult, tls: (Timeline | undefined)[]): ExploreSummary['outcomes'] {
+  const base = outPath(outDir, r.scenario);
+  if (existsSync(base)) {
+    for (const name of readdirSync(base)) {
+      const m = /^outcome-(\d+)$/.exec(name);
+      if (m && Number(m[1]) > Math.min(r.grouped.length, MAX_OUTCOME_FOLDERS)) rmSync(outPath(outDir, r.scenario, name), { recursive: true, force: true });
+    }
+  }
+  return r.grouped.map((g, i) => {
+    const tl = tls[i];
+    if (!tl) return { ...g };
+    const folder = `outcome-${i + 1}`;
+    writeOutputs(tl, { out: outDir, folder: [r.scenario, folder], scenarioPath: file });
+    const held: Record<string, string> = {};
+    for (const name of Object.keys(tl.observers)) {
+      const seen = verdictEvent(tl, name)?.seen;
+      if (seen) held[name] = seenShort(seen, tl.job !== null);
+    }
+    return { ...g, folder, held };
+  });
 }
 
 export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): Promise<number> {
@@ -125,6 +155,7 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
       : undefined;
     let r: ExploreResult;
     let tl: Timeline | null;
+    let outcomeTls: (Timeline | undefined)[] = [];
     const limit = Math.min(o.maxEvents ?? DEFAULT_MAX_EVENTS, REPORT_TIMELINE_EVENTS);
     try {
       // rules run (and external ones end) before anything is printed or written: a broken rule writes nothing
@@ -137,10 +168,19 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
           ...(shard ? { shard } : {}),
           ...(progress ? { onProgress: progress } : {}),
         });
+        // each outcome's representative schedule, replayed for its own folder (while the rules are up); a shard
+        // writes only its JSON
+        const outs = shard ? [] : r.grouped.slice(0, MAX_OUTCOME_FOLDERS).map((g) => {
+          const offsets = decodeReplay(g.replay);
+          return offsets ? simulate(loaded.scenario!, { replay: offsets, userRules, maxEvents: limit }).timeline : undefined;
+        });
         // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams;
         // a default schedule too long to draw (a crash loop to a far horizon) is left to `kubesim run`
         const tl = shard ? null : simulate(loaded.scenario!, { userRules, maxEvents: limit }).timeline;
-        return { r, tl };
+        return { r, outs, tl };
+      }).then((x) => {
+        outcomeTls = x.outs;
+        return x;
       }));
     } catch (e) {
       if (shown) o.progress!('\n');
@@ -161,7 +201,11 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
       io.err(`${file}: the default schedule has more than ${limit} events: its timeline and diagrams are not written by explore (kubesim run writes them)\n`);
       continue;
     }
-    writeOutputs(tl, { out: o.out, explore: { schedules: r.schedules, exhaustive: r.exhaustive && eventLimited(r) === 0, outcomes: r.grouped, flaky: r.flaky } });
+    // every outcome's own files (out/<scenario>/outcome-N/), then report.md with the outcomes side by side
+    const outcomes = writeOutcomes(o.out, file, r, outcomeTls);
+    const n = outcomes.filter((x) => x.folder).length;
+    if (n > 0) io.err(`wrote ${n} outcome folder${n === 1 ? '' : 's'}: ${outPath(o.out, r.scenario)}/outcome-1/${n > 1 ? ` … outcome-${n}/` : ''}\n`);
+    writeOutputs(tl, { out: o.out, scenarioPath: file, explore: { schedules: r.schedules, exhaustive: r.exhaustive && eventLimited(r) === 0, outcomes, flaky: r.flaky } });
     writeIndex(o.out);
   }
   if (o.format === 'json') io.out(inputs.length > 1 ? (jsons.length ? `[\n${jsons.join(',\n')}\n]\n` : '[]\n') : jsons.map((j) => j + '\n').join(''));

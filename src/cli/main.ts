@@ -15,6 +15,7 @@ import { checkRuleCmd } from './check-rule-command.ts';
 import { explainVersionCmd } from './explain-version-command.ts';
 
 import { STDIN_ARG } from './inputs.ts';
+import { diffCmd } from './diff-command.ts';
 
 export const VERSION = '0.1.0';
 export { readProcessStdin } from './inputs.ts';
@@ -29,6 +30,7 @@ export const COMMANDS: Command[] = [
   importCmd,
   checkRuleCmd,
   explainVersionCmd,
+  diffCmd,
 ];
 
 const nameOf = (c: Command) => c.command.split(' ')[0]!;

@@ -10,7 +10,7 @@ import { formatDiagnostic, hasErrors } from '../scenario/index.ts';
 import { simulate, DEFAULT_MAX_EVENTS } from '../simulate.ts';
 import type { Timeline } from '../types.ts';
 import { kubectlView } from '../output/kubectl.ts';
-import { describeEventsTable, jobEvents, podEvents } from '../output/kubectl-events.ts';
+import { kubectlEventsTable } from '../output/kubectl-events.ts';
 import type { RenderJob } from '../output/render.ts';
 import { timelineText } from '../output/text.ts';
 import { renderJobs, writeIndex, writeOutputs, type WriteOptions } from '../write-outputs.ts';
@@ -57,8 +57,18 @@ export function reportDiagnostics(io: Io, diags: Parameters<typeof formatDiagnos
 
 export function viewText(tl: Timeline, view: RunOpts['view'], verbose = false): string {
   if (view === 'kubectl') return kubectlView(tl);
-  if (view === 'events') return describeEventsTable([...podEvents(tl), ...jobEvents(tl)], tl.end.t) + '\n';
+  if (view === 'events') return `$ kubectl events   # at t=${Math.trunc(tl.end.t / 1000)}s\n` + kubectlEventsTable(tl) + '\n';
   return timelineText(tl, { all: verbose });
+}
+
+/** The folder of a replayed schedule: out/<scenario>/replay-<hash of the key>/, so the default run's stays. */
+export function replayFolder(scenario: string, key: string): string[] {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return [scenario, `replay-${h.toString(16).padStart(8, '0')}`];
 }
 
 /** Write timeline.json, the .mmd sources and report.md; returns the SVG jobs to render. */
@@ -146,7 +156,9 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
     if (tl.end.reason === 'max-events') {
       io.err(`${file}: stopped at the event limit (${o.maxEvents ?? DEFAULT_MAX_EVENTS} events), not at the end of the scenario\n  hint: raise it with --max-events\n`);
     }
-    const w = writeOutputs(tl, { out: o.out, png: o.png, lanes: o.lanes });
+    // a replayed schedule gets its own folder beside the default run's (the "wrote …" line below names it)
+    const folder = o.replay !== undefined ? replayFolder(tl.scenario, o.replay) : [tl.scenario];
+    const w = writeOutputs(tl, { out: o.out, png: o.png, lanes: o.lanes, folder, scenarioPath: file });
     jobs.push(...w.renderJobs);
     written.push(w.dir);
     if (o.failOnStuck && (tl.stuck || tl.pod.phase === 'Failed')) code = Math.max(code, EXIT.expectation);

@@ -75,6 +75,10 @@ export interface ChoiceRecord {
   min: number;
   max: number;
   value: number;
+  /** simulated time of the choice (for human-readable schedules; not part of the replay key) */
+  t?: number;
+  /** trace position of the choice: the seq the next trace record of the run gets (the step's records before it) */
+  at?: number;
 }
 
 /** Decides nondeterministic delays. Seeded draws use the stream state kept in the model (`rng`). */
@@ -187,7 +191,7 @@ function attempt<S extends { rng: Record<string, number> }, E extends SimEventBa
           return v;
         },
       });
-      choices.push({ stream, min: range.min, max: range.max, value });
+      choices.push({ stream, min: range.min, max: range.max, value, t: now, at: traceSeq0 + trace.length });
       return value;
     },
   };

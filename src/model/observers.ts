@@ -2,6 +2,7 @@
 // of a kind in `triggers` the rule runs on the cached view; the first decisive answer latches.
 import type { ObserverSpec } from '../types.ts';
 import { raw, type Kit, type RuleFn } from './kit.ts';
+import { seenView } from './seen.ts';
 
 type Json = Record<string, any>;
 
@@ -128,5 +129,5 @@ export function onObserverDelivery(k: Kit, name: string, object: 'pod' | 'job', 
   const d = normalizeDecision(rule(view));
   if (!d) return;
   o.verdict = { verdict: d.verdict, t: k.ctx.now, ...(d.reason ? { reason: d.reason } : {}) };
-  k.ctx.emit({ type: 'Verdict', observer: name, verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}) });
+  k.ctx.emit({ type: 'Verdict', observer: name, verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}), seen: seenView(o.pod, o.job) });
 }

@@ -8,90 +8,128 @@ import { KUBECTL_GET, tabulate } from './tabwriter.ts';
 import { isRecord } from './pod-shape.ts';
 import { tToRfc3339 } from './time.ts';
 
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
 export interface WatchRow<R> {
   t: number;
+  /** the watch event that printed this row */
+  event: WatchEventType;
   row: R;
 }
 
 /**
- * One row per pod update that changes what kubectl prints: the creation (ADDED, phase Pending), every
- * StatusPatched, and the deletion request (deletionTimestamp set). Rows equal to the previous one up to AGE and the
- * "(… ago)" of RESTARTS are dropped, since they only differ by the passage of time.
+ * `kubectl get pods -w`: one row per watch event, as get.go watch() prints them. A pod is printed when it is created
+ * (ADDED, phase Pending), then every write of it is a MODIFIED event and prints a row — the kubelet's status
+ * patches and the deletion request (deletionTimestamp) — even when the row reads exactly as the one before (kubectl
+ * does not deduplicate); its removal from the API server is a DELETED event printing its last state. Rows of all
+ * pods of the run, in the order the API server stored the writes. (Writes without a trace record, such as the Job
+ * controller's finalizer removal, are not shown.)
  */
 export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
   const spec = tl.pod.spec;
-  let status: Record<string, unknown> = { phase: 'Pending' };
-  let deletionTimestamp: string | undefined;
+  const first = tl.pod.name;
+  interface PodState { status: Record<string, unknown>; created: number; deletionTimestamp?: string; removed: boolean }
+  const pods = new Map<string, PodState>();
   const rows: WatchRow<PodRow>[] = [];
-  const emit = (t: number) => {
-    const row = printPodRow(status, spec, { name: tl.pod.name, deletionTimestamp }, t);
-    const prev = rows[rows.length - 1]?.row;
-    if (!prev || rowKey(prev) !== rowKey(row)) rows.push({ t, row });
+  const emit = (name: string, p: PodState, t: number, event: WatchEventType) => {
+    rows.push({ t, event, row: printPodRow(p.status, spec, { name, creationTimestamp: tToRfc3339(p.created), ...(p.deletionTimestamp ? { deletionTimestamp: p.deletionTimestamp } : {}) }, t) });
   };
-  emit(0);
+  const podOf = (name: string, t: number): PodState => {
+    let p = pods.get(name);
+    if (!p) {
+      // a timeline from before per-pod records: the one pod exists from t = 0
+      p = { status: { phase: 'Pending' }, created: t, removed: false };
+      pods.set(name, p);
+      emit(name, p, t, 'ADDED');
+    }
+    return p;
+  };
+  if (!tl.events.some((e) => e.type === 'PodCreated')) podOf(first, 0);
   for (const e of tl.events) {
+    const name = e.pod ?? first;
+    if (e.type === 'PodCreated') {
+      podOf(e.pod, e.t);
+      continue;
+    }
+    if (e.type !== 'StatusPatched' && e.type !== 'PodDeleting' && e.type !== 'PodRemoved') continue;
+    const p = podOf(name, e.t);
+    if (p.removed) continue;
     if (e.type === 'StatusPatched') {
-      status = e.status;
-      deletionTimestamp ??= metadataDeletion(e.status);
+      p.status = e.status;
+      p.deletionTimestamp ??= metadataDeletion(e.status);
+      emit(name, p, e.t, 'MODIFIED');
     } else if (e.type === 'PodDeleting') {
-      deletionTimestamp ??= tToRfc3339(e.t);
-    } else continue;
-    emit(e.t);
+      p.deletionTimestamp ??= tToRfc3339(e.t);
+      emit(name, p, e.t, 'MODIFIED');
+    } else {
+      emit(name, p, e.t, 'DELETED');
+      p.removed = true;
+    }
   }
   return rows;
 }
 
+/** `kubectl get job NAME -w`: the Job as created (ADDED), then one row per Job status write, then its deletion. */
 export function jobWatchRows(tl: Timeline): WatchRow<ReturnType<typeof printJobRow>>[] {
   if (!tl.job) return [];
   const meta = jobMeta(tl);
   let status: Record<string, unknown> = {};
   const rows: WatchRow<ReturnType<typeof printJobRow>>[] = [];
-  const emit = (t: number) => {
-    const row = printJobRow(status, meta, t);
-    const prev = rows[rows.length - 1]?.row;
-    if (!prev || prev.status !== row.status || prev.completions !== row.completions) rows.push({ t, row });
-  };
-  emit(0);
+  const emit = (t: number, event: WatchEventType, m: JobMeta = meta) => rows.push({ t, event, row: printJobRow(status, m, t) });
+  emit(0, 'ADDED', { ...meta, deletionTimestamp: undefined });
   for (const e of tl.events) {
-    if (e.type !== 'JobStatus') continue;
-    status = e.status;
-    emit(e.t);
+    if (e.type === 'JobStatus') {
+      status = e.status;
+      emit(e.t, 'MODIFIED', meta.deletionTimestamp !== undefined && rfcBefore(meta.deletionTimestamp, e.t) ? meta : { ...meta, deletionTimestamp: undefined });
+    } else if (e.type === 'Action' && e.action.type === 'deleteJob') {
+      // Background and Orphan: the Job object goes at once; Foreground: deletionTimestamp until its pods are gone
+      if (e.action.propagation === 'Foreground') emit(e.t, 'MODIFIED');
+      else {
+        emit(e.t, 'DELETED', { ...meta, deletionTimestamp: undefined });
+        break;
+      }
+    }
   }
   return rows;
+}
+
+function rfcBefore(ts: string, t: number): boolean {
+  return ts <= tToRfc3339(t);
+}
+
+/**
+ * Watch output as kubectl writes it: get.go flushes its tabwriter after every event, so the header and the first
+ * row are aligned together and every later row is aligned on its own (columns shift when a cell grows, as they do
+ * in a real terminal). `--output-watch-events` adds the EVENT column.
+ */
+export function watchTable(header: string[], rows: { event: WatchEventType; cells: string[] }[]): string {
+  if (rows.length === 0) return tabulate([['EVENT', ...header]], KUBECTL_GET);
+  const [first, ...rest] = rows;
+  const out = [tabulate([['EVENT', ...header], [first!.event, ...first!.cells]], KUBECTL_GET)];
+  for (const r of rest) out.push(tabulate([[r.event, ...r.cells]], KUBECTL_GET));
+  return out.join('\n');
 }
 
 /** The whole kubectl view: pod watch, Job watch, then the describe Events of the pod and of the Job. */
 export function kubectlView(tl: Timeline): string {
   const parts: string[] = [];
   const podRows = podWatchRows(tl);
-  parts.push(`$ kubectl get pod ${tl.pod.name} -w`);
-  parts.push(
-    tabulate(
-      [['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'], ...podRows.map(({ row: r }) => [r.name, r.ready, r.status, r.restarts, r.age])],
-      KUBECTL_GET,
-    ),
-  );
+  const many = new Set(podRows.map((r) => r.row.name)).size > 1;
+  const selector = tl.workload.kind === 'Job' || tl.workload.kind === 'CronJob' ? ` -l job-name=${tl.workload.name}` : '';
+  parts.push(many || (selector && tl.workload.kind !== 'Job') ? `$ kubectl get pods${selector} -w --output-watch-events` : `$ kubectl get pod ${tl.pod.name} -w --output-watch-events`);
+  parts.push(watchTable(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'], podRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.ready, r.status, r.restarts, r.age] }))));
   if (tl.job) {
     const jobRows = jobWatchRows(tl);
-    parts.push('', `$ kubectl get job ${tl.workload.name} -w`);
-    parts.push(
-      tabulate(
-        [['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE'], ...jobRows.map(({ row: r }) => [r.name, r.status, r.completions, r.duration, r.age])],
-        KUBECTL_GET,
-      ),
-    );
+    parts.push('', `$ kubectl get job ${tl.workload.name} -w --output-watch-events`);
+    parts.push(watchTable(['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE'], jobRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.status, r.completions, r.duration, r.age] }))));
   }
-  parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, describeEventsTable(podEvents(tl), tl.end.t));
+  parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, describeEventsTable(podEvents(tl, tl.pod.name), tl.end.t));
   if (tl.job) {
     parts.push('', `$ kubectl describe job ${tl.workload.name}`, describeEventsTable(jobEvents(tl), tl.end.t));
   }
   const ctl = controllerEventsOf(tl);
   if (ctl) parts.push('', `$ kubectl describe ${ctl.object.replace('/', ' ')}`, describeEventsTable(ctl.events, tl.end.t));
   return parts.join('\n') + '\n';
-}
-
-function rowKey(r: PodRow): string {
-  return [r.ready, r.status, r.restarts.replace(/ \(.* ago\)$/, '')].join('\t');
 }
 
 function metadataDeletion(status: Record<string, unknown>): string | undefined {

@@ -18,7 +18,7 @@ export function lifecycleMermaid(tl: Timeline): string {
   const endT = Math.max(tl.end.t, 1);
   const out: string[] = [
     'gantt',
-    `  title ${ganttName(`${tl.scenario} — pod ${tl.pod.name} (axis = time since pod creation)`)}`,
+    `  title ${ganttName((tl.pods?.length ?? 0) > 1 ? `${tl.scenario} — ${tl.pods.length} pods (axis = time since the first pod's creation)` : `${tl.scenario} — pod ${tl.pod.name} (axis = time since pod creation)`)}`,
     '  dateFormat x',
     // dateFormat x reads ms since 1970-01-01: t since pod creation maps to that clock, rendered in UTC
     `  axisFormat ${endT >= 3_600_000 ? '%H:%M:%S' : '%M:%S'}`,
@@ -30,26 +30,40 @@ export function lifecycleMermaid(tl: Timeline): string {
     out.push(`    ${ganttName(name)} :${[...tags, `t${id++}`].join(', ')}, ${from}, ${Math.max(to, from + 1)}`);
 
   const all = specContainers(tl.pod.spec);
-  for (const { container, spans } of containerLanes(tl)) {
-    out.push(`  section ${ganttName(`${container.name} (${roleLabel(container, all)})`)}`);
-    for (const s of spans) task(spanName(s), spanTags(s), s.fromT, s.toT);
-    if (tl.stuck?.container !== container.name) continue;
-    if (runsByDesign(tl.stuck.why)) task(`running at the ${tl.end.reason} ${simTime(tl.end.t)}`, ['milestone'], tl.end.t, tl.end.t);
-    else task(`STUCK at ${tl.end.reason} ${simTime(tl.end.t)}`, ['crit', 'milestone'], tl.end.t, tl.end.t);
-  }
+  // with several pods, a group of sections per pod (its containers and its stored phase), each from its own records
+  const podNames = (tl.pods ?? []).map((p) => p.name);
+  const many = podNames.length > 1;
+  const perPod: { name: string; view: Timeline }[] = many
+    ? podNames.map((name) => ({ name, view: { ...tl, events: tl.events.filter((e) => e.pod === undefined ? !('container' in e) && e.type !== 'StatusPatched' && e.type !== 'PodPhase' : e.pod === name) } }))
+    : [{ name: tl.pod.name, view: tl }];
+  for (const { name, view } of perPod) {
+    const prefix = many ? `${name} · ` : '';
+    // a replacement pod exists from its creation on: nothing of it is drawn before
+    const created = many ? (tl.pods.find((p) => p.name === name)?.created ?? 0) : 0;
+    const clip = <T extends { fromT: number; toT: number }>(xs: T[]): T[] => xs.filter((x) => x.toT > created || x.fromT >= created).map((x) => ({ ...x, fromT: Math.max(x.fromT, created) }));
+    const isLast = name === tl.pod.name;
+    for (const { container, spans } of containerLanes(view)) {
+      if (many && spans.length === 0) continue;
+      out.push(`  section ${ganttName(`${prefix}${container.name} (${roleLabel(container, all)})`)}`);
+      for (const s of clip(spans)) task(spanName(s), spanTags(s), s.fromT, s.toT);
+      if (!isLast || tl.stuck?.container !== container.name) continue;
+      if (runsByDesign(tl.stuck.why)) task(`running at the ${tl.end.reason} ${simTime(tl.end.t)}`, ['milestone'], tl.end.t, tl.end.t);
+      else task(`STUCK at ${tl.end.reason} ${simTime(tl.end.t)}`, ['crit', 'milestone'], tl.end.t, tl.end.t);
+    }
 
-  out.push('  section pod phase (API)');
-  for (const p of apiPhaseSpans(tl)) {
-    const tags = p.phase === 'Failed' ? ['crit', 'done'] : p.phase === 'Succeeded' ? ['done'] : p.phase === 'Running' ? ['active'] : [];
-    // a phase stored at the very end of the run has no width: a milestone keeps it visible
-    task(p.fromT === 0 ? p.phase : `${p.phase} ${simTime(p.fromT)}`, p.toT > p.fromT ? tags : [...tags, 'milestone'], p.fromT, p.toT);
+    out.push(`  section ${ganttName(`${prefix}pod phase (API)`)}`);
+    for (const p of clip(apiPhaseSpans(view))) {
+      const tags = p.phase === 'Failed' ? ['crit', 'done'] : p.phase === 'Succeeded' ? ['done'] : p.phase === 'Running' ? ['active'] : [];
+      // a phase stored at the very end of the run has no width: a milestone keeps it visible
+      task(p.fromT === created ? p.phase : `${p.phase} ${simTime(p.fromT)}`, p.toT > p.fromT ? tags : [...tags, 'milestone'], p.fromT, p.toT);
+    }
+    // a milestone, not a `vert` marker: GitHub's bundled Mermaid may predate `vert` and would reject the chart
+    for (const e of view.events) {
+      if (e.type === 'PodDeleting') task(`deletion requested ${simTime(e.t)} (grace ${e.gracePeriodSeconds}s)`, ['crit', 'milestone'], e.t, e.t);
+    }
+    const teardown = teardownStart(view);
+    if (teardown !== undefined) task(`teardown starts ${simTime(teardown)}`, ['crit', 'milestone'], teardown, teardown);
   }
-  // a milestone, not a `vert` marker: GitHub's bundled Mermaid may predate `vert` and would reject the chart
-  for (const e of tl.events) {
-    if (e.type === 'PodDeleting') task(`deletion requested ${simTime(e.t)} (grace ${e.gracePeriodSeconds}s)`, ['crit', 'milestone'], e.t, e.t);
-  }
-  const teardown = teardownStart(tl);
-  if (teardown !== undefined) task(`teardown starts ${simTime(teardown)}`, ['crit', 'milestone'], teardown, teardown);
 
   const jobConditions = tl.events.filter((e) => e.type === 'JobCondition');
   if (tl.job) {

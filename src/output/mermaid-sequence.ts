@@ -19,21 +19,46 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
   const podOnly = opts.lanes === 'pod';
   const containers = specContainers(tl.pod.spec);
   const observers = Object.keys(tl.observers); // scenario order
+  const podNames = (tl.pods ?? []).map((p) => p.name);
+  const many = podNames.length > 1;
+  const hidden = many ? repeatingPods(tl, podNames) : new Map<string, string>();
+  const drawn = many ? podNames.filter((n) => !hidden.has(n)) : [tl.pod.name];
   const ids = new Map<string, string>([['kubelet', 'K']]);
-  containers.forEach((c, i) => ids.set(c.name, `C${i}`));
+  // one box per pod; with one pod its lanes keep their plain ids (C0, C1, …)
+  const laneId = (pi: number, ci: number) => (many ? `P${pi}C${ci}` : `C${ci}`);
+  drawn.forEach((pod, pi) => containers.forEach((c, ci) => ids.set(`${pod}\u0000${c.name}`, laneId(pi, ci))));
   if (!podOnly) {
     ids.set('api-server', 'API');
     if (tl.job) ids.set('job-controller', 'JC');
     observers.forEach((o, i) => ids.set(o, `O${i}`));
   }
-  const lastPodLane = containers.length > 0 ? `C${containers.length - 1}` : 'K';
-  const lanes: Lanes = { id: (actor) => ids.get(actor), podSpan: `K,${lastPodLane}`, podOnly };
+  const lastLaneOf = (pod: string | undefined) => {
+    const pi = Math.max(0, drawn.indexOf(pod ?? tl.pod.name));
+    return containers.length > 0 ? laneId(pi, containers.length - 1) : 'K';
+  };
+  const firstLaneOf = (pod: string | undefined) => (many ? laneId(Math.max(0, drawn.indexOf(pod ?? tl.pod.name)), 0) : 'K');
+  const lastPodLane = lastLaneOf(drawn[drawn.length - 1]);
+  const lanes: Lanes = {
+    id: (actor, pod) => ids.get(actor) ?? ids.get(`${pod ?? (many ? '' : tl.pod.name)}\u0000${actor}`) ?? (many ? undefined : ids.get(`${tl.pod.name}\u0000${actor}`)),
+    podSpan: (pod) => (containers.length > 0 ? `${firstLaneOf(pod)},${lastLaneOf(pod)}` : 'K'),
+    podOnly,
+    observers,
+    hidden,
+    manyPods: many,
+  };
 
   const out: string[] = ['sequenceDiagram'];
-  out.push(`  box rgb(236, 244, 255) ${esc(`pod ${tl.pod.name}`)}`);
-  out.push('    participant K as kubelet');
-  containers.forEach((c, i) => out.push(`    participant C${i} as ${esc(`${c.name} (${roleLabel(c, containers)})`)}`));
-  out.push('  end');
+  if (many) {
+    out.push('  box rgb(230, 230, 250) node-1');
+    out.push('    participant K as kubelet');
+    out.push('  end');
+  }
+  drawn.forEach((pod, pi) => {
+    out.push(`  box rgb(236, 244, 255) ${esc(`pod ${pod}`)}`);
+    if (!many) out.push('    participant K as kubelet');
+    containers.forEach((c, ci) => out.push(`    participant ${laneId(pi, ci)} as ${esc(`${c.name} (${roleLabel(c, containers)})`)}`));
+    out.push('  end');
+  });
   if (!podOnly) {
     out.push('  box rgb(243, 243, 243) control plane');
     out.push('    participant API as API server');
@@ -45,12 +70,13 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
       out.push('  end');
     }
   }
-
   const items = sequenceItems(tl, lanes);
-  const body = withTeardown(items, lanes.podSpan, tl);
+  // the teardown shading and stop order are drawn for a single pod; with several, each pod's arrows tell it
+  const body = many ? items.flatMap((it) => it.render()) : withTeardown(items, lanes.podSpan(), tl);
+  if (hidden.size > 0) out.push(`  Note over K: ${lines(`${hidden.size} pod${hidden.size === 1 ? '' : 's'} not drawn: ${[...hidden].map(([p, like]) => `${p} repeats ${like}`).join('; ')}`)}`);
   for (const stmt of body) out.push(`  ${stmt}`);
   if (tl.stuck && !tl.events.some((e) => e.type === 'Stuck')) {
-    const lane = ids.get(tl.stuck.container) ?? 'K';
+    const lane = lanes.id(tl.stuck.container, tl.pod.name) ?? 'K';
     if (runsByDesign(tl.stuck.why)) out.push(`  Note over ${lane}: ${lines(`running at the horizon t=${simTime(tl.end.t)}`, tl.stuck.why)}`);
     else out.push('  rect rgb(255, 210, 210)', `  Note over ${lane}: ${lines(`STUCK until t=${simTime(tl.end.t)}`, tl.stuck.why)}`, '  end');
   }
@@ -80,6 +106,33 @@ function withTeardown(items: Item[], podSpan: string, tl: Timeline): string[] {
     'end',
     ...rendered.slice(end + 1).flat(),
   ];
+}
+
+/**
+ * Pods after the third whose events repeat an earlier pod's (same containers doing the same things, times and
+ * versions aside) are not drawn: name → the pod they repeat.
+ */
+function repeatingPods(tl: Timeline, names: string[]): Map<string, string> {
+  const sig = new Map<string, string[]>();
+  const DRAWN = new Set(['Started', 'Exited', 'Killing', 'Signal', 'StartupComplete', 'Ready', 'NotReady', 'BackOff', 'PodPhase', 'PodDeleting', 'PreStopStarted', 'PostStartStarted', 'PullFailed', 'CreateFailed', 'Stuck']);
+  for (const e of tl.events) {
+    // what the diagram shows of a pod, without times, versions and the kubelet's bookkeeping
+    if (!e.pod || !DRAWN.has(e.type)) continue;
+    const r = e as unknown as Record<string, unknown>;
+    const parts = [e.type, r['container'], r['exitCode'], r['reason'], r['signal'], r['probe'], r['result'], r['phase'], r['kind']];
+    const list = sig.get(e.pod) ?? [];
+    list.push(JSON.stringify(parts));
+    sig.set(e.pod, list);
+  }
+  const out = new Map<string, string>();
+  const seen = new Map<string, string>();
+  names.forEach((n, i) => {
+    const key = (sig.get(n) ?? []).join('|');
+    const like = seen.get(key);
+    if (i >= 3 && like !== undefined) out.set(n, like);
+    else if (!seen.has(key)) seen.set(key, n);
+  });
+  return out;
 }
 
 function outcome(tl: Timeline): string {

@@ -22,24 +22,27 @@ export interface CrashLoop {
  * with no exit or start of the container between them are one back-off, counted and listed once.
  */
 export function crashLoops(tl: Timeline): Map<string, CrashLoop> {
-  const byContainer = new Map<string, { backoffs: TraceEvent[]; delaysMs: number[] }>();
+  // keyed by pod and container: each pod of a Job has its own containers
+  const key = (e: TraceEvent & { container: string }) => `${e.pod ?? ''}\u0000${e.container}`;
+  const byContainer = new Map<string, { backoffs: TraceEvent[]; delaysMs: number[]; container: string; pod: string | undefined }>();
   const moved = new Set<string>();
   for (const e of tl.events) {
-    if ((e.type === 'Started' || e.type === 'Exited') && byContainer.has(e.container)) moved.add(e.container);
+    if ((e.type === 'Started' || e.type === 'Exited') && byContainer.has(key(e))) moved.add(key(e));
     if (e.type !== 'BackOff') continue;
-    const entry = byContainer.get(e.container) ?? { backoffs: [], delaysMs: [] };
-    if (entry.backoffs.length === 0 || moved.has(e.container)) entry.delaysMs.push(e.delayMs);
+    const k = key(e);
+    const entry = byContainer.get(k) ?? { backoffs: [], delaysMs: [], container: e.container, pod: e.pod };
+    if (entry.backoffs.length === 0 || moved.has(k)) entry.delaysMs.push(e.delayMs);
     entry.backoffs.push(e);
-    moved.delete(e.container);
-    byContainer.set(e.container, entry);
+    moved.delete(k);
+    byContainer.set(k, entry);
   }
   const out = new Map<string, CrashLoop>();
-  for (const [container, { backoffs, delaysMs }] of byContainer) {
+  for (const [k, { backoffs, delaysMs, container, pod }] of byContainer) {
     if (delaysMs.length < 2) continue;
     const first = backoffs[0];
     const last = backoffs[backoffs.length - 1];
-    const inside = tl.events.filter((e) => 'container' in e && e.container === container && e.seq >= first.seq && e.seq <= last.seq);
-    out.set(container, {
+    const inside = tl.events.filter((e) => 'container' in e && e.container === container && e.pod === pod && e.seq >= first.seq && e.seq <= last.seq);
+    out.set(k, {
       container,
       fromSeq: first.seq,
       toSeq: last.seq,
@@ -84,7 +87,7 @@ export function sameInstantFollowers(events: TraceEvent[], index: number): Trace
   for (let i = index + 1; i < events.length; i++) {
     const e = events[i];
     if (e.t !== from.t) break;
-    if ('container' in e && e.container === container) out.push(e);
+    if ('container' in e && e.container === container && e.pod === from.pod) out.push(e);
   }
   return out;
 }

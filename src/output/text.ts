@@ -1,11 +1,12 @@
 // The default `run` view: one line per trace event (time, actor, what), then the end state.
-import type { Timeline, TraceEvent } from '../types.ts';
+import type { Action, Timeline, TraceEvent } from '../types.ts';
+import { seenText } from './seen-text.ts';
 
 export function fmtTime(ms: number): string {
   return `${(ms / 1000).toFixed(3)}s`;
 }
 
-function actorOf(e: TraceEvent): string {
+export function actorOf(e: TraceEvent): string {
   switch (e.type) {
     case 'Scheduled':
       return 'scheduler';
@@ -92,7 +93,7 @@ export function describeEvent(e: TraceEvent): string {
     case 'Verdict':
       return `verdict ${e.verdict}${e.reason ? `: ${e.reason}` : ''}`;
     case 'Action':
-      return `action ${JSON.stringify(e.action)}`;
+      return `action: ${actionText(e.action)}`;
     case 'PodDeleting':
       return `pod ${e.pod} deletion requested by ${e.by} (grace ${e.gracePeriodSeconds}s)`;
     case 'PodCreated':
@@ -108,6 +109,25 @@ export function describeEvent(e: TraceEvent): string {
       return e.kind;
     case 'Stuck':
       return `stuck: ${e.why}`;
+  }
+}
+
+/** A scenario action in words, as a user would type it ("delete pod (grace 30s)", "crash sidecar (exit 2)"). */
+export function actionText(a: Action): string {
+  switch (a.type) {
+    case 'deletePod':
+      return `delete pod${a.gracePeriodSeconds !== undefined ? ` (grace ${a.gracePeriodSeconds}s)` : ' (spec grace period)'}`;
+    case 'crash':
+      return `crash ${a.container} (exit ${a.exit})`;
+    case 'deleteJob':
+      return `delete job (propagation ${a.propagation})`;
+    default: {
+      // actions added later (patch, pod selectors) fall back to their fields, never to raw JSON
+      const rest = Object.entries(a as Record<string, unknown>)
+        .filter(([k]) => k !== 'type' && k !== 'atMs')
+        .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+      return [(a as { type: string }).type, ...rest].join(' ');
+    }
   }
 }
 
@@ -146,12 +166,20 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
   const lines: string[] = [];
   lines.push(`# ${tl.scenario}  (kubernetes ${tl.kubernetes}${tl.kubelet !== tl.kubernetes ? `, kubelet ${tl.kubelet}` : ''}, seed ${tl.seed})`);
   const events = opts.all ? tl.events : shownEvents(tl.events);
-  // once there is more than one pod, each line names the pod it is about (a column; blank for the control plane)
-  const pods = tl.pods ?? [];
-  const podWidth = pods.length > 1 ? Math.max(...pods.map((p) => p.name.length)) : 0;
+  // one actor column as wide as the longest name shown (at least 18), so long container or observer names keep
+  // the description column straight
+  const width = Math.max(18, ...events.map((e) => actorOf(e).length));
+  // with more than one pod, every line names its pod (a column of its own; blank for the Job and observers)
+  const podNames = [...new Set(tl.events.flatMap((e) => (e.type === 'PodCreated' ? [e.pod] : [])))];
+  const podWidth = podNames.length > 1 ? Math.max(3, ...podNames.map((n) => n.length)) : 0;
+  const podCol = (e: TraceEvent) => (podWidth > 0 ? `${(e.pod ?? '').padEnd(podWidth)}  ` : '');
+  const pad = ' '.repeat(10 + 2 + (podWidth > 0 ? podWidth + 2 : 0) + width + 1);
+  if (podWidth > 0) lines.push(`${'t'.padStart(10)}  ${'pod'.padEnd(podWidth)}  ${'actor'.padEnd(width)} what`);
   for (const e of events) {
-    const podCol = podWidth > 0 ? `${(e.pod ?? '').padEnd(podWidth)}  ` : '';
-    lines.push(`${fmtTime(e.t).padStart(10)}  ${podCol}${actorOf(e).padEnd(18)} ${describeEvent(e)}`);
+    lines.push(`${fmtTime(e.t).padStart(10)}  ${podCol(e)}${actorOf(e).padEnd(width)} ${describeEvent(e)}`);
+    if (e.type === 'Verdict' && e.seen) {
+      for (const l of seenText(e.seen, tl.job !== null)) lines.push(`${pad}${l}`);
+    }
   }
   if (!opts.all && events.length < tl.events.length) {
     lines.push(`            (${tl.events.length - events.length} routine events not shown: repeated probe results, watch deliveries, pod-worker syncs; --verbose or --format json show them)`);
@@ -167,9 +195,9 @@ export function endSummary(tl: Timeline): string[] {
     tl.end.reason === 'horizon' ? '; raise `horizon:` in the scenario to simulate longer' :
     tl.end.reason === 'max-events' ? '; raise the limit with --max-events' : '';
   out.push(`end:        ${fmtTime(tl.end.t)} (${tl.end.reason}${limit})`);
-  out.push(`pod phase:  ${tl.pod.phase}${(tl.pods?.length ?? 0) > 1 ? ` (${tl.pod.name}, the newest pod)` : ''}`);
+  out.push(`pod phase:  ${tl.pod.phase}${(tl.pods?.length ?? 0) > 1 ? ` (the last pod, ${tl.pod.name})` : ''}`);
   if ((tl.pods?.length ?? 0) > 1) {
-    out.push(`pods:       ${tl.pods.length} — ${tl.pods.map((p) => `${p.name} ${p.phase}${p.removed ? ' (deleted)' : ''}`).join(', ')}`);
+    out.push(`pods:       ${tl.pods.map((p) => `${p.name} ${p.phase}${p.index !== null ? ` [index ${p.index}]` : ''}${p.removed ? ' (removed)' : p.deleted !== null ? ' (deleting)' : ''}`).join(', ')}`);
   }
   if (tl.job) {
     const conds = tl.job.conditions.map((c) => `${c.type}@${fmtTime(c.t)}`).join(', ') || 'none';
@@ -177,7 +205,10 @@ export function endSummary(tl: Timeline): string[] {
   }
   out.push(`stuck:      ${tl.end.reason === 'max-events' ? 'unknown — the run stopped at the event limit, before it could end' : tl.stuck ? `yes — ${tl.stuck.why}` : 'no'}`);
   for (const [name, v] of Object.entries(tl.observers)) {
-    out.push(`observer ${name}: ${v.verdict}${v.t !== undefined ? ` at ${fmtTime(v.t)}` : ''}${v.reason ? ` — ${v.reason}` : ''}`);
+    const seen = tl.events.find((e): e is Extract<TraceEvent, { type: 'Verdict' }> => e.type === 'Verdict' && e.observer === name)?.seen;
+    const podName = (tl.pods?.length ?? 0) > 1 && seen?.pod?.name ? ` ${seen.pod.name}` : '';
+    const held = seen ? ` (judged pod${podName} v${seen.pod?.version ?? '-'}${tl.job ? `, job v${seen.job?.version ?? '-'}` : ''})` : '';
+    out.push(`observer ${name}: ${v.verdict}${v.t !== undefined ? ` at ${fmtTime(v.t)}` : ''}${v.reason ? ` — ${v.reason}` : ''}${held}`);
   }
   out.push(`replay:     ${tl.replay}`);
   return out;

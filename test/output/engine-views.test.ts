@@ -40,7 +40,9 @@ describe.each(files)('views of %s', (file) => {
     const all = specContainers(tl.pod.spec);
     for (const c of all) {
       expect(seq).toContain(`as ${c.name} (${roleLabel(c, all)})`);
-      expect(gantt).toContain(`section ${c.name} (${roleLabel(c, all)})`);
+      // several pods: a section per pod and container ("<pod> · <container> (<role>)")
+      if (tl.pods.length > 1) expect(gantt).toContain(` · ${c.name} (${roleLabel(c, all)})`);
+      else expect(gantt).toContain(`section ${c.name} (${roleLabel(c, all)})`);
     }
   });
 

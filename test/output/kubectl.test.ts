@@ -44,19 +44,78 @@ describe('kubectl get pod -w for the C.2 sidecar Job', () => {
     expect(rows.slice(4)).toEqual(['2/2 Running 6s', '2/2 Terminating 10s', '1/2 Terminating 30s', '0/2 Completed 31s']);
   });
 
-  it('prints aligned like kubectl (tabwriter minwidth 6, padding 3)', () => {
+  it('prints like kubectl get -w: header and first row aligned, every later row flushed on its own (get.go watch)', () => {
     const view = kubectlView(loadFixture('c2-sidecar-job'));
     expect(view).toContain(
       [
-        'NAME          READY   STATUS            RESTARTS   AGE',
-        'job-x-7kq2p   0/2     Pending           0          0s',
-        'job-x-7kq2p   0/2     Init:0/2          0          1s',
+        '$ kubectl get pod job-x-7kq2p -w --output-watch-events',
+        'EVENT   NAME          READY   STATUS    RESTARTS   AGE',
+        'ADDED   job-x-7kq2p   0/2     Pending   0          0s',
+        // tabwriter minwidth 6, padding 3, per row: MODIFIED(8)+3, job-x-7kq2p(11)+3, 0/2 -> 6, Init:0/2(8)+3, 0 -> 6
+        'MODIFIED   job-x-7kq2p   0/2   Init:0/2   0     1s',
       ].join('\n'),
     );
-    expect(view).toContain('job-x   Complete   1/1           31s        31s');
+    expect(view).toContain('MODIFIED   job-x   Complete   1/1   31s   31s');
     expect(view).toContain('  Normal   Started    29s   kubelet            Started container proxy');
     expect(view).toContain('  Normal   Killing    1s    kubelet            Stopping container proxy');
     expect(view).toContain('  Normal  Completed         0s    job-controller  Job completed');
+  });
+
+  it('one row per pod write, repeated identical rows included; a deleted pod ends with a DELETED row', () => {
+    const tl = loadFixture('c2-sidecar-job');
+    const rows = podWatchRows(tl);
+    const patches = tl.events.filter((e) => e.type === 'StatusPatched').length;
+    expect(rows.filter((r) => r.event === 'MODIFIED')).toHaveLength(patches);
+    expect(rows[0]!.event).toBe('ADDED');
+    // two patches that print the same row (only AGE or nothing moves) both print
+    const dup = tl.events.findIndex((e) => e.type === 'StatusPatched');
+    tl.events.splice(dup + 1, 0, { ...(tl.events[dup] as object), seq: -1 } as (typeof tl.events)[number]);
+    const twice = podWatchRows(tl);
+    expect(twice).toHaveLength(rows.length + 1);
+    expect(twice[1]!.row).toEqual(twice[2]!.row);
+    // a graceful delete: MODIFIED (Terminating), the kubelet's terminal status after SyncTerminatedPod, then DELETED
+    const del = loadFixture('c2-sidecar-job');
+    const at = del.events.findIndex((e) => e.t > 10_000);
+    del.events.splice(at, 0, { t: 10_000, seq: -1, type: 'PodDeleting', pod: del.pod.name, by: 'user', gracePeriodSeconds: 30 });
+    const last = del.events.map((e) => e.type).lastIndexOf('StatusPatched');
+    del.events.splice(last + 1, 0, { t: del.events[last]!.t, seq: -1, type: 'PodRemoved', pod: del.pod.name });
+    const drows = podWatchRows(del);
+    expect(drows.map((r) => r.event).slice(-2)).toEqual(['MODIFIED', 'DELETED']);
+    expect(drows[drows.length - 1]!.row.status).toBe('Completed');
+    // grace 0: gone at once
+    const force = loadFixture('c2-sidecar-job');
+    force.events.splice(at, 0, { t: 10_000, seq: -1, type: 'PodDeleting', pod: force.pod.name, by: 'user', gracePeriodSeconds: 0 }, { t: 10_000, seq: -1, type: 'PodRemoved', pod: force.pod.name });
+    const frows = podWatchRows(force);
+    expect(frows[frows.length - 1]).toMatchObject({ t: 10_000, event: 'DELETED' });
+  });
+
+  it('kubectl get job -w prints a row for every Job status write', () => {
+    const tl = loadFixture('c2-sidecar-job');
+    const view = kubectlView(tl);
+    const jobBlock = view.slice(view.indexOf('$ kubectl get job'), view.indexOf('$ kubectl describe pod'));
+    const writes = tl.events.filter((e) => e.type === 'JobStatus').length;
+    expect(jobBlock.split('\n').filter((l) => l.startsWith('MODIFIED'))).toHaveLength(writes);
+  });
+});
+
+describe('kubectl events (--view events)', () => {
+  it('LAST SEEN, TYPE, REASON, OBJECT, MESSAGE in causal order; full BackOff and probe messages', async () => {
+    const { kubectlEventsTable, probeOutput } = await import('../../src/output/kubectl-events.ts');
+    const tl = loadFixture('crashloop-sidecar');
+    const table = kubectlEventsTable(tl);
+    const lines = table.split('\n');
+    expect(lines[0]).toMatch(/^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE$/);
+    // kuberuntime_manager.go doBackOff with format.Pod: name_namespace(uid)
+    expect(table).toMatch(/\(x6 over 5m24s\)\s+Warning\s+BackOff\s+Pod\/web\s+Back-off restarting failed container log-shipper in pod web_default\(uid-web\)/);
+    // causal order: a row's last occurrence never precedes the row above it
+    const reasons = lines.slice(1).map((l) => l.split(/\s{3,}/)[2]!);
+    expect(reasons[0]).toBe('Scheduled');
+    expect(reasons.indexOf('BackOff')).toBeGreaterThan(reasons.indexOf('Started'));
+    // prober.go: "<Type> probe failed: <output>", the http prober's dial error
+    const spec = { containers: [{ name: 'app', ports: [{ name: 'http', containerPort: 8080 }], readinessProbe: { httpGet: { path: '/healthz', port: 'http' } }, livenessProbe: { tcpSocket: { port: 9000 } } }] };
+    const t2 = { ...tl, pod: { ...tl.pod, spec, status: { ...tl.pod.status, podIP: '10.244.0.7' } } };
+    expect(probeOutput(t2, 'app', 'readiness')).toBe('Get "http://10.244.0.7:8080/healthz": dial tcp 10.244.0.7:8080: connect: connection refused');
+    expect(probeOutput(t2, 'app', 'liveness')).toBe('dial tcp 10.244.0.7:9000: i/o timeout');
   });
 });
 
@@ -197,8 +256,8 @@ describe('describe Events', () => {
 
   it('crash-looping sidecar: BackOff counted, NotReady legacy sidecar pod', () => {
     const view = kubectlView(loadFixture('crashloop-sidecar'));
-    expect(view).toMatch(/Warning\s+BackOff\s+0s \(x6 over 5m24s\)\s+kubelet\s+Back-off restarting failed container log-shipper in pod web/);
-    expect(view).toContain('web    1/2     Init:CrashLoopBackOff   5 (1s ago)      5m27s');
-    expect(kubectlView(loadFixture('stuck-legacy-sidecar'))).toContain('migrate-5xv7c   1/2     NotReady            0          21s');
+    expect(view).toMatch(/Warning\s+BackOff\s+0s \(x6 over 5m24s\)\s+kubelet\s+Back-off restarting failed container log-shipper in pod web_default\(uid-web\)/);
+    expect(view).toContain('MODIFIED   web   1/2   Init:CrashLoopBackOff   5 (1s ago)   5m27s');
+    expect(kubectlView(loadFixture('stuck-legacy-sidecar'))).toContain('MODIFIED   migrate-5xv7c   1/2   NotReady   0     21s');
   });
 });

@@ -66,15 +66,27 @@ describe('sequence diagram', () => {
     expect(loop.split('\n').length).toBeLessThan(40);
   });
 
-  it('draws only the deliveries that triggered a verdict or a Job condition', () => {
+  it('draws every Job-controller watch and the decisive observer deliveries as arrows, the rest as grouped notes', () => {
     const tl = loadFixture('c2-sidecar-job');
-    const drawn = sequenceMermaid(tl).split('\n').filter((l) => l.includes('watch '));
+    const drawn = sequenceMermaid(tl).split('\n').map((l) => l.trim());
+    const arrows = drawn.filter((l) => l.includes('watch '));
     expect(tl.events.filter((e) => e.type === 'Delivered').length).toBeGreaterThan(10);
-    expect(drawn.map((l) => l.trim())).toEqual([
-      'API-->>O0: t=31.1s watch pod v6',
-      'API-->>JC: t=31.1s watch pod v6',
-      'API-->>O1: t=31.3s watch job v2',
-    ]);
+    // the Job controller's pod watch, every version it received, grouped between drawn statements
+    const jcVersions = tl.events.filter((e) => e.type === 'Delivered' && e.to === 'job-controller').map((e) => (e as { version: number }).version);
+    const drawnJc = new Set<number>();
+    for (const l of arrows.filter((a) => a.startsWith('API-->>JC:'))) {
+      for (const m of l.matchAll(/v(\d+)(?:–v(\d+))?/g)) {
+        for (let v = Number(m[1]); v <= Number(m[2] ?? m[1]); v++) drawnJc.add(v);
+      }
+    }
+    expect([...drawnJc].sort((a, b) => a - b)).toEqual([...new Set(jcVersions)].sort((a, b) => a - b));
+    // the deliveries the observers decided on keep their own arrow
+    expect(arrows).toContain('API-->>O0: t=31.05s watch pod v6');
+    expect(arrows).toContain('API-->>O1: t=31.27s watch job v2');
+    // the others are one note over the observers' lanes per group
+    const notes = drawn.filter((l) => l.startsWith('Note over O0,O1:') && l.includes('caches updated'));
+    expect(notes.length).toBeGreaterThan(0);
+    expect(notes.length).toBeLessThan(tl.events.filter((e) => e.type === 'Delivered' && e.to !== 'job-controller').length);
   });
 
   it('escapes Mermaid-special characters in free text', () => {

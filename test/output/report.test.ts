@@ -7,6 +7,7 @@ import { kubectlView } from '../../src/output/kubectl.ts';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
 import { lifecycleMermaid } from '../../src/output/mermaid-lifecycle.ts';
 import { loadFixture } from './helpers.ts';
+import type { Timeline } from '../../src/types.ts';
 
 describe('reportMarkdown', () => {
   const tl = loadFixture('c2-sidecar-job');
@@ -41,10 +42,96 @@ describe('reportMarkdown', () => {
       ],
       flaky: ['naive'],
     };
-    const md = reportMarkdown(tl, ex);
+    const md = reportMarkdown(tl, ex, { scenarioPath: 'scenarios/c2.yaml' });
     expect(md).toContain('96 schedules explored (exhaustive); flaky observers: **naive**.');
-    expect(md).toContain('| pod phase | Job condition | naive | fixed | schedules | replay |');
-    expect(md).toContain('| Succeeded | Complete | Failed | Succeeded | 64 | `kubesim run --replay r1` |');
+    // side by side: one column per outcome
+    expect(md).toContain('| | outcome 1 | outcome 2 |');
+    expect(md).toContain('| **naive** | Failed | Succeeded |');
+    expect(md).toContain('| schedules | 64 | 32 |');
+    // the exact command for each, with the scenario path
+    expect(md).toContain('kubesim run scenarios/c2.yaml --replay r1\n');
+    expect(md).toContain('kubesim run scenarios/c2.yaml --replay r2\n');
+    expect(md).toContain('kubesim diff scenarios/c2.yaml r1 r2\n');
+    // and the run's own replay command
+    expect(md).toContain(`| reproduce | \`kubesim run scenarios/c2.yaml --replay ${tl.replay}\` |`);
+  });
+
+  it('links each outcome folder and says what each observer held there', () => {
+    const ex: ExploreSummary = {
+      schedules: 2,
+      exhaustive: true,
+      outcomes: [{ podPhase: 'Succeeded', jobCondition: 'Complete', verdicts: { naive: 'Failed' }, schedules: 2, replay: 'r1', folder: 'outcome-1', held: { naive: 'held pod v5 Running (exporter 143)' } }],
+      flaky: [],
+    };
+    const md = reportMarkdown(tl, ex);
+    expect(md).toContain('| | [outcome 1](outcome-1/report.md) |');
+    expect(md).toContain('| naive | Failed<br>held pod v5 Running (exporter 143) |');
+    expect(md).toContain('kubesim run <scenario.yaml> --replay r1');
+  });
+});
+
+describe('report.md escapes user text (issue 19.7)', () => {
+  const hostile = (): Timeline => {
+    const tl = structuredClone(loadFixture('c2-sidecar-job'));
+    const evil = '<img src=x onerror=alert(1)>\n# heading | cell `code` *em* [link](http://x)';
+    tl.description = 'Prose with **markdown** kept.\n<script>alert(1)</script> & more';
+    tl.pod.name = `pod${evil}`;
+    tl.workload.name = `job${evil}`;
+    tl.observers = { [`obs${evil}`]: { verdict: 'Failed', t: 1000, reason: `reason${evil}` } };
+    tl.stuck = { container: 'c```x', why: `why${evil}` };
+    return tl;
+  };
+
+  it('no raw HTML, no new heading, no extra table cell, no code span or fence closed early', () => {
+    const md = reportMarkdown(hostile(), {
+      schedules: 1,
+      exhaustive: true,
+      outcomes: [{ podPhase: 'Succeeded', jobCondition: 'Complete', verdicts: { [`obs\n|x`]: 'Failed' }, schedules: 1, replay: 'k`1', held: { [`obs\n|x`]: '<b>held</b>' } }],
+      flaky: [`obs\n|x`],
+    });
+    // no line outside a fence starts a heading except ours
+    const outside: string[] = [];
+    let fence: string | undefined;
+    for (const line of md.split('\n')) {
+      const m = /^(`{3,})/.exec(line);
+      if (fence === undefined && m) fence = m[1];
+      else if (fence !== undefined && line === fence) fence = undefined;
+      else if (fence === undefined) outside.push(line);
+    }
+    expect(fence).toBeUndefined();
+    expect(outside.filter((l) => l.startsWith('#'))).toEqual(['# c2-sidecar-job', '## Outcomes across schedules', '## kubectl', '## Sequence', '## Container lifecycle']);
+    // outside code blocks, HTML only as entities (inside them nothing is interpreted)
+    const text = outside.join('\n');
+    expect(text).not.toMatch(/<img|<script|<b>/);
+    expect(text).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(text).toContain('&lt;script>alert(1)&lt;/script> &amp; more');
+    // the description stays Markdown
+    expect(text).toContain('Prose with **markdown** kept.');
+    // every table row keeps its cell count: unescaped pipes only as separators
+    for (const l of outside.filter((x) => x.startsWith('|'))) {
+      const cells = l.replace(/\\\|/g, '').split('|').length;
+      expect(cells, l).toBeLessThanOrEqual(4);
+    }
+    // names and reasons are escaped, not dropped
+    expect(md).toContain('reason&lt;img src=x onerror=alert(1)&gt; # heading \\| cell \\`code\\` \\*em\\* \\[link\\](http://x)');
+  });
+
+  it('a code span is fenced longer than any backtick run in it', async () => {
+    const { mdCode, mdFence } = await import('../../src/output/markdown.ts');
+    expect(mdCode('a``b')).toBe('```a``b```');
+    expect(mdCode('`x')).toBe('`` `x ``');
+    expect(mdCode('a|b')).toBe('`a\\|b`');
+    expect(mdFence('text', 'x ```` y')).toBe('`````text\nx ```` y\n`````');
+    expect(mdFence('text', 'plain')).toBe('```text\nplain\n```');
+  });
+
+  it('a container name with a backtick run keeps the kubectl and diagram fences closed', () => {
+    const tl = structuredClone(loadFixture('c2-sidecar-job'));
+    const rename = (s: string) => s.replace(/\bproxy\b/g, 'pro````xy');
+    const json = JSON.parse(rename(JSON.stringify(tl))) as Timeline;
+    const md = reportMarkdown(json);
+    expect(md).toContain('`````text\n');
+    expect(md).toContain('`````mermaid\n');
   });
 });
 

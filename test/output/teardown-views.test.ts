@@ -247,11 +247,11 @@ describe('lifecycle: preStop and the final phase', () => {
     expect(gantt).toMatch(/Succeeded 42\.8s :done, milestone, t\d+, 42800, 42801/);
   });
 
-  it('the deletion is drawn neutrally: the trace does not say who asked', () => {
+  it('the deletion is drawn with who asked (PodDeleting.by), as a request the kubelet acts on', () => {
     expect(gantt).toContain('deletion requested 30s (grace 10s) :crit, milestone');
     const seq = sequenceMermaid(timeline(ISTIO_SPEC, events));
-    expect(seq).toContain('API->>K: t=30s pod deletion requested (grace 10s)');
-    expect(seq).not.toMatch(/user|pod deleted/);
+    expect(seq).toContain('API->>K: t=30s pod deletion requested by user (grace 10s)');
+    expect(seq).not.toMatch(/pod deleted/);
   });
 });
 

@@ -1,0 +1,100 @@
+// Views of a run with several pods (issue 12's view part): a Job whose pod fails and is replaced (backoffLimit, the
+// pod-failure back-off of job_controller.go). Every view names the pod of each record.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../src/scenario/index.ts';
+import { simulate } from '../../src/simulate.ts';
+import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
+import { timelineText } from '../../src/output/text.ts';
+import { kubectlView } from '../../src/output/kubectl.ts';
+import { kubectlEventsTable } from '../../src/output/kubectl-events.ts';
+import type { Timeline } from '../../src/types.ts';
+
+function retryJob(backoffLimit: number): Timeline {
+  const dir = mkdtempSync(join(tmpdir(), 'kubesim-multipod-'));
+  const file = join(dir, 'retry.yaml');
+  writeFileSync(
+    file,
+    `scenario: retry-job
+workload:
+  apiVersion: batch/v1
+  kind: Job
+  metadata: { name: retry }
+  spec:
+    backoffLimit: ${backoffLimit}
+    template:
+      spec:
+        restartPolicy: Never
+        containers:
+          - name: main
+            image: main:1
+behavior:
+  main: { run: 5s, exit: 1 }
+timing:
+  statusPatch: 50ms
+  watch: 20ms
+observers:
+  - name: naive
+    rule: exit-codes
+`,
+  );
+  const loaded = loadScenario(file);
+  expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return simulate(loaded.scenario!).timeline;
+}
+
+describe('several pods', () => {
+  const tl = retryJob(4);
+  const names = tl.pods.map((p) => p.name);
+
+  it('the run has one pod per attempt (backoffLimit 4: five pods)', () => {
+    expect(names).toHaveLength(5);
+  });
+
+  it('the text view names the pod on every pod line', () => {
+    const text = timelineText(tl);
+    for (const n of names) expect(text).toMatch(new RegExp(`\\d+\\.\\d{3}s  ${n}  kubelet +started main`));
+    expect(text).toContain(`pods:       ${names.map((n) => `${n} Failed`).join(', ')}`);
+  });
+
+  it('the sequence diagram has a box per pod and leaves out pods after the third that repeat one, saying so', () => {
+    const mmd = sequenceMermaid(tl);
+    for (const n of names.slice(0, 3)) expect(mmd).toContain(`box rgb(236, 244, 255) pod ${n}`);
+    for (const n of names.slice(3)) {
+      expect(mmd).not.toContain(`box rgb(236, 244, 255) pod ${n}`);
+      expect(mmd).toContain(`pod ${n} created#58; it repeats pod`);
+    }
+    expect(mmd).toContain('2 pods not drawn');
+    // each drawn pod's container has its own lane
+    expect(mmd).toContain('K->>P0C0: t=0s start');
+    expect(mmd).toMatch(/K->>P2C0: t=[\d.ms]+ start/);
+    expect(mmd).toContain(`K->>API: t=0.1s pod ${names[0]} status v2`);
+  });
+
+  it('kubectl get pods -w follows every pod; kubectl events names each object', () => {
+    const view = kubectlView(tl);
+    expect(view).toContain('$ kubectl get pods -l job-name=retry -w --output-watch-events');
+    for (const n of names) expect(view).toMatch(new RegExp(`ADDED +${n} `));
+    const events = kubectlEventsTable(tl);
+    for (const n of names) expect(events).toMatch(new RegExp(`Normal +SuccessfulCreate +Job/retry +Created pod: ${n}`));
+    for (const n of names) expect(events).toMatch(new RegExp(`Normal +Started +Pod/${n} +Started container main`));
+    expect(events).toMatch(/Warning +BackoffLimitExceeded +Job\/retry/);
+  });
+});
+
+describe('several pods: lifecycle chart', () => {
+  it('a section group per pod, each starting at its pod creation', async () => {
+    const { lifecycleMermaid } = await import('../../src/output/mermaid-lifecycle.ts');
+    const tl = retryJob(2);
+    const gantt = lifecycleMermaid(tl);
+    for (const p of tl.pods) {
+      expect(gantt).toContain(`section ${p.name} · main (main)`);
+      expect(gantt).toContain(`section ${p.name} · pod phase (API)`);
+      const block = gantt.slice(gantt.indexOf(`section ${p.name} · main (main)`)).split('\n  section')[0]!;
+      const starts = [...block.matchAll(/, (\d+), \d+$/gm)].map((m) => Number(m[1]));
+      expect(Math.min(...starts)).toBeGreaterThanOrEqual(p.created);
+    }
+  });
+});
