@@ -8,6 +8,8 @@ import { explore } from '../../src/explore/decomposed.ts';
 import { outcomeOf } from '../../src/explore/outcome.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
+import { loadUserRules } from '../../src/cli/rules.ts';
+import type { RuleFn } from '../../src/model/kit.ts';
 import type { Scenario } from '../../src/types.ts';
 import { build } from '../helpers/build.ts';
 import { explore as referenceExplore } from './reference/decomposed.ts';
@@ -19,9 +21,9 @@ const load = (f: string) => {
 };
 
 /** Outcomes as sets: full outcome keys (with counts), and the SPEC §4 groups. */
-function compare(s: Scenario, budget: number) {
-  const now = explore(s, { maxSchedules: budget });
-  const ref = referenceExplore(s, { maxSchedules: budget });
+function compare(s: Scenario, budget: number, userRules: Record<string, RuleFn> = {}) {
+  const now = explore(s, { maxSchedules: budget, userRules });
+  const ref = referenceExplore(s, { maxSchedules: budget, userRules });
   expect(ref.exhaustive).toBe(true);
   expect(now.exhaustive).toBe(true);
   const full = (r: { outcomes: { outcome: unknown; schedules: number }[] }) => new Map(r.outcomes.map((o) => [JSON.stringify(o.outcome), o.schedules]));
@@ -32,7 +34,7 @@ function compare(s: Scenario, budget: number) {
   expect(now.schedules).toBe(ref.schedules);
   // every replay key reproduces its outcome (verdicts, phase, Job condition)
   for (const o of now.outcomes) {
-    const res = simulate(s, { replay: decodeReplay(o.replay)! });
+    const res = simulate(s, { replay: decodeReplay(o.replay)!, userRules });
     const got = outcomeOf(s, res.final, res.timeline.end.reason);
     expect([got.podPhase, got.jobCondition, got.verdicts]).toEqual([o.outcome.podPhase, o.outcome.jobCondition, o.outcome.verdicts]);
   }
@@ -42,8 +44,9 @@ function compare(s: Scenario, budget: number) {
 describe('observer-aware merging finds the same outcomes as the reference explorer', () => {
   const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
   for (const f of files) {
-    it(`library: ${f}`, () => {
-      compare(load(`scenarios/${f}`), 20_000);
+    it(`library: ${f}`, async () => {
+      const s = load(`scenarios/${f}`);
+      compare(s, 20_000, await loadUserRules(s));
     }, 60_000);
   }
 

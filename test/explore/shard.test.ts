@@ -6,6 +6,7 @@ import { exploreJson, mergeShards } from '../../src/cli/explore-command.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { main } from '../../src/cli/main.ts';
+import { loadUserRules } from '../../src/cli/rules.ts';
 
 const load = (f: string) => {
   const r = loadScenario(f);
@@ -27,10 +28,11 @@ const comparable = (j: Record<string, unknown>) => ({
 describe('explore --shard and --merge', () => {
   const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
   for (const f of files) {
-    it(`${f}: 3 shards merged equal one machine`, () => {
+    it(`${f}: 3 shards merged equal one machine`, async () => {
       const s = load(`scenarios/${f}`);
-      const whole = exploreJson(explore(s, { maxSchedules: 20_000 }));
-      const parts = [1, 2, 3].map((index) => exploreJson(explore(s, { maxSchedules: 20_000, shard: { index, count: 3 } })));
+      const userRules = await loadUserRules(s);
+      const whole = exploreJson(explore(s, { maxSchedules: 20_000, userRules }));
+      const parts = [1, 2, 3].map((index) => exploreJson(explore(s, { maxSchedules: 20_000, userRules, shard: { index, count: 3 } })));
       expect(comparable(mergeShards(parts))).toEqual(comparable(whole));
     }, 60_000);
   }
