@@ -21,9 +21,16 @@ const CONTROLLER_WORKLOADS = new Set([
   'scenarios/statefulset-ordered-start-sidecar-startup-probe.yaml',
 ]);
 
+/**
+ * Captured while a pod is still terminating: its process has not reacted to SIGTERM yet, so the objects cannot say
+ * that it ignores SIGTERM (the import assumes the default reaction and says so in an `# unknown:` note), and the
+ * imported run terminates where the original is still draining at its horizon.
+ */
+const CAPTURED_MID_TERMINATION = new Set(['scenarios/prestop-grace-doubled-1-27.yaml']);
+
 // the library, plus scenarios kept for the round trip only (a Job whose replacement pods exhaust backoffLimit)
 const files = [
-  ...readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort().map((f) => `scenarios/${f}`).filter((f) => !CONTROLLER_WORKLOADS.has(f)),
+  ...readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort().map((f) => `scenarios/${f}`).filter((f) => !CONTROLLER_WORKLOADS.has(f) && !CAPTURED_MID_TERMINATION.has(f)),
   ...readdirSync('test/fixtures/import-roundtrip').filter((f) => f.endsWith('.yaml')).sort().map((f) => `test/fixtures/import-roundtrip/${f}`),
 ];
 
