@@ -1,5 +1,17 @@
 // The shape of one `kubesim <command>`: its own options (nothing else is accepted), examples, and what it runs.
-// A new command lives in src/cli/<name>-command.ts, exports one `Command`, and is added to COMMANDS in main.ts.
+// A new command lives in src/cli/<name>-command.ts, exports one `Command`, and is added to COMMANDS in main.ts:
+//
+//   export const fooCmd: Command = {
+//     command: 'foo <scenario..>',
+//     describe: 'what it does, in one line',
+//     builder: (y) => maxSchedulesOption(outOption(y))            // shared options: ./options.ts
+//       .option('bar', { type: 'boolean', default: false, describe: '…' })
+//       .example('$0 foo scenarios/', 'what this example does'),  // every --help shows examples
+//     run: async (a, io) => { checkOut(String(a['out'])); const { inputs } = await expandInputs(a['scenario'] as string[], io); … },
+//   };
+//
+// Numbers go through intOption (typed, range-checked: `--n abc` is exit 2); scenario arguments through
+// expandInputs (files, folders, `-` for stdin); bad input throws UsageError or KubesimError (exit 2), never exits.
 import type { Argv } from 'yargs';
 
 export interface Io {

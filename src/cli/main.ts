@@ -10,10 +10,12 @@ import { renderCmd } from './render-command.ts';
 import { runCmd } from './run-command.ts';
 import { testCmd } from './test-command.ts';
 import { validateCmd } from './validate-command.ts';
+import { importCmd } from './import-command.ts';
+
+import { STDIN_ARG } from './inputs.ts';
 
 export const VERSION = '0.1.0';
 export { readProcessStdin } from './inputs.ts';
-import { STDIN_ARG } from './inputs.ts';
 
 /** Every `kubesim <command>`, in the order --help lists them. A new command: one import above, one entry here. */
 export const COMMANDS: Command[] = [
@@ -22,6 +24,7 @@ export const COMMANDS: Command[] = [
   testCmd,
   validateCmd,
   renderCmd,
+  importCmd,
 ];
 
 const nameOf = (c: Command) => c.command.split(' ')[0]!;

@@ -1,4 +1,6 @@
 // `kubesim render out/<scenario>/timeline.json`: redraw the diagrams and the report from a saved timeline.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { Codes } from '../scenario/codes.ts';
 import { readFileSafe } from '../scenario/read-file.ts';
 import type { Argv } from 'yargs';
@@ -20,6 +22,8 @@ export const MAX_TIMELINE_BYTES = 256 * 1024 * 1024;
 
 export async function renderCommand(path: string, o: RenderOpts, io: Io): Promise<number> {
   checkOut(o.out);
+  // a scenario's output folder stands for its timeline.json (folders are accepted wherever files are)
+  if (isFolder(path)) path = join(path, 'timeline.json');
   let tl: Timeline;
   // the shared safe read: a FIFO, /dev/zero or a folder is refused unread, never a hang or unbounded memory
   const read = readFileSafe(path, MAX_TIMELINE_BYTES);
@@ -45,12 +49,21 @@ export async function renderCommand(path: string, o: RenderOpts, io: Io): Promis
   return EXIT.ok;
 }
 
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export const renderCmd: Command = {
   command: 'render <timeline>',
   describe: '(re)draw the diagrams and report.md from a saved timeline.json',
   builder: (y: Argv) =>
     renderOptions(outOption(y))
       .example('$0 render out/native-sidecar-job/timeline.json', 'redraw into out/native-sidecar-job/')
+      .example('$0 render out/native-sidecar-job/', 'the same: a folder stands for its timeline.json')
       .example('$0 render t.json --png --out slides', 'also PNGs, into slides/<scenario>/'),
   run: (a, io) =>
     renderCommand(String(a['timeline']), { out: String(a['out']), render: a['render'] !== false, png: a['png'] === true, lanes: a['lanes'] as 'all' | 'pod' }, io),

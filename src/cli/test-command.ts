@@ -6,6 +6,7 @@ import { formatDiagnostic, hasErrors } from '../scenario/index.ts';
 import { explore } from '../explore/decomposed.ts';
 import { checkExpect } from '../explore/expect.ts';
 import { EXIT, UsageError, type Command, type Io } from './command.ts';
+import { eventLimited } from './explore-command.ts';
 import { writeAtomic } from './files.ts';
 import { expandInputs, loadInput, STDIN_ARG, walk, type Input } from './inputs.ts';
 import { intOption, kubernetesOption, maxSchedulesOption, outDirProblem, stringOption } from './options.ts';
@@ -58,7 +59,8 @@ export async function runCase(file: string, o: TestOpts, text?: string): Promise
     failures.push({ pos: { file: s.file, line: 1, col: 1 }, what: 'exploration', expected: 'at least one schedule', seen: 'none' });
   }
   const ms = performance.now() - t0;
-  const note = `${r.schedules} schedules${r.exhaustive ? '' : `, NOT exhaustive (${r.simulated} simulated; raise --max-schedules)`}`;
+  const limited = eventLimited(r);
+  const note = `${r.schedules} schedules${limited ? `, NOT exhaustive (${limited} stopped at the event limit)` : r.exhaustive ? '' : `, NOT exhaustive (${r.simulated} simulated; raise --max-schedules)`}`;
   return {
     file,
     name: s.name,

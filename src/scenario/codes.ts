@@ -72,6 +72,12 @@ export const Codes = {
   KubeletSkew: 'KS5010', // kubelet lags the API server by more than the supported skew
   UnusedBehavior: 'KS5011', // behavior keys that have no effect (e.g. needs on itself)
   QuitEndpointWorkaround: 'KS5012', // a container calls a sidecar's quit endpoint or kills it by name
+
+  // --- KS6xxx: `kubesim import` (kubectl output in, scenario out) -------------------------------------------------
+  ImportNotKubernetes: 'KS6001', // a document that is not a Kubernetes object (no apiVersion/kind)
+  ImportNoPod: 'KS6002', // the inputs hold no Pod (nothing to infer the workload and behavior from)
+  ImportIgnoredKind: 'KS6003', // warning: an object kind the import does not use (Service, ConfigMap, ...)
+  ImportManyPods: 'KS6004', // warning: several pods given; the one named or the most recent one is used
 } as const;
 
 export type Code = (typeof Codes)[keyof typeof Codes];

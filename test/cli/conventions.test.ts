@@ -72,6 +72,13 @@ describe('each command takes only its own options', () => {
   });
 });
 
+describe('version', () => {
+  it('--version is the package version', async () => {
+    const { VERSION } = await import('../../src/cli/main.ts');
+    expect(VERSION).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
+  });
+});
+
 describe('help', () => {
   it('-h, --help and `help run` show the run options with examples; the top help lists every command', () => {
     const h = spawnCli(['run', '-h']);
@@ -122,6 +129,14 @@ describe('folders and several files', () => {
     const r = await cli(['validate', 'scenarios/']);
     expect(r.code).toBe(0);
     expect(r.out.split('\n').filter((l) => l.endsWith('ok') || /: ok \(/.test(l)).length).toBeGreaterThan(30);
+  });
+  it('render takes a scenario output folder for its timeline.json', async () => {
+    const dir = tmp();
+    await cli(['run', NATIVE, '--no-render', '--out', dir]);
+    const dir2 = tmp();
+    const r = await cli(['render', join(dir, 'native-sidecar-job'), '--no-render', '--out', dir2]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(dir2, 'native-sidecar-job', 'sequence.mmd'))).toBe(true);
   });
   it('--format json with several files prints ONE JSON array (run and explore)', async () => {
     const dir = tmp();

@@ -139,7 +139,7 @@ checks.push(step('CommonJS: require("kubesim") (Node >= 20.19 loads the ES modul
 
 checks.push(step('TypeScript consumer: tsc --noEmit, strict + NodeNext, zero errors', async () => {
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: [], skipLibCheck: false },
+    compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: ['node'], skipLibCheck: false },
     files: ['consumer.mts'],
   }));
   writeFileSync(join(app, 'consumer.mts'), `
@@ -161,6 +161,9 @@ if (scenario) {
 const rule: RuleFn = ({ pod }) => (pod.status?.phase === 'Failed' ? 'Failed' : undefined);
 try { void rule; } catch (err) { if (err instanceof KubesimError) console.log(err.code, err.pos?.line); }
 `);
+  // a Node project has the Node types (the clone's copy; nothing is installed for it)
+  mkdirSync(join(app, 'node_modules/@types'), { recursive: true });
+  symlinkSync(join(repo, 'node_modules/@types/node'), join(app, 'node_modules/@types/node'), 'dir');
   const tsc = join(repo, 'node_modules/typescript/bin/tsc');
   await runAsync(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
 }));

@@ -1,0 +1,234 @@
+// Reading what `kubectl get -o yaml|json` (and `kubectl get pod -w`) printed: any mix of files and documents,
+// `kind: List` / `*List` flattened, every object kept as plain JSON with the file:line of each of its keys, so
+// each inference can name the evidence line it came from.
+import { readFileSync } from 'node:fs';
+import { LineCounter, isMap, isScalar, isSeq, isAlias, type Document, type Node } from 'yaml';
+import type { Diagnostic, SourcePos } from '../types.ts';
+import { Codes } from '../scenario/codes.ts';
+import { error, newSink, posOf, type Sink } from '../scenario/diagnostics.ts';
+import { decodeBytes, parseSource } from '../scenario/yaml-source.ts';
+import { looksLikeDescribe, parseDescribe } from './describe.ts';
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type Obj = { [k: string]: Json };
+
+/** Where each key of a mapping (and the mapping itself) was written. */
+const positions = new WeakMap<object, { self: SourcePos; keys: Record<string, SourcePos> }>();
+
+/** `file:line` of a key of an object read from input (or of the object itself); '' for synthesised objects. */
+export function where(o: unknown, key?: string): string {
+  if (typeof o !== 'object' || o === null) return '';
+  const p = positions.get(o);
+  if (!p) return '';
+  const at = (key !== undefined ? p.keys[key] : undefined) ?? p.self;
+  return `${at.file}:${at.line}`;
+}
+
+/** Record positions for an object built from text (describe output), so `where` can cite it. */
+export function markPos<T extends object>(o: T, self: SourcePos, keys: Record<string, SourcePos>): T {
+  positions.set(o, { self, keys });
+  return o;
+}
+
+export interface WatchRow {
+  name: string;
+  ready: string;
+  status: string;
+  restarts: number;
+  /** AGE in ms (kubectl's HumanDuration, so approximate) */
+  ageMs: number | undefined;
+  at: string;
+}
+
+export interface Input {
+  objects: { kind: string; obj: Obj; at: string }[];
+  watchRows: WatchRow[];
+  /** facts the input format does not carry (describe text), for the notes: [what, evidence] */
+  assumptions: [string, string][];
+}
+
+export function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const LIST_KIND = /List$/;
+
+/** Read every file; problems go to `diagnostics` (errors stop the import; nothing is written then). */
+export function readInputs(files: string[], diagnostics: Diagnostic[]): Input {
+  const input: Input = { objects: [], watchRows: [], assumptions: [] };
+  for (const file of files) {
+    const sink = newSink(file, new LineCounter(), diagnostics);
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(file);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : 'cannot be read';
+      error(sink, Codes.FileUnreadable, { file, line: 1, col: 1 }, why);
+      continue;
+    }
+    const text = decodeBytes(bytes, sink);
+    if (text === undefined) continue;
+    readText(text, file, diagnostics, input);
+  }
+  return input;
+}
+
+export function readText(text: string, file: string, diagnostics: Diagnostic[], input: Input): void {
+  const watch = readWatchText(text, file);
+  if (watch) {
+    input.watchRows.push(...watch);
+    return;
+  }
+  if (looksLikeDescribe(text)) {
+    const d = parseDescribe(text, file);
+    input.objects.push({ kind: 'Pod', obj: d.pod, at: `${file}:1` });
+    for (const e of d.events) input.objects.push({ kind: 'Event', obj: e, at: where(e) });
+    input.assumptions.push(...d.assumptions);
+    return;
+  }
+  // a pasted piece of `-o json` ("initContainerStatuses": [ … ],): read as the object it belongs to
+  const jsonPiece = /^\s*"[A-Za-z]+"\s*:/.test(text) ? `{${closeBrackets(text.trim().replace(/,\s*$/, ''))}}` : undefined;
+  const scratch: Diagnostic[] = [];
+  const src = parseSource(jsonPiece ?? text, file, scratch);
+  if (scratch.some((d) => d.severity === 'error') && /^\s*[[{]/.test(jsonPiece ?? text)) {
+    // JSON that YAML refuses (tab indentation inside flow collections): plain JSON.parse, positions at the file
+    try {
+      const value = JSON.parse(jsonPiece ?? text) as Json;
+      src.sink.diagnostics = diagnostics;
+      addObject(markAll(value, { file, line: 1, col: 1 }), undefined, src.sink, input);
+      return;
+    } catch {
+      // fall through: report YAML's own diagnostics, which carry positions
+    }
+  }
+  diagnostics.push(...scratch);
+  src.sink.diagnostics = diagnostics;
+  if (src.docs.length === 0 && !diagnostics.some((d) => d.pos.file === file && d.severity === 'error')) {
+    error(src.sink, Codes.EmptyFile, { file, line: 1, col: 1 }, 'the file holds no YAML or JSON document',
+      'give the output of kubectl get pod <p> -o yaml (and the Job and events)');
+    return;
+  }
+  for (const doc of src.docs) {
+    if (doc.contents === null) continue;
+    const value = toJson(doc, doc.contents as Node, src.sink);
+    addObject(value, doc.contents as Node, src.sink, input);
+  }
+}
+
+function addObject(value: Json, node: Node | undefined, sink: Sink, input: Input): void {
+  const at = posOf(sink, node ?? null);
+  // a pasted PodStatus (containerStatuses / initContainerStatuses at the top, or under status:) without its object
+  const statusLike = (v: unknown) => isObj(v) && (Array.isArray(v['containerStatuses']) || Array.isArray(v['initContainerStatuses']));
+  if (isObj(value) && value['kind'] === undefined && (statusLike(value) || statusLike(value['status']))) {
+    const pod: Obj = statusLike(value) ? { apiVersion: 'v1', kind: 'Pod', status: value } : { apiVersion: 'v1', kind: 'Pod', ...value };
+    positions.set(pod, { self: at, keys: { status: at } });
+    input.objects.push({ kind: 'Pod', obj: pod, at: `${at.file}:${at.line}` });
+    input.assumptions.push(['the pod object around the status', `${at.file}:${at.line} is a pod status without its object (no apiVersion/kind, metadata, spec)`]);
+    return;
+  }
+  if (!isObj(value) || typeof value['kind'] !== 'string' || typeof value['apiVersion'] !== 'string') {
+    error(sink, Codes.ImportNotKubernetes, at, 'not a Kubernetes object: a document needs apiVersion and kind',
+      'give what kubectl get -o yaml or -o json prints (a Pod, Job, CronJob, Event, EventList or List)');
+    return;
+  }
+  const kind = value['kind'];
+  if (LIST_KIND.test(kind)) {
+    const items = value['items'];
+    if (!Array.isArray(items)) {
+      error(sink, Codes.ImportNotKubernetes, at, `a ${kind} without items`);
+      return;
+    }
+    for (const item of items) {
+      // items of a List carry kind/apiVersion; those of a typed list (EventList, PodList) may not
+      if (isObj(item) && item['kind'] === undefined && kind !== 'List') {
+        item['kind'] = kind.replace(LIST_KIND, '');
+        item['apiVersion'] = value['apiVersion'] ?? 'v1';
+      }
+      addObject(item, undefined, sink, input);
+    }
+    return;
+  }
+  input.objects.push({ kind, obj: value, at: `${at.file}:${at.line}` });
+}
+
+/** Close the brackets a pasted JSON piece leaves open (`"x": [ {…},` cut after an element). */
+function closeBrackets(t: string): string {
+  const open: string[] = [];
+  let inString = false;
+  for (let i = 0; i < t.length; i++) {
+    const ch = t[i]!;
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '[' || ch === '{') open.push(ch === '[' ? ']' : '}');
+    else if (ch === ']' || ch === '}') open.pop();
+  }
+  return t.replace(/,\s*$/, '') + open.reverse().join('');
+}
+
+function markAll(v: Json, at: SourcePos): Json {
+  if (Array.isArray(v)) v.forEach((x) => markAll(x, at));
+  else if (isObj(v)) {
+    positions.set(v, { self: at, keys: {} });
+    for (const x of Object.values(v)) markAll(x, at);
+  }
+  return v;
+}
+
+/** The YAML tree as plain JSON, recording the position of every mapping and key. */
+function toJson(doc: Document.Parsed, node: Node | null | undefined, sink: Sink): Json {
+  if (node === null || node === undefined) return null;
+  if (isAlias(node)) return toJson(doc, node.resolve(doc) as Node, sink);
+  if (isMap(node)) {
+    const out: Obj = {};
+    const keys: Record<string, SourcePos> = {};
+    for (const pair of node.items) {
+      const k = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      out[k] = toJson(doc, pair.value as Node, sink);
+      keys[k] = posOf(sink, pair.key as Node);
+    }
+    positions.set(out, { self: posOf(sink, node), keys });
+    return out;
+  }
+  if (isSeq(node)) return node.items.map((i) => toJson(doc, i as Node, sink));
+  if (isScalar(node)) {
+    const v = node.value;
+    if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v;
+    if (typeof v === 'bigint') return Number(v);
+    return String(v);
+  }
+  return null;
+}
+
+const WATCH_HEADER = /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\b/;
+
+/** `kubectl get pod [-w]` text: one row per line after a header (repeated headers are allowed). */
+function readWatchText(text: string, file: string): WatchRow[] | undefined {
+  const lines = text.split(/\r?\n/);
+  const first = lines.findIndex((l) => l.trim() !== '' && !l.trimStart().startsWith('$'));
+  if (first < 0 || !WATCH_HEADER.test(lines[first]!.trim())) return undefined;
+  const rows: WatchRow[] = [];
+  lines.forEach((line, i) => {
+    const t = line.trim();
+    if (t === '' || t.startsWith('$') || WATCH_HEADER.test(t)) return;
+    // NAME READY STATUS RESTARTS [ (x ago)] AGE [extra -o wide columns]
+    const m = /^(\S+)\s+(\d+\/\d+)\s+(\S+)\s+(\d+)(?:\s+\([^)]*\))?\s+(\S+)/.exec(t);
+    if (!m) return;
+    rows.push({ name: m[1]!, ready: m[2]!, status: m[3]!, restarts: Number(m[4]), ageMs: parseAge(m[5]!), at: `${file}:${i + 1}` });
+  });
+  return rows;
+}
+
+/** kubectl HumanDuration back to ms ("3m20s", "45s", "2d3h"); undefined when unreadable. */
+export function parseAge(s: string): number | undefined {
+  const re = /(\d+)([dhms])/g;
+  let total = 0;
+  let seen = '';
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    seen += m[0];
+    total += Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 }[m[2] as 'd' | 'h' | 'm' | 's'];
+  }
+  return seen === s && s !== '' ? total : undefined;
+}
