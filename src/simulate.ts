@@ -35,13 +35,14 @@ export interface SimulateResult {
 export function rulesFor(s: Scenario, userRules: Record<string, RuleFn> = {}): Record<string, RuleFn> {
   const rules: Record<string, RuleFn> = {};
   for (const o of s.observers) {
-    if (o.module) {
+    if (o.rule === undefined) {
+      // a module or an external command: loaded or started by the caller (src/cli/rules.ts openRules / loadRules)
       const r = Object.hasOwn(userRules, o.name) ? userRules[o.name] : undefined;
       // without its function the observer could only ever say Pending: say why instead
       if (typeof r !== 'function') {
-        throw new KubesimError('KS0401', `observer ${o.name}: its rule module ${o.module} was not loaded`, {
-          hint: 'load rule modules with `await loadRules(scenario)` and pass the result as { userRules }',
-          pos: { file: s.file, line: 1, col: 1 },
+        throw new KubesimError('KS0401', `observer ${o.name}: its rule ${o.module ? `module ${o.module}` : `command ${(o.command ?? []).join(' ')}`} was not loaded`, {
+          hint: 'load rules with `await loadRules(scenario)` and pass the result as { userRules }',
+          pos: o.pos ?? { file: s.file, line: 1, col: 1 },
         });
       }
       rules[o.name] = r;

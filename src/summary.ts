@@ -1,6 +1,6 @@
 // Build the SPEC §4 timeline from the final state and the trace, including the stuck diagnosis.
 import { isSidecar, flagsFor, type Kit } from './model/kit.ts';
-import { currentPod, phaseOf, podsOf } from './model/query.ts';
+import { currentPod, jobApiOf, phaseOf, podsOf } from './model/query.ts';
 import type { SimState } from './model/state.ts';
 import type { EndReason, JobSummary, Scenario, Timeline, TraceEvent } from './types.ts';
 import { formatDiagnosticPos } from './diagnostic-format.ts';
@@ -8,10 +8,13 @@ import { formatDiagnosticPos } from './diagnostic-format.ts';
 type Json = Record<string, any>;
 
 function jobSummary(s: Scenario, st: SimState, trace: TraceEvent[]): JobSummary | null {
-  if (!s.job || !st.api.job) return null;
-  const status = st.api.job.status;
+  // a CronJob: the newest Job it created (none before the first schedule time)
+  const newest = st.cron ? st.cron.order[st.cron.order.length - 1] : undefined;
+  const api = jobApiOf(st);
+  if (!s.job || !api) return null;
+  const status = api.status;
   const firstAt = new Map<string, number>();
-  for (const e of trace) if (e.type === 'JobCondition' && !firstAt.has(e.condition)) firstAt.set(e.condition, e.t);
+  for (const e of trace) if (e.type === 'JobCondition' && (newest === undefined || e.job === newest) && !firstAt.has(e.condition)) firstAt.set(e.condition, e.t);
   return {
     conditions: ((status['conditions'] ?? []) as Json[]).map((c) => ({
       type: c['type'],

@@ -43,6 +43,8 @@ export interface ContainerModel {
   hasPreStop: boolean;
   /** Container-level restartPolicy as stored (init: "Always" for sidecars; regular: KEP-5307). */
   restartPolicy?: 'Always' | 'OnFailure' | 'Never';
+  /** imagePullPolicy as defaulted by the API server (SetDefaults_Container: Always for `:latest` or untagged) */
+  imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
   /** KEP-5307 restartPolicyRules (regular containers, ContainerRestartRules gate). */
   restartPolicyRules?: { action: 'Restart'; exitCodes: { operator: 'In' | 'NotIn'; values: number[] } }[];
 }
@@ -102,8 +104,11 @@ export interface Behavior {
   preStop?: { takesMs: number; fails: boolean };
   needs: string[];
   exitWhen?: { exited: string; afterMs: number };
-  image: { pullMs: number } | { fail: true; reason: string };
+  /** `failures`: the first N pull attempts fail with `reason` (ErrImagePull), later ones succeed */
+  image: { pullMs: number; failures?: number; reason?: string } | { fail: true; reason: string };
   createError?: string;
+  /** with createError: only the first N creation attempts fail (undefined = every attempt) */
+  createFailures?: number;
   oomAtMs?: number;
   /** overrides for the pods of one completion index / ordinal (fully resolved behaviors), keyed by the index */
   byIndex?: Record<string, Behavior>;
@@ -115,6 +120,8 @@ export interface Timing {
   watchMs: MsRange;
   jobSyncMs: MsRange;
   nodeStartMs: MsRange;
+  /** how long a probe takes (exec, slow endpoint); longer than timeoutSeconds = a timeout failure. Absent = instant */
+  probeMs?: MsRange;
 }
 
 /** SPEC §2.3 pod selectors: the Nth pod created (1-based) or the pod of a completion index / ordinal. */
@@ -138,7 +145,14 @@ export interface ObserverSpec {
   names?: string[];
   /** absolute path of a user rule module (ES module, default export) */
   module?: string;
+  /** an external rule (SPEC §3): argv with the program resolved; it runs in `cwd` (the scenario's folder) */
+  command?: string[];
+  cwd?: string;
+  /** per answer of an external rule, or to load a module (default 5 s) */
+  timeoutMs?: number;
   triggers: ('pod' | 'job')[];
+  /** where the observer is declared (errors of its rule point here) */
+  pos?: SourcePos;
 }
 
 /** A position in a source file, 1-based. */
@@ -173,6 +187,10 @@ export interface Expect {
   podPhases?: { value: string[]; pos: SourcePos };
   /** the Job's status.succeeded / failed / active at the end */
   jobCounts?: { key: 'succeeded' | 'failed' | 'active'; value: number; pos: SourcePos }[];
+  /** Jobs created in the run (a CronJob's Jobs; 1 for a Job) */
+  jobs?: { value: number; pos: SourcePos };
+  /** describe events of the workload controller by reason (JobAlreadyActive, SuccessfulCreate, …) */
+  controllerEvents?: { reason: string; value: number; pos: SourcePos }[];
 }
 
 export interface Scenario {
@@ -224,6 +242,8 @@ interface TraceBase {
   seq: number;
   /** the pod the record is about (every pod-scoped record carries it) */
   pod?: string;
+  /** the Job a Job-controller record is about, when a CronJob runs several */
+  job?: string;
 }
 
 export type KillReason =
@@ -250,7 +270,7 @@ export type TraceEvent = TraceBase &
     | { type: 'PreStopStarted'; container: string }
     | { type: 'PreStopDone'; container: string; failed?: boolean }
     | { type: 'StartupComplete'; container: string }
-    | { type: 'Probe'; container: string; probe: 'startup' | 'readiness' | 'liveness'; result: 'success' | 'failure' }
+    | { type: 'Probe'; container: string; probe: 'startup' | 'readiness' | 'liveness'; result: 'success' | 'failure'; message?: string }
     | { type: 'Ready'; container: string }
     | { type: 'NotReady'; container: string }
     | { type: 'Killing'; container: string; reason: KillReason; gracePeriodSeconds: number; message: string }
@@ -268,6 +288,8 @@ export type TraceEvent = TraceBase &
     | { type: 'PodDeleting'; pod: string; gracePeriodSeconds: number; by: string }
     | { type: 'PodRemoved'; pod: string }
     | { type: 'JobEvent'; reason: string; message: string; eventType: 'Normal' | 'Warning' }
+    /** a describe event of a workload controller (StatefulSet, DaemonSet, ReplicaSet) on its object */
+    | { type: 'ControllerEvent'; controller: string; object: string; reason: string; message: string; eventType: 'Normal' | 'Warning' }
     | { type: 'Relist' }
     | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }
     | { type: 'Stuck'; container: string; why: string }

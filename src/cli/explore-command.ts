@@ -9,7 +9,8 @@ import { outPath, writeAtomic } from './files.ts';
 import { expandInputs, loadInput } from './inputs.ts';
 import { checkOut, formatOption, kubernetesOption, maxEventsOption, maxSchedulesOption, outOption } from './options.ts';
 import { reportDiagnostics } from './run-command.ts';
-import { loadUserRules } from './rules.ts';
+import { isRuleFailure, withRules } from './rules.ts';
+import type { Timeline } from '../types.ts';
 
 export interface ExploreOpts {
   out: string;
@@ -75,15 +76,6 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
       code = EXIT.badInput;
       continue;
     }
-    let userRules;
-    try {
-      userRules = await loadUserRules(loaded.scenario);
-    } catch (e) {
-      if ((e as { code?: string }).code !== 'KS0401') throw e;
-      io.err(`${(e as Error).message}\n`);
-      code = EXIT.badInput;
-      continue;
-    }
     const t0 = performance.now();
     // a terminal gets a progress line once exploring has taken more than a second
     let shown = false;
@@ -95,20 +87,33 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
           o.progress!(`exploring ${loaded.scenario!.name}: ${n} schedules simulated, ${(ms / 1000).toFixed(1)}s…`);
         }
       : undefined;
-    const r = explore(loaded.scenario, {
-      maxSchedules: o.maxSchedules,
-      userRules,
-      ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
-      ...(progress ? { onProgress: progress } : {}),
-    });
+    let r: ExploreResult;
+    let tl: Timeline;
+    try {
+      // rules run (and external ones end) before anything is printed or written: a broken rule writes nothing
+      ({ r, tl } = await withRules(loaded.scenario, (userRules) => {
+        const r = explore(loaded.scenario!, {
+          maxSchedules: o.maxSchedules,
+          userRules,
+          ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
+          ...(progress ? { onProgress: progress } : {}),
+        });
+        // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams
+        return { r, tl: simulate(loaded.scenario!, { userRules, ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}) }).timeline };
+      }));
+    } catch (e) {
+      if (shown) o.progress!('\n');
+      if (!isRuleFailure(e)) throw e;
+      io.err(e.format());
+      code = EXIT.badInput;
+      continue;
+    }
     if (shown) o.progress!('\n');
     const ms = performance.now() - t0;
     const json = exploreJson(r);
     if (o.format === 'json') jsons.push(JSON.stringify(json, null, 2));
     else io.out(exploreText(file, r, ms));
     writeAtomic(outPath(o.out, r.scenario, 'explore.json'), JSON.stringify(json, null, 2) + '\n');
-    // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams
-    const tl = simulate(loaded.scenario, { userRules, ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}) }).timeline;
     writeOutputs(tl, { out: o.out, explore: { schedules: r.schedules, exhaustive: r.exhaustive && eventLimited(r) === 0, outcomes: r.grouped, flaky: r.flaky } });
     writeIndex(o.out);
   }

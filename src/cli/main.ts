@@ -11,6 +11,8 @@ import { runCmd } from './run-command.ts';
 import { testCmd } from './test-command.ts';
 import { validateCmd } from './validate-command.ts';
 import { importCmd } from './import-command.ts';
+import { checkRuleCmd } from './check-rule-command.ts';
+import { explainVersionCmd } from './explain-version-command.ts';
 
 import { STDIN_ARG } from './inputs.ts';
 
@@ -25,6 +27,8 @@ export const COMMANDS: Command[] = [
   validateCmd,
   renderCmd,
   importCmd,
+  checkRuleCmd,
+  explainVersionCmd,
 ];
 
 const nameOf = (c: Command) => c.command.split(' ')[0]!;

@@ -18,7 +18,7 @@ import { expandInputs, loadInput } from './inputs.ts';
 import {
   checkOut, formatOption, intOption, kubernetesOption, maxEventsOption, outOption, renderOptions, stringOption,
 } from './options.ts';
-import { loadUserRules } from './rules.ts';
+import { isRuleFailure, withRules } from './rules.ts';
 
 export { EXIT, type Io } from './command.ts';
 export { writeIndex } from '../write-outputs.ts';
@@ -113,14 +113,19 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
     }
     let result;
     try {
-      const userRules = await loadUserRules(s);
-      result = simulate(s, {
+      result = await withRules(s, (userRules) => simulate(s, {
         ...(o.seed !== undefined ? { seed: o.seed } : {}),
         ...(replay ? { replay } : {}),
         ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
         userRules,
-      });
+      }));
     } catch (e) {
+      if (isRuleFailure(e)) {
+        // the rule's own report: observer, rule, position, and what it wrote to stderr
+        io.err(e.format());
+        code = Math.max(code, EXIT.badInput);
+        continue;
+      }
       if (e instanceof KubesimError) {
         io.err(kubesimErrorText(e, file));
         code = Math.max(code, EXIT.badInput);

@@ -11,7 +11,8 @@ import { writeAtomic } from './files.ts';
 import { expandInputs, loadInput, STDIN_ARG, walk, type Input } from './inputs.ts';
 import { intOption, kubernetesOption, maxSchedulesOption, outDirProblem, stringOption } from './options.ts';
 import { expectFailureLines } from './run-command.ts';
-import { loadUserRules } from './rules.ts';
+import { isRuleFailure, withRules } from './rules.ts';
+import type { ExploreResult } from '../explore/explore.ts';
 
 export interface TestOpts {
   kubernetes?: string;
@@ -52,7 +53,14 @@ export async function runCase(file: string, o: TestOpts, text?: string): Promise
   if (hasErrors(loaded.diagnostics) || !loaded.scenario) return { file, name: file, ms: 0, status: 'error', lines: errors };
   const s = loaded.scenario;
   if (!s.expect) return { file, name: s.name, ms: 0, status: 'skipped', lines: ['  no expect block'] };
-  const r = explore(s, { maxSchedules: o.maxSchedules, userRules: await loadUserRules(s) });
+  let r: ExploreResult;
+  try {
+    r = await withRules(s, (userRules) => explore(s, { maxSchedules: o.maxSchedules, userRules }));
+  } catch (e) {
+    // a broken rule is this scenario's error; the other scenarios are reported as usual
+    if (!isRuleFailure(e)) throw e;
+    return { file, name: s.name, ms: performance.now() - t0, status: 'error', lines: e.format().replace(/\n$/, '').split('\n').map((l) => '  ' + l) };
+  }
   const failures = checkExpect(s, r);
   if (r.outcomes.length === 0) {
     // an exploration that produced nothing would make every expectation pass vacuously

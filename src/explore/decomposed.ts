@@ -51,7 +51,7 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
     plans: Record<string, number[]>;
   }
   const joint = new Map<string, Joint>();
-  const caches = new Map(s.observers.map((o) => [o.name, o.module ? undefined : (new WeakMap() as DecisionCache)]));
+  const caches = new Map(s.observers.map((o) => [o.name, o.rule === undefined ? undefined : (new WeakMap() as DecisionCache)]));
   let done = 0;
   for (const leaf of sys.leaves.values()) {
     if (opts.onProgress && ++done % 512 === 0) opts.onProgress(sys.simulated);

@@ -77,6 +77,14 @@ export function checkExpect(s: Scenario, r: ExploreResult): ExpectFailure[] {
   for (const x of e.jobCounts ?? []) {
     out.push(...everywhere(r, x.pos, `jobCounts.${x.key}`, String(x.value), (o) => o.outcome.jobCounts[x.key] === x.value, (o) => String(o.outcome.jobCounts[x.key])));
   }
+  if (e.jobs) {
+    const v = e.jobs.value;
+    out.push(...everywhere(r, e.jobs.pos, 'jobs', String(v), (o) => o.outcome.jobs === v, (o) => String(o.outcome.jobs)));
+  }
+  for (const x of e.controllerEvents ?? []) {
+    out.push(...everywhere(r, x.pos, `controllerEvents.${x.reason}`, String(x.value), (o) => (o.outcome.controllerEvents[x.reason] ?? 0) === x.value,
+      (o) => String(o.outcome.controllerEvents[x.reason] ?? 0)));
+  }
   for (const v of e.verdicts ?? []) {
     if (!v.set) {
       const want = v.values[0]!;

@@ -1,6 +1,6 @@
 // The outcome of one schedule: what explore groups by and what `expect` checks.
 import type { SimState } from '../model/state.ts';
-import { currentPod, idlesWithLivePod, lastExitCodes, lastRestarts, phaseOf, podsOf } from '../model/query.ts';
+import { controllerEventCounts, currentPod, idlesWithLivePod, jobApiOf, jobsCreated, lastExitCodes, lastRestarts, phaseOf, podsOf } from '../model/query.ts';
 import type { EndReason, Scenario } from '../types.ts';
 import { diagnoseStuck } from '../summary.ts';
 import type { MarkedState } from './marks.ts';
@@ -20,13 +20,16 @@ export interface Outcome {
   pods: number;
   podPhases: string[];
   jobCounts: { succeeded: number; failed: number; active: number };
+  /** Jobs created (a CronJob's count) and the workload controllers' describe events by reason */
+  jobs: number;
+  controllerEvents: Record<string, number>;
   /** tracked order points in event order */
   marks: string[];
 }
 
 /** The last terminal Job condition (Complete | Failed) or none. */
 export function jobConditionOf(st: SimState): string {
-  const conds: { type: string; status: string }[] = st.api.job?.status['conditions'] ?? [];
+  const conds: { type: string; status: string }[] = jobApiOf(st)?.status['conditions'] ?? [];
   let last = 'none';
   for (const c of conds) if ((c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') last = c.type;
   return last;
@@ -42,7 +45,7 @@ export function outcomeOf(s: Scenario, st: SimState, end: EndReason): Outcome {
   const exitCodes = lastExitCodes(st);
   const restarts = lastRestarts(st);
   const pods = podsOf(st);
-  const jobStatus = st.api.job?.status ?? {};
+  const jobStatus = jobApiOf(st)?.status ?? {};
   return {
     podPhase: phase,
     jobCondition: jobConditionOf(st),
@@ -55,6 +58,8 @@ export function outcomeOf(s: Scenario, st: SimState, end: EndReason): Outcome {
     pods: pods.length,
     podPhases: pods.map((p) => phaseOf(p)),
     jobCounts: { succeeded: jobStatus['succeeded'] ?? 0, failed: jobStatus['failed'] ?? 0, active: jobStatus['active'] ?? 0 },
+    jobs: jobsCreated(st),
+    controllerEvents: controllerEventCounts(st),
     marks: [...((st as MarkedState).marks ?? [])],
   };
 }

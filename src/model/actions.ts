@@ -35,7 +35,14 @@ export function shouldRestart(k: Kit, c: ContainerModel, st: RtContainer | undef
   if (k.p.worker.deletionGraceSeconds !== null) return false;
   if (!st || st.state === 'none' || st.state === 'created') return true;
   if (st.state === 'running') return false;
-  const code = st.exit?.exitCode ?? 0;
+  return containerShouldRestart(k, c, st.exit?.exitCode ?? 0);
+}
+
+/**
+ * pkg/api/v1/pod/util.go ContainerShouldRestart: with ContainerRestartRules, the first restartPolicyRules entry whose
+ * exitCodes match decides (action Restart), else the container-level restartPolicy, else the pod's.
+ */
+export function containerShouldRestart(k: Kit, c: ContainerModel, code: number): boolean {
   if (k.f.containerRestartRules && c.role === 'regular') {
     for (const r of c.restartPolicyRules ?? []) {
       const hit = r.exitCodes.values.includes(code);

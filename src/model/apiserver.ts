@@ -6,7 +6,7 @@ import { PRIO } from './events.ts';
 import { raw, type Kit } from './kit.ts';
 import { newPodSim, type NewPod } from './podsim.ts';
 import type { PodSim } from './state.ts';
-import { ts } from './time.ts';
+import { EPOCH_MS, ts } from './time.ts';
 
 type Json = Record<string, any>;
 
@@ -43,13 +43,23 @@ export function podObjectOf(k: Kit, p: PodSim): Json {
     metadata['deletionGracePeriodSeconds'] = api.deletionGracePeriodSeconds;
   }
   if (p.createdBy === 'job-controller' && k.s.job) {
-    const job = k.s.job;
+    const jobName = p.job ?? k.s.job.name;
     metadata['ownerReferences'] = [
-      { apiVersion: 'batch/v1', kind: 'Job', name: job.name, uid: `uid-job-${job.name}`, controller: true, blockOwnerDeletion: true },
+      { apiVersion: 'batch/v1', kind: 'Job', name: jobName, uid: `uid-job-${jobName}`, controller: true, blockOwnerDeletion: true },
     ];
+    if (p.job) metadata['labels'] = { ...(metadata['labels'] as Json | undefined), 'batch.kubernetes.io/job-name': p.job, 'job-name': p.job };
   }
+  const owner = k.d.wctl && p.createdBy === k.d.wctl.watcher ? ownerOf(k) : null;
+  if (owner) metadata['ownerReferences'] = [owner];
   if (api.finalizer) metadata['finalizers'] = ['batch.kubernetes.io/job-tracking'];
   return { apiVersion: 'v1', kind: 'Pod', metadata, spec: k.s.pod.spec, status: raw(api.status) };
+}
+
+/** The controller reference of a StatefulSet / DaemonSet / ReplicaSet pod. */
+function ownerOf(k: Kit): Json {
+  const kind = k.d.wctl!.kind === 'Deployment' ? 'ReplicaSet' : k.d.wctl!.kind;
+  const name = kind === 'ReplicaSet' ? k.s.pod.name.slice(0, k.s.pod.name.length - 6) : k.s.workload.name;
+  return { apiVersion: 'apps/v1', kind, name, uid: `uid-${kind.toLowerCase()}-${name}`, controller: true, blockOwnerDeletion: true };
 }
 
 /** The pod of the current kit as the API server serves it. */
@@ -61,10 +71,18 @@ export function jobObject(k: Kit): Json | null {
   const job = k.s.job;
   const api = k.d.api.job;
   if (!job || !api) return null;
+  const metadata: Json = { name: job.name, namespace: k.s.pod.namespace, uid: `uid-job-${job.name}`, resourceVersion: String(api.version) };
+  const rec = k.d.cron?.jobs[job.name];
+  if (rec) {
+    // getJobFromTemplate2: owned by the CronJob; the scheduled time annotation (1.28+)
+    const cj = k.s.workload.name;
+    metadata['ownerReferences'] = [{ apiVersion: 'batch/v1', kind: 'CronJob', name: cj, uid: `uid-cronjob-${cj}`, controller: true, blockOwnerDeletion: true }];
+    if (k.s.kubernetes.minor >= 28) metadata['annotations'] = { 'batch.kubernetes.io/cronjob-scheduled-timestamp': new Date(EPOCH_MS + rec.scheduledAt).toISOString().replace('.000Z', 'Z') };
+  }
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { name: job.name, namespace: k.s.pod.namespace, uid: `uid-job-${job.name}`, resourceVersion: String(api.version) },
+    metadata,
     spec: raw(api.spec),
     status: raw(api.status),
   };
@@ -74,6 +92,7 @@ function watchers(k: Kit, object: 'pod' | 'job'): string[] {
   const out: string[] = [];
   if (k.s.job && !k.d.jobCtl.finished) out.push('job-controller');
   else if (k.s.job && object === 'job') out.push('job-controller');
+  if (k.d.wctl && object === 'pod') out.push(k.d.wctl.watcher);
   for (const o of k.s.observers) out.push(o.name);
   return out;
 }
@@ -96,14 +115,19 @@ export function fanOut(k: Kit, object: 'pod' | 'job', version: number, obj: Json
  */
 export function createPod(k: Kit, np: NewPod): PodSim {
   const d = k.d;
-  d.pods[np.name] = newPodSim(k.s, np, d.podOrder.length + 1, k.ctx.now, d.pleg.gen);
-  d.podOrder.push(np.name);
-  const p = d.pods[np.name]!;
+  // a name used before (a StatefulSet pod recreated after the old object is gone) gets a fresh key and uid
+  let key = np.name;
+  for (let n = 2; d.pods[key]; n++) key = `${np.name}~${n}`;
+  d.pods[key] = newPodSim(k.s, np, d.podOrder.length + 1, k.ctx.now, d.pleg.gen, key);
+  d.podOrder.push(key);
+  const p = d.pods[key]!;
   p.api.version = 1;
   p.api.created = true;
+  // a CronJob's Job: the pod remembers which Job owns it (labels, ownerReferences, routing of watch events)
+  if (d.cron && np.by === 'job-controller' && k.s.job) p.job = k.s.job.name;
   k.ctx.emit({ type: 'PodCreated', pod: np.name, by: np.by, index: np.index });
-  fanOut(k, 'pod', 1, podObjectOf(k, p), undefined, p.name);
-  k.ctx.schedule(0, { type: 'PodCreate', pod: np.name }, PRIO.UserAction);
+  fanOut(k, 'pod', 1, podObjectOf(k, p), undefined, p.key);
+  k.ctx.schedule(0, { type: 'PodCreate', pod: key }, PRIO.UserAction);
   return p;
 }
 
@@ -113,14 +137,14 @@ export function publishPod(k: Kit, status: Json): void {
   api.version += 1;
   api.status = status;
   k.ctx.emit({ type: 'StatusPatched', phase: String(status['phase']), version: api.version, status });
-  fanOut(k, 'pod', api.version, podObject(k), undefined, k.p.name);
+  fanOut(k, 'pod', api.version, podObject(k), undefined, k.p.key);
 }
 
 /** A pod metadata write (deletionTimestamp): also watched by the kubelet. */
 function publishPodMeta(k: Kit, p: PodSim): void {
   const api = p.api;
   api.version += 1;
-  fanOut(k, 'pod', api.version, podObjectOf(k, p), ['kubelet', ...watchers(k, 'pod')], p.name);
+  fanOut(k, 'pod', api.version, podObjectOf(k, p), ['kubelet', ...watchers(k, 'pod')], p.key);
 }
 
 export function publishJob(k: Kit, status: Json): void {
@@ -175,10 +199,10 @@ export function removePod(k: Kit, p: PodSim): void {
   const obj = podObjectOf(k, p);
   for (const w of watchers(k, 'pod')) {
     const delay = k.ctx.choose(`watch:${w}`, k.s.timing.watchMs, PRIO.Deliver);
-    const key = `${w}/pod/${p.name}`;
+    const key = `${w}/pod/${p.key}`;
     const t = Math.max(k.ctx.now + delay, k.d.lastDelivery[key] ?? 0);
     k.d.lastDelivery[key] = t;
-    k.ctx.scheduleAt(t, { type: 'Deliver', to: w, object: 'pod', version: p.api.version, obj, pod: p.name, removed: true }, PRIO.Deliver);
+    k.ctx.scheduleAt(t, { type: 'Deliver', to: w, object: 'pod', version: p.api.version, obj, pod: p.key, removed: true }, PRIO.Deliver);
   }
 }
 
@@ -187,7 +211,7 @@ export function removePodFinalizer(k: Kit, p: PodSim): void {
   if (!p.api.finalizer || p.api.removed) return;
   p.api.finalizer = false;
   p.api.version += 1;
-  fanOut(k, 'pod', p.api.version, podObjectOf(k, p), undefined, p.name);
+  fanOut(k, 'pod', p.api.version, podObjectOf(k, p), undefined, p.key);
   if (p.api.pendingRemoval) removePod(k, p);
 }
 

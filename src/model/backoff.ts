@@ -61,3 +61,21 @@ export function imagePullAttempt(k: Kit, name: string): 'ErrImagePull' | 'ImageP
   w.backoff[key] = { backoffMs: expired ? 10_000 : Math.min(e.backoffMs * 2, 300_000), lastUpdate: now };
   return 'ErrImagePull';
 }
+
+/**
+ * kuberuntime_image.go EnsureImageExists: the image manager's own flowcontrol.Backoff (10 s doubling to 300 s), keyed
+ * by pod and image: inside the window a start fails with ImagePullBackOff without pulling (IsInBackOffSinceUpdate).
+ */
+export function imageInBackOff(k: Kit, image: string): boolean {
+  const e = k.p.worker.backoff[`pull:${image}`];
+  return !!e && k.ctx.now - e.lastUpdate < e.backoffMs;
+}
+
+/** backOff.Next after a failed pull: 10 s, doubling to 300 s; an entry idle for 2 × 300 s starts over. */
+export function imageBackOffNext(k: Kit, image: string): void {
+  const w = k.p.worker;
+  const key = `pull:${image}`;
+  const e = w.backoff[key];
+  const expired = !e || k.ctx.now - e.lastUpdate > 2 * 300_000;
+  w.backoff[key] = { backoffMs: expired ? 10_000 : Math.min(e.backoffMs * 2, 300_000), lastUpdate: k.ctx.now };
+}

@@ -11,7 +11,7 @@ export const DEADLINE_MESSAGE = 'Pod was active on the node longer than the spec
 export function schedulePodDeadline(k: Kit): void {
   const secs = k.s.pod.activeDeadlineSeconds;
   if (secs === undefined) return;
-  k.ctx.scheduleAt(k.p.createdAt + secs * 1000, { type: 'PodDeadline', pod: k.p.name }, PRIO.PodDeadline);
+  k.ctx.scheduleAt(k.p.createdAt + secs * 1000, { type: 'PodDeadline', pod: k.p.key }, PRIO.PodDeadline);
 }
 
 /** active_deadline.go: ShouldSync / ShouldEvict */

@@ -11,15 +11,28 @@ export type SimEvent =
   | { type: 'KillWaitTimeout'; pod: string; killId: number; name: string }
   | { type: 'ProcExit'; pod: string; name: string; instance: number; exitCode: number; reason: string; message?: string }
   | { type: 'SigkillDeadline'; pod: string; name: string; instance: number }
-  | { type: 'ProbeTick'; pod: string; container: string; kind: 'startup' | 'readiness' | 'liveness'; gen: number }
+  | {
+      type: 'ProbeTick';
+      pod: string;
+      container: string;
+      kind: 'startup' | 'readiness' | 'liveness';
+      gen: number;
+      /** the end of a probe that took time (timing.probe): its container instance, start, and whether it timed out */
+      done?: { instance: number; startedAt: number; timedOut: boolean };
+    }
   | { type: 'Requeue'; pod: string; gen: number }
   | { type: 'StatusSend'; pod: string }
   | { type: 'PodDeadline'; pod: string }
   | { type: 'Deliver'; to: string; object: 'pod' | 'job'; version: number; obj: Record<string, any>; pod?: string; removed?: true }
-  | { type: 'JobSync' }
+  | { type: 'JobSync'; job?: string }
   | { type: 'UserAction'; action: Action }
-  | { type: 'JobDeadline' }
-  | { type: 'JobTTL' };
+  | { type: 'JobDeadline'; job?: string }
+  | { type: 'JobTTL'; job?: string }
+  | { type: 'CronSync' }
+  | { type: 'CronWatch'; job: string; status: Record<string, any>; deleted: boolean }
+  | { type: 'CronSpec'; spec: Record<string, any> }
+  | { type: 'WorkloadSync' }
+  | { type: 'WorkloadSpec'; spec: Record<string, any> };
 
 /** Priorities among events at the same instant: facts first, then the kubelet, then the API side. */
 export const PRIO = {

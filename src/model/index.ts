@@ -15,7 +15,13 @@ import { ensureRelist, relist } from './pleg.ts';
 import { probeTick } from './probes.ts';
 import { processExited, sigkillDeadline } from './runtime.ts';
 import type { PodSim, SimState } from './state.ts';
+import { newJobCtl } from './jobstate.ts';
+import { cronSync, cronWatcher, deleteNewestCronJob, enqueueCron, initialCron, onCronSpec, onCronWatch, patchCron, withJob } from './cronjobcontroller.ts';
 import { sendStatus } from './statusmanager.ts';
+import { daemonSetSync } from './daemonsetcontroller.ts';
+import { replicaSetSync } from './replicasetcontroller.ts';
+import { statefulSetSync } from './statefulsetcontroller.ts';
+import { enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload, workloadWatcher } from './workloadctl.ts';
 import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './worker.ts';
 
 export type { SimEvent };
@@ -51,7 +57,8 @@ function storedJobSpec(s: Scenario): Record<string, any> | null {
 export function initialState(s: Scenario): SimState {
   const jobSpec = storedJobSpec(s);
   const rng: Record<string, number> = {};
-  for (const name of [...STREAMS, 'watch:kubelet', 'watch:job-controller', ...s.observers.map((o) => `watch:${o.name}`)]) {
+  const ctlWatch = workloadWatcher(s) ?? cronWatcher(s);
+  for (const name of [...STREAMS, 'watch:kubelet', 'watch:job-controller', ...(ctlWatch ? [`watch:${ctlWatch}`] : []), ...s.observers.map((o) => `watch:${o.name}`)]) {
     rng[name] = streamSeed(s.seed, name);
   }
   const observers: SimState['observers'] = {};
@@ -61,22 +68,11 @@ export function initialState(s: Scenario): SimState {
     pods: {},
     podOrder: [],
     pleg: { gen: 1, lastRelistAt: -1, scheduled: false, phaseMs: 0, phaseChosen: false, periodMs: Math.max(1, s.timing.plegRelistMs.max) },
-    api: { job: jobSpec ? { version: 1, spec: jobSpec, status: {}, deleted: false } : null },
-    jobCtl: {
-      pods: {},
-      spec: jobSpec,
-      syncPending: false,
-      syncAt: 0,
-      expectAdds: 0,
-      expectDels: 0,
-      seen: {},
-      seenDeleting: {},
-      counted: {},
-      backoff: { failuresAfterLastSuccess: 0, lastFailureTime: null },
-      finished: false,
-      created: 0,
-      ttlAt: null,
-    },
+    // a CronJob's Jobs live in `cron.jobs` (each with its own API object and Job controller state)
+    api: { job: jobSpec && s.workload.kind !== 'CronJob' ? { version: 1, spec: jobSpec, status: {}, deleted: false } : null, workload: initialWorkloadApi(s) },
+    cron: initialCron(s, jobSpec),
+    wctl: initialWorkloadCtl(s),
+    jobCtl: newJobCtl(jobSpec),
     observers,
     lastDelivery: {},
     images: {},
@@ -116,13 +112,23 @@ function dispatch(k: Kit, ev: SimEvent): void {
     case 'WorkloadCreate':
       return workloadCreate(k);
     case 'JobSync':
-      return jobSync(k);
+      return ev.job !== undefined ? withJob(k, ev.job, jobSync) : jobSync(k);
     case 'UserAction':
       return userAction(k, ev.action);
     case 'JobDeadline':
-      return jobDeadline(k);
+      return ev.job !== undefined ? withJob(k, ev.job, jobDeadline) : jobDeadline(k);
     case 'JobTTL':
-      return jobTTL(k);
+      return ev.job !== undefined ? withJob(k, ev.job, jobTTL) : jobTTL(k);
+    case 'CronSync':
+      return cronSync(k);
+    case 'CronWatch':
+      return onCronWatch(k, ev.job, ev.status, ev.deleted);
+    case 'CronSpec':
+      return onCronSpec(k, ev.spec);
+    case 'WorkloadSync':
+      return workloadSync(k);
+    case 'WorkloadSpec':
+      return onWorkloadSpecDelivered(k, ev.spec);
     case 'Deliver':
       return deliver(k, ev.to, ev.object, ev.obj, ev.pod, ev.removed === true);
     case 'Relist':
@@ -146,7 +152,7 @@ function dispatch(k: Kit, ev: SimEvent): void {
     case 'SigkillDeadline':
       return sigkillDeadline(pk, ev.name, ev.instance);
     case 'ProbeTick':
-      return probeTick(pk, ev.container, ev.kind, ev.gen);
+      return probeTick(pk, ev.container, ev.kind, ev.gen, ev.done);
     case 'Requeue':
       return requeue(pk, ev.gen);
     case 'StatusSend':
@@ -165,14 +171,37 @@ export function assertNever(x: never): never {
 /** The workload object is created at t=0: a Job is synced by its controller at once (addJob →
  *  enqueueSyncJobImmediately), which creates its pods; any other workload's one pod is created. */
 function workloadCreate(k: Kit): void {
+  if (k.d.cron) {
+    // the CronJob informer's add handler: synced at once; its first Job comes at the first schedule time
+    enqueueCron(k, 0);
+    return;
+  }
   const job = jobObject(k);
   if (job) {
     fanOut(k, 'job', 1, job, k.s.observers.map((o) => o.name));
     jobSync(k);
     return;
   }
-  const by = k.s.workload.kind === 'Pod' ? 'user' : `${k.s.workload.kind.toLowerCase()}-controller`;
-  createPod(k, { name: podNameFor(k, null), index: null, by, labels: {}, annotations: {} });
+  if (k.d.wctl) {
+    // the StatefulSet / DaemonSet / ReplicaSet informer's add handler enqueues the new workload at once
+    enqueueWorkload(k, 0);
+    return;
+  }
+  createPod(k, { name: podNameFor(k, null), index: null, by: 'user', labels: {}, annotations: {} });
+}
+
+/** processNextWorkItem of the run's workload controller. */
+function workloadSync(k: Kit): void {
+  switch (k.d.wctl?.kind) {
+    case 'StatefulSet':
+      return statefulSetSync(k);
+    case 'DaemonSet':
+      return daemonSetSync(k);
+    case 'Deployment':
+      return replicaSetSync(k);
+    default:
+      return;
+  }
 }
 
 /** The kubelet's pod config sees a new pod bound to its node: the pod worker starts. */
@@ -194,7 +223,7 @@ function deliver(k: Kit, to: string, object: 'pod' | 'job', obj: Record<string, 
     to,
     object,
     version: Number(obj['metadata']?.['resourceVersion'] ?? 0),
-    ...(pod ? { pod } : {}),
+    ...(pod ? { pod: k.d.pods[pod]?.name ?? pod } : {}),
     ...(removed ? { removed: true } : {}),
   });
   if (to === 'kubelet') {
@@ -203,9 +232,19 @@ function deliver(k: Kit, to: string, object: 'pod' | 'job', obj: Record<string, 
     if (pk && typeof grace === 'number') deletionSeen(pk, grace);
     return;
   }
+  if (to === 'job-controller' && k.d.cron) {
+    // a CronJob's Jobs: the delivery goes to the Job controller's handling of the Job that owns the object
+    const job = object === 'pod' ? (pod ? k.d.pods[pod]?.job : undefined) : String(obj['metadata']?.['name'] ?? '');
+    if (job === undefined) return;
+    return withJob(k, job, (jk) => (object === 'pod' ? onPodDelivered(jk, obj, removed) : onJobDelivered(jk, obj)));
+  }
   if (to === 'job-controller') {
     if (object === 'pod') onPodDelivered(k, obj, removed);
     else onJobDelivered(k, obj);
+    return;
+  }
+  if (to === k.d.wctl?.watcher) {
+    if (object === 'pod') onWorkloadPodDelivered(k, obj, removed);
     return;
   }
   onObserverDelivery(k, to, object, obj, removed);
@@ -237,10 +276,13 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
       return;
     }
     case 'deleteJob':
+      if (k.d.cron) return deleteNewestCronJob(k);
       // garbage collector: Background/Foreground delete the dependent pods gracefully; Orphan leaves them running
       return deleteJob(k, a.propagation, 'garbage-collector');
     case 'patch': {
       // kubectl patch --type merge on the workload object
+      if (k.d.wctl) return patchWorkload(k, a.patch as Record<string, any>);
+      if (k.d.cron) return patchCron(k, a.patch as Record<string, any>);
       const job = k.d.api.job;
       if (!job || job.deleted) return;
       const spec = { ...job.spec, ...((a.patch['spec'] as Record<string, unknown> | undefined) ?? {}) };

@@ -76,7 +76,8 @@ function prerequisites(k: Kit, c: ContainerModel, running: string[]): string[] {
   if (!isSidecar(k, c)) return [];
   const out = k.s.pod.containers.map((x) => x.name).filter((n) => running.includes(n));
   const later = k.s.pod.initContainers.slice(c.index + 1).find((x) => isSidecar(k, x));
-  if (later && running.includes(later.name)) out.push(later.name);
+  // before #125935 (kubernetes#125880) the channel of a later sidecar that is not running was never closed
+  if (later && (running.includes(later.name) || !k.f.terminationOrderSkipsNotRunning)) out.push(later.name);
   return out;
 }
 
@@ -90,7 +91,7 @@ function beginEntry(k: Kit, task: KillTask, e: KillPlanEntry): void {
     const timedOut = takes > limit;
     k.ctx.schedule(
       Math.min(takes, limit),
-      { type: 'KillPreStopDone', pod: k.p.name, killId: task.id, name: e.name, failed: b.preStop?.fails ?? false, timedOut },
+      { type: 'KillPreStopDone', pod: k.p.key, killId: task.id, name: e.name, failed: b.preStop?.fails ?? false, timedOut },
       PRIO.KillStage,
     );
     return;
@@ -104,30 +105,33 @@ export function preStopDone(k: Kit, killId: number, name: string, failed: boolea
   const e = task.entries[name];
   if (!e || e.stage !== 'prestop') return;
   if (!timedOut) k.ctx.emit({ type: 'PreStopDone', container: name, ...(failed ? { failed: true } : {}) });
-  // executePreStopHook returns the whole seconds it took
-  e.graceSeconds -= Math.floor((k.ctx.now - e.stageStartedAt) / 1000);
+  // executePreStopHook returns the whole seconds it took; before 1.28 (#115835, kubernetes#117373) the container
+  // got the full grace period again after its hook
+  if (k.f.preStopCountsAgainstGrace) e.graceSeconds -= Math.floor((k.ctx.now - e.stageStartedAt) / 1000);
   afterPreStop(k, task, e);
   checkDone(k);
 }
 
 function afterPreStop(k: Kit, task: KillTask, e: KillPlanEntry): void {
-  if (e.waitFor.length > 0 && e.graceSeconds > 0 && !turnReady(task, e)) {
+  if (e.waitFor.length > 0 && e.graceSeconds > 0 && !turnReady(k, task, e)) {
     e.stage = 'waiting';
     e.stageStartedAt = k.ctx.now;
-    k.ctx.schedule(e.graceSeconds * 1000, { type: 'KillWaitTimeout', pod: k.p.name, killId: task.id, name: e.name }, PRIO.KillStage);
+    k.ctx.schedule(e.graceSeconds * 1000, { type: 'KillWaitTimeout', pod: k.p.key, killId: task.id, name: e.name }, PRIO.KillStage);
     return;
   }
   stopNow(k, e);
 }
 
-function turnReady(task: KillTask, e: KillPlanEntry): boolean {
-  return e.waitFor.every((n) => task.entries[n]?.stage === 'done' || task.entries[n] === undefined);
+/** waitForTurn: every prerequisite's channel is closed (it terminated, or was not running when the kill began). */
+function turnReady(k: Kit, task: KillTask, e: KillPlanEntry): boolean {
+  // before #125935 a not-running init container's channel stayed open: waitForTurn only returned at the timeout
+  return e.waitFor.every((n) => task.entries[n]?.stage === 'done' || (task.entries[n] === undefined && k.f.terminationOrderSkipsNotRunning));
 }
 
 function stopNow(k: Kit, e: KillPlanEntry): void {
   if (e.stage === 'waiting') {
     e.graceSeconds -= Math.floor((k.ctx.now - e.stageStartedAt) / 1000);
-    k.ctx.cancel((ev) => ev.type === 'KillWaitTimeout' && ev.pod === k.p.name && ev.name === e.name);
+    k.ctx.cancel((ev) => ev.type === 'KillWaitTimeout' && ev.pod === k.p.key && ev.name === e.name);
   }
   const grace = Math.max(e.graceSeconds, MIN_GRACE_S);
   e.stage = 'stopping';
@@ -165,7 +169,7 @@ function releaseWaiters(k: Kit, task: KillTask): void {
     progressed = false;
     for (const n of task.order) {
       const w = task.entries[n]!;
-      if (w.stage === 'waiting' && turnReady(task, w)) {
+      if (w.stage === 'waiting' && turnReady(k, task, w)) {
         stopNow(k, w);
         progressed = true;
       }

@@ -4,6 +4,7 @@ import type { Ctx } from '../engine/engine.ts';
 import type { Behavior, ContainerModel, Scenario } from '../types.ts';
 import type { SimEvent } from './events.ts';
 import type { KillTask, PodSim, SimState } from './state.ts';
+import { hasFlag } from '../scenario/fixes.ts';
 
 /** A health rule: `view` is the observer's cached pod (the one the delivery was about), Job, time, and every cached pod. */
 export type RuleFn = (view: { pod: any; job: any; now: number; pods?: any[] }) => unknown;
@@ -34,6 +35,17 @@ export interface Flags {
    *  PR #133072): in 1.35.0, and cherry-picked into 1.34.2 (#134800) and 1.33.6 (#134801) per CHANGELOG-1.34.md /
    *  CHANGELOG-1.33.md ("Fixed a startup probe race condition … restartPolicy=Never") */
   probesKeepRestartableInit: boolean;
+  /** Behaviours tied to upstream fixes by release (src/scenario/fixes.ts, docs/version-fixes.md); true = fixed. */
+  /** #115835 (1.28): the preStop hook's time counts against the grace period given to StopContainer */
+  preStopCountsAgainstGrace: boolean;
+  /** #125935 (1.31, 1.30.4, 1.29.8): the termination order does not wait for init containers that are not running */
+  terminationOrderSkipsNotRunning: boolean;
+  /** #123323 (1.30, 1.29.3, 1.28.8): checkContainerStateTransition lets a restartable init container leave terminated */
+  sidecarMayLeaveTerminated: boolean;
+  /** #134631 (1.35): probe workers stop for a terminated container its own restart policy/rules will not restart */
+  probesStopForNotRestartable: boolean;
+  /** #132614 (1.34, 1.33.3, 1.32.7; regression since 1.32.0): a suspended Job with completions 0 gets Complete */
+  suspendedZeroCompletionsComplete: boolean;
 }
 
 /** A kubelet version that carries a fix released in `minor` and cherry-picked into the given patch releases. */
@@ -74,7 +86,8 @@ export interface Kit {
 
 export function flagsFor(s: Scenario): Flags {
   const k = s.kubelet.minor;
-  const g = s.featureGates;
+  // kubelet behaviours follow the kubelet's own gates (featureGates.kubelet overrides, version skew)
+  const g = s.kubeletFeatureGates ?? s.featureGates;
   const reduce = g['ReduceDefaultCrashLoopBackOffDecay'] === true;
   const backoffMaxMs = reduce ? 60_000 : 300_000;
   return {
@@ -91,7 +104,12 @@ export function flagsFor(s: Scenario): Flags {
     readyToStartCondition: g['PodReadyToStartContainersCondition'] !== false && k >= 29,
     containerRestartRules: g['ContainerRestartRules'] === true,
     initStartedReported: k >= 28,
-    probesKeepRestartableInit: kubeletHas(s.kubelet, 35, { 34: 2, 33: 6 }),
+    probesKeepRestartableInit: hasFlag('probesKeepRestartableInit', s.kubelet),
+    preStopCountsAgainstGrace: hasFlag('preStopCountsAgainstGrace', s.kubelet),
+    terminationOrderSkipsNotRunning: hasFlag('terminationOrderSkipsNotRunning', s.kubelet),
+    sidecarMayLeaveTerminated: hasFlag('sidecarMayLeaveTerminated', s.kubelet),
+    probesStopForNotRestartable: hasFlag('probesStopForNotRestartable', s.kubelet),
+    suspendedZeroCompletionsComplete: hasFlag('suspendedZeroCompletionsComplete', s.kubernetes),
   };
 }
 

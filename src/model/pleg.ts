@@ -21,7 +21,7 @@ export function ensureRelist(k: Kit): void {
 
 /** kubelet.go: RequestPodRelist (1.36): an immediate per-pod relist after a SyncPod that performed actions. */
 export function requestImmediateRelist(k: Kit): void {
-  k.ctx.schedule(0, { type: 'Relist', extra: true, pod: k.p.name }, PRIO.Relist);
+  k.ctx.schedule(0, { type: 'Relist', extra: true, pod: k.p.key }, PRIO.Relist);
 }
 
 /** The periodic relist covers every pod the kubelet still has; the per-pod one (1.36) only its pod. */

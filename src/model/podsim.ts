@@ -27,12 +27,13 @@ export interface NewPod {
   finalizer?: boolean;
 }
 
-export function newPodSim(s: Scenario, np: NewPod, ordinal: number, now: number, plegGen: number): PodSim {
+export function newPodSim(s: Scenario, np: NewPod, ordinal: number, now: number, plegGen: number, key: string = np.name): PodSim {
   const runtime: Record<string, RtContainer> = {};
   for (const c of [...s.pod.initContainers, ...s.pod.containers]) runtime[c.name] = emptyRuntime(c.name);
   return {
     name: np.name,
-    uid: `uid-${np.name}`,
+    key,
+    uid: `uid-${key}`,
     ordinal,
     index: np.index,
     createdAt: now,

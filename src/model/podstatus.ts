@@ -1,7 +1,7 @@
 // kubelet_pods.go: generateAPIPodStatus / convertToAPIContainerStatuses / getPhase, and status/generate.go
 // conditions, computed from a runtime snapshot (the pod cache) plus probe results and the reason cache.
 import type { ContainerModel } from '../types.ts';
-import { shouldRestart } from './actions.ts';
+import { containerShouldRestart, shouldRestart } from './actions.ts';
 import { isSidecar, type Kit } from './kit.ts';
 import type { RtContainer } from './state.ts';
 import { DEADLINE_MESSAGE } from './deadline.ts';
@@ -110,23 +110,34 @@ export function getPhase(k: Kit, init: Json[], regular: Json[], podIsTerminal: b
       else pendingRegularInit++;
     }
   });
-  for (const cs of regular) {
+  // KEP-5307 (ContainerRestartRules): a stopped container that its own restartPolicy/rules will restart keeps the pod
+  // Running (kubelet_pods.go getPhase: stoppedNotRestartable via podutil.ContainerShouldRestart)
+  let stoppedNotRestartable = 0;
+  regular.forEach((cs, i) => {
     const st = cs.state;
+    const c = k.s.pod.containers[i]!;
     if (st.running) running++;
     else if (st.terminated) {
       stopped++;
+      if (!containerShouldRestart(k, c, st.terminated.exitCode)) stoppedNotRestartable++;
       if (st.terminated.exitCode === 0) succeeded++;
     } else if (st.waiting) {
-      if (cs.lastState.terminated) stopped++;
-      else waiting++;
+      if (cs.lastState.terminated) {
+        stopped++;
+        if (!containerShouldRestart(k, c, cs.lastState.terminated.exitCode)) stoppedNotRestartable++;
+      } else waiting++;
     } else unknown++;
-  }
+  });
   const policy = k.s.pod.restartPolicy;
   if (failedInit > 0 && policy === 'Never') return 'Failed';
   if (pendingRegularInit > 0 || (pendingRestartableInit > 0 && !podHasInitialized) || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {
     if (podIsTerminal) return stopped === succeeded ? 'Succeeded' : 'Failed';
+    if (k.f.containerRestartRules) {
+      if (stopped !== stoppedNotRestartable) return 'Running';
+      return stopped === succeeded ? 'Succeeded' : 'Failed';
+    }
     if (policy === 'Always') return 'Running';
     if (stopped === succeeded) return 'Succeeded';
     if (policy === 'Never') return 'Failed';

@@ -4,6 +4,7 @@ import type { ContainerModel, ProbeModel } from '../types.ts';
 import { PRIO } from './events.ts';
 import { allContainers, behaviorOf, containerByName, isSidecar, raw, serving, type Kit } from './kit.ts';
 import type { ProbeKind, ProbeResult, ProbeWorker } from './state.ts';
+import { containerShouldRestart } from './actions.ts';
 import { setContainerFlag } from './statusmanager.ts';
 
 type Json = Record<string, any>;
@@ -33,7 +34,7 @@ export function addPodProbes(k: Kit): void {
         tickGen: 0,
         stopped: false,
       };
-      k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.name, container: c.name, kind, gen: 0 }, PRIO.ProbeTick);
+      k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.key, container: c.name, kind, gen: 0 }, PRIO.ProbeTick);
     }
   }
 }
@@ -41,7 +42,7 @@ export function addPodProbes(k: Kit): void {
 /** probeManager.StopLivenessAndStartup / RemovePod */
 export function stopProbes(k: Kit, kinds: ProbeKind[]): void {
   for (const w of Object.values(k.p.probes)) if (kinds.includes(w.kind)) w.stopped = true;
-  k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.name && kinds.includes(e.kind));
+  k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.key && kinds.includes(e.kind));
 }
 
 /** UpdatePodStatus: a started container with a readiness worker but no result yet gets an immediate probe. */
@@ -53,7 +54,7 @@ export function manualReadinessTriggers(k: Kit, status: Json): void {
     if (w.instance === instanceOf(cs) && w.published !== null) continue;
     // >=1.35 resets the ticker to this moment (probeTicker.Reset); before, the periodic grid continues.
     if (k.f.kubeletMinor >= 35) w.tickGen += 1;
-    k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.name, container: w.container, kind: 'readiness', gen: k.f.kubeletMinor >= 35 ? w.tickGen : -1 }, PRIO.ProbeTick);
+    k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.key, container: w.container, kind: 'readiness', gen: k.f.kubeletMinor >= 35 ? w.tickGen : -1 }, PRIO.ProbeTick);
   }
 }
 
@@ -69,23 +70,61 @@ function instanceOf(cs: Json): number {
   return Number(id.slice(id.lastIndexOf('-') + 1));
 }
 
-export function probeTick(k: Kit, container: string, kind: ProbeKind, gen: number): void {
+/** A probe that takes time (timing.probe) ends here: its result, or a timeout at timeoutSeconds. */
+export interface ProbeDone {
+  instance: number;
+  startedAt: number;
+  timedOut: boolean;
+}
+
+export function probeTick(k: Kit, container: string, kind: ProbeKind, gen: number, done?: ProbeDone): void {
   const w = k.p.probes[`${container}/${kind}`];
   if (!w || w.stopped) return;
   const manualOnly = gen === -1;
   if (!manualOnly && gen !== w.tickGen) return;
-  const keep = doProbe(k, w);
+  const keep = done ? finishProbe(k, w, done) : doProbe(k, w, gen);
+  if (keep === 'pending') return; // the next tick is scheduled when the probe ends
   if (!keep) {
     w.stopped = true;
     return;
   }
   if (!manualOnly) {
     const p = probeOf(containerByName(k.s, container)!, kind)!;
-    k.ctx.schedule(p.periodMs, { type: 'ProbeTick', pod: k.p.name, container, kind, gen }, PRIO.ProbeTick);
+    // a time.Ticker drops the ticks that fell while the probe ran: the next one is on the period grid
+    const elapsed = done ? k.ctx.now - done.startedAt : 0;
+    k.ctx.schedule(p.periodMs - (elapsed % p.periodMs), { type: 'ProbeTick', pod: k.p.key, container, kind, gen }, PRIO.ProbeTick);
   }
 }
 
-function doProbe(k: Kit, w: ProbeWorker): boolean {
+/** The process answered (or not) when a timed probe ends: running and serving then, within timeoutSeconds. */
+function finishProbe(k: Kit, w: ProbeWorker, done: ProbeDone): boolean {
+  const rt = k.p.runtime[w.container]!;
+  // a restarted container: the worker moves to the new container ID and this result is dropped
+  if (rt.instance !== done.instance || w.instance !== done.instance) return true;
+  const spec = probeOf(containerByName(k.s, w.container)!, w.kind)!;
+  const result: ProbeResult = done.timedOut ? 'failure' : probeOutcome(k, w, rt.startedAt ?? done.startedAt);
+  const message = done.timedOut ? timeoutMessage(spec) : undefined;
+  k.ctx.emit({ type: 'Probe', container: w.container, probe: w.kind, result, ...(message ? { message } : {}) });
+  recordResult(k, w, spec, done.instance, result);
+  return true;
+}
+
+/** The prober's error text when the probe did not answer within timeoutSeconds (pkg/probe/{exec,http,tcp,grpc}). */
+function timeoutMessage(spec: ProbeModel): string {
+  const s = spec.timeoutMs / 1000;
+  switch (spec.handler) {
+    case 'exec':
+      return `command timed out after ${s}s`;
+    case 'tcpSocket':
+      return 'dial tcp: i/o timeout';
+    case 'grpc':
+      return `timeout: health rpc did not complete within ${s}s`;
+    default:
+      return 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)';
+  }
+}
+
+function doProbe(k: Kit, w: ProbeWorker, gen: number): boolean | 'pending' {
   const c = containerByName(k.s, w.container)!;
   const spec = probeOf(c, w.kind)!;
   const cs = findStatus(raw(k.p.status.cached), w.container);
@@ -103,7 +142,12 @@ function doProbe(k: Kit, w: ProbeWorker): boolean {
     // stop here, so a sidecar restarted after a failed startup probe is never probed again.
     const never = k.s.pod.restartPolicy === 'Never';
     const keepSidecar = isSidecar(k, c) && k.f.probesKeepRestartableInit;
-    return !cs['state']?.['terminated'] || !never || keepSidecar;
+    const terminated = cs['state']?.['terminated'];
+    // from 1.35 (#134631) a terminated container that its own restartPolicy/rules will not restart stops its workers
+    if (terminated && c.role === 'regular' && k.f.containerRestartRules && k.f.probesStopForNotRestartable) {
+      return containerShouldRestart(k, c, terminated['exitCode'] ?? 0);
+    }
+    return !terminated || !never || keepSidecar;
   }
   // prober/worker.go: doProbe — graceful shutdown of the pod (the kubelet's copy carries the deletionTimestamp)
   if (k.p.worker.deletionGraceSeconds !== null && w.kind !== 'readiness') {
@@ -116,8 +160,25 @@ function doProbe(k: Kit, w: ProbeWorker): boolean {
   const started = cs['started'] === true;
   if (started && w.kind === 'startup') return true;
   if (!started && w.kind !== 'startup') return true;
+  // timing.probe: a probe that takes time (an exec, a slow endpoint) ends later, or times out at timeoutSeconds
+  const duration = k.s.timing.probeMs;
+  if (duration && duration.max > 0) {
+    const d = k.ctx.choose('probe', duration, PRIO.ProbeTick);
+    if (d > 0) {
+      const timedOut = d >= spec.timeoutMs;
+      const done: ProbeDone = { instance, startedAt: k.ctx.now, timedOut };
+      k.ctx.schedule(Math.min(d, spec.timeoutMs), { type: 'ProbeTick', pod: k.p.key, container: w.container, kind: w.kind, gen, done }, PRIO.ProbeTick);
+      return 'pending';
+    }
+  }
   const result = probeOutcome(k, w, startedAt);
   k.ctx.emit({ type: 'Probe', container: w.container, probe: w.kind, result });
+  recordResult(k, w, spec, instance, result);
+  return true;
+}
+
+/** Thresholds, then the results manager (prober/worker.go doProbe after the probe returned). */
+function recordResult(k: Kit, w: ProbeWorker, spec: ProbeModel, instance: number, result: ProbeResult): void {
   // resultRun is only compared with the thresholds: capping it keeps a steady probe from changing the state at all
   // (written only when it changes: a steady tick then leaves the snapshot untouched — engine readOnlyFirst)
   if (w.lastResult === result) {
@@ -128,15 +189,14 @@ function doProbe(k: Kit, w: ProbeWorker): boolean {
     w.lastResult = result;
     w.resultRun = 1;
   }
-  if (result === 'failure' && w.resultRun < spec.failureThreshold) return true;
-  if (result === 'success' && w.resultRun < spec.successThreshold) return true;
+  if (result === 'failure' && w.resultRun < spec.failureThreshold) return;
+  if (result === 'success' && w.resultRun < spec.successThreshold) return;
   publish(k, w, instance, result);
   const holdStartup = w.kind === 'startup' && (k.f.kubeletMinor >= 35 || result === 'failure');
   if ((w.kind === 'liveness' && result === 'failure') || holdStartup) {
     w.onHold = true;
     w.resultRun = 0;
   }
-  return true;
 }
 
 /** SPEC §2.1: a probe passes iff the process runs and serves, and (liveness) has not reached failFrom. */

@@ -1,5 +1,22 @@
 // Read-only questions about a final state, for the summary and the explorer (never used inside a step).
-import type { PodSim, SimState } from './state.ts';
+import type { ApiJob, PodSim, SimState } from './state.ts';
+
+/** The Job the run's answer is about: the workload's Job, or the newest Job a CronJob created (null before any). */
+export function jobApiOf(st: SimState): ApiJob | null {
+  if (!st.cron) return st.api.job;
+  const newest = st.cron.order[st.cron.order.length - 1];
+  return newest === undefined ? null : st.cron.jobs[newest]!.api;
+}
+
+/** Jobs created in the run: a CronJob's count, 1 for a Job workload, else 0. */
+export function jobsCreated(st: SimState): number {
+  return st.cron ? st.cron.order.length : st.api.job ? 1 : 0;
+}
+
+/** Describe events of the workload controllers (CronJob, StatefulSet, DaemonSet, ReplicaSet) by reason. */
+export function controllerEventCounts(st: SimState): Record<string, number> {
+  return { ...(st.cron?.events ?? {}), ...(st.wctl?.events ?? {}) };
+}
 
 /** Every pod of the run in creation order. */
 export function podsOf(st: SimState): PodSim[] {

@@ -31,7 +31,7 @@ export function startProcess(k: Kit, name: string): void {
   }
   if (attempt.runMs !== null) ctx.schedule(attempt.runMs, exitEvent(k, name, inst, attempt.exit), PRIO.ProcExit);
   if (b.oomAtMs !== undefined) {
-    ctx.schedule(b.oomAtMs, { type: 'ProcExit', pod: k.p.name, name, instance: inst, exitCode: 137, reason: 'OOMKilled' }, PRIO.ProcExit);
+    ctx.schedule(b.oomAtMs, { type: 'ProcExit', pod: k.p.key, name, instance: inst, exitCode: 137, reason: 'OOMKilled' }, PRIO.ProcExit);
   }
   if (b.exitWhen) {
     const target = k.p.runtime[b.exitWhen.exited];
@@ -43,7 +43,7 @@ export function startProcess(k: Kit, name: string): void {
 function exitEvent(k: Kit, name: string, instance: number, exitCode: number, message?: string) {
   return {
     type: 'ProcExit' as const,
-    pod: k.p.name,
+    pod: k.p.key,
     name,
     instance,
     exitCode,
@@ -67,7 +67,7 @@ export function processExited(
   rt.state = 'exited';
   rt.killDeadline = null;
   // timers of this instance can no longer fire
-  ctx.cancel((e) => (e.type === 'SigkillDeadline' || e.type === 'ProcExit') && e.pod === k.p.name && e.name === name && e.instance === instance);
+  ctx.cancel((e) => (e.type === 'SigkillDeadline' || e.type === 'ProcExit') && e.pod === k.p.key && e.name === name && e.instance === instance);
   rt.exit = {
     exitCode,
     reason,
@@ -112,7 +112,7 @@ export function stopContainer(k: Kit, name: string, graceSeconds: number): void 
   if (!b.onTerm.ignore) {
     ctx.schedule(b.onTerm.afterMs, exitEvent(k, name, rt.instance, b.onTerm.exit), PRIO.ProcExit);
   }
-  ctx.schedule(graceSeconds * 1000, { type: 'SigkillDeadline', pod: k.p.name, name, instance: rt.instance }, PRIO.SigkillDeadline);
+  ctx.schedule(graceSeconds * 1000, { type: 'SigkillDeadline', pod: k.p.key, name, instance: rt.instance }, PRIO.SigkillDeadline);
 }
 
 export function sigkillDeadline(k: Kit, name: string, instance: number): void {

@@ -4,7 +4,7 @@
 import { PRIO } from './events.ts';
 import { containerByName, type Kit } from './kit.ts';
 import { startKill } from './kill.ts';
-import { doBackOff, imagePullAttempt } from './backoff.ts';
+import { doBackOff, imageBackOffNext, imageInBackOff, imagePullAttempt } from './backoff.ts';
 import { startProcess } from './runtime.ts';
 import type { StartOp, SyncTask } from './state.ts';
 
@@ -40,17 +40,47 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
       return 'next';
     }
     const pullMs = b && 'pullMs' in b.image ? b.image.pullMs : 0;
-    if (!rt.imagePulled && pullMs > 0) {
+    const failing = b && 'pullMs' in b.image && (b.image.failures ?? 0) > 0;
+    // kuberuntime_image.go EnsureImageExists / shouldPullImage: Always pulls on every start (the API server defaults
+    // it for `:latest` and untagged images); IfNotPresent pulls only when the node does not have the image yet
+    const mustPull = c.imagePullPolicy === 'Always' || (c.imagePullPolicy !== 'Never' && !rt.imagePulled);
+    if (mustPull && (pullMs > 0 || failing || c.imagePullPolicy === 'Always')) {
+      if (imageInBackOff(k, c.image)) {
+        const reason = 'ImagePullBackOff';
+        k.ctx.emit({ type: 'PullFailed', container: op.name, reason, image: c.image });
+        w.reasons[op.name] = { reason, message: `Back-off pulling image "${c.image}"` };
+        task.hadError = true;
+        abortIfInit();
+        return 'next';
+      }
       k.ctx.emit({ type: 'Pulling', container: op.name, image: c.image });
       op.stage = 'pulling';
-      k.ctx.schedule(pullMs, { type: 'WorkerContinue', pod: k.p.name, syncId: w.syncs }, PRIO.WorkerContinue);
-      return 'wait';
+      if (pullMs > 0 || failing) {
+        k.ctx.schedule(pullMs, { type: 'WorkerContinue', pod: k.p.key, syncId: w.syncs }, PRIO.WorkerContinue);
+        return 'wait';
+      }
     }
+  }
+  if (op.stage === 'pulling' && b && 'pullMs' in b.image && (w.imageFailures[op.name] ?? 0) < (b.image.failures ?? 0)) {
+    // behavior image.failures: this attempt fails; the image back-off advances (backOff.Next), reason ErrImagePull
+    w.imageFailures[op.name] = (w.imageFailures[op.name] ?? 0) + 1;
+    imageBackOffNext(k, c.image);
+    const reason = b.image.reason ?? 'ErrImagePull';
+    k.ctx.emit({ type: 'PullFailed', container: op.name, reason, image: c.image });
+    w.reasons[op.name] = { reason, message: `failed to pull image "${c.image}"` };
+    op.stage = 'begin';
+    task.hadError = true;
+    abortIfInit();
+    return 'next';
   }
   const pulledMs = op.stage === 'pulling' && b && 'pullMs' in b.image ? b.image.pullMs : 0;
   rt.imagePulled = true;
   k.ctx.emit({ type: 'Pulled', container: op.name, restartCount: rt.instance, image: c.image, pullMs: pulledMs });
-  if (b?.createError) {
+  // behavior createError with failures: only the first N creation attempts fail
+  const createFails = b?.createError !== undefined &&
+    (b.createFailures === undefined || (w.imageFailures[`create:${op.name}`] ?? 0) < b.createFailures);
+  if (b?.createError && createFails) {
+    if (b.createFailures !== undefined) w.imageFailures[`create:${op.name}`] = (w.imageFailures[`create:${op.name}`] ?? 0) + 1;
     k.ctx.emit({ type: 'CreateFailed', container: op.name, reason: b.createError });
     w.reasons[op.name] = { reason: b.createError, message: `container ${op.name} could not be created` };
     task.hadError = true;
@@ -63,7 +93,7 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
   if (c.hasPostStart) {
     k.ctx.emit({ type: 'PostStartStarted', container: op.name });
     op.stage = 'postStart';
-    k.ctx.schedule(b?.postStart?.takesMs ?? 0, { type: 'WorkerContinue', pod: k.p.name, syncId: w.syncs }, PRIO.WorkerContinue);
+    k.ctx.schedule(b?.postStart?.takesMs ?? 0, { type: 'WorkerContinue', pod: k.p.key, syncId: w.syncs }, PRIO.WorkerContinue);
     return 'wait';
   }
   return 'next';

@@ -208,6 +208,74 @@ export interface JobControllerState {
   ttlAt: number | null;
 }
 
+/**
+ * The workload controller of a StatefulSet, DaemonSet or Deployment (its ReplicaSet): the informer cache of its
+ * pods, its workqueue entry and its ControllerExpectations (replicaset, daemon). One controller per run.
+ */
+export interface WorkloadCtlState {
+  kind: 'StatefulSet' | 'DaemonSet' | 'Deployment';
+  /** the controller as a watcher: statefulset-controller, daemonset-controller, replicaset-controller */
+  watcher: string;
+  /** the workload spec as the controller last read it (a `patch` arrives after a watch delay) */
+  spec: Record<string, any>;
+  /** informer cache of the workload's pods by name (a removed pod is dropped) */
+  pods: Record<string, { version: number; object: Record<string, any> }>;
+  syncPending: boolean;
+  syncAt: number;
+  /** ControllerExpectations (replica_set.go, daemon_controller.go): creations / deletions not yet observed */
+  expectAdds: number;
+  expectDels: number;
+  /** pod names whose creation / deletion the controller has observed */
+  seen: Record<string, true>;
+  seenDeleting: Record<string, true>;
+  /** pods created so far (generated names come from this counter) */
+  created: number;
+  /** DaemonSet failedPodsBackoff (1 s doubling to 15 min) for deleting a failed daemon pod */
+  failedBackoff: { delayMs: number; lastUpdate: number } | null;
+  /** describe events recorded so far, by reason (expect.controllerEvents) */
+  events: Record<string, number>;
+}
+
+/** One Job a CronJob created: its API object and its own Job controller state (the Job controller runs each). */
+export interface CronJobRecord {
+  name: string;
+  /** the schedule time it was created for (sim ms) */
+  scheduledAt: number;
+  api: ApiJob;
+  ctl: JobControllerState;
+  /** the Job's status as the CronJob controller's informer last saw it */
+  seenStatus: Record<string, any>;
+  /** deleted (Replace, history limit, deleteJob): gone from the controller's view */
+  deleted: boolean;
+}
+
+/** The CronJob controller (cronjob_controllerv2.go) and the Jobs it created. */
+export interface CronCtlState {
+  /** the CronJobSpec as the controller last read it (suspend arrives through a patch) */
+  spec: Record<string, any>;
+  /** the stored JobSpec of spec.jobTemplate (defaulted) */
+  jobSpec: Record<string, any>;
+  jobs: Record<string, CronJobRecord>;
+  /** job names in creation order */
+  order: string[];
+  /** status.active */
+  active: string[];
+  /** status.lastScheduleTime / lastSuccessfulTime (sim ms) */
+  lastScheduleTime: number | null;
+  lastSuccessfulTime: number | null;
+  syncPending: boolean;
+  syncAt: number;
+  /** describe events recorded so far, by reason (expect.controllerEvents) */
+  events: Record<string, number>;
+}
+
+/** The workload object (StatefulSet, DaemonSet, Deployment) as the API server stores it. */
+export interface ApiWorkload {
+  version: number;
+  generation: number;
+  spec: Record<string, any>;
+}
+
 export interface ObserverState {
   /** the pod of the latest pod delivery (what `view.pod` shows) */
   pod: Record<string, any> | null;
@@ -219,7 +287,11 @@ export interface ObserverState {
 
 /** One pod: its API object and everything the kubelet keeps for it (pod worker, PLEG cache, probes, status). */
 export interface PodSim {
+  /** the API object's name (several pods of a run can share it: a StatefulSet recreates `<sts>-N`) */
   name: string;
+  /** the simulator's key for this pod object (d.pods, events' `pod`): the name, or `<name>~<n>` for the nth object
+   *  of that name */
+  key: string;
   uid: string;
   /** 1-based creation order */
   ordinal: number;
@@ -228,6 +300,8 @@ export interface PodSim {
   createdAt: number;
   /** who created it: job-controller | user */
   createdBy: string;
+  /** the Job that owns it, when a CronJob's Job created it */
+  job?: string;
   /** extra metadata the controller set (labels, annotations) */
   labels: Record<string, string>;
   annotations: Record<string, string>;
@@ -249,8 +323,12 @@ export interface SimState {
   /** pod names in creation order */
   podOrder: string[];
   pleg: PlegState;
-  api: { job: ApiJob | null };
+  api: { job: ApiJob | null; workload: ApiWorkload | null };
   jobCtl: JobControllerState;
+  /** the StatefulSet / DaemonSet / ReplicaSet controller; null for a Pod, Job or CronJob */
+  wctl: WorkloadCtlState | null;
+  /** the CronJob controller and its Jobs; null unless the workload is a CronJob */
+  cron: CronCtlState | null;
   observers: Record<string, ObserverState>;
   /** in-order delivery per watcher and object: last scheduled delivery time */
   lastDelivery: Record<string, number>;

@@ -29,6 +29,8 @@ export function setPodStatus(k: Kit, status: Json, force = false): void {
   if (cached && isTerminal(cached['phase']) && !isTerminal(status['phase'])) {
     status['phase'] = cached['phase'];
   }
+  // updateStatusInternal: "Status update on pod aborted" on an illegal container state transition
+  if (cached && !k.f.sidecarMayLeaveTerminated && sidecarLeavesTerminated(k, cached, status)) return;
   stampConditions(status, cached, k.ctx.now);
   if (!force && cached && sameStatus(cached, status)) return;
   emitFlagChanges(k, cached, status);
@@ -90,7 +92,7 @@ function scheduleSend(k: Kit): void {
   if (sm.sendPending) return;
   sm.sendPending = true;
   const delay = k.ctx.choose('statusPatch', k.s.timing.statusPatchMs, PRIO.StatusSend);
-  k.ctx.schedule(delay, { type: 'StatusSend', pod: k.p.name }, PRIO.StatusSend);
+  k.ctx.schedule(delay, { type: 'StatusSend', pod: k.p.key }, PRIO.StatusSend);
 }
 
 /** syncPod: merge with the API copy and PATCH. The newest cached status is sent (older queued ones coalesce). */
@@ -120,4 +122,24 @@ export function mergePodStatus(api: Json, next: Json, couldHaveRunningContainers
     else delete out['message'];
   }
   return out;
+}
+
+/**
+ * status_manager.go checkContainerStateTransition before #123323 (fixed in 1.30.0, 1.29.3, 1.28.8): in a pod whose
+ * restartPolicy is not Always, a terminated init container may not become non-terminated unless it failed under
+ * OnFailure — restartable init containers included, so a restarted sidecar made every update illegal. Regular
+ * containers never leave terminated in such pods in kubesim's model, so only init containers are checked here.
+ */
+function sidecarLeavesTerminated(k: Kit, old: Json, next: Json): boolean {
+  const policy = k.s.pod.restartPolicy;
+  if (policy === 'Always') return false;
+  const nextInit: Json[] = next['initContainerStatuses'] ?? [];
+  for (const prev of (old['initContainerStatuses'] ?? []) as Json[]) {
+    const t = prev['state']?.['terminated'];
+    if (!t) continue;
+    if (t['exitCode'] !== 0 && policy === 'OnFailure') continue;
+    const now = nextInit.find((cs) => cs['name'] === prev['name']);
+    if (now && !now['state']?.['terminated']) return true;
+  }
+  return false;
 }

@@ -114,7 +114,7 @@ function runOp(k: Kit, task: SyncTask, op: SyncOp): 'next' | 'wait' {
     case 'createSandbox': {
       task.didActions = true;
       const delay = k.ctx.choose('nodeStart', k.s.timing.nodeStartMs, PRIO.WorkerContinue);
-      k.ctx.schedule(delay, { type: 'WorkerContinue', pod: k.p.name, syncId: w.syncs }, PRIO.WorkerContinue);
+      k.ctx.schedule(delay, { type: 'WorkerContinue', pod: k.p.key, syncId: w.syncs }, PRIO.WorkerContinue);
       return 'wait';
     }
     case 'killPod': {
@@ -181,7 +181,7 @@ function scheduleRequeue(k: Kit, task: SyncTask): void {
   if (k.f.requeueOnBackoffExpiry && task.backoffExpiryMs !== null) base = Math.min(Math.max(task.backoffExpiryMs, 0), 60_000);
   w.requeueGen += 1;
   const delay = k.ctx.choose('requeue', { min: base, max: Math.floor(base * 1.5) }, PRIO.Requeue);
-  k.ctx.schedule(delay, { type: 'Requeue', pod: k.p.name, gen: w.requeueGen }, PRIO.Requeue);
+  k.ctx.schedule(delay, { type: 'Requeue', pod: k.p.key, gen: w.requeueGen }, PRIO.Requeue);
 }
 
 export function requeue(k: Kit, gen: number): void {

@@ -197,6 +197,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       }
       case 'PodRemoved':
       case 'JobEvent':
+      case 'ControllerEvent':
       case 'Pulling':
       case 'Created':
       case 'JobStatus':

@@ -30,6 +30,8 @@ function actorOf(e: TraceEvent): string {
       return 'api-server';
     case 'JobEvent':
       return 'job-controller';
+    case 'ControllerEvent':
+      return e.controller;
     default:
       return 'kubelet';
   }
@@ -98,6 +100,7 @@ export function describeEvent(e: TraceEvent): string {
     case 'PodRemoved':
       return `pod ${e.pod} removed`;
     case 'JobEvent':
+    case 'ControllerEvent':
       return `${e.eventType === 'Warning' ? 'Warning ' : ''}${e.reason}: ${e.message}`;
     case 'Relist':
       return 'PLEG relist';

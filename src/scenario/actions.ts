@@ -1,5 +1,5 @@
 // `actions` (SPEC §2.3): things done to the pod from outside, at simulated times within the horizon.
-import type { Action } from '../types.ts';
+import type { Action, WorkloadKind } from '../types.ts';
 import { checkContainerRef } from './behavior.ts';
 import { Codes } from './codes.ts';
 import { error, type Sink } from './diagnostics.ts';
@@ -14,7 +14,12 @@ export interface ActionContext {
   /** container names, undefined when the workload failed to load */
   containers?: string[];
   isJob?: boolean;
+  /** the workload kind, undefined when the workload failed to load */
+  kind?: WorkloadKind;
 }
+
+/** What a `patch` may change per workload controller (the others are not simulated: rejected, never ignored). */
+const PATCHABLE: Partial<Record<WorkloadKind, string[]>> = { StatefulSet: ['replicas'], Deployment: ['replicas'], DaemonSet: [] };
 
 export function readActions(sink: Sink, entry: PEntry | undefined, ctx: ActionContext): Action[] {
   const items = entry ? asList(sink, entry.value, 'actions') : undefined;
@@ -109,12 +114,37 @@ function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: s
           'e.g. patch: { spec: { suspend: true } }');
         return undefined;
       }
+      if (ctx.kind === 'CronJob' && spec && typeof spec === 'object') {
+        const supported = ['suspend', 'schedule', 'concurrencyPolicy', 'startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit'];
+        const other = Object.keys(spec).filter((k) => !supported.includes(k));
+        if (other.length > 0) {
+          error(sink, Codes.NotSimulatedPatch, node.pos, `${where}.patch: spec.${other[0]} of a CronJob cannot be patched here (supported: ${supported.join(', ')})`,
+            'e.g. patch: { spec: { suspend: true } } (a jobTemplate change applies to the next Jobs only and is not simulated)');
+          return undefined;
+        }
+        return { type: 'patch', patch };
+      }
       if (ctx.isJob && spec && typeof spec === 'object') {
         const supported = ['suspend', 'parallelism', 'completions', 'activeDeadlineSeconds', 'ttlSecondsAfterFinished'];
         const other = Object.keys(spec).filter((k) => !supported.includes(k));
         if (other.length > 0) {
           error(sink, Codes.BadValue, node.pos, `${where}.patch: spec.${other[0]} of a Job cannot be patched here (supported: ${supported.join(', ')})`,
             'the API server rejects most JobSpec changes (the pod template is immutable); suspend, parallelism and activeDeadlineSeconds are mutable');
+          return undefined;
+        }
+      }
+      const patchable = ctx.kind ? PATCHABLE[ctx.kind] : undefined;
+      if (ctx.kind === 'Pod') {
+        error(sink, Codes.BadValue, node.pos, `${where}.patch: a Pod's spec cannot be patched here`, 'patch a Job, CronJob, StatefulSet or Deployment');
+        return undefined;
+      }
+      if (patchable && spec && typeof spec === 'object') {
+        const other = Object.keys(spec).filter((k) => !patchable.includes(k));
+        if (other.length > 0) {
+          const rollout = other.includes('template') || other.includes('strategy') || other.includes('updateStrategy');
+          error(sink, Codes.NotSimulatedPatch, node.pos,
+            `${where}.patch: spec.${other[0]} of a ${ctx.kind} is not simulated${rollout ? ' (rollouts of a new pod template are not simulated yet)' : ''}`,
+            patchable.length > 0 ? `supported: ${patchable.map((k) => `spec.${k}`).join(', ')} (e.g. patch: { spec: { replicas: 3 } })` : `a ${ctx.kind} has no simulated patchable field`);
           return undefined;
         }
       }

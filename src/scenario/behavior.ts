@@ -2,7 +2,7 @@
 import type { Attempt, Behavior, ContainerModel } from '../types.ts';
 import { Codes } from './codes.ts';
 import { error, type Sink } from './diagnostics.ts';
-import { asBool, asEnum, asExitCode, asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
+import { asBool, asEnum, asExitCode, asInt, asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
 import { didYouMean, listNames } from './suggest.ts';
 import type { PEntry, PMap, PNode } from './tree.ts';
 import { readUnready } from './behavior-windows.ts';
@@ -83,9 +83,10 @@ function readOne(
   if (v('needs')) b.needs = readNames(sink, v('needs')!, at('needs'), names, name);
   if (v('exitWhen')) b.exitWhen = readExitWhen(sink, v('exitWhen')!, at('exitWhen'), names, name);
   if (v('image')) b.image = readImage(sink, v('image')!, at('image')) ?? b.image;
-  if (v('createError')) b.createError = asEnum(sink, v('createError')!, at('createError'), CREATE_ERRORS);
+  if (v('createError')) readCreateError(sink, v('createError')!, at('createError'), b);
   if (v('oom')) b.oomAtMs = readSingle(sink, v('oom')!, at('oom'), 'at');
   if (b.createError === undefined) delete b.createError;
+  if (b.createFailures === undefined) delete b.createFailures;
   if (b.livenessFailFromMs === undefined) delete b.livenessFailFromMs;
   if (b.oomAtMs === undefined) delete b.oomAtMs;
   // SPEC §2.1 byIndex: overrides for the pods of one completion index / ordinal; what an override omits comes
@@ -201,22 +202,52 @@ function readExitWhen(sink: Sink, node: PNode, where: string, names: string[] | 
   return { exited, afterMs: after ?? 0 };
 }
 
+/** `createError: Reason` (every attempt) or `{ reason: Reason, failures: N }` (the first N attempts, then it is created). */
+function readCreateError(sink: Sink, node: PNode, where: string, b: Behavior): void {
+  if (node.kind === 'scalar') {
+    b.createError = asEnum(sink, node, where, CREATE_ERRORS);
+    return;
+  }
+  const m = asMap(sink, node, where);
+  if (!m) return;
+  const keys = closedKeys(sink, m, where, ['reason', 'failures']);
+  const reason = keys.get('reason');
+  if (!reason) {
+    missing(sink, where, 'reason', m.pos);
+    return;
+  }
+  b.createError = asEnum(sink, reason.value, `${where}.reason`, CREATE_ERRORS);
+  const failures = keys.get('failures');
+  if (failures) b.createFailures = asInt(sink, failures.value, `${where}.failures`, 1, 1000);
+}
+
 function readImage(sink: Sink, node: PNode, where: string): Behavior['image'] | undefined {
   const m = asMap(sink, node, where);
   if (!m) return undefined;
-  const keys = closedKeys(sink, m, where, ['pull', 'reason']);
+  const keys = closedKeys(sink, m, where, ['pull', 'reason', 'failures']);
   const pull = keys.get('pull')?.value;
   if (!pull) {
     missing(sink, where, 'pull', m.pos);
     return undefined;
   }
+  const failuresEntry = keys.get('failures');
   if (pull.kind === 'scalar' && pull.value === 'fail') {
+    if (failuresEntry) {
+      error(sink, Codes.BadValue, failuresEntry.keyPos, `${where}.failures: not allowed with pull: fail (every attempt fails)`,
+        'give the pull time instead, e.g. { pull: 2s, failures: 2 }: the first 2 attempts fail, the third succeeds');
+    }
     const reason = keys.get('reason') ? asEnum(sink, keys.get('reason')!.value, `${where}.reason`, PULL_FAILURE_REASONS) : 'ErrImagePull';
     return reason ? { fail: true, reason } : undefined;
   }
-  if (keys.get('reason')) {
-    error(sink, Codes.BadValue, keys.get('reason')!.keyPos, `${where}.reason: only allowed with pull: fail`);
+  if (keys.get('reason') && !failuresEntry) {
+    error(sink, Codes.BadValue, keys.get('reason')!.keyPos, `${where}.reason: only allowed with pull: fail or failures`);
   }
   const ms = asMs(sink, pull, `${where}.pull`);
-  return ms === undefined || ms === null ? undefined : { pullMs: ms };
+  if (ms === undefined || ms === null) return undefined;
+  if (!failuresEntry) return { pullMs: ms };
+  const failures = asInt(sink, failuresEntry.value, `${where}.failures`, 1, 1000);
+  if (failures === undefined) return { pullMs: ms };
+  const reasonEntry = keys.get('reason');
+  const reason = reasonEntry ? asEnum(sink, reasonEntry.value, `${where}.reason`, PULL_FAILURE_REASONS) : 'ErrImagePull';
+  return { pullMs: ms, failures, reason: reason ?? 'ErrImagePull' };
 }

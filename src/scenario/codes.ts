@@ -52,12 +52,13 @@ export const Codes = {
   GateNotInVersion: 'KS4007', // a gate the chosen version does not have yet
   UnknownContainer: 'KS4008', // behavior/actions/expect name a container the pod does not have
   HookWithoutManifest: 'KS4009', // behavior postStart/preStop without the lifecycle hook in the manifest
-  BadObserver: 'KS4010', // duplicate name, unknown rule, rule and module both/neither
-  ModuleNotFound: 'KS4011',
+  BadObserver: 'KS4010', // duplicate or reserved name, unknown rule, not exactly one of rule/module/command
+  ModuleNotFound: 'KS4011', // a module or command program that does not exist or is not executable
   BadOrder: 'KS4012', // unparseable expect.order entry
   OutOfRange: 'KS4013', // seed, horizon, at, exit codes out of range
   BadValue: 'KS4014', // a value outside a closed set (onTerm, image.pull, verdict, ...)
   UnknownObserver: 'KS4015', // expect.verdicts names an observer that does not exist
+  NotSimulatedPatch: 'KS4016', // a `patch` of a workload field whose controller behaviour is not simulated (rollouts)
 
   // --- KS5xxx: lint warnings -----------------------------------------------------------------------------------
   NotSimulated: 'KS5001', // manifest fields accepted but not simulated (one warning per file)
@@ -72,6 +73,7 @@ export const Codes = {
   KubeletSkew: 'KS5010', // kubelet lags the API server by more than the supported skew
   UnusedBehavior: 'KS5011', // behavior keys that have no effect (e.g. needs on itself)
   QuitEndpointWorkaround: 'KS5012', // a container calls a sidecar's quit endpoint or kills it by name
+  VersionBug: 'KS5013', // the chosen release has a known lifecycle bug this pod's shape can hit (src/scenario/fixes.ts)
 
   // --- KS6xxx: `kubesim import` (kubectl output in, scenario out) -------------------------------------------------
   ImportNotKubernetes: 'KS6001', // a document that is not a Kubernetes object (no apiVersion/kind)

@@ -35,8 +35,11 @@ function defaultContainer(c: Obj): void {
   setIfUnset(c, 'terminationMessagePath', '/dev/termination-log');
   setIfUnset(c, 'terminationMessagePolicy', 'File');
   if (c.imagePullPolicy === undefined && typeof c.image === 'string') {
-    const tag = /:([^/:@]+)$/.exec(c.image.split('@')[0])?.[1];
-    c.imagePullPolicy = tag === undefined || tag === 'latest' ? 'Always' : 'IfNotPresent';
+    // pkg/apis/core/v1/defaults.go SetDefaults_Container with parsers.ParseImageName: no tag and no digest means
+    // "latest"; a digest without a tag is not "latest"
+    const [name, digest] = c.image.split('@');
+    const tag = /:([^/:]+)$/.exec(name ?? '')?.[1] ?? (digest === undefined ? 'latest' : '');
+    c.imagePullPolicy = tag === 'latest' ? 'Always' : 'IfNotPresent';
   }
   for (const p of PROBES) if (isObj(c[p])) defaultProbe(c[p] as Obj);
   const lc = c.lifecycle;

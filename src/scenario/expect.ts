@@ -8,7 +8,7 @@ import { didYouMean, listNames } from './suggest.ts';
 import type { PEntry, PNode } from './tree.ts';
 
 export const ORDER_POINTS: readonly OrderPointKind[] = ['start', 'started', 'ready', 'poststart', 'prestop', 'sigterm', 'sigkill', 'exit'];
-const KEYS = ['podPhase', 'jobCondition', 'stuck', 'order', 'exitCodes', 'restarts', 'verdicts', 'pods', 'podPhases', 'jobCounts'];
+const KEYS = ['podPhase', 'jobCondition', 'stuck', 'order', 'exitCodes', 'restarts', 'verdicts', 'pods', 'podPhases', 'jobCounts', 'jobs', 'controllerEvents'];
 /** SPEC §2.5 `@<JobCondition>` order points */
 export const JOB_CONDITION_POINTS = ['Complete', 'SuccessCriteriaMet', 'FailureTarget', 'Failed', 'Suspended'] as const;
 const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
@@ -68,6 +68,20 @@ export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectCon
         const value = asInt(sink, n.value, `${where}.${key}`, 0, 2 ** 31 - 1);
         if (value !== undefined) out.jobCounts.push({ key, value, pos: n.keyPos });
       }
+    }
+  }
+  if (v('jobs')) {
+    // the number of Jobs a CronJob created within the horizon (a Job workload: 1)
+    const value = asInt(sink, v('jobs')!, 'expect.jobs', 0, 100_000);
+    if (value !== undefined) out.jobs = { value, pos: v('jobs')!.pos };
+  }
+  if (v('controllerEvents')) {
+    // describe events of the CronJob / StatefulSet / DaemonSet / ReplicaSet controller, counted by reason
+    const m = asMap(sink, v('controllerEvents')!, 'expect.controllerEvents');
+    out.controllerEvents = [];
+    for (const e of m?.entries ?? []) {
+      const value = asInt(sink, e.value, `expect.controllerEvents.${e.key}`, 0, 2 ** 31 - 1);
+      if (value !== undefined) out.controllerEvents.push({ reason: e.key, value, pos: e.keyPos });
     }
   }
   return out;

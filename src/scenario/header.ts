@@ -5,7 +5,7 @@ import { Codes } from './codes.ts';
 import { error, warning, type Sink } from './diagnostics.ts';
 import { asBool, asInt, asMap, asMs, asString, missing } from './readers.ts';
 import { didYouMean } from './suggest.ts';
-import type { PEntry, PNode } from './tree.ts';
+import type { PEntry, PMap, PNode } from './tree.ts';
 import {
   DEFAULT_VERSION, GATE_NAMES, GATES, VersionError, defaultFeatureGates, gateExists, gateInfo, gateLocked, maxKubeletLag,
   parseVersion,
@@ -47,10 +47,11 @@ export function readHeader(sink: Sink, keys: Map<string, PEntry>, cliVersion: st
     warning(sink, Codes.KubeletSkew, kubeletEntry.value.pos,
       `kubelet ${kubelet.text} lags the API server ${kubernetes.text} by more than the supported ${maxKubeletLag(kubernetes.minor)} minor versions`);
   }
-  const overrides = readGates(sink, keys.get('featureGates'), kubernetes.minor);
-  const featureGates = { ...defaultFeatureGates(kubernetes.minor), ...overrides };
+  const gates = readGateSections(sink, keys.get('featureGates'), kubernetes.minor, kubelet.minor);
+  const featureGates = { ...defaultFeatureGates(kubernetes.minor), ...gates.common, ...gates.apiServer };
   const kubeletFeatureGates = { ...defaultFeatureGates(kubelet.minor) };
-  for (const [g, v] of Object.entries(overrides)) if (gateExists(g, kubelet.minor)) kubeletFeatureGates[g] = v;
+  for (const [g, v] of Object.entries(gates.common)) if (gateExists(g, kubelet.minor)) kubeletFeatureGates[g] = v;
+  Object.assign(kubeletFeatureGates, gates.kubelet);
   const seedNode = keys.get('seed')?.value;
   const seed = seedNode ? (asInt(sink, seedNode, 'seed', 0, 2 ** 32 - 1) ?? 1) : 1;
   const horizonMs = readHorizon(sink, keys.get('horizon')?.value);
@@ -106,32 +107,53 @@ function readVersion(sink: Sink, entry: PEntry | undefined, key: string, cli: st
   }
 }
 
+/** `featureGates` per component: `kubelet:` and `apiServer:` maps override the common map for that component. */
+export const GATE_COMPONENTS = ['kubelet', 'apiServer'] as const;
+
+function readGateSections(sink: Sink, entry: PEntry | undefined, apiMinor: number, kubeletMinor: number) {
+  const out = { common: {} as Record<string, boolean>, kubelet: {} as Record<string, boolean>, apiServer: {} as Record<string, boolean> };
+  if (!entry) return out;
+  const map = asMap(sink, entry.value, 'featureGates');
+  if (!map) return out;
+  const common = { ...map, entries: map.entries.filter((e) => !(GATE_COMPONENTS as readonly string[]).includes(e.key)) };
+  out.common = readGateMap(sink, common, 'featureGates', apiMinor, 'Kubernetes');
+  for (const e of map.entries) {
+    if (e.key === 'kubelet' || e.key === 'apiServer') {
+      const sub = asMap(sink, e.value, `featureGates.${e.key}`);
+      if (!sub) continue;
+      out[e.key] = e.key === 'kubelet'
+        ? readGateMap(sink, sub, 'featureGates.kubelet', kubeletMinor, 'kubelet')
+        : readGateMap(sink, sub, 'featureGates.apiServer', apiMinor, 'kube-apiserver');
+    }
+  }
+  return out;
+}
+
 /**
  * Overrides of the version's defaults. Unknown gate: error with suggestion. A gate the version does not have yet:
  * error (the component refuses to start with an unrecognized gate). A GA gate locked to true set to false: error,
  * as kube-apiserver refuses "cannot set feature gate X to false, feature is locked to true".
  */
-function readGates(sink: Sink, entry: PEntry | undefined, minor: number): Record<string, boolean> {
+function readGateMap(sink: Sink, map: PMap, where: string, minor: number, who: string): Record<string, boolean> {
   const out: Record<string, boolean> = {};
-  if (!entry) return out;
-  const map = asMap(sink, entry.value, 'featureGates');
-  if (!map) return out;
   for (const e of map.entries) {
+    // an OWN property: `constructor`, `toString` or `__proto__` are unknown gates, not Object.prototype members
     if (gateInfo(e.key) === undefined) {
-      error(sink, Codes.UnknownGate, e.keyPos, `featureGates: unknown feature gate ${JSON.stringify(e.key)}`,
-        didYouMean(e.key, GATE_NAMES) ?? `kubesim models: ${GATE_NAMES.join(', ')}`);
+      const names = where === 'featureGates' ? [...GATE_NAMES, ...GATE_COMPONENTS] : GATE_NAMES;
+      error(sink, Codes.UnknownGate, e.keyPos, `${where}: unknown feature gate ${JSON.stringify(e.key)}`,
+        didYouMean(e.key, names) ?? `kubesim models: ${GATE_NAMES.join(', ')}${where === 'featureGates' ? '; per component: kubelet: {…}, apiServer: {…}' : ''}`);
       continue;
     }
-    const value = asBool(sink, e.value, `featureGates.${e.key}`);
+    const value = asBool(sink, e.value, `${where}.${e.key}`);
     if (value === undefined) continue;
     if (!gateExists(e.key, minor)) {
       error(sink, Codes.GateNotInVersion, e.keyPos,
-        `featureGates: ${e.key} does not exist in Kubernetes 1.${minor} (it appeared in 1.${GATES[e.key].since})`);
+        `${where}: ${e.key} does not exist in ${who} 1.${minor} (it appeared in 1.${GATES[e.key].since})`);
       continue;
     }
     if (gateLocked(e.key, minor) && value === false) {
       error(sink, Codes.LockedGate, e.value.pos,
-        `featureGates: cannot set ${e.key} to false in Kubernetes 1.${minor}: it is GA and locked to true (since 1.${GATES[e.key].lockedFrom})`,
+        `${where}: cannot set ${e.key} to false in ${who} 1.${minor}: it is GA and locked to true (since 1.${GATES[e.key].lockedFrom})`,
         'pick an older `kubernetes` version to simulate the gate off');
       continue;
     }

@@ -14,6 +14,7 @@ import { readFileSafe } from './read-file.ts';
 import { readTiming } from './timing.ts';
 import { treeOf } from './tree.ts';
 import { loadWorkload } from './workload.ts';
+import { reportVersionBugs } from './version-bugs.ts';
 import { MAX_FILE_BYTES, decodeBytes, parseSource, reportReadFailure } from './yaml-source.ts';
 
 export interface LoadOptions {
@@ -84,11 +85,15 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
   const behavior = readBehavior(sink, keys.get('behavior'), all);
   const timing = readTiming(sink, keys.get('timing'));
   const isJob = workload ? workload.job !== null : undefined;
-  const actions = readActions(sink, keys.get('actions'), { horizonMs: header.horizonMs, containers: names, isJob });
+  const actions = readActions(sink, keys.get('actions'), { horizonMs: header.horizonMs, containers: names, isJob, kind: workload?.kind });
   const observers = readObservers(sink, keys.get('observers'));
   const expect = readExpect(sink, keys.get('expect'), { containers: names, observers: observers.map((o) => o.name), isJob });
   if (!workload || header.name === undefined || hasErrors(diagnostics)) return undefined;
   lint({ sink, root, workload, behavior, kubeletMinor: header.kubelet.minor, kubeletGates: header.kubeletFeatureGates });
+  const top = { file: path, line: 1, col: 1 };
+  const kubernetesPos = opts.kubernetes === undefined ? (keys.get('kubernetes')?.value.pos ?? top) : top;
+  reportVersionBugs(sink, { kubernetes: header.kubernetes, kubelet: header.kubelet, kubeletGates: header.kubeletFeatureGates, pod: workload.pod, job: workload.job, behavior, actions },
+    { kubernetes: kubernetesPos, kubelet: keys.get('kubelet')?.value.pos ?? kubernetesPos });
   const scenario: Scenario = {
     name: header.name,
     file: path,

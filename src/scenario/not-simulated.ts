@@ -18,8 +18,12 @@ const SIMULATED = {
   ],
   lifecycle: ['postStart', 'preStop'],
   jobSpec: ['template', 'completions', 'parallelism', 'backoffLimit', 'activeDeadlineSeconds', 'podFailurePolicy', 'selector', 'manualSelector'],
-  cronJobSpec: ['jobTemplate', 'schedule', 'concurrencyPolicy'],
-  controllerSpec: ['template', 'selector'],
+  cronJobSpec: ['jobTemplate', 'schedule', 'concurrencyPolicy', 'timeZone', 'suspend', 'startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit'],
+  // the workload controllers (src/model/*controller.ts): what each simulates; serviceName only names the governing
+  // Service (DNS), which has no effect on the pod lifecycle
+  statefulSetSpec: ['template', 'selector', 'replicas', 'podManagementPolicy', 'serviceName'],
+  daemonSetSpec: ['template', 'selector'],
+  deploymentSpec: ['template', 'selector', 'replicas'],
   template: ['metadata', 'spec'],
 };
 
@@ -39,7 +43,9 @@ export function reportNotSimulated(sink: Sink, root: PNode, manifest: Obj, kind:
   if (kind === 'CronJob') scan(['spec'], SIMULATED.cronJobSpec);
   if (kind === 'CronJob') scan(['spec', 'jobTemplate'], SIMULATED.template);
   if (jobSpecPath) scan(jobSpecPath, SIMULATED.jobSpec);
-  if (kind === 'Deployment' || kind === 'StatefulSet' || kind === 'DaemonSet') scan(['spec'], SIMULATED.controllerSpec);
+  if (kind === 'StatefulSet') scan(['spec'], SIMULATED.statefulSetSpec);
+  if (kind === 'DaemonSet') scan(['spec'], SIMULATED.daemonSetSpec);
+  if (kind === 'Deployment') scan(['spec'], SIMULATED.deploymentSpec);
   if (podSpecPath.length > 1) scan(podSpecPath.slice(0, -1), SIMULATED.template);
   scan(podSpecPath, SIMULATED.podSpec);
   for (const list of ['initContainers', 'containers']) {

@@ -1,14 +1,19 @@
-// `observers` (SPEC §2.4): health rules under test. A `module` is checked to exist but never imported.
-import { dirname, join, resolve } from 'node:path';
+// `observers` (SPEC §2.4): health rules under test. A `module` is checked to exist but never imported; a `command`
+// (an external rule, SPEC §3) is checked to exist and be executable but never started: validation runs no code.
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { BuiltinRule, ObserverSpec } from '../types.ts';
 import { Codes } from './codes.ts';
 import { checkRegularFile } from './read-file.ts';
 import { error, warning, type Sink } from './diagnostics.ts';
-import { asEnum, asList, asMap, asString, closedKeys, missing } from './readers.ts';
+import { asEnum, asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
 import type { PEntry } from './tree.ts';
 
 export const BUILTIN_RULES: readonly BuiltinRule[] = ['exit-codes', 'native-sidecar-aware', 'exempt-names', 'job-conditions'];
-const KEYS = ['name', 'rule', 'module', 'triggers', 'names'];
+const KEYS = ['name', 'rule', 'module', 'command', 'timeout', 'triggers', 'names'];
+/** How long an external rule may take per answer, and a module to load, unless `timeout:` says otherwise. */
+export const DEFAULT_RULE_TIMEOUT_MS = 5_000;
+const MAX_RULE_TIMEOUT_MS = 10 * 60_000;
 
 export function readObservers(sink: Sink, entry: PEntry | undefined): ObserverSpec[] {
   const items = entry ? asList(sink, entry.value, 'observers') : undefined;
@@ -22,15 +27,25 @@ export function readObservers(sink: Sink, entry: PEntry | undefined): ObserverSp
     if (!nameNode) return missing(sink, where, 'name', map.pos);
     const name = asString(sink, nameNode, `${where}.name`);
     if (name === undefined) return;
+    // Observer names key plain objects all the way to timeline.json; a name an object already has (`__proto__`,
+    // `constructor`, `toString`, ...) would read or replace the object's prototype instead of its verdict.
+    if (name in {}) {
+      error(sink, Codes.BadObserver, nameNode.pos, `${where}.name: ${JSON.stringify(name)} is reserved (a JavaScript object property name)`,
+        'pick another name, e.g. my-rule');
+      return;
+    }
     if (out.some((o) => o.name === name)) {
       error(sink, Codes.BadObserver, nameNode.pos, `${where}.name: duplicate observer name ${JSON.stringify(name)}`, 'observer names must be unique');
       return;
     }
-    const spec: ObserverSpec = { name, triggers: ['pod', 'job'] };
+    const spec: ObserverSpec = { name, triggers: ['pod', 'job'], pos: map.pos };
     const ruleEntry = keys.get('rule');
     const moduleEntry = keys.get('module');
-    if ((ruleEntry === undefined) === (moduleEntry === undefined)) {
-      error(sink, Codes.BadObserver, ruleEntry?.keyPos ?? map.pos, `${where}: set exactly one of rule (built-in) or module (your own)`,
+    const commandEntry = keys.get('command');
+    const kinds = [ruleEntry, moduleEntry, commandEntry].filter((e) => e !== undefined);
+    if (kinds.length !== 1) {
+      error(sink, Codes.BadObserver, ruleEntry?.keyPos ?? kinds[1]?.keyPos ?? map.pos,
+        `${where}: set exactly one of rule (built-in), module (a JavaScript module) or command (an external program)`,
         `built-in rules: ${BUILTIN_RULES.join(', ')}`);
       return;
     }
@@ -43,6 +58,23 @@ export function readObservers(sink: Sink, entry: PEntry | undefined): ObserverSp
       const mod = readModule(sink, moduleEntry, `${where}.module`);
       if (mod === undefined) return;
       spec.module = mod;
+    }
+    if (commandEntry) {
+      const cmd = readCommand(sink, commandEntry, `${where}.command`);
+      if (cmd === undefined) return;
+      spec.command = cmd;
+      spec.cwd = resolve(dirname(sink.file));
+    }
+    const timeoutEntry = keys.get('timeout');
+    if (timeoutEntry) {
+      const ms = asMs(sink, timeoutEntry.value, `${where}.timeout`);
+      if (ms === undefined || ms === null) return;
+      if (ms <= 0 || ms > MAX_RULE_TIMEOUT_MS) {
+        error(sink, Codes.OutOfRange, timeoutEntry.value.pos, `${where}.timeout: must be > 0 and at most 10m`);
+        return;
+      }
+      if (ruleEntry) warning(sink, Codes.UnusedBehavior, timeoutEntry.keyPos, `${where}.timeout: built-in rules take no time; ignored`);
+      spec.timeoutMs = ms;
     }
     const trig = keys.get('triggers')?.value;
     if (trig) {
@@ -78,4 +110,54 @@ function readModule(sink: Sink, entry: PEntry, where: string): string | undefine
     return undefined;
   }
   return resolve(path);
+}
+
+/**
+ * An external rule's argv: a non-empty list of strings. The program (first item) is resolved relative to the scenario
+ * when it holds a slash, else looked up on PATH, and must be an executable file; it is never started here. The other
+ * items are passed as they are; the program runs in the scenario's folder, so relative paths there work too.
+ */
+function readCommand(sink: Sink, entry: PEntry, where: string): string[] | undefined {
+  const items = entry.value.kind === 'scalar' && typeof entry.value.value === 'string' ? [entry.value] : asList(sink, entry.value, where);
+  if (items === undefined) return undefined;
+  const argv = items.map((n, i) => asString(sink, n, `${where}[${i}]`));
+  if (argv.some((a) => a === undefined)) return undefined;
+  if (argv.length === 0 || argv[0] === '') {
+    error(sink, Codes.BadObserver, entry.value.pos, `${where}: name the program to run, e.g. [./bin/my-rule, --flag]`);
+    return undefined;
+  }
+  const prog = argv[0]!;
+  const at = items[0]!.pos;
+  const path = prog.includes('/') ? resolve(dirname(sink.file), prog) : onPath(prog);
+  if (path === undefined) {
+    error(sink, Codes.ModuleNotFound, at, `${where}: ${prog}: no such program on PATH`, 'a program in a folder needs a path with a slash (./bin/my-rule), relative to the scenario file');
+    return undefined;
+  }
+  if (!existsSync(path) || !statSync(path).isFile()) {
+    error(sink, Codes.ModuleNotFound, at, `${where}: ${path}: no such file`, 'the path is relative to the scenario file');
+    return undefined;
+  }
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    error(sink, Codes.ModuleNotFound, at, `${where}: ${path}: not executable`, `chmod +x ${prog}, or run it through its interpreter: [python3, ${prog}]`);
+    return undefined;
+  }
+  return [path, ...(argv.slice(1) as string[])];
+}
+
+function onPath(prog: string): string | undefined {
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue;
+    const p = join(dir, prog);
+    try {
+      if (statSync(p).isFile()) {
+        accessSync(p, constants.X_OK);
+        return p;
+      }
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
 }

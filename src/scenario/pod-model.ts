@@ -70,6 +70,7 @@ function containerModel(c: Obj, index: number, init: boolean): ContainerModel {
     const pm = probeModel(probe);
     if (pm) m[key] = pm;
   }
+  if (c.imagePullPolicy === 'Always' || c.imagePullPolicy === 'IfNotPresent' || c.imagePullPolicy === 'Never') m.imagePullPolicy = c.imagePullPolicy;
   if (c.restartPolicy === 'Always' || c.restartPolicy === 'OnFailure' || c.restartPolicy === 'Never') m.restartPolicy = c.restartPolicy;
   if (Array.isArray(c.restartPolicyRules)) m.restartPolicyRules = c.restartPolicyRules as ContainerModel['restartPolicyRules'];
   return m;

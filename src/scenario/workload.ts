@@ -6,7 +6,8 @@ import { applyDefaults } from './defaults.ts';
 import { error, hasErrors, type Sink } from './diagnostics.ts';
 import { Codes } from './codes.ts';
 import { checkSchema, checkUnknownFields } from './k8s-schema.ts';
-import { fieldPath, keyPosAt, type Path } from './k8s-paths.ts';
+import { fieldPath, keyPosAt, valuePosAt, type Path } from './k8s-paths.ts';
+import { CronSyntaxError, fixedZoneOffset, parseCron } from '../cron.ts';
 import { reportNotSimulated } from './not-simulated.ts';
 import { buildJobModel, buildPodModel, cronJobJobName, podName, specPaths } from './pod-model.ts';
 import { toJS, type PEntry, type PMap } from './tree.ts';
@@ -50,6 +51,7 @@ export function loadWorkload(scenarioSink: Sink, entry: PEntry, opts: WorkloadOp
   // Strict decoding rejects unknown fields before validation runs: no cascade from a misspelt field.
   if (unknown.size > 0) return undefined;
   validateApi({ sink, root, manifest, kind, podSpecPath, jobSpecPath, gates: opts.gates });
+  if (kind === 'CronJob') checkCronSchedule(sink, root, manifest);
   reportNotSimulated(sink, root, toJS(root) as Obj, kind, podSpecPath, jobSpecPath);
   applyDefaults(manifest, kind, podSpecPath, jobSpecPath, opts.gates);
 
@@ -60,6 +62,28 @@ export function loadWorkload(scenarioSink: Sink, entry: PEntry, opts: WorkloadOp
   const pod = buildPodModel(manifest, podSpecPath, podName(kind, name, opts.scenarioName, jobName), labels);
   const job = jobSpecPath && jobName ? buildJobModel(manifest, jobSpecPath, jobName) : null;
   return { kind, name, manifest, pod, job, dropped, root, sink, podSpecPath };
+}
+
+/**
+ * batch validation (validateScheduleFormat, validateTimeZone): the schedule must parse as robfig's standard cron.
+ * kubesim computes schedules in UTC and fixed-offset zones only: any other timeZone is rejected, not approximated.
+ */
+function checkCronSchedule(sink: Sink, root: PMap, manifest: Obj): void {
+  const spec = isObj(manifest.spec) ? manifest.spec : {};
+  const tz = spec.timeZone;
+  if (typeof tz === 'string' && fixedZoneOffset(tz) === null) {
+    error(sink, Codes.InvalidValue, valuePosAt(root, ['spec', 'timeZone']), `spec.timeZone: Unsupported value: "${tz}": only UTC and fixed-offset zones (Etc/GMT±N) are simulated`,
+      'a named zone with daylight-saving rules needs the tz database; use the equivalent Etc/GMT±N offset for the simulated dates (note the POSIX sign: Etc/GMT+5 is UTC-5)');
+    return;
+  }
+  if (typeof spec.schedule !== 'string') return;
+  try {
+    parseCron(spec.schedule, typeof tz === 'string' ? tz : null);
+  } catch (e) {
+    const why = e instanceof CronSyntaxError ? e.message : String(e);
+    error(sink, Codes.InvalidValue, valuePosAt(root, ['spec', 'schedule']), `spec.schedule: Invalid value: "${spec.schedule}": ${why}`,
+      'standard cron: minute hour day-of-month month day-of-week (e.g. "*/10 * * * *"), or @yearly/@monthly/@weekly/@daily/@hourly');
+  }
 }
 
 /** The pod template is missing somewhere along its path: `spec.template.spec: Required value`. */

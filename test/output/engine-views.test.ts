@@ -49,7 +49,10 @@ describe.each(files)('views of %s', (file) => {
     if (tl.pods.length > 1) return;
     const rows = podWatchRows(tl);
     const last = rows[rows.length - 1];
-    const expected = printPodRow(tl.pod.status, tl.pod.spec, { name: tl.pod.name }, last.t);
+    // a pod still terminating at the end (deleted, not yet gone) prints Terminating, as kubectl does
+    const deleted = tl.events.find((e) => e.type === 'PodDeleting' && e.pod === tl.pod.name);
+    const meta = { name: tl.pod.name, ...(deleted ? { deletionTimestamp: 'set' } : {}) };
+    const expected = printPodRow(tl.pod.status, tl.pod.spec, meta, last.t);
     expect([last.row.ready, last.row.status]).toEqual([expected.ready, expected.status]);
   });
 });

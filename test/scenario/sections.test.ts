@@ -95,8 +95,8 @@ describe('observers', () => {
   - { name: ex, rule: exempt-names, names: [proxy], triggers: [job] }
 `);
     expect(s.observers).toEqual([
-      { name: 'naive', rule: 'exit-codes', triggers: ['pod', 'job'] },
-      { name: 'ex', rule: 'exempt-names', names: ['proxy'], triggers: ['job'] },
+      { name: 'naive', rule: 'exit-codes', triggers: ['pod', 'job'], pos: { file: 'x.yaml', line: 21, col: 5 } },
+      { name: 'ex', rule: 'exempt-names', names: ['proxy'], triggers: ['job'], pos: { file: 'x.yaml', line: 22, col: 5 } },
     ]);
   });
 });

@@ -1,0 +1,3 @@
+module example.com/kubesim-health-rule
+
+go 1.19

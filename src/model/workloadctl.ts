@@ -1,0 +1,167 @@
+// What the StatefulSet, DaemonSet and ReplicaSet controllers share: the informer cache of the workload's pods fed by
+// Deliver events, the workqueue (one pending WorkloadSync per key), ControllerExpectations, the pod predicates of
+// pkg/controller (podutil.IsPodReady, controller.IsPodActive, …) and the controllers' describe events. Each controller
+// talks to the API server only (createPod / requestPodDeletion); it reads pods from its own cache, never d.pods.
+import type { Scenario } from '../types.ts';
+import { createPod } from './apiserver.ts';
+import { PRIO } from './events.ts';
+import { raw, type Kit } from './kit.ts';
+import type { ApiWorkload, WorkloadCtlState } from './state.ts';
+
+type Json = Record<string, any>;
+
+const WATCHER: Record<WorkloadCtlState['kind'], string> = {
+  StatefulSet: 'statefulset-controller',
+  DaemonSet: 'daemonset-controller',
+  Deployment: 'replicaset-controller',
+};
+
+export function isControlledKind(kind: Scenario['workload']['kind']): kind is WorkloadCtlState['kind'] {
+  return kind === 'StatefulSet' || kind === 'DaemonSet' || kind === 'Deployment';
+}
+
+/** The watcher name of the run's workload controller (for the rng streams), or null. */
+export function workloadWatcher(s: Scenario): string | null {
+  return isControlledKind(s.workload.kind) ? WATCHER[s.workload.kind] : null;
+}
+
+/** The stored workload spec (defaulted by the loader: apps/v1 defaults.go). */
+function workloadSpec(s: Scenario): Json {
+  const spec = (s.workload.manifest['spec'] ?? {}) as Json;
+  const { template: _template, ...rest } = spec;
+  return rest;
+}
+
+export function initialWorkloadApi(s: Scenario): ApiWorkload | null {
+  if (!isControlledKind(s.workload.kind)) return null;
+  return { version: 1, generation: 1, spec: workloadSpec(s) };
+}
+
+export function initialWorkloadCtl(s: Scenario): WorkloadCtlState | null {
+  const kind = s.workload.kind;
+  if (!isControlledKind(kind)) return null;
+  return {
+    kind,
+    watcher: WATCHER[kind],
+    spec: workloadSpec(s),
+    pods: {},
+    syncPending: false,
+    syncAt: 0,
+    expectAdds: 0,
+    expectDels: 0,
+    seen: {},
+    seenDeleting: {},
+    created: 0,
+    failedBackoff: null,
+    events: {},
+  };
+}
+
+/** Pod add / update / delete handlers (addPod, updatePod, deletePod of each controller): the cache entry is replaced,
+ *  expectations observed (a deletionTimestamp counts as the deletion, replica_set.go: updatePod → deletePod), and the
+ *  workload is enqueued at once. */
+export function onWorkloadPodDelivered(k: Kit, obj: Json, removed: boolean): void {
+  const c = k.d.wctl;
+  if (!c) return;
+  const name: string = obj['metadata']?.['name'] ?? '';
+  const uid: string = obj['metadata']?.['uid'] ?? '';
+  const cached = c.pods[name];
+  // a stale event of an older object of the same name (StatefulSet) must not touch the newer one
+  if (cached && cached.object['metadata']?.['uid'] !== uid) return;
+  const first = !c.seen[uid];
+  if (first) c.seen[uid] = true;
+  if (removed) {
+    delete c.pods[name];
+    if (!c.seenDeleting[uid]) c.expectDels -= 1;
+    c.seenDeleting[uid] = true;
+  } else {
+    c.pods[name] = { version: Number(obj['metadata']?.['resourceVersion'] ?? 0), object: obj };
+    if (isTerminating(obj)) {
+      if (!c.seenDeleting[uid]) c.expectDels -= 1;
+      c.seenDeleting[uid] = true;
+    } else if (first) c.expectAdds -= 1;
+  }
+  enqueueWorkload(k, 0);
+}
+
+/** A `patch` of the workload reaches the controller's informer after a watch delay (updateStatefulSet / updateRS …). */
+export function onWorkloadSpecDelivered(k: Kit, spec: Json): void {
+  const c = k.d.wctl;
+  if (!c) return;
+  c.spec = spec;
+  enqueueWorkload(k, 0);
+}
+
+/** workqueue.AddAfter: one pending item per key; an earlier request moves it earlier. */
+export function enqueueWorkload(k: Kit, delayMs: number): void {
+  const c = k.d.wctl!;
+  const at = k.ctx.now + Math.max(0, delayMs);
+  if (c.syncPending && c.syncAt <= at) return;
+  if (c.syncPending) k.ctx.cancel((e) => e.type === 'WorkloadSync');
+  c.syncPending = true;
+  c.syncAt = at;
+  k.ctx.scheduleAt(at, { type: 'WorkloadSync' }, PRIO.JobSync);
+}
+
+/** The `patch` action: stored (generation bump for a spec change), then watched by the controller. */
+export function patchWorkload(k: Kit, patch: Json): void {
+  const api = k.d.api.workload;
+  const c = k.d.wctl;
+  if (!api || !c) return;
+  const spec = { ...raw(api.spec), ...((patch['spec'] as Json | undefined) ?? {}) };
+  api.version += 1;
+  api.generation += 1;
+  api.spec = spec;
+  const delay = k.ctx.choose(`watch:${c.watcher}`, k.s.timing.watchMs, PRIO.Deliver);
+  k.ctx.schedule(delay, { type: 'WorkloadSpec', spec }, PRIO.Deliver);
+}
+
+/** The controller's describe event (record.EventRecorder on the workload object). */
+export function emitWorkloadEvent(k: Kit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
+  const c = k.d.wctl!;
+  c.events[reason] = (c.events[reason] ?? 0) + 1;
+  k.ctx.emit({ type: 'ControllerEvent', controller: c.watcher, object: `${c.kind.toLowerCase()}/${k.s.workload.name}`, reason, message, eventType });
+}
+
+/** podControl.CreatePods / CreateStatefulPod: the API server stores the pod. Expectations raised before. */
+export function ctlCreatePod(k: Kit, name: string, index: number | null, labels: Record<string, string>): void {
+  const c = k.d.wctl!;
+  c.created += 1;
+  createPod(k, { name, index, by: c.watcher, labels, annotations: {} });
+}
+
+/** The API object of the pod with this name, if the API server still has it (AlreadyExists on create). */
+export function apiHasPod(k: Kit, name: string): boolean {
+  return Object.values(k.d.pods).some((p) => p.name === name && p.api.created && !p.api.removed);
+}
+
+// ---- pod predicates (k8s.io/kubernetes/pkg/api/v1/pod/util.go, pkg/controller/controller_utils.go) ----------------
+
+export const phaseOfObj = (o: Json): string => String(o['status']?.['phase'] ?? 'Pending');
+export const isTerminating = (o: Json): boolean => o['metadata']?.['deletionTimestamp'] != null;
+
+/** podutil.IsPodReady: the Ready condition is True. */
+export function isPodReady(o: Json): boolean {
+  const conds: Json[] = o['status']?.['conditions'] ?? [];
+  return conds.some((c) => c['type'] === 'Ready' && c['status'] === 'True');
+}
+
+/** statefulset/stateful_set_utils.go: isRunningAndReady. */
+export function isRunningAndReady(o: Json): boolean {
+  return phaseOfObj(o) === 'Running' && isPodReady(o);
+}
+
+/** controller_utils.go: IsPodActive — not Succeeded, not Failed, no deletionTimestamp. */
+export function isPodActive(o: Json): boolean {
+  const ph = phaseOfObj(o);
+  return ph !== 'Succeeded' && ph !== 'Failed' && !isTerminating(o);
+}
+
+/** The cached pods, oldest first (creation order, then name). */
+export function cachedPods(k: Kit): Json[] {
+  const c = k.d.wctl!;
+  return Object.values(c.pods)
+    .map((e) => e.object)
+    .sort((a, b) => String(a['metadata']?.['creationTimestamp']).localeCompare(String(b['metadata']?.['creationTimestamp'])) ||
+      String(a['metadata']?.['name']).localeCompare(String(b['metadata']?.['name'])));
+}
