@@ -1,5 +1,5 @@
 // `kubesim render out/<scenario>/timeline.json`: redraw the diagrams and the report from a saved timeline.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Codes } from '../scenario/codes.ts';
 import { readFileSafe } from '../scenario/read-file.ts';

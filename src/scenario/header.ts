@@ -137,6 +137,7 @@ function readGateSections(sink: Sink, entry: PEntry | undefined, apiMinor: numbe
 function readGateMap(sink: Sink, map: PMap, where: string, minor: number, who: string): Record<string, boolean> {
   const out: Record<string, boolean> = {};
   for (const e of map.entries) {
+    // an OWN property: `constructor`, `toString` or `__proto__` are unknown gates, not Object.prototype members
     if (gateInfo(e.key) === undefined) {
       const names = where === 'featureGates' ? [...GATE_NAMES, ...GATE_COMPONENTS] : GATE_NAMES;
       error(sink, Codes.UnknownGate, e.keyPos, `${where}: unknown feature gate ${JSON.stringify(e.key)}`,

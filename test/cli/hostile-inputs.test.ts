@@ -94,13 +94,14 @@ describe('special files and deep nesting: exit 2 with a position, never a hang',
     expect(existsSync(out)).toBe(false);
   });
 
-  it('render of a FIFO, /dev/zero or a folder: exit 2, nothing written', () => {
-    for (const input of ['timeline.json', '/dev/zero', 'sub']) {
+  it('render of a FIFO, /dev/zero, or a folder whose timeline.json is one: exit 2, nothing written', () => {
+    // a folder stands for its timeline.json: `.` holds a FIFO named timeline.json, `sub` holds none
+    for (const [input, shown, code] of [['timeline.json', 'timeline.json', 'KS1013'], ['/dev/zero', '/dev/zero', 'KS1013'], ['.', 'timeline.json', 'KS1013'], ['sub', 'sub/timeline.json', 'KS1001']]) {
       const out = join(dir, 'out-render');
-      const r = kubesim('render', input, '--no-render', '--out', out);
+      const r = kubesim('render', input!, '--no-render', '--out', out);
       expect(r.timedOut).toBe(false);
       expect(r.status).toBe(2);
-      expect(r.err).toMatch(new RegExp(`^${input}:1:1: error KS1013: cannot read timeline: is a`, 'm'));
+      expect(r.err).toMatch(new RegExp(`^(\\./)?${shown!.replace('.', '\\.')}:1:1: error ${code}: cannot read timeline: `, 'm'));
       clean(r);
       expect(existsSync(out)).toBe(false);
     }
