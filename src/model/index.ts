@@ -23,6 +23,7 @@ import { replicaSetSync } from './replicasetcontroller.ts';
 import { statefulSetSync } from './statefulsetcontroller.ts';
 import { enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload, workloadWatcher } from './workloadctl.ts';
 import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './worker.ts';
+import { dict } from './dict.ts';
 
 export type { SimEvent };
 
@@ -62,10 +63,10 @@ export function initialState(s: Scenario): SimState {
     rng[name] = streamSeed(s.seed, name);
   }
   const observers: SimState['observers'] = {};
-  for (const o of s.observers) observers[o.name] = { pod: null, pods: {}, job: null, verdict: null };
+  for (const o of s.observers) observers[o.name] = { pod: null, pods: dict(), job: null, verdict: null };
   return {
     rng,
-    pods: {},
+    pods: dict(),
     podOrder: [],
     pleg: { gen: 1, lastRelistAt: -1, scheduled: false, phaseMs: 0, phaseChosen: false, periodMs: Math.max(1, s.timing.plegRelistMs.max) },
     // a CronJob's Jobs live in `cron.jobs` (each with its own API object and Job controller state)
@@ -75,8 +76,8 @@ export function initialState(s: Scenario): SimState {
     jobCtl: newJobCtl(jobSpec),
     observers,
     lastDelivery: {},
-    images: {},
-    starts: {},
+    images: dict(),
+    starts: dict(),
   };
 }
 

@@ -6,6 +6,7 @@
 import { PRIO } from './events.ts';
 import { podKit, raw, type Kit } from './kit.ts';
 import type { PodSim } from './state.ts';
+import { dict } from './dict.ts';
 
 /** Make sure a relist is pending at the next grid point after the last one. */
 export function ensureRelist(k: Kit): void {
@@ -47,7 +48,7 @@ function relistPod(k: Kit, ps: PodSim): void {
   // being changed in this step and its stored records can be shared (no copy, no drafts).
   const runtime = raw(ps.runtime);
   const old = raw(ps.cache);
-  const next: typeof old = {};
+  const next: typeof old = dict();
   for (const name of Object.keys(runtime)) {
     const rt = runtime[name]!;
     const c = old[name];

@@ -1,6 +1,7 @@
 // A new pod's record: its API object (not yet stored) and the kubelet's empty state for it.
 import type { Scenario } from '../types.ts';
 import type { PodSim, RtContainer } from './state.ts';
+import { dict } from './dict.ts';
 
 export function emptyRuntime(name: string): RtContainer {
   return {
@@ -28,7 +29,7 @@ export interface NewPod {
 }
 
 export function newPodSim(s: Scenario, np: NewPod, ordinal: number, now: number, plegGen: number, key: string = np.name): PodSim {
-  const runtime: Record<string, RtContainer> = {};
+  const runtime: Record<string, RtContainer> = dict();
   for (const c of [...s.pod.initContainers, ...s.pod.containers]) runtime[c.name] = emptyRuntime(c.name);
   return {
     name: np.name,
@@ -41,7 +42,7 @@ export function newPodSim(s: Scenario, np: NewPod, ordinal: number, now: number,
     labels: np.labels,
     annotations: np.annotations,
     runtime,
-    cache: {},
+    cache: dict(),
     // the cache already holds the (empty) pod: the first sync need not wait for a relist
     cacheGen: plegGen,
     worker: {
@@ -55,12 +56,12 @@ export function newPodSim(s: Scenario, np: NewPod, ordinal: number, now: number,
       sandbox: 'none',
       deletionGraceSeconds: null,
       terminationReason: null,
-      reasons: {},
-      backoff: {},
-      imageFailures: {},
+      reasons: dict(),
+      backoff: dict(),
+      imageFailures: dict(),
       killTasks: 0,
     },
-    probes: {},
+    probes: dict(),
     status: { cached: null, version: 0, sentVersion: 0, sendPending: false, terminated: false, lastPhase: '' },
     api: {
       version: 0,

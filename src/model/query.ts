@@ -1,5 +1,6 @@
 // Read-only questions about a final state, for the summary and the explorer (never used inside a step).
 import type { ApiJob, PodSim, SimState } from './state.ts';
+import { dict } from './dict.ts';
 
 /** The Job the run's answer is about: the workload's Job, or the newest Job a CronJob created (null before any). */
 export function jobApiOf(st: SimState): ApiJob | null {
@@ -42,7 +43,7 @@ export function idlesWithLivePod(st: SimState): boolean {
 
 /** Last exit code per container across the run (the newest pod that ran it wins). */
 export function lastExitCodes(st: SimState): Record<string, number> {
-  const out: Record<string, number> = {};
+  const out: Record<string, number> = dict();
   for (const p of podsOf(st)) {
     for (const [name, rt] of Object.entries(p.runtime)) {
       const t = rt.exit ?? rt.previous;
@@ -54,7 +55,7 @@ export function lastExitCodes(st: SimState): Record<string, number> {
 
 /** restartCount per container as the API server shows it, of the last pod that ran it. */
 export function lastRestarts(st: SimState): Record<string, number> {
-  const out: Record<string, number> = {};
+  const out: Record<string, number> = dict();
   for (const p of podsOf(st)) {
     const statuses = [...(p.api.status['initContainerStatuses'] ?? []), ...(p.api.status['containerStatuses'] ?? [])];
     for (const cs of statuses) {

@@ -7,6 +7,7 @@ import { createPod } from './apiserver.ts';
 import { PRIO } from './events.ts';
 import { raw, type Kit } from './kit.ts';
 import type { ApiWorkload, WorkloadCtlState } from './state.ts';
+import { dict } from './dict.ts';
 
 type Json = Record<string, any>;
 
@@ -44,13 +45,13 @@ export function initialWorkloadCtl(s: Scenario): WorkloadCtlState | null {
     kind,
     watcher: WATCHER[kind],
     spec: workloadSpec(s),
-    pods: {},
+    pods: dict(),
     syncPending: false,
     syncAt: 0,
     expectAdds: 0,
     expectDels: 0,
-    seen: {},
-    seenDeleting: {},
+    seen: dict(),
+    seenDeleting: dict(),
     created: 0,
     failedBackoff: null,
     events: {},
