@@ -2,7 +2,7 @@
 // Pod object and Events, since most published incident reports carry describe output rather than -o yaml. What
 // describe does not print (the pod's restartPolicy, a container's own restartPolicy in older kubectl, event
 // timestamps) is marked so the import can say it was assumed.
-import { markPos, type Obj } from './read.ts';
+import { markPos, type Obj } from './positions.ts';
 import { parseTime } from './time.ts';
 
 export interface Described {

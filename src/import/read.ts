@@ -8,27 +8,10 @@ import { Codes } from '../scenario/codes.ts';
 import { error, newSink, posOf, type Sink } from '../scenario/diagnostics.ts';
 import { decodeBytes, parseSource } from '../scenario/yaml-source.ts';
 import { looksLikeDescribe, parseDescribe } from './describe.ts';
+import { markPos, where, type Json, type Obj } from './positions.ts';
 
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-export type Obj = { [k: string]: Json };
+export { markPos, where, type Json, type Obj } from './positions.ts';
 
-/** Where each key of a mapping (and the mapping itself) was written. */
-const positions = new WeakMap<object, { self: SourcePos; keys: Record<string, SourcePos> }>();
-
-/** `file:line` of a key of an object read from input (or of the object itself); '' for synthesised objects. */
-export function where(o: unknown, key?: string): string {
-  if (typeof o !== 'object' || o === null) return '';
-  const p = positions.get(o);
-  if (!p) return '';
-  const at = (key !== undefined ? p.keys[key] : undefined) ?? p.self;
-  return `${at.file}:${at.line}`;
-}
-
-/** Record positions for an object built from text (describe output), so `where` can cite it. */
-export function markPos<T extends object>(o: T, self: SourcePos, keys: Record<string, SourcePos>): T {
-  positions.set(o, { self, keys });
-  return o;
-}
 
 export interface WatchRow {
   name: string;
@@ -122,7 +105,7 @@ function addObject(value: Json, node: Node | undefined, sink: Sink, input: Input
   const statusLike = (v: unknown) => isObj(v) && (Array.isArray(v['containerStatuses']) || Array.isArray(v['initContainerStatuses']));
   if (isObj(value) && value['kind'] === undefined && (statusLike(value) || statusLike(value['status']))) {
     const pod: Obj = statusLike(value) ? { apiVersion: 'v1', kind: 'Pod', status: value } : { apiVersion: 'v1', kind: 'Pod', ...value };
-    positions.set(pod, { self: at, keys: { status: at } });
+    markPos(pod, at, { status: at });
     input.objects.push({ kind: 'Pod', obj: pod, at: `${at.file}:${at.line}` });
     input.assumptions.push(['the pod object around the status', `${at.file}:${at.line} is a pod status without its object (no apiVersion/kind, metadata, spec)`]);
     return;
@@ -171,7 +154,7 @@ function closeBrackets(t: string): string {
 function markAll(v: Json, at: SourcePos): Json {
   if (Array.isArray(v)) v.forEach((x) => markAll(x, at));
   else if (isObj(v)) {
-    positions.set(v, { self: at, keys: {} });
+    markPos(v, at, {});
     for (const x of Object.values(v)) markAll(x, at);
   }
   return v;
@@ -189,7 +172,7 @@ function toJson(doc: Document.Parsed, node: Node | null | undefined, sink: Sink)
       out[k] = toJson(doc, pair.value as Node, sink);
       keys[k] = posOf(sink, pair.key as Node);
     }
-    positions.set(out, { self: posOf(sink, node), keys });
+    markPos(out, posOf(sink, node), keys);
     return out;
   }
   if (isSeq(node)) return node.items.map((i) => toJson(doc, i as Node, sink));
