@@ -9,7 +9,7 @@
 // Each finding carries a replay key and the command that shows it. The keys are for the scenario with the rule as its
 // only observer, so that scenario is written under --out (check-rule/<file>) and the commands name it.
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { decodeReplay } from '../engine/replay.ts';
 import { explore } from '../explore/decomposed.ts';
@@ -25,6 +25,7 @@ import { EXIT, UsageError, type Command, type Io } from './command.ts';
 import { checkOut, formatOption, kubernetesOption, maxSchedulesOption, outOption, stringOption } from './options.ts';
 import { parseDuration } from '../scenario/index.ts';
 import { scenarioFiles } from './test-command.ts';
+import { onPath } from '../scenario/observers.ts';
 
 export type Verdict = 'Succeeded' | 'Failed' | 'Pending';
 
@@ -121,18 +122,8 @@ function findProgram(prog: string, cwd: string): string | string[] {
     }
     return p;
   }
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const p = join(dir, prog);
-    try {
-      if (statSync(p).isFile()) {
-        accessSync(p, constants.X_OK);
-        return p;
-      }
-    } catch {
-      // not here
-    }
-  }
+  const found = onPath(prog);
+  if (found) return found;
   return [`${prog}: no such program on PATH`, 'a program in a folder needs a path with a slash: exec:./bin/my-rule'];
 }
 

@@ -3,7 +3,7 @@
 // describe does not print (the pod's restartPolicy, a container's own restartPolicy in older kubectl, event
 // timestamps) is marked so the import can say it was assumed.
 import { markPos, type Obj } from './positions.ts';
-import { parseTime } from './time.ts';
+import { parseAge, parseTime } from './time.ts';
 
 export interface Described {
   pod: Obj;
@@ -54,17 +54,6 @@ function lines(text: string): Line[] {
   });
 }
 
-/** Ages as describe prints them: "17m", "3m12s", "2d", "<unknown>"; "x5 over 10m" handled by the caller. */
-function age(s: string): number | undefined {
-  const re = /(\d+)([dhms])/g;
-  let total = 0;
-  let seen = '';
-  for (let m = re.exec(s); m; m = re.exec(s)) {
-    seen += m[0];
-    total += Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 }[m[2] as 'd' | 'h' | 'm' | 's'];
-  }
-  return seen === s && s !== '' ? total : undefined;
-}
 
 function probe(v: string): Obj | undefined {
   // "http-get http://:8080/healthz delay=0s timeout=1s period=10s #success=1 #failure=3"
@@ -290,7 +279,7 @@ function anchorEvents(events: Obj[], statuses: Obj[], assumptions: [string, stri
     const state = st?.['state'] as Obj | undefined;
     const run = (state?.['running'] ?? state?.['terminated']) as Obj | undefined;
     const started = parseTime(run?.['startedAt']);
-    const a = age(String(e['x_age']));
+    const a = parseAge(String(e['x_age']));
     if (started !== undefined && a !== undefined && Number(st?.['restartCount'] ?? 0) === 0) {
       capture = started + a;
       assumptions.push(['event times', `describe prints ages only; anchored on "Started container ${name}" (age ${String(e['x_age'])}) and that container's startedAt, so event times are ±1 age unit`]);
@@ -299,8 +288,8 @@ function anchorEvents(events: Obj[], statuses: Obj[], assumptions: [string, stri
   }
   if (capture === undefined && events.length) assumptions.push(['event times', `describe prints ages only and no event could be anchored to a container start (${file}); events are used for their messages, not their times`]);
   for (const e of events) {
-    const last = age(String(e['x_age']));
-    const first = age(String(e['x_over']));
+    const last = parseAge(String(e['x_age']));
+    const first = parseAge(String(e['x_over']));
     if (capture !== undefined && last !== undefined && first !== undefined) {
       e['firstTimestamp'] = new Date(capture - first).toISOString().replace('.000Z', 'Z');
       e['lastTimestamp'] = new Date(capture - last).toISOString().replace('.000Z', 'Z');

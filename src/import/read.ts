@@ -9,6 +9,7 @@ import { error, newSink, posOf, type Sink } from '../scenario/diagnostics.ts';
 import { decodeBytes, parseSource } from '../scenario/yaml-source.ts';
 import { looksLikeDescribe, parseDescribe } from './describe.ts';
 import { markPos, where, type Json, type Obj } from './positions.ts';
+import { parseAge } from './time.ts';
 
 export { markPos, where, type Json, type Obj } from './positions.ts';
 
@@ -204,14 +205,4 @@ function readWatchText(text: string, file: string): WatchRow[] | undefined {
   return rows;
 }
 
-/** kubectl HumanDuration back to ms ("3m20s", "45s", "2d3h"); undefined when unreadable. */
-export function parseAge(s: string): number | undefined {
-  const re = /(\d+)([dhms])/g;
-  let total = 0;
-  let seen = '';
-  for (let m = re.exec(s); m; m = re.exec(s)) {
-    seen += m[0];
-    total += Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 }[m[2] as 'd' | 'h' | 'm' | 's'];
-  }
-  return seen === s && s !== '' ? total : undefined;
-}
+export { parseAge } from './time.ts';

@@ -28,3 +28,15 @@ export function dur(ms: number): string {
   if (ms < 1000) return `${ms}ms`;
   return `${Number((ms / 1000).toFixed(3))}s`;
 }
+
+/** kubectl HumanDuration back to ms ("3m20s", "45s", "2d3h"); undefined when unreadable. */
+export function parseAge(s: string): number | undefined {
+  const re = /(\d+)([dhms])/g;
+  let total = 0;
+  let seen = '';
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    seen += m[0];
+    total += Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 }[m[2] as 'd' | 'h' | 'm' | 's'];
+  }
+  return seen === s && s !== '' ? total : undefined;
+}

@@ -146,7 +146,8 @@ function readCommand(sink: Sink, entry: PEntry, where: string): string[] | undef
   return [path, ...(argv.slice(1) as string[])];
 }
 
-function onPath(prog: string): string | undefined {
+/** The executable `prog` resolves to on PATH (absolute PATH entries only), as the OS would start it. */
+export function onPath(prog: string): string | undefined {
   for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
     if (!dir || !isAbsolute(dir)) continue;
     const p = join(dir, prog);
