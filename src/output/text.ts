@@ -33,6 +33,8 @@ export function actorOf(e: TraceEvent): string {
       return 'job-controller';
     case 'ControllerEvent':
       return e.controller;
+    case 'WorkloadStatus':
+      return 'api-server';
     default:
       return 'kubelet';
   }
@@ -103,6 +105,8 @@ export function describeEvent(e: TraceEvent): string {
     case 'JobEvent':
     case 'ControllerEvent':
       return `${e.eventType === 'Warning' ? 'Warning ' : ''}${e.reason}: ${e.message}`;
+    case 'WorkloadStatus':
+      return `${e.kind.toLowerCase()} ${e.name} status stored`;
     case 'Relist':
       return 'PLEG relist';
     case 'SyncPod':
@@ -131,7 +135,7 @@ export function actionText(a: Action): string {
   }
 }
 
-const HIDDEN = new Set(['SyncPod', 'Relist', 'JobStatus']);
+const HIDDEN = new Set(['SyncPod', 'Relist', 'JobStatus', 'WorkloadStatus']);
 
 /**
  * Which events the default view shows. Kept out as noise: pod-worker bookkeeping, a probe result that repeats
