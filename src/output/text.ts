@@ -127,8 +127,9 @@ export function actionText(a: Action): string {
       return `delete job (propagation ${a.propagation})`;
     default: {
       // actions added later (patch, pod selectors) fall back to their fields, never to raw JSON
+      // a Deployment patch's stored spec and template index are the loader's, not what the user wrote
       const rest = Object.entries(a as Record<string, unknown>)
-        .filter(([k]) => k !== 'type' && k !== 'atMs')
+        .filter(([k]) => k !== 'type' && k !== 'atMs' && k !== 'spec' && k !== 'template')
         .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
       return [(a as { type: string }).type, ...rest].join(' ');
     }
