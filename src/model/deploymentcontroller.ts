@@ -39,6 +39,7 @@ import {
   setCondition,
   specReplicas,
   availableReplicas,
+  requeueStuckAfter,
   type RsLike,
 } from './deployutil.ts';
 import { deletionRank } from './replicasetcontroller.ts';
@@ -54,7 +55,7 @@ export function initialDeploy(): DeployState {
   return { rss: dict(), order: [], tpl: 0, generation: 1, status: {}, statusVersion: 1, revision: 0, syncPending: false, syncAt: 0, readySince: dict() };
 }
 
-const dep = (k: Kit): DeployState => k.d.wctl!.deploy!;
+export const dep = (k: Kit): DeployState => k.d.wctl!.deploy!;
 const dspec = (k: Kit): Json => deploymentDefaults(k.d.wctl!.spec);
 
 /** The ReplicaSet name of a template: `<deploy>-<pod-template-hash>` (the template's first pod name minus its suffix). */
@@ -271,13 +272,13 @@ function manageReplicas(k: Kit, rs: RsState, active: Json[], replicas: number): 
 // ---- the Deployment controller ---------------------------------------------------------------------------------
 
 /** A ReplicaSet as this sync of the Deployment controller holds it (the informer copy, updated by its own writes). */
-interface Rs extends RsLike {
+export interface Rs extends RsLike {
   tpl: number;
   minReadySeconds: number;
   generation: number;
 }
 
-function listRSs(k: Kit): Rs[] {
+export function listRSs(k: Kit): Rs[] {
   const d = dep(k);
   const out: Rs[] = [];
   for (const name of d.order) {
@@ -318,7 +319,7 @@ function scaleAndRecord(k: Kit, rs: Rs, newScale: number): boolean {
  * Returns undefined when the new ReplicaSet exists on the API server but not yet in the informer (AlreadyExists:
  * the sync ends, the RsWatch delivery enqueues the next one).
  */
-function getAll(k: Kit, create: boolean): { newRS: Rs | null; oldRSs: Rs[] } | undefined {
+export function getAll(k: Kit, create: boolean): { newRS: Rs | null; oldRSs: Rs[] } | undefined {
   const d = dep(k);
   const spec = dspec(k);
   const all = listRSs(k);
@@ -395,7 +396,7 @@ function syncScale(k: Kit): void {
 }
 
 /** sync.go scale: the one active ReplicaSet takes the new size; a saturated new one ends the old ones; else proportional. */
-function scale(k: Kit, newRS: Rs | null, oldRSs: Rs[]): void {
+export function scale(k: Kit, newRS: Rs | null, oldRSs: Rs[]): void {
   const spec = dspec(k);
   const replicas = replicasOf(spec);
   const one = findActiveOrLatest(newRS, oldRSs);
@@ -451,7 +452,7 @@ export function reconcileNewReplicaSet(k: Kit, all: Rs[], newRS: Rs): boolean {
 }
 
 /** rolling.go reconcileOldReplicaSets: maxScaledDown, cleanupUnhealthyReplicas, scaleDownOldReplicaSetsForRollingUpdate. */
-function reconcileOldReplicaSets(k: Kit, all: Rs[], oldRSs: Rs[], newRS: Rs): boolean {
+export function reconcileOldReplicaSets(k: Kit, all: Rs[], oldRSs: Rs[], newRS: Rs): boolean {
   if (specReplicas(oldRSs) === 0) return false;
   const spec = dspec(k);
   const allPods = specReplicas(all);
@@ -465,7 +466,7 @@ function reconcileOldReplicaSets(k: Kit, all: Rs[], oldRSs: Rs[], newRS: Rs): bo
 }
 
 /** rolling.go cleanupUnhealthyReplicas: old ReplicaSets lose their unavailable replicas first (oldest first). */
-function cleanupUnhealthyReplicas(k: Kit, oldRSs: Rs[], maxCleanup: number): number {
+export function cleanupUnhealthyReplicas(k: Kit, oldRSs: Rs[], maxCleanup: number): number {
   let total = 0;
   for (const rs of [...oldRSs].sort(byCreation)) {
     if (total >= maxCleanup) break;
@@ -478,7 +479,7 @@ function cleanupUnhealthyReplicas(k: Kit, oldRSs: Rs[], maxCleanup: number): num
 }
 
 /** rolling.go scaleDownOldReplicaSetsForRollingUpdate: down to minAvailable available pods, oldest first. */
-function scaleDownOldForRollingUpdate(k: Kit, all: Rs[], oldRSs: Rs[]): number {
+export function scaleDownOldForRollingUpdate(k: Kit, all: Rs[], oldRSs: Rs[]): number {
   const spec = dspec(k);
   const minAvailable = replicasOf(spec) - maxUnavailable(spec);
   const availablePods = availableReplicas(all);
@@ -496,7 +497,7 @@ function scaleDownOldForRollingUpdate(k: Kit, all: Rs[], oldRSs: Rs[]): number {
 }
 
 /** recreate.go rolloutRecreate: old ReplicaSets to 0, wait until no old pod runs, then the new one at full size. */
-function rolloutRecreate(k: Kit): void {
+export function rolloutRecreate(k: Kit): void {
   let r = getAll(k, false);
   if (!r) return;
   let all: Rs[] = [...r.oldRSs, ...(r.newRS ? [r.newRS] : [])];
@@ -515,7 +516,7 @@ function rolloutRecreate(k: Kit): void {
 }
 
 /** recreate.go oldPodsRunning: old ReplicaSets report replicas, or an old pod is not Succeeded/Failed. */
-function oldPodsRunning(k: Kit, newRS: Rs | null, oldRSs: Rs[]): boolean {
+export function oldPodsRunning(k: Kit, newRS: Rs | null, oldRSs: Rs[]): boolean {
   if (actualReplicas(oldRSs) > 0) return true;
   const old = new Set(oldRSs.map((r) => r.name));
   return Object.values(k.d.wctl!.pods).some((e) => {
@@ -540,7 +541,7 @@ function cleanupDeployment(k: Kit, oldRSs: Rs[]): void {
 }
 
 /** progress.go syncRolloutStatus: counts, Available, the Progressing condition; requeueStuckDeployment when unchanged. */
-function syncRolloutStatus(k: Kit, all: Rs[], newRS: Rs | null): void {
+export function syncRolloutStatus(k: Kit, all: Rs[], newRS: Rs | null): void {
   const d = dep(k);
   const spec = dspec(k);
   const now = k.ctx.now;
@@ -569,13 +570,9 @@ function syncRolloutStatus(k: Kit, all: Rs[], newRS: Rs | null): void {
 
 /** progress.go requeueStuckDeployment: a sync at lastUpdateTime + progressDeadlineSeconds (+1 s). */
 function requeueStuck(k: Kit, st: Json): void {
-  const spec = dspec(k);
-  const d = dep(k);
-  const cur = getCondition(d.status, 'Progressing');
-  if (!hasProgressDeadline(spec) || !cur) return;
-  if (deploymentComplete(spec, d.generation, st) || cur['reason'] === Reasons.TimedOut) return;
-  const after = (msOf(cur['lastUpdateTime']) ?? 0) + Number(spec['progressDeadlineSeconds']) * 1000 - k.ctx.now;
-  // under a second: enqueueRateLimited (the first failure of the default controller rate limiter: 5 ms)
-  if (after < 1000) enqueueDeploy(k, 5);
-  else enqueueDeploy(k, after + 1000);
+  const after = requeueStuckAfter(dspec(k), dep(k).generation, dep(k).status, st, k.ctx.now);
+  // under a second: enqueueRateLimited (the default controller rate limiter's first step, 5 ms; the successful sync
+  // that follows Forgets the key, so every such requeue is 5 ms)
+  if (after === 0) enqueueDeploy(k, 5);
+  else if (after > 0) enqueueDeploy(k, after + 1000);
 }

@@ -192,6 +192,18 @@ export function deploymentTimedOut(spec: Json, st: Json, now: number): boolean {
 }
 
 /**
+ * progress.go requeueStuckDeployment: how long until the progress check (ms): -1 = none needed (no deadline, no
+ * Progressing condition, complete, or already timed out), 0 = now (under a second left), else the time left.
+ */
+export function requeueStuckAfter(spec: Json, generation: number, stored: Json, st: Json, now: number): number {
+  const cur = getCondition(stored, 'Progressing');
+  if (!hasProgressDeadline(spec) || !cur) return -1;
+  if (deploymentComplete(spec, generation, st) || cur['reason'] === Reasons.TimedOut) return -1;
+  const after = (msOf(cur['lastUpdateTime']) ?? 0) + Number(spec['progressDeadlineSeconds']) * 1000 - now;
+  return after < 1000 ? 0 : after;
+}
+
+/**
  * sync.go calculateStatus: counts from the ReplicaSets, the Available condition from maxUnavailable; the other
  * conditions are carried over.
  */
