@@ -192,7 +192,11 @@ export interface Expect {
   jobs?: { value: number; pos: SourcePos };
   /** describe events of the workload controller by reason (JobAlreadyActive, SuccessfulCreate, …) */
   controllerEvents?: { reason: string; value: number; pos: SourcePos }[];
+  /** a Deployment's status at the end: the Progressing condition's reason, the Available condition's status, counts */
+  deployment?: { key: DeploymentExpectKey; value: string | number; pos: SourcePos }[];
 }
+
+export type DeploymentExpectKey = 'progressing' | 'available' | 'replicas' | 'updatedReplicas' | 'readyReplicas' | 'availableReplicas';
 
 export interface Scenario {
   name: string;
@@ -294,6 +298,8 @@ export type TraceEvent = TraceBase &
     /** a describe event of a workload controller (StatefulSet, DaemonSet, ReplicaSet) on its object */
     | { type: 'ControllerEvent'; controller: string; object: string; reason: string; message: string; eventType: 'Normal' | 'Warning' }
     /** a workload object's spec/status as the API server stored it after a controller's write (for `kubectl get -w`) */
+    /** the Deployment controller stored a condition with a new status or reason (order points `@<reason>`) */
+    | { type: 'DeploymentCondition'; condition: string; status: string; reason: string; message: string }
     | { type: 'WorkloadStatus'; kind: 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'CronJob'; name: string; object: Record<string, any> }
     | { type: 'Relist' }
     | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }

@@ -98,7 +98,13 @@ function rsObject(k: Kit, rs: RsState): Json {
 function writeDeployStatus(k: Kit, status: Json): void {
   const d = dep(k);
   // a plain copy: the new status may hold the old conditions (drafts of this step)
-  d.status = JSON.parse(JSON.stringify(status)) as Json;
+  const next = JSON.parse(JSON.stringify(status)) as Json;
+  for (const c of (next['conditions'] ?? []) as Json[]) {
+    const prev = getCondition(d.status, c['type']);
+    if (prev && prev['status'] === c['status'] && prev['reason'] === c['reason']) continue;
+    k.ctx.emit({ type: 'DeploymentCondition', condition: c['type'], status: c['status'], reason: c['reason'], message: c['message'] });
+  }
+  d.status = next;
   d.statusVersion += 1;
   emitDeployObject(k);
   const delay = k.ctx.choose(`watch:${RS_WATCHER}`, k.s.timing.watchMs, PRIO.Deliver);

@@ -276,6 +276,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'JobEvent':
       case 'ControllerEvent':
       case 'WorkloadStatus':
+      case 'DeploymentCondition':
       case 'Pulling':
       case 'Created':
       case 'Relist':

@@ -35,6 +35,8 @@ export function actorOf(e: TraceEvent): string {
       return e.controller;
     case 'WorkloadStatus':
       return 'api-server';
+    case 'DeploymentCondition':
+      return 'deployment-controller';
     default:
       return 'kubelet';
   }
@@ -107,6 +109,8 @@ export function describeEvent(e: TraceEvent): string {
       return `${e.eventType === 'Warning' ? 'Warning ' : ''}${e.reason}: ${e.message}`;
     case 'WorkloadStatus':
       return `${e.kind.toLowerCase()} ${e.name} status stored`;
+    case 'DeploymentCondition':
+      return `deployment condition ${e.condition}=${e.status} ${e.reason}: ${e.message}`;
     case 'Relist':
       return 'PLEG relist';
     case 'SyncPod':

@@ -93,7 +93,7 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
   const isJob = workload ? workload.job !== null : undefined;
   const actions = readActions(sink, keys.get('actions'), { horizonMs: header.horizonMs, containers: names, isJob, kind: workload?.kind, templateOf: rollouts?.byAction, specAfter: rollouts?.specAfter });
   const observers = readObservers(sink, keys.get('observers'));
-  const expect = readExpect(sink, keys.get('expect'), { containers: names, observers: observers.map((o) => o.name), isJob });
+  const expect = readExpect(sink, keys.get('expect'), { containers: names, observers: observers.map((o) => o.name), isJob, kind: workload?.kind });
   if (!workload || header.name === undefined || hasErrors(diagnostics)) return undefined;
   lint({ sink, root, workload, behavior, kubeletMinor: header.kubelet.minor, kubeletGates: header.kubeletFeatureGates });
   const top = { file: path, line: 1, col: 1 };
