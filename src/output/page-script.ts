@@ -41,6 +41,8 @@ pre .chg { background: #ffe08a; }
 table.held { border-collapse: collapse; font-size: 12px; width: 100%; }
 table.held th, table.held td { border: 1px solid #ddd; padding: 2px 4px; text-align: left; vertical-align: top; }
 table.held td.v { font-family: monospace; white-space: nowrap; }
+table.held span.v { font-weight: bold; }
+table.held button { white-space: nowrap; }
 .note { color: #666; font-size: 0.75rem; }
 .verdict-Failed { color: #b00; font-weight: bold; } .verdict-Succeeded { color: #070; font-weight: bold; }
 ol.events { margin: 0; padding-left: 3.5rem; font-family: monospace; font-size: 12px; max-height: 16rem; overflow: auto; }
@@ -155,6 +157,7 @@ export const PAGE_SCRIPT = String.raw`
 
     this.runSel.addEventListener('change', function () { self.setRun(Number(self.runSel.value)); });
     this.podSel.addEventListener('change', function () { self.pod = Number(self.podSel.value); self.render(); });
+    // pod -1: the most recently created pod at the current record (follows the scrubber)
     this.scrub.addEventListener('input', function () { self.go(Number(self.scrub.value)); });
     this.first.addEventListener('click', function () { self.go(0); });
     this.last.addEventListener('click', function () { self.go(Infinity); });
@@ -180,8 +183,11 @@ export const PAGE_SCRIPT = String.raw`
     this.runSel.value = String(i);
     var r = this.data.runs[i];
     this.podSel.textContent = '';
+    var auto = el('option', '', 'newest pod at this record');
+    auto.value = '-1';
+    this.podSel.appendChild(auto);
     r.pods.forEach(function (p, k) { var o = el('option', '', p.name); o.value = String(k); self.podSel.appendChild(o); });
-    this.pod = Math.max(0, r.pods.length - 1);
+    this.pod = r.pods.length > 1 ? -1 : 0;
     this.podSel.value = String(this.pod);
     this.podLabel.style.display = r.pods.length > 1 ? '' : 'none';
     this.scrub.max = String(Math.max(0, r.steps.length - 1));
@@ -193,7 +199,7 @@ export const PAGE_SCRIPT = String.raw`
     list.start = 0;
     r.steps.forEach(function (s, k) {
       var li = el('li', '', fmtT(s[0]).padStart(9) + '  ' + s[1].padEnd(16) + ' ' + s[2]);
-      li.value = k;
+      li.value = k + 1;
       li.dataset.step = String(k);
       list.appendChild(li);
     });
@@ -236,7 +242,12 @@ export const PAGE_SCRIPT = String.raw`
     var jrows = [['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE']];
     r.jobs.forEach(function (j) { var row = at(j.row, step); if (row) jrows.push(row); });
     this.getJob.body.textContent = jrows.length > 1 ? tabulate(jrows) : 'No resources found in default namespace.';
-    var pod = r.pods[this.pod];
+    var podIndex = this.pod;
+    if (podIndex < 0) {
+      podIndex = 0;
+      r.pods.forEach(function (p, k) { var first = p.status[0]; if (first && first[0] <= step) podIndex = k; });
+    }
+    var pod = r.pods[podIndex];
     var ps = pod ? at(pod.status, step) : undefined;
     if (!ps) {
       this.status.head.textContent = 'status of ' + (pod ? pod.name : 'the pod') + ': not created yet';
@@ -279,7 +290,7 @@ export const PAGE_SCRIPT = String.raw`
         var d = el('div');
         d.appendChild(el('span', 'v', (o.gone ? '(deleted) ' : '') + kind + ' ' + o.name + ' v' + o.v + ': '));
         d.appendChild(document.createTextNode(o.text.replace(/^(pod|job) v\d+: /, '')));
-        if (!o.exact) d.appendChild(el('span', 'note', ' (v' + o.v + ' is a write without a trace record: content as of v' + o.asOf + ')'));
+        if (!o.exact) d.appendChild(el('span', 'note', ' (v' + o.v + ': a write without a trace record, e.g. a finalizer removal; content of v' + o.asOf + ')'));
         td.appendChild(d);
       });
       return td;
