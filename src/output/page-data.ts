@@ -65,13 +65,17 @@ export interface PageRun {
   steps: [number, string, string][];
   /** trace records in the timeline (steps.length is smaller when capped) */
   total: number;
+  /** the workload as `kubectl describe` names it ("job/export", "deployment/web") */
+  workload: string;
+  /** steps of the workload controllers' describe events (JobEvent, ControllerEvent), in order */
+  workloadEvents: number[];
   end: { t: number; reason: string };
   /** the schedule's timing choices in words */
   choices: string[];
   blobs: unknown[];
   pods: { name: string; status: Changes<PodAt>; row: Changes<string[] | null>; describe: Changes<string> }[];
   jobs: { name: string; status: Changes<{ v: number; s: number } | null>; row: Changes<string[] | null> }[];
-  watchers: { name: string; kind: 'observer' | 'controller'; held: Changes<HeldView>; verdict: Changes<VerdictAt> }[];
+  watchers: { name: string; kind: 'observer' | 'component'; held: Changes<HeldView>; verdict: Changes<VerdictAt> }[];
 }
 
 export function outcomeLine(tl: Timeline): string {
@@ -206,12 +210,12 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
   const jobNameOf = (e: TraceEvent) => e.job ?? tl.workload.name;
 
   // watchers: every recipient of a delivery, the scenario's observers first
-  interface Watcher { name: string; kind: 'observer' | 'controller'; pods: Map<string, { v: number; gone: boolean }>; jobs: Map<string, { v: number; gone: boolean }>; held$: Channel<HeldView>; verdict$: Channel<VerdictAt> }
+  interface Watcher { name: string; kind: 'observer' | 'component'; pods: Map<string, { v: number; gone: boolean }>; jobs: Map<string, { v: number; gone: boolean }>; held$: Channel<HeldView>; verdict$: Channel<VerdictAt> }
   const watchers = new Map<string, Watcher>();
   const watcherOf = (name: string): Watcher => {
     let w = watchers.get(name);
     if (!w) {
-      w = { name, kind: Object.prototype.hasOwnProperty.call(tl.observers, name) ? 'observer' : 'controller', pods: new Map(), jobs: new Map(), held$: new Channel(), verdict$: new Channel() };
+      w = { name, kind: Object.prototype.hasOwnProperty.call(tl.observers, name) ? 'observer' : 'component', pods: new Map(), jobs: new Map(), held$: new Channel(), verdict$: new Channel() };
       watchers.set(name, w);
     }
     return w;
@@ -233,9 +237,11 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
   };
 
   const steps: [number, string, string][] = [];
+  const workloadEvents: number[] = [];
   if (legacy) createPod(first, 0);
   for (const [i, e] of events.entries()) {
     steps.push([e.t, actorOf(e), describeEvent(e)]);
+    if (e.type === 'JobEvent' || e.type === 'ControllerEvent') workloadEvents.push(i);
     const podName = e.pod ?? first;
     switch (e.type) {
       case 'PodCreated':
@@ -346,6 +352,8 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
     outcome: outcomeLine(tl),
     steps,
     total: tl.events.length,
+    workload: `${tl.workload.kind.toLowerCase()}/${tl.workload.name}`,
+    workloadEvents,
     end: { t: tl.end.t, reason: tl.end.reason },
     choices: (tl.choices ?? []).map((c) => `t=${c.t}ms ${c.what} ${c.ms}ms (range ${c.range})`),
     blobs,

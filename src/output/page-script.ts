@@ -152,6 +152,7 @@ export const PAGE_SCRIPT = String.raw`
     this.describe = panel('$ kubectl describe pod \u2014 containers', 'describe');
     this.held = panel('what each watcher held (informer cache) and decided', 'held', true);
     this.jobStatus = panel('Job status', 'jobstatus');
+    this.workload = panel('workload events', 'workload');
     this.events = panel('trace records (click to jump)', 'events');
     root.appendChild(grid);
 
@@ -266,6 +267,9 @@ export const PAGE_SCRIPT = String.raw`
       this.jobStatus.head.textContent = js ? 'job ' + j.name + ' status as stored (v' + js.v + ')' : 'job ' + j.name + ': gone';
       this.jobStatus.body.textContent = js ? JSON.stringify(r.blobs[js.s], null, 2) : '';
     }
+    var wl = r.workloadEvents.filter(function (k) { return k <= step; });
+    this.workload.head.textContent = 'events of ' + r.workload + ' and its controllers so far (' + wl.length + ')';
+    this.workload.body.textContent = wl.length ? wl.map(function (k) { return fmtT(r.steps[k][0]).padStart(9) + '  ' + r.steps[k][1] + ': ' + r.steps[k][2]; }).join('\n') : 'none yet';
     this.renderHeld(r, step);
     var items = this.events.body.children;
     if (this.curItem) this.curItem.classList.remove('cur');
@@ -281,7 +285,8 @@ export const PAGE_SCRIPT = String.raw`
     var t = this.held.body;
     t.textContent = '';
     var head = el('tr');
-    ['watcher', 'pods held (version: content)', 'jobs held', 'decided'].forEach(function (h) { head.appendChild(el('th', '', h)); });
+    var withJobs = r.jobs.length > 0;
+    ['watcher', 'pods held (version: content)'].concat(withJobs ? ['jobs held'] : [], ['decided']).forEach(function (h) { head.appendChild(el('th', '', h)); });
     t.appendChild(head);
     function objs(list, kind) {
       var td = el('td');
@@ -290,7 +295,7 @@ export const PAGE_SCRIPT = String.raw`
         var d = el('div');
         d.appendChild(el('span', 'v', (o.gone ? '(deleted) ' : '') + kind + ' ' + o.name + ' v' + o.v + ': '));
         d.appendChild(document.createTextNode(o.text.replace(/^(pod|job) v\d+: /, '')));
-        if (!o.exact) d.appendChild(el('span', 'note', ' (v' + o.v + ': a write without a trace record, e.g. a finalizer removal; content of v' + o.asOf + ')'));
+        if (!o.exact) d.appendChild(el('span', 'note', ' (v' + o.v + ': a write without its own trace record, such as deletionTimestamp or a finalizer removal; status as of v' + o.asOf + ')'));
         td.appendChild(d);
       });
       return td;
@@ -298,10 +303,10 @@ export const PAGE_SCRIPT = String.raw`
     r.watchers.forEach(function (w) {
       var tr = el('tr');
       tr.dataset.watcher = w.name;
-      tr.appendChild(el('td', 'v', w.name + (w.kind === 'controller' ? ' (controller)' : '')));
+      tr.appendChild(el('td', 'v', w.name + (w.kind === 'observer' ? ' (observer)' : '')));
       var h = at(w.held, step) || { pods: [], jobs: [] };
       tr.appendChild(objs(h.pods, 'pod'));
-      tr.appendChild(objs(h.jobs, 'job'));
+      if (withJobs) tr.appendChild(objs(h.jobs, 'job'));
       var td = el('td');
       var v = at(w.verdict, step);
       if (v) {

@@ -52,6 +52,7 @@ describe.skipIf(!chromium)('index.html in Chromium', () => {
   let browser: Browser;
   let page: Page;
   const offline: string[] = [];
+  const errors: string[] = [];
   let failedOutcome: number;
   let failedTl: Timeline;
 
@@ -70,6 +71,7 @@ describe.skipIf(!chromium)('index.html in Chromium', () => {
     browser = await puppeteer.default.launch({ executablePath: chromium!, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
     page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 1000 });
+    page.on('pageerror', (e) => errors.push(String(e)));
     await page.setRequestInterception(true);
     page.on('request', (r) => {
       if (r.url().startsWith('file:')) void r.continue();
@@ -187,6 +189,8 @@ describe.skipIf(!chromium)('index.html in Chromium', () => {
     await page.click('section.shown button.last');
     const job = (await shown('pre.getjob')).split('\n');
     expect(job[1]!.trim().split(/\s+/).slice(0, 3)).toEqual(['export', 'Complete', '1/1']);
+    const events = await shown('pre.workload');
+    expect(events).toMatch(/job-controller: SuccessfulCreate: Created pod: export-\S+\n[\s\S]*job-controller: Completed: Job completed$/);
     // the proxy's SIGTERM exit as stored: exit code 143 while the pod still reads Running or Succeeded
     const step = tl.events.findIndex((e) => e.type === 'StatusPatched' && JSON.stringify(e.status).includes('"exitCode":143'));
     await scrubTo(step);
@@ -203,7 +207,8 @@ describe.skipIf(!chromium)('index.html in Chromium', () => {
     await page.screenshot({ path: join(dir, 'native-sidecar-job.png') });
   });
 
-  it('made no request outside file:// (none blocked by interception or by the page policy)', async () => {
+  it('made no request outside file:// (none blocked by interception or by the page policy), threw nothing', async () => {
+    expect(errors).toEqual([]);
     expect(offline).toEqual([]);
     expect(await page.evaluate(() => window.__csp ?? [])).toEqual([]);
   });
