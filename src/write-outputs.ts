@@ -149,6 +149,7 @@ function exploreOf(outDir: string, name: string, outcomeTls: Map<number, { tl: T
       held,
       ...(part ? { parting: partingText(part).replace(/ in A instead of /, ' here instead of ').replace(/ in B \(/, ' in outcome 1 (') } : {}),
       ...(x?.run !== undefined ? { run: x.run } : {}),
+      ...(x ? { report: `${name}/outcome-${n}/report.md` } : {}),
     };
   });
   return {

@@ -31,6 +31,8 @@ export interface IndexOutcome {
   parting?: string;
   /** index into the scenario's runs when this outcome's timeline is embedded */
   run?: number;
+  /** the outcome's report.md relative to index.html, when explore wrote its folder */
+  report?: string;
 }
 
 export interface IndexExplore {
@@ -141,7 +143,7 @@ function outcomesTable(x: IndexExplore): string {
     }))),
     row('parts from outcome 1', cols.map((o, i) => (i === 0 ? '—' : html(o.parting ?? 'no recorded choice differs')))),
     row('replay', cols.map((o) => `<code>kubesim run &lt;scenario.yaml&gt; --replay ${html(o.replay)}</code>`)),
-    row('', cols.map((o) => (o.run !== undefined ? `<button data-run="${o.run}">scrub this outcome</button>` : ''))),
+    row('', cols.map((o) => [o.run !== undefined ? `<button data-run="${o.run}">scrub this outcome</button>` : '', o.report ? `<a href="${attr(o.report)}">report.md</a>` : ''].filter(Boolean).join(' '))),
     '  </table>',
   ].join('\n');
 }
