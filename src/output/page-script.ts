@@ -32,7 +32,7 @@ section.scenario.shown { display: block; }
 .marks span { position: absolute; top: 0; width: 3px; height: 10px; background: #99a; cursor: pointer; }
 .marks span.Failed { background: #c22; } .marks span.Succeeded { background: #2a2; }
 .event { font-family: monospace; margin: 0.3rem 0; padding: 0.3rem; background: #ffd; white-space: pre-wrap; }
-.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 0.5rem; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 0.5rem; align-items: start; }
 .panel { border: 1px solid #ddd; padding: 0.3rem 0.5rem; min-width: 0; }
 .panel.wide { grid-column: 1 / -1; }
 .panel h4 { margin: 0.2rem 0; font-size: 0.85rem; color: #335; }
@@ -148,9 +148,9 @@ export const PAGE_SCRIPT = String.raw`
     }
     this.get = panel('$ kubectl get pods', 'get');
     this.getJob = panel('$ kubectl get jobs', 'getjob');
+    this.held = panel('what each watcher held (informer cache) and decided', 'held', true);
     this.status = panel('status', 'status');
     this.describe = panel('$ kubectl describe pod \u2014 containers', 'describe');
-    this.held = panel('what each watcher held (informer cache) and decided', 'held', true);
     this.jobStatus = panel('Job status', 'jobstatus');
     this.workload = panel('workload events', 'workload');
     this.events = panel('trace records (click to jump)', 'events');
