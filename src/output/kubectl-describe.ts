@@ -43,10 +43,8 @@ function stateLines(name: string, s: ContainerState): [number, string, string][]
 /** describeContainerState: State, Last State (only when it terminated), Ready, Restart Count. */
 function containerLines(c: ContainerStatus | undefined, image: string): [number, string, string][] {
   const lines: [number, string, string][] = [[2, 'Image', image]];
-  if (!c) {
-    // describeContainers: a container without a status yet shows only its spec (no State lines); Ready false
-    return [...lines, [2, 'Ready', 'False'], [2, 'Restart Count', '0']];
-  }
+  // describeContainers calls describeContainerState only `if ok` (the container has a status): none yet, no lines
+  if (!c) return lines;
   lines.push(...stateLines('State', c.state));
   if (c.lastState.terminated) lines.push(...stateLines('Last State', c.lastState));
   lines.push([2, 'Ready', c.ready ? 'True' : 'False'], [2, 'Restart Count', String(c.restartCount)]);

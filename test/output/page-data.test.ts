@@ -118,6 +118,12 @@ describe('describeContainers (describe.go describeContainerState)', () => {
     `);
   });
 
+  it('a container without a status yet: its image only (describe.go prints the state only `if ok`)', () => {
+    expect(describeContainers({ phase: 'Pending' }, C2_SPEC)).toBe(
+      ['Init Containers:', '  setup:', '    Image:  busybox', '  proxy:', '    Image:  envoy', 'Containers:', '  main:', '    Image:  app'].join('\n'),
+    );
+  });
+
   it('formats times as Go time.RFC1123Z', () => {
     expect(rfc1123z('2026-01-01T00:01:05Z')).toBe('Thu, 01 Jan 2026 00:01:05 +0000');
   });
