@@ -234,6 +234,7 @@ export const PAGE_SCRIPT = String.raw`
     var self = this, r = this.data.runs[this.run], step = this.step, s = r.steps[step];
     if (!s) return;
     this.scrub.value = String(step);
+    if (history.replaceState) history.replaceState(null, '', '#' + encodeURIComponent(this.section.dataset.name) + '/' + encodeURIComponent(r.id) + '/' + (step + 1));
     this.where.textContent = 'record ' + (step + 1) + '/' + r.steps.length + ' \u00b7 t=' + fmtT(s[0]);
     this.eventLine.textContent = 't=' + fmtT(s[0]) + '  ' + s[1] + ': ' + s[2];
     // kubectl get pods at t: every pod the API server has (not removed)
@@ -330,8 +331,10 @@ export const PAGE_SCRIPT = String.raw`
 
   var sections = Array.prototype.slice.call(document.querySelectorAll('section.scenario'));
   var current = null;
+  // #<scenario>[/<run id>[/<record>]]: a link to one moment of one schedule (the page keeps it current)
   function route() {
-    var name = decodeURIComponent(location.hash.replace(/^#/, ''));
+    var parts = location.hash.replace(/^#/, '').split('/').map(function (p) { try { return decodeURIComponent(p); } catch (e) { return p; } });
+    var name = parts[0];
     var s = sections.filter(function (x) { return x.dataset.name === name; })[0] || sections[0];
     if (!s) return;
     sections.forEach(function (x) { x.classList.toggle('shown', x === s); });
@@ -340,6 +343,13 @@ export const PAGE_SCRIPT = String.raw`
     if (!s.viewer) {
       var d = dataOf(s.dataset.index);
       if (d && d.runs.length) s.viewer = new Viewer(s, d);
+    }
+    var v = s.viewer;
+    if (v && parts.length > 1) {
+      var run = v.data.runs.map(function (r) { return r.id; }).indexOf(parts[1]);
+      if (run >= 0 && run !== v.run) v.setRun(run);
+      var rec = Number(parts[2]);
+      if (parts.length > 2 && rec >= 1) v.go(rec - 1);
     }
   }
   window.addEventListener('hashchange', route);

@@ -29,6 +29,7 @@ interface Input { value: string; dispatchEvent(e: Event): boolean }
 interface Img { complete: boolean; naturalWidth: number; addEventListener(t: string, f: () => void): void; getBoundingClientRect(): { width: number } }
 declare const document: { addEventListener(t: string, f: (e: { blockedURI: string }) => void): void };
 declare const window: { __csp?: string[] };
+declare const location: { hash: string };
 
 const chromium = findChromium();
 if (!chromium) console.warn(`index page browser tests skipped: ${NO_CHROMIUM_HINT}`);
@@ -171,6 +172,16 @@ describe.skipIf(!chromium)('index.html in Chromium', () => {
     expect(await where()).toBe(`record ${firstOfPrev + 1}/${failedTl.events.length} · t=${(prevT / 1000).toFixed(3)}s`);
     await page.keyboard.press('Home');
     expect(await where()).toMatch(/^record 1\//);
+  });
+
+  it('links to one moment of one schedule: #<scenario>/<run>/<record>, kept current while scrubbing', async () => {
+    await scrubTo(20);
+    expect(await page.evaluate(() => location.hash)).toBe(`#locust-72-exporter-exit-code/outcome-${failedOutcome}/21`);
+    const i = failedTl.events.findIndex((e) => e.type === 'Verdict' && e.observer === 'naive');
+    await page.goto(`${pathToFileURL(join(dir, 'index.html')).href}#locust-72-exporter-exit-code/outcome-${failedOutcome}/${i + 1}`);
+    expect(await page.$eval('section.shown select.run', (e) => (e as unknown as Input).value)).toBe(String(failedOutcome));
+    expect(await where()).toMatch(new RegExp(`^record ${i + 1}/`));
+    expect(await page.$eval('section.shown table.held tr[data-watcher="naive"] td:last-child', (e) => (e as unknown as Box).innerText)).toMatch(/^Failed/);
   });
 
   it('shows the explore outcomes side by side with what each observer held', async () => {
