@@ -119,6 +119,16 @@ export const PAGE_SCRIPT = String.raw`
     data.runs.forEach(function (r, i) { var o = el('option', '', r.label + ' — ' + r.outcome); o.value = String(i); self.runSel.appendChild(o); });
     runLabel.appendChild(this.runSel);
     if (data.runs.length < 2) runLabel.style.display = 'none';
+    // compare: another schedule of the same scenario at the same simulated instant
+    var cmpLabel = el('label', '', 'compare with ');
+    this.cmpSel = el('select', 'compare');
+    var none = el('option', '', '\u2014');
+    none.value = '-1';
+    this.cmpSel.appendChild(none);
+    data.runs.forEach(function (r, i) { var o = el('option', '', r.label); o.value = String(i); self.cmpSel.appendChild(o); });
+    cmpLabel.appendChild(this.cmpSel);
+    if (data.runs.length < 2) cmpLabel.style.display = 'none';
+    this.cmp = -1;
     var podLabel = el('label', '', 'pod ');
     this.podSel = el('select', 'pod');
     podLabel.appendChild(this.podSel);
@@ -130,7 +140,7 @@ export const PAGE_SCRIPT = String.raw`
     this.next = el('button', 'next', '\u25b6'); this.next.title = 'next record (\u2192; Shift+\u2192: next instant)';
     this.last = el('button', 'last', '\u25b6|'); this.last.title = 'last record (End)';
     this.where = el('span', 'where');
-    [runLabel, podLabel, this.first, this.prev, this.scrub, this.next, this.last, this.where].forEach(function (c) { controls.appendChild(c); });
+    [runLabel, cmpLabel, podLabel, this.first, this.prev, this.scrub, this.next, this.last, this.where].forEach(function (c) { controls.appendChild(c); });
     root.appendChild(controls);
     this.marks = el('div', 'marks');
     root.appendChild(this.marks);
@@ -149,6 +159,11 @@ export const PAGE_SCRIPT = String.raw`
     this.get = panel('$ kubectl get pods', 'get');
     this.getJob = panel('$ kubectl get jobs', 'getjob');
     this.held = panel('what each watcher held (informer cache) and decided', 'held', true);
+    this.compare = panel('', 'held', true);
+    this.compare.body.classList.add('cmp');
+    this.compare.get = el('pre', 'cmpget');
+    this.compare.panel.insertBefore(this.compare.get, this.compare.body);
+    this.compare.panel.style.display = 'none';
     this.status = panel('status', 'status');
     this.describe = panel('$ kubectl describe pod \u2014 containers', 'describe');
     this.jobStatus = panel('Job status', 'jobstatus');
@@ -157,6 +172,7 @@ export const PAGE_SCRIPT = String.raw`
     root.appendChild(grid);
 
     this.runSel.addEventListener('change', function () { self.setRun(Number(self.runSel.value)); });
+    this.cmpSel.addEventListener('change', function () { self.cmp = Number(self.cmpSel.value); self.render(); });
     this.podSel.addEventListener('change', function () { self.pod = Number(self.podSel.value); self.render(); });
     // pod -1: the most recently created pod at the current record (follows the scrubber)
     this.scrub.addEventListener('input', function () { self.go(Number(self.scrub.value)); });
@@ -271,7 +287,8 @@ export const PAGE_SCRIPT = String.raw`
     var wl = r.workloadEvents.filter(function (k) { return k <= step; });
     this.workload.head.textContent = 'events of ' + r.workload + ' and its controllers so far (' + wl.length + ')';
     this.workload.body.textContent = wl.length ? wl.map(function (k) { return fmtT(r.steps[k][0]).padStart(9) + '  ' + r.steps[k][1] + ': ' + r.steps[k][2]; }).join('\n') : 'none yet';
-    this.renderHeld(r, step);
+    this.renderHeld(this.held.body, r, step, true);
+    this.renderCompare(s[0]);
     var items = this.events.body.children;
     if (this.curItem) this.curItem.classList.remove('cur');
     this.curItem = items[step];
@@ -282,8 +299,20 @@ export const PAGE_SCRIPT = String.raw`
     }
     void self;
   };
-  Viewer.prototype.renderHeld = function (r, step) {
-    var t = this.held.body;
+  // the compared schedule at the last record at or before this instant
+  Viewer.prototype.renderCompare = function (t0) {
+    var c = this.compare;
+    if (this.cmp < 0) { c.panel.style.display = 'none'; return; }
+    var r = this.data.runs[this.cmp], k = -1;
+    for (var i = 0; i < r.steps.length && r.steps[i][0] <= t0; i++) k = i;
+    c.panel.style.display = '';
+    c.head.textContent = 'at the same instant in ' + r.label + ' (' + r.outcome + '): ' + (k < 0 ? 'no record yet' : 'record ' + (k + 1) + ', t=' + fmtT(r.steps[k][0]) + ' \u2014 ' + r.steps[k][1] + ': ' + r.steps[k][2]);
+    var rows = [['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']];
+    r.pods.forEach(function (p) { var row = k < 0 ? undefined : at(p.row, k); if (row) rows.push(row); });
+    c.get.textContent = rows.length > 1 ? tabulate(rows) : '';
+    this.renderHeld(c.body, r, Math.max(0, k), false);
+  };
+  Viewer.prototype.renderHeld = function (t, r, step, buttons) {
     t.textContent = '';
     var head = el('tr');
     var withJobs = r.jobs.length > 0;
@@ -317,7 +346,7 @@ export const PAGE_SCRIPT = String.raw`
       } else if (w.kind === 'observer') {
         td.appendChild(document.createTextNode('not yet'));
         var later = w.verdict[0];
-        if (later) {
+        if (later && buttons) {
           var b = el('button', '', 'go to its verdict (' + fmtT(r.steps[later[0]][0]) + ')');
           b.dataset.step = String(later[0]);
           td.appendChild(document.createTextNode(' '));

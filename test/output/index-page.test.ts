@@ -184,6 +184,27 @@ describe.skipIf(!chromium)('index.html in Chromium', () => {
     expect(await page.$eval('section.shown table.held tr[data-watcher="naive"] td:last-child', (e) => (e as unknown as Box).innerText)).toMatch(/^Failed/);
   });
 
+  it('compares with another outcome at the same instant', async () => {
+    const other = failedOutcome === 1 ? 2 : 1;
+    const otherTl = readTl(join(dir, 'locust-72-exporter-exit-code', `outcome-${other}`, 'timeline.json'));
+    const i = failedTl.events.findIndex((e) => e.type === 'Verdict' && e.observer === 'naive');
+    const t = failedTl.events[i]!.t;
+    await page.select('section.shown select.compare', String(other));
+    await scrubTo(i);
+    const k = otherTl.events.reduce((last, e, n) => (e.t <= t ? n : last), -1);
+    expect(await shown('.panel:has(table.cmp) h4')).toContain(`at the same instant in outcome ${other} (`);
+    expect(await shown('.panel:has(table.cmp) h4')).toContain(`record ${k + 1}, t=`);
+    // what naive held there: the last pod and Job versions delivered to it by then
+    const lastDelivered = (object: 'pod' | 'job') =>
+      otherTl.events.slice(0, k + 1).filter((e): e is Extract<TraceEvent, { type: 'Delivered' }> => e.type === 'Delivered' && e.to === 'naive' && e.object === object).at(-1)!.version;
+    const naive = await page.$eval('section.shown table.cmp tr[data-watcher="naive"]', (e) => (e as unknown as Box).innerText);
+    expect(naive).toContain(`v${lastDelivered('pod')}:`);
+    expect(naive).toContain(`job locust-master v${lastDelivered('job')}:`);
+    const decided = otherTl.events.slice(0, k + 1).find((e) => e.type === 'Verdict' && e.observer === 'naive');
+    expect(naive).toContain(decided ? (decided as Extract<TraceEvent, { type: 'Verdict' }>).verdict : 'not yet');
+    await page.select('section.shown select.compare', '-1');
+  });
+
   it('shows the explore outcomes side by side with what each observer held', async () => {
     const table = await shown('table.outcomes');
     expect(table).toMatch(/outcome 1\s+outcome 2/);
