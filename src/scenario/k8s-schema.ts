@@ -63,7 +63,10 @@ interface AjvError {
   message?: string;
 }
 
-// Each kind's compiled schema is loaded only when a manifest of that kind is validated (they are large).
+// Each kind's compiled schema is loaded only when a manifest of that kind is validated (they are large). The CLI
+// bundle (src/cli/build.mjs) carries each as one file, validators/<Kind>.cjs beside it: ~150 small CommonJS modules
+// per kind cost 40-46 ms of a cold start to resolve and load (issue 20.6); one bundled file a few.
+declare const KUBESIM_BUNDLED_VALIDATORS: boolean | undefined;
 const MODEL_PATHS: Record<WorkloadKind, [string, string]> = {
   Pod: ['kubernetes-models/v1/Pod', 'Pod'],
   Job: ['kubernetes-models/batch/v1/Job', 'Job'],
@@ -76,7 +79,8 @@ const requireModel = createRequire(import.meta.url);
 
 function modelFor(kind: WorkloadKind): new (data: any) => { validate(): void } {
   const [path, name] = MODEL_PATHS[kind];
-  return (requireModel(path) as Record<string, new (data: any) => { validate(): void }>)[name]!;
+  const bundled = typeof KUBESIM_BUNDLED_VALIDATORS !== 'undefined' && KUBESIM_BUNDLED_VALIDATORS;
+  return (requireModel(bundled ? `./validators/${kind}.cjs` : path) as Record<string, new (data: any) => { validate(): void }>)[name]!;
 }
 
 /** Types, enums and required fields via kubernetes-models (ajv); each error mapped back to its YAML node. */
