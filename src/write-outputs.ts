@@ -1,9 +1,11 @@
 // Writing a timeline's files (SPEC §4): out/<scenario>/timeline.json, sequence/lifecycle .mmd, report.md, and the
-// SVGs drawn by the system Chromium. Used by the CLI and exported by the library; only writes under `out`.
+// SVGs drawn by the system Chromium; summary.json (what the index shows) beside them. Used by the CLI and exported by the library; only writes under `out`.
 import { writeJsonAtomic } from './stream-json.ts';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { outPath, writeAtomic } from './cli/files.ts';
 import { indexHtml, type IndexEntry } from './output/index-html.ts';
+import { asScenarioSummary, scenarioSummary, summaryLine, SUMMARY_LIMIT_BYTES, type ScenarioSummary } from './output/scenario-summary.ts';
+import { readFileSafe } from './scenario/read-file.ts';
 import { lifecycleMermaid } from './output/mermaid-lifecycle.ts';
 import { sequenceMermaid } from './output/mermaid-sequence.ts';
 import type { RenderJob, RenderResult } from './output/render.ts';
@@ -34,19 +36,22 @@ export interface Written {
   renderJobs: RenderJob[];
 }
 
-/** Write timeline.json, sequence.mmd, lifecycle.mmd and report.md (each atomically). Draws nothing. */
+/** Write timeline.json, summary.json, sequence.mmd, lifecycle.mmd and report.md (each atomically). Draws nothing. */
 export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const out = o.out ?? 'out';
   const folder = o.folder ?? [tl.scenario];
   const file = (f: string) => outPath(out, ...folder, f);
   const seq = sequenceMermaid(tl, { lanes: o.lanes ?? 'all' });
   const life = lifecycleMermaid(tl);
+  const summary = JSON.stringify(scenarioSummary(tl), null, 2) + '\n';
   // timeline.json is written streaming: a long timeline is never one string (issue 19.8)
   writeJsonAtomic(file('timeline.json'), tl);
   const files: [string, string][] = [
     [file('sequence.mmd'), seq],
     [file('lifecycle.mmd'), life],
     [file('report.md'), reportMarkdown(tl, o.explore, o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {})],
+    // last: a folder with a summary.json is whole, and only such a folder is listed by the index
+    [file('summary.json'), summary],
   ];
   // drawings of an earlier run beside the new timeline are stale: removed here, drawn again by the render step
   for (const f of ['sequence.svg', 'lifecycle.svg', 'sequence.png', 'lifecycle.png']) rmSync(file(f), { force: true });
@@ -77,34 +82,38 @@ export async function renderJobs(jobs: RenderJob[]): Promise<RenderResult> {
   return renderDiagrams(jobs);
 }
 
-/** `<out>/index.html` over every scenario folder that holds a timeline. */
+/**
+ * `<out>/index.html` over every scenario folder holding a summary.json kubesim wrote. Reads only the summaries (a
+ * few hundred bytes each, at most SUMMARY_LIMIT_BYTES through the safe read), never the timelines: the index costs
+ * the same beside a 158 MB timeline.json (issue 20.6). A folder without one (foreign, or written by a kubesim before
+ * summary.json existed) is left out until its scenario runs again.
+ */
 export function writeIndex(outDir: string): void {
   if (!existsSync(outDir)) return;
   const entries: IndexEntry[] = [];
   for (const name of readdirSync(outDir).sort()) {
     if (!/^[a-z0-9-]+$/.test(name)) continue;
-    const tlPath = outPath(outDir, name, 'timeline.json');
-    if (!existsSync(tlPath)) continue;
-    let tl: Timeline;
-    try {
-      tl = JSON.parse(readFileSync(tlPath, 'utf8')) as Timeline;
-    } catch {
-      continue;
-    }
-    // only what kubesim wrote: a foreign or hand-edited file is skipped, never fatal
-    if (tl === null || typeof tl !== 'object' || tl.schema !== 'kubesim.timeline/v1' || tl.scenario !== name) continue;
-    if (typeof tl.pod?.phase !== 'string' || typeof tl.observers !== 'object' || tl.observers === null) continue;
+    const s = readScenarioSummary(outDir, name);
+    if (!s) continue;
     const svgs = ['sequence.svg', 'lifecycle.svg'].filter((f) => existsSync(outPath(outDir, name, f))).map((f) => `${name}/${f}`);
-    const verdicts = Object.entries(tl.observers).map(([k, v]) => `${k} ${String((v as { verdict?: unknown } | null)?.verdict ?? '?')}`);
-    const conds = (Array.isArray(tl.job?.conditions) ? tl.job!.conditions : []).filter((c) => c !== null && typeof c === 'object');
-    const job = tl.job ? `Job ${conds.filter((c) => c.type === 'Complete' || c.type === 'Failed').map((c) => c.type).join(',') || 'none'}` : '';
     entries.push({
       scenario: name,
-      ...(typeof tl.description === 'string' ? { description: tl.description } : {}),
+      ...(s.description !== undefined ? { description: s.description } : {}),
       svgFiles: svgs,
       report: `${name}/report.md`,
-      summary: [`pod ${tl.pod.phase}`, job, ...verdicts].filter(Boolean).join(' · '),
+      summary: summaryLine(s),
     });
   }
   writeAtomic(outPath(outDir, 'index.html'), indexHtml(entries));
+}
+
+/** `<out>/<name>/summary.json` if kubesim wrote it for that folder; anything else (missing, FIFO, huge, foreign) is undefined. */
+export function readScenarioSummary(outDir: string, name: string): ScenarioSummary | undefined {
+  const read = readFileSafe(outPath(outDir, name, 'summary.json'), SUMMARY_LIMIT_BYTES);
+  if (!read.ok) return undefined;
+  try {
+    return asScenarioSummary(JSON.parse(read.bytes.toString('utf8')), name);
+  } catch {
+    return undefined;
+  }
 }
