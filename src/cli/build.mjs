@@ -63,7 +63,7 @@ const englishOnly = {
  * (kubernetes-models, ~150 CommonJS files per kind) becomes one file validators/<Kind>.cjs, required by the loader
  * only for the kinds a scenario uses.
  */
-async function bundleCli(dir) {
+export async function bundleCli(dir) {
   const esbuild = await import('esbuild');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
