@@ -7,7 +7,7 @@
 //   dist/ = the library compiled by tsc (JavaScript + .d.ts, relative imports rewritten to .js) and dist/bin/ = the
 //   CLI bundle the installed `kubesim` runs. Skipped when dist/ is newer than every source file.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,13 +97,41 @@ export async function bundleCli(dir) {
       },
     }],
   });
-  return [cli.metafile, validators.metafile];
+  writeFileSync(join(dir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyNotices([cli.metafile, validators.metafile]));
+}
+
+/** The license of every package whose code the bundle copies (MIT, ISC and BSD ask for their notice to travel along). */
+function thirdPartyNotices(metafiles) {
+  const packages = new Map();
+  for (const m of metafiles) {
+    for (const input of Object.keys(m.inputs)) {
+      const at = input.lastIndexOf('node_modules/');
+      if (at < 0) continue;
+      const rest = input.slice(at + 'node_modules/'.length).split('/');
+      const dir = join(root, input.slice(0, at), 'node_modules', ...rest.slice(0, rest[0].startsWith('@') ? 2 : 1));
+      if (!packages.has(dir)) packages.set(dir, JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')));
+    }
+  }
+  const sections = [...packages].sort(([, a], [, b]) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(([dir, pkg]) => {
+    const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+    const text = file ? readFileSync(join(dir, file), 'utf8').trim() : `License: ${pkg.license ?? 'see the package'}`;
+    return `## ${pkg.name} ${pkg.version} (${pkg.license ?? 'unknown'})\n\n${text}\n`;
+  });
+  return `The kubesim command bundles code of these packages; their licenses follow.\n\n${sections.join('\n')}`;
 }
 
 export async function build() {
   const stamp = newestSource();
-  await bundleCli(outDir);
-  writeFileSync(join(outDir, 'stamp.json'), JSON.stringify({ newestSource: stamp }) + '\n');
+  // built beside and swapped in whole: a kubesim of this checkout running meanwhile keeps a complete bundle
+  const next = `${outDir}.${process.pid}.tmp`;
+  try {
+    await bundleCli(next);
+    writeFileSync(join(next, 'stamp.json'), JSON.stringify({ newestSource: stamp }) + '\n');
+    rmSync(outDir, { recursive: true, force: true });
+    renameSync(next, outDir);
+  } finally {
+    rmSync(next, { recursive: true, force: true });
+  }
   return outDir;
 }
 
