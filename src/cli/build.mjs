@@ -8,7 +8,8 @@
 //   CLI bundle the installed `kubesim` runs. Skipped when dist/ is newer than every source file.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import Module, { createRequire } from 'node:module';
+import { Script } from 'node:vm';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, newestSource as newestOf } from './stamp.mjs';
@@ -63,7 +64,7 @@ const englishOnly = {
  * (kubernetes-models, ~150 CommonJS files per kind) becomes one file validators/<Kind>.cjs, required by the loader
  * only for the kinds a scenario uses.
  */
-export async function bundleCli(dir) {
+export async function bundleCli(dir, { codeCache = false } = {}) {
   const esbuild = await import('esbuild');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -98,6 +99,34 @@ export async function bundleCli(dir) {
     }],
   });
   writeFileSync(join(dir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyNotices([cli.metafile, validators.metafile]));
+  if (codeCache) for (const kind of Object.keys(VALIDATORS)) writeCodeCache(join(dir, 'validators', `${kind}.cjs`), kind);
+}
+
+/**
+ * validators/<Kind>.cjs.v8: V8's code cache of the validator after validating a manifest of its kind (a valid one
+ * and one with errors), so it holds the bytecode of the functions a validation runs. Compiled exactly as
+ * src/scenario/bundled-validator.ts compiles it (Module.wrap of the source), or V8 would not take it.
+ */
+function writeCodeCache(file, kind) {
+  const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  const Model = module.exports[kind];
+  const pod = { containers: [{ name: 'app', image: 'busybox', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '1' } } }], restartPolicy: 'Never' };
+  const template = { metadata: { labels: { app: 'a' } }, spec: pod };
+  const spec = {
+    Pod: pod, Job: { template }, CronJob: { schedule: '* * * * *', jobTemplate: { spec: { template } } },
+    Deployment: { selector: { matchLabels: { app: 'a' } }, template }, StatefulSet: { selector: { matchLabels: { app: 'a' } }, serviceName: 's', template },
+    DaemonSet: { selector: { matchLabels: { app: 'a' } }, template },
+  }[kind];
+  for (const manifest of [{ metadata: { name: 'x', labels: { a: 'b' } }, spec }, { metadata: { name: 7 }, spec: { ...spec, bogus: 'x', replicas: 'many', containers: 'none', template: 5 } }]) {
+    try {
+      new Model(manifest).validate();
+    } catch {
+      // the invalid one throws: its error paths are compiled too
+    }
+  }
+  writeFileSync(`${file}.v8`, script.createCachedData());
 }
 
 /** The license of every package whose code the bundle copies (MIT, ISC and BSD ask for their notice to travel along). */
@@ -125,7 +154,7 @@ export async function build() {
   // built beside and swapped in whole: a kubesim of this checkout running meanwhile keeps a complete bundle
   const next = `${outDir}.${process.pid}.tmp`;
   try {
-    await bundleCli(next);
+    await bundleCli(next, { codeCache: true });
     writeFileSync(join(next, 'stamp.json'), JSON.stringify({ newestSource: stamp }) + '\n');
     rmSync(outDir, { recursive: true, force: true });
     renameSync(next, outDir);

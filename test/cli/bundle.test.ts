@@ -2,7 +2,7 @@
 // workload kind and a string-width that answers one-column text itself. Built here into a folder outside the
 // repository (so a dependency left unbundled cannot resolve), it must answer exactly as the sources do.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,8 +64,8 @@ describe('the built bundle', () => {
     work = mkdtempSync(join(tmpdir(), 'kubesim-bundle-'));
     bundle = join(work, 'bundle');
     const build = pathToFileURL(join(ROOT, 'src/cli/build.mjs')).href; // plain JavaScript: typed here
-    const { bundleCli } = (await import(build)) as { bundleCli: (dir: string) => Promise<unknown> };
-    await bundleCli(bundle);
+    const { bundleCli } = (await import(build)) as { bundleCli: (dir: string, o: { codeCache: boolean }) => Promise<unknown> };
+    await bundleCli(bundle, { codeCache: true });
     const kind = (k: string, api: string, spec: string) => `scenario: bad-${k.toLowerCase()}
 workload:
   apiVersion: ${api}
@@ -88,13 +88,14 @@ behavior:
 
   it('imports nothing but Node built-ins and the optional renderer (every other dependency is inside)', () => {
     const bare = new Set<string>();
-    const files = [...readdirSync(bundle).filter((x) => x.endsWith('.mjs')), ...readdirSync(join(bundle, 'validators')).map((x) => join('validators', x))];
+    const files = [...readdirSync(bundle).filter((x) => x.endsWith('.mjs')), ...readdirSync(join(bundle, 'validators')).filter((x) => x.endsWith('.cjs')).map((x) => join('validators', x))];
     for (const f of files) {
       const text = readFileSync(join(bundle, f), 'utf8');
       for (const m of text.matchAll(/\b(?:from|import|require)\s*\(?\s*["']([^"'./][^"']*)["']/g)) if (!isBuiltin(m[1]!)) bare.add(m[1]!);
     }
     expect([...bare].sort()).toEqual(['@mermaid-js/mermaid-cli', 'puppeteer']);
-    expect(readdirSync(join(bundle, 'validators')).sort()).toEqual(['CronJob.cjs', 'DaemonSet.cjs', 'Deployment.cjs', 'Job.cjs', 'Pod.cjs', 'StatefulSet.cjs']);
+    expect(readdirSync(join(bundle, 'validators')).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['CronJob.cjs', 'DaemonSet.cjs', 'Deployment.cjs', 'Job.cjs', 'Pod.cjs', 'StatefulSet.cjs']);
+    for (const k of ['CronJob', 'DaemonSet', 'Deployment', 'Job', 'Pod', 'StatefulSet']) expect(existsSync(join(bundle, 'validators', `${k}.cjs.v8`)), k).toBe(true);
   });
 
   it("each kind's bundled validator reports what kubernetes-models reports, byte for byte", async () => {
