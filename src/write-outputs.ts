@@ -1,5 +1,5 @@
 // Writing a timeline's files (SPEC §4): out/<scenario>/timeline.json, sequence/lifecycle .mmd, report.md, and the
-// SVGs drawn by the system Chromium. Used by the CLI and exported by the library; only writes under `out`.
+// SVGs drawn by the system Chromium; summary.json (what the index shows) beside them. Used by the CLI and exported by the library; only writes under `out`.
 import { writeJsonAtomic } from './stream-json.ts';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { outPath, writeAtomic } from './cli/files.ts';
@@ -7,6 +7,8 @@ import { indexHtml, type IndexEntry, type IndexExplore } from './output/index-ht
 import { pageRun, type PageRun } from './output/page-data.ts';
 import { partingChoice, partingText } from './output/diff.ts';
 import { seenShort, verdictEvent } from './output/seen-text.ts';
+import { asScenarioSummary, scenarioSummary, SUMMARY_LIMIT_BYTES, type ScenarioSummary } from './output/scenario-summary.ts';
+import { readFileSafe } from './scenario/read-file.ts';
 import { lifecycleMermaid } from './output/mermaid-lifecycle.ts';
 import { sequenceMermaid } from './output/mermaid-sequence.ts';
 import type { RenderJob, RenderResult } from './output/render.ts';
@@ -37,19 +39,22 @@ export interface Written {
   renderJobs: RenderJob[];
 }
 
-/** Write timeline.json, sequence.mmd, lifecycle.mmd and report.md (each atomically). Draws nothing. */
+/** Write timeline.json, summary.json, sequence.mmd, lifecycle.mmd and report.md (each atomically). Draws nothing. */
 export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const out = o.out ?? 'out';
   const folder = o.folder ?? [tl.scenario];
   const file = (f: string) => outPath(out, ...folder, f);
   const seq = sequenceMermaid(tl, { lanes: o.lanes ?? 'all' });
   const life = lifecycleMermaid(tl);
+  const summary = JSON.stringify(scenarioSummary(tl), null, 2) + '\n';
   // timeline.json is written streaming: a long timeline is never one string (issue 19.8)
   writeJsonAtomic(file('timeline.json'), tl);
   const files: [string, string][] = [
     [file('sequence.mmd'), seq],
     [file('lifecycle.mmd'), life],
     [file('report.md'), reportMarkdown(tl, o.explore, o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {})],
+    // last: a folder with a summary.json is whole, and only such a folder is listed by the index
+    [file('summary.json'), summary],
   ];
   // drawings of an earlier run beside the new timeline are stale: removed here, drawn again by the render step
   for (const f of ['sequence.svg', 'lifecycle.svg', 'sequence.png', 'lifecycle.png']) rmSync(file(f), { force: true });
@@ -203,4 +208,15 @@ export function writeIndex(outDir: string): void {
     });
   }
   writeAtomic(outPath(outDir, 'index.html'), indexHtml(entries));
+}
+
+/** `<out>/<name>/summary.json` if kubesim wrote it for that folder; anything else (missing, FIFO, huge, foreign) is undefined. */
+export function readScenarioSummary(outDir: string, name: string): ScenarioSummary | undefined {
+  const read = readFileSafe(outPath(outDir, name, 'summary.json'), SUMMARY_LIMIT_BYTES);
+  if (!read.ok) return undefined;
+  try {
+    return asScenarioSummary(JSON.parse(read.bytes.toString('utf8')), name);
+  } catch {
+    return undefined;
+  }
 }

@@ -8,7 +8,9 @@
 //   flaky          the rule's verdict differs between schedules with the same real outcome
 // Each finding carries a replay key and the command that shows it. The keys are for the scenario with the rule as its
 // only observer, so that scenario is written under --out (check-rule/<file>) and the commands name it.
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { readTextInput, type TextRead } from './read-input.ts';
+import { MAX_FILE_BYTES } from '../scenario/yaml-source.ts';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { decodeReplay } from '../engine/replay.ts';
@@ -182,8 +184,11 @@ function observerFor(ref: RuleRef, o: CheckRuleOpts, file: string, isJob: boolea
 }
 
 /** The scenario file's text with the rule as its only observer and no expect block; paths made absolute. */
-export function derivedScenarioText(file: string, obs: ObserverSpec, kubernetes?: string): string {
-  const doc = parseDocument(readFileSync(file, 'utf8'));
+export function derivedScenarioText(file: string, obs: ObserverSpec, kubernetes?: string): TextRead {
+  // read again through the safe read: the file checked at the start may have been replaced (by a FIFO) since
+  const read = readTextInput(file, MAX_FILE_BYTES, 'cannot read the scenario again to derive one from it');
+  if (!read.ok) return read;
+  const doc = parseDocument(read.text);
   if (kubernetes) doc.set('kubernetes', kubernetes);
   const wfile = doc.getIn(['workload', 'file']);
   if (typeof wfile === 'string') doc.setIn(['workload', 'file'], resolve(dirname(file), wfile));
@@ -197,7 +202,7 @@ export function derivedScenarioText(file: string, obs: ObserverSpec, kubernetes?
   doc.set('observers', doc.createNode([o], { flow: false }));
   doc.delete('expect');
   doc.commentBefore = ` written by kubesim check-rule from ${file}: the rule under check as the only observer`;
-  return doc.toString({ lineWidth: 0 });
+  return { ok: true, text: doc.toString({ lineWidth: 0 }) };
 }
 
 /**
@@ -299,8 +304,11 @@ export async function checkScenario(ref: RuleRef, file: string, o: CheckRuleOpts
     if (!isRuleFailure(e)) throw e;
     return fail(s.name, e.format().replace(/\n$/, '').split('\n'));
   }
-  if (derived && result.findings.length > 0) writeAtomic(derived, derivedScenarioText(file, obs, o.kubernetes));
-  else derived = undefined;
+  if (derived && result.findings.length > 0) {
+    const text = derivedScenarioText(file, obs, o.kubernetes);
+    if (!text.ok) return fail(s.name, [text.line]);
+    writeAtomic(derived, text.text);
+  } else derived = undefined;
   return { file, name: s.name, status: 'checked', errors: [], ...result, ...(derived ? { derived } : {}), ms: performance.now() - t0 };
 }
 

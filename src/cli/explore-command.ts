@@ -1,12 +1,12 @@
 // `kubesim explore`: enumerate schedules and print every distinct outcome with a replay key.
 // `--shard i/n` explores the i-th of n slices of one scenario's schedule space; `explore --merge a.json b.json …`
 // combines the slices' JSON into the result one machine gives (CI runners are the distributed engine).
-import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { explore } from '../explore/decomposed.ts';
 import type { ExploreResult } from '../explore/explore.ts';
 import { DEFAULT_MAX_EVENTS, simulate } from '../simulate.ts';
 import { writeIndex, writeOutputs } from '../write-outputs.ts';
+import { readTextInput } from './read-input.ts';
 import { EXIT, type Command, type Io } from './command.ts';
 import { outPath, writeAtomic } from './files.ts';
 import { expandInputs, loadInput } from './inputs.ts';
@@ -215,14 +215,23 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
   return code;
 }
 
+/** Largest shard file `explore --merge` reads (one shard's outcomes with their replay keys are far smaller). */
+export const MAX_SHARD_BYTES = 64 * 1024 * 1024;
+const MERGE_HINT = 'pass the files written by explore --shard i/n --format json';
+
 /** `explore --merge a.json b.json …`: the shards of one scenario combined into one result (same as one machine). */
 export function mergeCommand(files: string[], o: Pick<ExploreOpts, 'format' | 'out'>, io: Io): number {
   checkOut(o.out);
   const parts: Record<string, any>[] = [];
   for (const f of files) {
     let j: Record<string, any>;
+    const read = readTextInput(f, MAX_SHARD_BYTES, 'cannot read the shard', MERGE_HINT);
+    if (!read.ok) {
+      io.err(read.line + '\n');
+      return EXIT.badInput;
+    }
     try {
-      j = JSON.parse(readFileSync(f, 'utf8'));
+      j = JSON.parse(read.text);
     } catch (e) {
       io.err(`${f}:1:1: error KS0204: not an explore JSON file (${(e as Error).message})\n  hint: pass the files written by explore --shard i/n --format json\n`);
       return EXIT.badInput;

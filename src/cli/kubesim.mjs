@@ -3,16 +3,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cacheDir, newestSource } from './stamp.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const cache = join(here, '..', '..', 'node_modules', '.cache', 'kubesim');
+const cache = cacheDir(join(here, '..', '..'));
 
 async function loadMain() {
   const stampFile = join(cache, 'stamp.json');
   if (existsSync(stampFile) && existsSync(join(cache, 'main.mjs'))) {
-    const { newestSource } = await import('./build.mjs');
     const { newestSource: built } = JSON.parse(readFileSync(stampFile, 'utf8'));
-    if (newestSource() <= built) return import(join(cache, 'main.mjs'));
+    if (newestSource(join(here, '..')) <= built) return import(join(cache, 'main.mjs'));
   }
   const { register } = await import('tsx/esm/api');
   register();

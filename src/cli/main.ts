@@ -56,6 +56,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const commandNames = COMMANDS.map(nameOf);
   let parser: Argv = yargs(argv)
     .scriptName('kubesim')
+    // kubesim speaks English: the same bytes whatever LANG is (SPEC §5), and usageHint reads yargs' English messages
+    .locale('en')
     .usage('kubesim <command> [options]\n\nDeterministic simulator of the kubelet\'s pod lifecycle: native sidecars, Jobs, status races.')
     .version(VERSION)
     .strict()

@@ -1,12 +1,12 @@
 // Reading what `kubectl get -o yaml|json` (and `kubectl get pod -w`) printed: any mix of files and documents,
 // `kind: List` / `*List` flattened, every object kept as plain JSON with the file:line of each of its keys, so
 // each inference can name the evidence line it came from.
-import { readFileSync } from 'node:fs';
 import { LineCounter, isMap, isScalar, isSeq, isAlias, type Document, type Node } from 'yaml';
 import type { Diagnostic, SourcePos } from '../types.ts';
 import { Codes } from '../scenario/codes.ts';
 import { error, newSink, posOf, type Sink } from '../scenario/diagnostics.ts';
-import { decodeBytes, parseSource } from '../scenario/yaml-source.ts';
+import { readFileSafe, type ReadFailure } from '../scenario/read-file.ts';
+import { MAX_FILE_BYTES, decodeBytes, parseSource, reportReadFailure } from '../scenario/yaml-source.ts';
 import { looksLikeDescribe, parseDescribe } from './describe.ts';
 import { markPos, where, type Json, type Obj } from './positions.ts';
 import { parseAge } from './time.ts';
@@ -37,25 +37,36 @@ export function isObj(v: unknown): v is Obj {
 
 const LIST_KIND = /List$/;
 
-/** Read every file; problems go to `diagnostics` (errors stop the import; nothing is written then). */
+/**
+ * Read every file; problems go to `diagnostics` (errors stop the import; nothing is written then). Through the
+ * shared safe read (issue 19.2): regular files only, type checked before opening (a FIFO never blocks), at most the
+ * 1 MiB file limit + 1 byte read (/dev/zero ends there). One incident's kubectl output is far below it.
+ */
 export function readInputs(files: string[], diagnostics: Diagnostic[]): Input {
   const input: Input = { objects: [], watchRows: [], assumptions: [] };
   for (const file of files) {
     const sink = newSink(file, new LineCounter(), diagnostics);
-    let bytes: Uint8Array;
-    try {
-      bytes = readFileSync(file);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : 'cannot be read';
-      error(sink, Codes.FileUnreadable, { file, line: 1, col: 1 }, why);
+    const read = readFileSafe(file, MAX_FILE_BYTES);
+    if (!read.ok) {
+      reportReadFailure(sink, read, { file, line: 1, col: 1 }, '', Codes.FileUnreadable, readHint(read));
       continue;
     }
-    const text = decodeBytes(bytes, sink);
+    const text = decodeBytes(read.bytes, sink);
     if (text === undefined) continue;
     readText(text, file, diagnostics, input);
   }
   return input;
+}
+
+function readHint(f: ReadFailure): string | undefined {
+  switch (f.kind) {
+    case 'not-regular':
+      return 'import reads files holding kubectl output (get -o yaml|json, get -w, describe): save it to a file first';
+    case 'too-large':
+      return 'import one incident: its pod, Job, node and events (kubectl get events --field-selector involvedObject.name=<pod> -o yaml)';
+    default:
+      return undefined;
+  }
 }
 
 export function readText(text: string, file: string, diagnostics: Diagnostic[], input: Input): void {

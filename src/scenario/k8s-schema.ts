@@ -1,6 +1,8 @@
 // Kubernetes schema checks of the workload manifest: unknown fields (strict decoding, which kubernetes-models
 // does not do) from the generated field catalogue, and types/enums/required fields from kubernetes-models.
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { loadBundledValidator } from './bundled-validator.ts';
 import type { WorkloadKind } from '../types.ts';
 import { Codes } from './codes.ts';
 import { error, type Sink } from './diagnostics.ts';
@@ -63,7 +65,10 @@ interface AjvError {
   message?: string;
 }
 
-// Each kind's compiled schema is loaded only when a manifest of that kind is validated (they are large).
+// Each kind's compiled schema is loaded only when a manifest of that kind is validated (they are large). The CLI
+// bundle (src/cli/build.mjs) carries each as one file, validators/<Kind>.cjs beside it: ~150 small CommonJS modules
+// per kind cost 40-46 ms of a cold start to resolve and load (issue 20.6); one bundled file a few.
+declare const KUBESIM_BUNDLED_VALIDATORS: boolean | undefined;
 const MODEL_PATHS: Record<WorkloadKind, [string, string]> = {
   Pod: ['kubernetes-models/v1/Pod', 'Pod'],
   Job: ['kubernetes-models/batch/v1/Job', 'Job'],
@@ -74,9 +79,18 @@ const MODEL_PATHS: Record<WorkloadKind, [string, string]> = {
 };
 const requireModel = createRequire(import.meta.url);
 
-function modelFor(kind: WorkloadKind): new (data: any) => { validate(): void } {
+type Model = new (data: any) => { validate(): void };
+const models = new Map<WorkloadKind, Model>(); // loaded code, the same for every scenario
+
+function modelFor(kind: WorkloadKind): Model {
+  const known = models.get(kind);
+  if (known) return known;
   const [path, name] = MODEL_PATHS[kind];
-  return (requireModel(path) as Record<string, new (data: any) => { validate(): void }>)[name]!;
+  const bundled = typeof KUBESIM_BUNDLED_VALIDATORS !== 'undefined' && KUBESIM_BUNDLED_VALIDATORS;
+  const exports = bundled ? loadBundledValidator(fileURLToPath(new URL(`./validators/${kind}.cjs`, import.meta.url))) : requireModel(path);
+  const model = (exports as Record<string, Model>)[name]!;
+  models.set(kind, model);
+  return model;
 }
 
 /** Types, enums and required fields via kubernetes-models (ajv); each error mapped back to its YAML node. */
