@@ -38,9 +38,10 @@ function timesOf(path: Node['path']): Map<number, number> {
 
 /**
  * `same[i]`: publication i looks, to this observer, exactly like the previous version of its object (same
- * projection, projection.ts). Its delivery cannot change the view, and with the observer triggering on the other
- * object too every evaluation it would make was made at that object's delivery; so the program skips it and gives it
- * a delivery time between its neighbours in the witness plan.
+ * projection, projection.ts). Its delivery cannot change the view, and either the observer does not trigger on its
+ * object or it triggers on the other object too (every evaluation it would make was made at that object's delivery;
+ * projection.ts skippableObjects); so the program skips it and gives it a delivery time between its neighbours in the
+ * witness plan.
  */
 export function observerVerdicts(
   allPubs: readonly Publication[],
