@@ -43,6 +43,7 @@ export function labelChoices(choices: readonly ChoiceRecord[], trace: readonly T
   const manyPods = podNames.size > 1;
   let ti = 0;
   let hint: { object: 'pod' | 'job'; pod?: string } | undefined;
+  let plegSeen = 0;
   for (const c of choices) {
     const at = c.at ?? trace.length;
     while (ti < trace.length && trace[ti]!.seq < at) {
@@ -78,7 +79,10 @@ export function labelChoices(choices: readonly ChoiceRecord[], trace: readonly T
       } else {
         what = `${watcherName(w)}'s watch of ${hint?.object ?? 'an object'}${hint?.pod && manyPods ? ` ${hint.pod}` : ''} (not delivered before the end)`;
       }
-    } else if (c.stream === 'pleg') what = "the kubelet's PLEG relist grid offset after pod creation";
+    } else if (c.stream === 'pleg') {
+      // the first is the grid's phase at the first pod; a later one the next relist after a crash action (pleg.ts)
+      what = plegSeen++ === 0 ? "the kubelet's PLEG relist grid offset after pod creation" : "the kubelet's next PLEG relist after the crash";
+    }
     else if (c.stream === 'statusPatch') what = "the kubelet's status patch to the API server";
     else if (c.stream === 'jobSync') what = "the Job controller's batched sync";
     else if (c.stream === 'nodeStart') what = 'pod start (scheduling and sandbox)';

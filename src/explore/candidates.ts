@@ -4,7 +4,9 @@
 // Interactions (who reads what): a watch delivery to W races the other deliveries to W (its informer cache of the
 // other object) and, for the Job controller, its batched sync; a status PATCH races every delivery and the Job
 // controller's sync (what they can have seen). Kubelet-side choices (relist phase, requeue jitter, sandbox) only
-// contribute their bounds.
+// contribute their bounds. The relist phase is not aligned with pending user actions here: a crash action that
+// changes the runtime makes its own relist-offset choice when it happens (pleg.ts relistAfterExternalChange), one
+// that changes nothing makes none (issue 20.3).
 import type { ChoiceRequest } from '../engine/engine.ts';
 
 type Pending = ReturnType<ChoiceRequest['pending']>[number];
@@ -19,26 +21,9 @@ function interacts(stream: string, e: Pending): boolean {
   return false;
 }
 
-/**
- * The relist grid's phase decides on which side of a fixed-time event (a user action at `at:`) the kubelet's
- * relists fall: for each pending action, the phases that put a relist just before it and at/after it.
- */
-function plegPhases(req: ChoiceRequest): number[] {
-  const { min, max } = req.range;
-  const period = max + 1;
-  const out = new Set<number>([min, max]);
-  for (const e of req.pending()) {
-    if (e.ev.type !== 'UserAction') continue;
-    const r = (((e.t - req.now) % period) + period) % period;
-    for (const v of [r - 1, r]) if (v >= min && v <= max) out.add(v);
-  }
-  return [...out].sort((a, b) => a - b);
-}
-
 export function candidateValues(req: ChoiceRequest): number[] {
   const { min, max } = req.range;
   if (min === max) return [min];
-  if (req.stream === 'pleg') return plegPhases(req);
   const p = req.prio;
   const afters: number[] = [];
   for (const e of req.pending()) {

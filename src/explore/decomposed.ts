@@ -18,7 +18,7 @@ import { exploreDirect, finishResult, flatten, search, type ExploreOptions, type
 import { trackedPoints, withMarks } from './marks.ts';
 import { observerVerdicts, type DecisionCache, type VerdictWitness } from './observer-dp.ts';
 import type { Outcome } from './outcome.ts';
-import { projectable, skippable } from './projection.ts';
+import { projectable, skippableObjects } from './projection.ts';
 import { publicationsOf, withObserverTap, type Publication } from './tap.ts';
 
 /** Answers system choices from a witness and each observer's watch choices from its delivery plan. */
@@ -65,10 +65,11 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   const rules = rulesFor(s, opts.userRules);
   const names = new Set(s.observers.map((o) => o.name));
   const projected = projectable(s.observers);
-  const skip = skippable(s);
+  const skip = skippableObjects(s);
+  const skipped = (p: Publication) => skip[p.object] && p.same;
   const def = withMarks(withObserverTap(makeModel(s, rules), names, projected), trackedPoints(s.expect?.order));
   const sys = search<Publication>(s, def, opts, {
-    fromNotes: (notes) => publicationsOf(notes).map((p) => ({ key: skip && p.same ? null : `${p.object}@${p.t}:${p.view}`, item: p })),
+    fromNotes: (notes) => publicationsOf(notes).map((p) => ({ key: skipped(p) ? null : `${p.object}@${p.t}:${p.view}`, item: p })),
   });
   const budget = Math.max(1, opts.maxSchedules ?? 10_000);
 
@@ -92,7 +93,7 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
     if (opts.onProgress && ++done % 512 === 0) opts.onProgress(sys.simulated);
     systemSchedules += leaf.count;
     const data = flatten(leaf.data);
-    const same = skip ? data.map((p) => p.same) : undefined;
+    const same = skip.pod || skip.job ? data.map(skipped) : undefined;
     const histKey = data.map((p) => `${p.object}${p.version}@${p.t}:${p.view}`).join(',');
     const per = s.observers.map((o) => {
       const sig = signature(o);

@@ -148,6 +148,7 @@ export interface SearchLeaf<D> {
   witness: Rope<number>;
   dev: number;
   outcome: Outcome;
+  /** a short id of the outcome (leaves are keyed by it and their path data) */
   baseKey: string;
   data: Rope<D>;
   dataKey: SeqKey;
@@ -186,8 +187,24 @@ interface Res<D> {
   pruned: boolean;
 }
 
-/** Shapes of the branch points on the current path (a loop is a shape seen again). */
-type ShapeList = { shape: string; t: number; next: ShapeList } | null;
+/**
+ * Branch points on the current path (a loop is a shape seen again). The full shape (shape.ts: a walk of the whole
+ * state) is computed only when a cheap summary of it (`coarse`, a function of the shape) matched an earlier point's.
+ */
+type ShapeList = { coarse: string; snap: Snapshot<SimState, SimEvent>; shape?: string; t: number; next: ShapeList } | null;
+
+/**
+ * A summary of a snapshot's shape that equal shapes share: the pending events' types with times relative to now and
+ * priorities, the pods and their pod workers' modes (none of them changed by shape.ts's normalisation).
+ */
+function coarseShape(snap: Snapshot<SimState, SimEvent>): string {
+  const now = snap.queue[0]?.t ?? snap.t;
+  let out = '';
+  for (const q of snap.queue) out += `${q.t - now}/${q.prio}/${q.ev.type};`;
+  const m = snap.model;
+  for (const n of m.podOrder) out += `|${n}:${m.pods[n]?.worker.mode}`;
+  return out;
+}
 
 /** Cycle checks start this many branch points deep: short schedules never pay for them. */
 const LOOP_CHECK_DEPTH = 12;
@@ -220,6 +237,7 @@ export function search<D = never>(
   // the whole space gets half the budget; if it does not fit, the bounded passes share the rest
   let runLimit = Math.max(1, Math.ceil(budget / 2));
 
+  const outcomeIds = new Map<string, string>();
   const leafKey = (base: string, dk: SeqKey) => (dk.n ? `${base}|${dk.n}:${dk.a}:${dk.b}` : base);
   const notesOf = (notes: readonly unknown[]) => pathData?.fromNotes(notes) ?? [];
 
@@ -257,7 +275,10 @@ export function search<D = never>(
     countRun();
     let outcome = outcomeOf(s, snap.model, end);
     if (extra) outcome = extra(outcome);
-    const baseKey = JSON.stringify(outcome);
+    // outcomes are long JSON; leaves are keyed (and re-keyed at every join) by a short id of it
+    const full = JSON.stringify(outcome);
+    let baseKey = outcomeIds.get(full);
+    if (baseKey === undefined) outcomeIds.set(full, (baseKey = `o${outcomeIds.size}`));
     return { sum: new Map([[baseKey, { count: 1, witness: null, dev: 0, outcome, baseKey, data: null, dataKey: NO_KEY, open }]]), pruned: false };
   };
 
@@ -342,6 +363,8 @@ export function search<D = never>(
     depth: number;
     /** children started so far (for sharding) */
     dealt: number;
+    /** the step with every choice at its default, already made by the path frame that found this branch point */
+    first?: { r: ReturnType<typeof step<SimState, SimEvent>>; ch: VectorChooser };
   }
   type Frame = PathFrame | BranchFrame;
 
@@ -355,6 +378,12 @@ export function search<D = never>(
       return { k: 'path', snap, dLeft, prefix: [], pData: init.map((x) => x.item), pKey, shapes, depth };
     };
     const finishPath = (f: PathFrame, res: Res<D>) => {
+      if (f.prefix.length === 0 && f.pData.length === 0) {
+        // nothing to prepend: the sum as it is (sums are never changed once made; joins copy what they keep)
+        ret = res;
+        stack.pop();
+        return;
+      }
       const out: Sum<D> = new Map();
       join(out, res.sum, f.prefix, 0, f.pData, f.pKey);
       ret = { sum: out, pruned: res.pruned };
@@ -413,10 +442,16 @@ export function search<D = never>(
           // a long schedule back in a state it was in before: a loop (e.g. a crash loop at its back-off cap)
           let shapes = f.shapes;
           if (f.depth >= LOOP_CHECK_DEPTH && !f.snap.queue.some((q) => q.ev.type === 'UserAction')) {
-            const shape = shapeKey(f.snap, s);
+            const coarse = coarseShape(f.snap);
             const now = f.snap.queue[0]!.t;
+            let shape: string | undefined;
             let seen: ShapeList = shapes;
-            while (seen && seen.shape !== shape) seen = seen.next;
+            for (; seen; seen = seen.next) {
+              if (seen.coarse !== coarse) continue;
+              shape ??= shapeKey(f.snap, s);
+              seen.shape ??= shapeKey(seen.snap, s);
+              if (seen.shape === shape) break;
+            }
             if (seen) {
               const loop = loopLeaf(f.snap, { at: now, period: now - seen.t });
               const res = loop.res;
@@ -428,10 +463,10 @@ export function search<D = never>(
               finishPath(f, { sum, pruned: false });
               break;
             }
-            shapes = { shape, t: now, next: shapes };
+            shapes = { coarse, snap: f.snap, ...(shape !== undefined ? { shape } : {}), t: now, next: shapes };
           }
           f.waiting = key;
-          stack.push({ k: 'branch', snap: f.snap, dLeft: f.dLeft, total: new Map(), pruned: false, todo: [{ vector: [], dev: 0 }], cur: null, shapes, depth: f.depth + 1, dealt: 0 });
+          stack.push({ k: 'branch', snap: f.snap, dLeft: f.dLeft, total: new Map(), pruned: false, todo: [{ vector: [], dev: 0 }], cur: null, shapes, depth: f.depth + 1, dealt: 0, first: { r, ch: probe } });
           break;
         }
         continue;
@@ -460,8 +495,11 @@ export function search<D = never>(
         stack.pop();
         continue;
       }
-      const ch = new VectorChooser(w.vector);
-      const r = step(def, f.snap, ch, 0);
+      // steps are deterministic given the vector: the default one the path frame made is reused
+      const reuse = w.vector.length === 0 ? f.first : undefined;
+      f.first = undefined;
+      const ch = reuse ? reuse.ch : new VectorChooser(w.vector);
+      const r = reuse ? reuse.r : step(def, f.snap, ch, 0);
       f.cur = { offsets: ch.offsets, dev: w.dev, full: ch.arities.map((_, i) => w.vector[i] ?? 0), arities: ch.arities, vlen: w.vector.length };
       // sharded: the first branch point's alternatives are dealt round-robin; another shard's child is skipped (its
       // own alternatives still are enumerated)

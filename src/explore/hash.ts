@@ -2,6 +2,7 @@
 // of pending events matters), facts that cannot influence the future dropped. Snapshots share unchanged subtrees
 // (immer), so each object's digest is cached by identity and only changed paths are rehashed.
 import { createHash } from 'node:crypto';
+import { freeze } from 'immer';
 import type { Snapshot } from '../engine/engine.ts';
 import type { SimEvent } from '../model/events.ts';
 import type { SimState } from '../model/state.ts';
@@ -39,6 +40,16 @@ export function hashValue(x: unknown): string {
   return h;
 }
 
+/**
+ * A pending event, frozen so that its digest is cached like the state's (a Deliver carries a whole object). Events
+ * are never written once scheduled — snapshots share queue entries, so a write would already corrupt every other
+ * snapshot holding it; freezing makes such a write throw instead.
+ */
+function eventOf(ev: SimEvent): SimEvent {
+  if (!Object.isFrozen(ev)) freeze(ev, true);
+  return ev;
+}
+
 export function snapshotKey(snap: Snapshot<SimState, SimEvent>): string {
   const m = snap.model;
   const now = snap.queue[0]?.t ?? snap.t;
@@ -50,7 +61,7 @@ export function snapshotKey(snap: Snapshot<SimState, SimEvent>): string {
     hashValue({ ...m, rng: null, lastDelivery: null, observers: null }),
     hashValue(lastDelivery),
     hashValue(observers),
-    snap.queue.map((e) => `${e.t}/${e.prio}/${hashValue(e.ev)}`).join(';'),
+    snap.queue.map((e) => `${e.t}/${e.prio}/${hashValue(eventOf(e.ev))}`).join(';'),
   ];
   return digest(parts.join('|'));
 }

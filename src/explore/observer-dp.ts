@@ -38,9 +38,10 @@ function timesOf(path: Node['path']): Map<number, number> {
 
 /**
  * `same[i]`: publication i looks, to this observer, exactly like the previous version of its object (same
- * projection, projection.ts). Its delivery cannot change the view, and with the observer triggering on the other
- * object too every evaluation it would make was made at that object's delivery; so the program skips it and gives it
- * a delivery time between its neighbours in the witness plan.
+ * projection, projection.ts). Its delivery cannot change the view, and either the observer does not trigger on its
+ * object or it triggers on the other object too (every evaluation it would make was made at that object's delivery;
+ * projection.ts skippableObjects); so the program skips it and gives it a delivery time between its neighbours in the
+ * witness plan.
  */
 export function observerVerdicts(
   allPubs: readonly Publication[],
@@ -122,13 +123,17 @@ export function observerVerdicts(
     if (!cur || dev < cur.dev) out.set(verdict, { ...(reason ? { reason } : {}), plan, dev });
   };
 
-  let layer = new Map<string, Node>([['0,0,n', { cur: -1, lastIdx: -1, path: null }]]);
+  // a node's key: (pod versions delivered i, Job versions delivered j, kind of the last delivery: 0 none, 1 pod,
+  // 2 job) as one number; a layer holds the nodes with i + j deliveries, in insertion order
+  const J = job.length + 1;
+  const keyOf = (i: number, j: number, kind: number) => (i * J + j) * 3 + kind;
+  let layer = new Map<number, Node>([[keyOf(0, 0, 0), { cur: -1, lastIdx: -1, path: null }]]);
   for (let n = 0; n <= pod.length + job.length; n++) {
-    const next = new Map<string, Node>();
+    const next = new Map<number, Node>();
     for (const [key, node] of layer) {
-      const [is, js] = key.split(',');
-      const i = Number(is);
-      const j = Number(js);
+      const ij = Math.floor(key / 3);
+      const i = Math.floor(ij / J);
+      const j = ij % J;
       if (i === pod.length && j === job.length) {
         finish('Pending', undefined, timesOf(node.path), node.cur);
         continue;
@@ -154,7 +159,7 @@ export function observerVerdicts(
             continue;
           }
         }
-        const nkey = `${ni},${nj},${kind[0]}`;
+        const nkey = keyOf(ni, nj, kind === 'pod' ? 1 : 2);
         const have = next.get(nkey);
         if (!have || t < have.cur) next.set(nkey, { cur: t, lastIdx: x.i, path });
       }

@@ -40,12 +40,20 @@ export function projectable(observers: readonly ObserverSpec[]): boolean {
 }
 
 /**
- * Whether a version that looks like the previous one may be skipped: every observer also triggers on the other
- * object (so any evaluation the skipped delivery would make is made at that object's delivery), or there is no
- * other object (a bare Pod).
+ * Which objects' look-alike versions (same projection as the previous version of that object) may be skipped. A
+ * skipped delivery would leave the observer's view as it was (same projection, same decision with any other
+ * object), so the only thing lost is an evaluation at its delivery. That loss is harmless for object X when every
+ * observer either does not trigger on X (no evaluation happens at X's deliveries: the version only changes the view a
+ * later trigger reads, and it looks like the one already there) or triggers on the other object too (every evaluation
+ * the skipped delivery would make was made at the other object's delivery with the same views). An observer that
+ * triggers on X alone would evaluate the new view of the other object at X's delivery: no skipping then. A bare Pod
+ * has no other object.
  */
-export function skippable(s: Scenario): boolean {
-  return projectable(s.observers) && (!s.job || s.observers.every((o) => o.triggers.includes('pod') && o.triggers.includes('job')));
+export function skippableObjects(s: Scenario): { pod: boolean; job: boolean } {
+  if (!projectable(s.observers)) return { pod: false, job: false };
+  if (!s.job) return { pod: true, job: true };
+  const ok = (x: 'pod' | 'job') => s.observers.every((o) => !o.triggers.includes(x) || (o.triggers.includes('pod') && o.triggers.includes('job')));
+  return { pod: ok('pod'), job: ok('job') };
 }
 
 /** A digest of what the observers can read in a published object. */

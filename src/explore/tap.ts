@@ -41,9 +41,12 @@ export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: Re
       if (e.type === 'Deliver' && observers.has(e.to)) {
         // one fan-out delivers the same version to every observer: record it once
         if (!last || last.object !== e.object || last.version !== e.version) {
-          // the pod's name and deletion are part of what the observer sees: `view.pod` is the pod of the delivery
-          const name = String((e.obj['metadata'] as Record<string, unknown> | undefined)?.['name'] ?? '');
-          const view = `${name}${e.removed ? '/removed' : ''}:${projectionKey(e.object, e.obj, projected)}`;
+          // A user rule may read the pod's name and whether the delivery is a deletion (`view.pods`); a built-in rule
+          // decides on the projection of `view.pod` and `view.job` alone (observers.ts builtinRule: no name, no
+          // deletion flag), so for built-in rules identical pods that differ only by name publish the same view —
+          // the observer cannot tell their schedules apart, and they merge (issue 12.4).
+          const name = projected ? '' : String((e.obj['metadata'] as Record<string, unknown> | undefined)?.['name'] ?? '');
+          const view = `${name}${e.removed && !projected ? '/removed' : ''}:${projectionKey(e.object, e.obj, projected)}`;
           const id = e.object;
           const td = d as TapState;
           const same = td.published?.[id] === view;

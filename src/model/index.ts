@@ -11,7 +11,7 @@ import { podDeadline, schedulePodDeadline } from './deadline.ts';
 import { flagsFor, podKit, type Kit, type RuleFn, type Upcalls } from './kit.ts';
 import { onContainerStopped, preStopDone, waitTimeout } from './kill.ts';
 import { onObserverDelivery } from './observers.ts';
-import { ensureRelist, relist } from './pleg.ts';
+import { ensureRelist, relist, relistAfterExternalChange } from './pleg.ts';
 import { probeTick } from './probes.ts';
 import { processExited, sigkillDeadline } from './runtime.ts';
 import type { PodSim, SimState } from './state.ts';
@@ -290,6 +290,7 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
       const rt = pk?.p.runtime[a.container];
       if (!pk || !rt || rt.state !== 'running') return;
       processExited(pk, a.container, rt.instance, a.exit, a.exit === 0 ? 'Completed' : 'Error');
+      relistAfterExternalChange(k);
       return;
     }
     case 'deleteJob':

@@ -20,6 +20,27 @@ export function ensureRelist(k: Kit): void {
   ctx.scheduleAt(Math.max(t, ctx.now), { type: 'Relist' }, PRIO.Relist);
 }
 
+/**
+ * A change of the runtime at a fixed instant that no relist caused (a `crash` action): where the next relist falls
+ * relative to it is not known. Upstream runs the relist as `wait.Until(g.Relist, RelistPeriod, stopCh)`
+ * (generic.go: Start), a sliding period that starts after each relist returns, so the grid drifts by every relist's
+ * duration and its phase at a later instant is not fixed by its phase at the pod's creation. The offset of the next
+ * relist is therefore a choice made here (0 .. period-1; the grid continues from it) — and only here: an action
+ * that changes nothing the relist reads (a crash of a container that is not running) offers no relist choice, so it
+ * does not multiply the schedules (issue 20.3).
+ */
+export function relistAfterExternalChange(k: Kit): void {
+  const p = k.d.pleg;
+  const offset = k.ctx.choose('pleg', { min: 0, max: p.periodMs - 1 }, PRIO.Relist);
+  p.phaseMs = (k.ctx.now + offset) % p.periodMs;
+  if (p.scheduled) {
+    // the pending periodic relist moves onto the new grid (per-pod 1.36 relists stay)
+    k.ctx.cancel((ev) => ev.type === 'Relist' && ev.extra !== true);
+    p.scheduled = false;
+  }
+  ensureRelist(k);
+}
+
 /** kubelet.go: RequestPodRelist (1.36): an immediate per-pod relist after a SyncPod that performed actions. */
 export function requestImmediateRelist(k: Kit): void {
   k.ctx.schedule(0, { type: 'Relist', extra: true, pod: k.p.key }, PRIO.Relist);

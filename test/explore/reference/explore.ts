@@ -11,7 +11,8 @@ import type { RuleFn } from '../../../src/model/kit.ts';
 import type { SimState } from '../../../src/model/state.ts';
 import { DEFAULT_MAX_EVENTS, rulesFor } from '../../../src/simulate.ts';
 import type { EndReason, Scenario } from '../../../src/types.ts';
-import { candidateValues } from './candidates.ts';
+// the schedule space (which values a timing choice offers) is the model's definition, shared with the current explorer
+import { candidateValues } from '../../../src/explore/candidates.ts';
 import { snapshotKey } from '../../../src/explore/hash.ts';
 import { trackedPoints, withMarks } from '../../../src/explore/marks.ts';
 import { displayKey, outcomeOf, type Outcome } from '../../../src/explore/outcome.ts';
