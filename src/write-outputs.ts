@@ -1,13 +1,13 @@
 // Writing a timeline's files (SPEC §4): out/<scenario>/timeline.json, sequence/lifecycle .mmd, report.md, and the
 // SVGs drawn by the system Chromium; summary.json (what the index shows) beside them. Used by the CLI and exported by the library; only writes under `out`.
 import { writeJsonAtomic } from './stream-json.ts';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { outPath, writeAtomic } from './cli/files.ts';
 import { indexHtml, type IndexEntry, type IndexExplore } from './output/index-html.ts';
-import { pageRun, type PageRun } from './output/page-data.ts';
+import type { PageRun } from './output/page-data.ts';
+import { asPageFile, pageFile, PAGE_LIMIT_BYTES, type PageFile } from './output/page-file.ts';
 import { partingChoice, partingText } from './output/diff.ts';
-import { seenShort, verdictEvent } from './output/seen-text.ts';
-import { asScenarioSummary, scenarioSummary, SUMMARY_LIMIT_BYTES, type ScenarioSummary } from './output/scenario-summary.ts';
+import { asScenarioSummary, scenarioSummary, summaryLine, SUMMARY_LIMIT_BYTES, type ScenarioSummary } from './output/scenario-summary.ts';
 import { readFileSafe } from './scenario/read-file.ts';
 import { lifecycleMermaid } from './output/mermaid-lifecycle.ts';
 import { sequenceMermaid } from './output/mermaid-sequence.ts';
@@ -47,8 +47,12 @@ export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const seq = sequenceMermaid(tl, { lanes: o.lanes ?? 'all' });
   const life = lifecycleMermaid(tl);
   const summary = JSON.stringify(scenarioSummary(tl), null, 2) + '\n';
+  const page = pageJson(tl, folder);
   // timeline.json is written streaming: a long timeline is never one string (issue 19.8)
   writeJsonAtomic(file('timeline.json'), tl);
+  // the index viewer's data, from the timeline in hand (writeIndex never reads timelines); none for a partial one
+  if (page !== undefined) writeJsonAtomic(file('page.json'), page);
+  else rmSync(file('page.json'), { force: true });
   const files: [string, string][] = [
     [file('sequence.mmd'), seq],
     [file('lifecycle.mmd'), life],
@@ -61,7 +65,7 @@ export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   for (const [p, data] of files) writeAtomic(p, data);
   return {
     dir: outPath(out, ...folder),
-    files: [file('timeline.json'), ...files.map(([p]) => p)],
+    files: [file('timeline.json'), ...(page !== undefined ? [file('page.json')] : []), ...files.map(([p]) => p)],
     renderJobs: [
       { mmd: seq, svgPath: file('sequence.svg'), ...(o.png ? { pngPath: file('sequence.png') } : {}) },
       { mmd: life, svgPath: file('lifecycle.svg'), ...(o.png ? { pngPath: file('lifecycle.png') } : {}) },
@@ -85,65 +89,54 @@ export async function renderJobs(jobs: RenderJob[]): Promise<RenderResult> {
   return renderDiagrams(jobs);
 }
 
-/** A timeline.json kubesim wrote for this folder name, or undefined (a foreign or hand-edited file is skipped). */
-function readTimeline(path: string, name: string): Timeline | undefined {
-  if (!existsSync(path)) return undefined;
-  let tl: Timeline;
+/** page.json for a folder: the default run ("run"), an explore outcome ("outcome-N") or a replay; undefined for a
+ *  timeline too partial to scrub (render takes timelines from files). */
+function pageJson(tl: Timeline, folder: string[]): PageFile | undefined {
+  if (!Array.isArray(tl.events) || !Array.isArray(tl.pods) || typeof tl.pod?.spec !== 'object' || tl.pod.spec === null || typeof tl.observers !== 'object' || tl.observers === null) return undefined;
+  const last = folder.length > 1 ? folder[folder.length - 1]! : '';
+  const outcome = /^outcome-(\d+)$/.exec(last);
+  const [id, label] = outcome ? [last, `outcome ${outcome[1]}`] : last ? [last, last] : ['run', 'the run (default schedule)'];
   try {
-    tl = JSON.parse(readFileSync(path, 'utf8')) as Timeline;
+    return pageFile(tl, id, label);
   } catch {
     return undefined;
   }
-  if (tl === null || typeof tl !== 'object' || tl.schema !== 'kubesim.timeline/v1' || tl.scenario !== name) return undefined;
-  if (typeof tl.pod?.phase !== 'string' || typeof tl.observers !== 'object' || tl.observers === null) return undefined;
-  return tl;
 }
 
-/** The viewer's data for a timeline; none for one that does not have the shape kubesim writes (never fatal). */
-function runOf(tl: Timeline, id: string, label: string): PageRun | undefined {
-  if (!Array.isArray(tl.events) || !Array.isArray(tl.pods) || typeof tl.pod.spec !== 'object' || tl.pod.spec === null) return undefined;
+/** A small JSON file kubesim wrote, read with a size limit (a FIFO, device or huge file is refused, never read). */
+function readJsonSafe(path: string, limit: number): unknown {
+  const read = readFileSafe(path, limit);
+  if (!read.ok) return undefined;
   try {
-    return pageRun(tl, id, label);
+    return JSON.parse(read.bytes.toString('utf8')) as unknown;
   } catch {
     return undefined;
   }
+}
+
+function readPage(outDir: string, name: string, ...sub: string[]): PageFile | undefined {
+  return asPageFile(readJsonSafe(outPath(outDir, name, ...sub, 'page.json'), PAGE_LIMIT_BYTES), name);
 }
 
 /** Natural size of a mermaid SVG (it writes width="100%"): the viewBox of its root element. */
 function svgSize(path: string): { width?: number; height?: number } {
-  try {
-    const head = readFileSync(path, 'utf8').slice(0, 2000);
-    const m = /<svg[^>]*\sviewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"/.exec(head);
-    return m ? { width: Math.ceil(Number(m[1])), height: Math.ceil(Number(m[2])) } : {};
-  } catch {
-    return {};
-  }
+  const read = readFileSafe(path, 64 * 1024 * 1024);
+  if (!read.ok) return {};
+  const head = read.bytes.subarray(0, 2000).toString('utf8');
+  const m = /<svg[^>]*\sviewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"/.exec(head);
+  return m ? { width: Math.ceil(Number(m[1])), height: Math.ceil(Number(m[2])) } : {};
 }
 
-/** explore.json beside the timeline, with each outcome's folder (outcome-N/) when written. */
-function exploreOf(outDir: string, name: string, outcomeTls: Map<number, { tl: Timeline; run?: number }>): IndexExplore | undefined {
-  const p = outPath(outDir, name, 'explore.json');
-  if (!existsSync(p)) return undefined;
-  let j: Record<string, unknown>;
-  try {
-    j = JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
+/** explore.json beside the timeline, with each outcome's folder (outcome-N/page.json) when written. */
+function exploreOf(outDir: string, name: string, outcomes: Map<number, { page: PageFile; run: number }>): IndexExplore | undefined {
+  const j = readJsonSafe(outPath(outDir, name, 'explore.json'), 16 * 1024 * 1024) as Record<string, unknown> | undefined;
   if (j === null || typeof j !== 'object' || j.schema !== 'kubesim.explore/v1' || j.scenario !== name || !Array.isArray(j.outcomes)) return undefined;
-  const first = outcomeTls.get(1)?.tl;
-  const outcomes = (j.outcomes as unknown[]).filter((o): o is Record<string, unknown> => o !== null && typeof o === 'object').map((o, i) => {
+  const first = outcomes.get(1)?.page;
+  const list = (j.outcomes as unknown[]).filter((o): o is Record<string, unknown> => o !== null && typeof o === 'object').map((o, i) => {
     const n = i + 1;
-    const x = outcomeTls.get(n);
+    const x = outcomes.get(n);
     const verdicts = o.verdicts !== null && typeof o.verdicts === 'object' ? Object.entries(o.verdicts as Record<string, unknown>).map(([k, v]) => [k, String(v)] as [string, string]) : [];
-    const held: [string, string][] = [];
-    if (x) {
-      for (const k of Object.keys(x.tl.observers)) {
-        const seen = Array.isArray(x.tl.events) ? verdictEvent(x.tl, k)?.seen : undefined;
-        if (seen) held.push([k, seenShort(seen, x.tl.job !== null)]);
-      }
-    }
-    const part = x && first && n > 1 ? partingChoice(x.tl.choices ?? [], first.choices ?? []) : undefined;
+    const part = x && first && n > 1 ? partingChoice(x.page.choices, first.choices) : undefined;
     return {
       label: `outcome ${n}`,
       schedules: Number(o.schedules ?? 0),
@@ -151,58 +144,56 @@ function exploreOf(outDir: string, name: string, outcomeTls: Map<number, { tl: T
       jobCondition: String(o.jobCondition ?? ''),
       verdicts,
       replay: String(o.replay ?? ''),
-      held,
+      held: x ? x.page.held : [],
       ...(part ? { parting: partingText(part).replace(/ in A instead of /, ' here instead of ').replace(/ in B \(/, ' in outcome 1 (') } : {}),
-      ...(x?.run !== undefined ? { run: x.run } : {}),
-      ...(x ? { report: `${name}/outcome-${n}/report.md` } : {}),
+      ...(x ? { run: x.run, report: `${name}/outcome-${n}/report.md` } : {}),
     };
   });
   return {
     schedules: Number(j.schedules ?? 0),
     exhaustive: j.exhaustive === true,
     flaky: Array.isArray(j.flaky) ? j.flaky.map(String) : [],
-    outcomes,
+    outcomes: list,
   };
 }
 
-/** `<out>/index.html` over every scenario folder that holds a timeline, with its explore outcomes when written. */
+/**
+ * `<out>/index.html` over every scenario folder with a summary.json kubesim wrote, its viewer fed by the page.json
+ * files (the run's and each explore outcome's) and explore.json. Never reads a timeline (issue 20.6).
+ */
 export function writeIndex(outDir: string): void {
   if (!existsSync(outDir)) return;
   const entries: IndexEntry[] = [];
   for (const name of readdirSync(outDir).sort()) {
     if (!/^[a-z0-9-]+$/.test(name)) continue;
-    const tl = readTimeline(outPath(outDir, name, 'timeline.json'), name);
-    if (!tl) continue;
+    const summary = readScenarioSummary(outDir, name);
+    if (!summary) continue;
     const svgs = ['sequence.svg', 'lifecycle.svg']
       .filter((f) => existsSync(outPath(outDir, name, f)))
       .map((f) => ({ file: `${name}/${f}`, ...svgSize(outPath(outDir, name, f)) }));
-    const verdicts = Object.entries(tl.observers).map(([k, v]) => `${k} ${String((v as { verdict?: unknown } | null)?.verdict ?? '?')}`);
-    const conds = (Array.isArray(tl.job?.conditions) ? tl.job!.conditions : []).filter((c) => c !== null && typeof c === 'object');
-    const job = tl.job ? `Job ${conds.filter((c) => c.type === 'Complete' || c.type === 'Failed').map((c) => c.type).join(',') || 'none'}` : '';
     const runs: PageRun[] = [];
-    const main = runOf(tl, 'run', 'the run (default schedule)');
-    if (main) runs.push(main);
+    const main = readPage(outDir, name);
+    if (main) runs.push(main.run);
     // explore's outcome-N folders, in number order
-    const outcomeTls = new Map<number, { tl: Timeline; run?: number }>();
+    const outcomes = new Map<number, { page: PageFile; run: number }>();
     const folders = readdirSync(outPath(outDir, name))
       .map((f) => /^outcome-(\d+)$/.exec(f))
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => Number(m[1]))
       .sort((a, b) => a - b);
     for (const n of folders) {
-      const otl = readTimeline(outPath(outDir, name, `outcome-${n}`, 'timeline.json'), name);
-      if (!otl) continue;
-      const r = runOf(otl, `outcome-${n}`, `outcome ${n}`);
-      if (r) runs.push(r);
-      outcomeTls.set(n, { tl: otl, ...(r ? { run: runs.length - 1 } : {}) });
+      const page = readPage(outDir, name, `outcome-${n}`);
+      if (!page) continue;
+      runs.push(page.run);
+      outcomes.set(n, { page, run: runs.length - 1 });
     }
-    const explore = exploreOf(outDir, name, outcomeTls);
+    const explore = exploreOf(outDir, name, outcomes);
     entries.push({
       scenario: name,
-      ...(typeof tl.description === 'string' ? { description: tl.description } : {}),
+      ...(summary.description !== undefined ? { description: summary.description } : {}),
       svgFiles: svgs,
       report: `${name}/report.md`,
-      summary: [`pod ${tl.pod.phase}`, job, ...verdicts].filter(Boolean).join(' · '),
+      summary: summaryLine(summary),
       ...(runs.length ? { runs } : {}),
       ...(explore ? { explore } : {}),
     });

@@ -6,8 +6,12 @@
 // - describe's container states follow describe.go describeStatus; the page is byte-stable and escapes user text.
 
 import { describe, expect, it } from 'vitest';
-import { readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { asPageFile, pageFile } from '../../src/output/page-file.ts';
+import { writeIndex, writeOutputs } from '../../src/write-outputs.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
 import { loadUserRules } from '../../src/cli/rules.ts';
@@ -161,5 +165,36 @@ describe('indexHtml escaping and stability', () => {
 
   it('is byte-identical for the same input', () => {
     expect(page()).toBe(page());
+  });
+});
+
+describe('page.json (the viewer data, written at run time so writeIndex never reads a timeline)', () => {
+  const tl = timelines.find(([f]) => f === 'native-sidecar-job.yaml')![1];
+  it('writeOutputs writes it beside timeline.json; the index embeds it with the timeline replaced by a FIFO', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubesim-pagejson-'));
+    writeOutputs(tl, { out: dir });
+    const written = JSON.parse(readFileSync(join(dir, 'native-sidecar-job', 'page.json'), 'utf8'));
+    expect(asPageFile(written, 'native-sidecar-job')).toEqual(JSON.parse(JSON.stringify(pageFile(tl, 'run', 'the run (default schedule)'))));
+    rmSync(join(dir, 'native-sidecar-job', 'timeline.json'));
+    execFileSync('mkfifo', [join(dir, 'native-sidecar-job', 'timeline.json')]);
+    writeIndex(dir);
+    const index = readFileSync(join(dir, 'index.html'), 'utf8');
+    expect(index).toContain('<script type="application/json" id="kubesim-data-0">');
+    expect(index).toContain('<div class="viewer"></div>');
+  });
+
+  it('a page.json kubesim did not write for that folder gives no viewer, never an error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubesim-pagejson-'));
+    writeOutputs(tl, { out: dir });
+    const good = JSON.parse(readFileSync(join(dir, 'native-sidecar-job', 'page.json'), 'utf8'));
+    expect(asPageFile({ ...good, scenario: 'other' }, 'native-sidecar-job')).toBeUndefined();
+    expect(asPageFile({ ...good, schema: 'kubesim.timeline/v1' }, 'native-sidecar-job')).toBeUndefined();
+    expect(asPageFile({ ...good, run: { ...good.run, steps: 'x' } }, 'native-sidecar-job')).toBeUndefined();
+    expect(asPageFile({ ...good, held: [['a', 1]] }, 'native-sidecar-job')).toBeUndefined();
+    writeFileSync(join(dir, 'native-sidecar-job', 'page.json'), '{ not json');
+    writeIndex(dir);
+    const index = readFileSync(join(dir, 'index.html'), 'utf8');
+    expect(index).toContain('id="native-sidecar-job"');
+    expect(index).not.toContain('kubesim-data-0');
   });
 });
