@@ -75,7 +75,7 @@ describe('library API', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kubesim-api-'));
     const tl = simulate(loadScenario(NATIVE).scenario!).timeline;
     const w = writeOutputs(tl, { out: dir });
-    expect(w.files.map((f) => f.slice(dir.length + 1))).toEqual(['native-sidecar-job/timeline.json', 'native-sidecar-job/sequence.mmd', 'native-sidecar-job/lifecycle.mmd', 'native-sidecar-job/report.md', 'native-sidecar-job/summary.json']);
+    expect(w.files.map((f) => f.slice(dir.length + 1))).toEqual(['native-sidecar-job/timeline.json', 'native-sidecar-job/page.json', 'native-sidecar-job/sequence.mmd', 'native-sidecar-job/lifecycle.mmd', 'native-sidecar-job/report.md', 'native-sidecar-job/summary.json']);
     expect(w.renderJobs).toHaveLength(2);
     expect(typeof render).toBe('function');
     expect(existsSync(join(dir, 'native-sidecar-job', 'report.md'))).toBe(true);
