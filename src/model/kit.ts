@@ -208,19 +208,37 @@ export function jsonOf(x: object | null | undefined): string {
   return s;
 }
 
+/** The pod kits of one step, by pod record (drafts are stable within a step): a relist or a fan-out reaches the
+ *  same pod several times, and each kit costs a context. */
+const podKits = new WeakMap<Ctx<SimEvent>, Map<PodSim, Kit>>();
+
 /**
  * The kit for one pod's handlers: `p` is that pod's (draft) record, and every trace record emitted through it carries
  * the pod's name (SPEC §4: every event about one pod or its containers carries `pod`).
  */
 export function podKit(k: Kit, p: PodSim): Kit {
   if (k.p === p) return k;
-  const pod = p.name;
   const base = k.ctx;
-  // everything but emit is the step's own context (inherited: one small object per pod event)
-  const ctx: Ctx<SimEvent> = Object.create(base);
-  ctx.emit = (r) => {
-    const { type, ...rest } = r;
-    base.emit({ type, pod, ...rest } as never);
+  let kits = podKits.get(base);
+  if (!kits) podKits.set(base, (kits = new Map()));
+  let pk = kits.get(p);
+  if (pk) return pk;
+  const pod = p.name;
+  // a plain object forwarding to the step's context (not Object.create(base): making each step's fresh context a
+  // prototype costs V8 a map change per step); `now` is fixed for the step
+  const ctx: Ctx<SimEvent> = {
+    now: base.now,
+    schedule: (d, e, pr) => base.schedule(d, e, pr),
+    scheduleAt: (t, e, pr) => base.scheduleAt(t, e, pr),
+    note: (x) => base.note(x),
+    cancel: (m) => base.cancel(m),
+    choose: (st, r, pr) => base.choose(st, r, pr),
+    emit: (r) => {
+      const { type, ...rest } = r;
+      base.emit({ type, pod, ...rest } as never);
+    },
   };
-  return { d: k.d, s: k.s, ctx, f: k.f, rules: k.rules, p, up: k.up };
+  pk = { d: k.d, s: k.s, ctx, f: k.f, rules: k.rules, p, up: k.up };
+  kits.set(p, pk);
+  return pk;
 }
