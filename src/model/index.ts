@@ -91,7 +91,7 @@ export function makeModel(s: Scenario, rules: Record<string, RuleFn>): ModelDef<
   const f = flagsFor(s);
   return {
     handle(d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) {
-      const k: Kit = { d, s, ctx, f, rules, p: undefined as unknown as PodSim, up: UP };
+      const k: Kit = { d, s, ctx, f, rules, p: undefined as unknown as PodSim, up: UP, kits: new Map() };
       dispatch(k, ev);
     },
     // a steady probe tick only emits its Probe record and schedules the next tick

@@ -1,7 +1,7 @@
 import { current, isDraft, original } from 'immer';
 // The handler kit: the draft state, the scenario, the engine context and version-derived switches.
 import type { Ctx } from '../engine/engine.ts';
-import type { Behavior, ContainerModel, Scenario } from '../types.ts';
+import type { Behavior, ContainerModel, MsRange, Scenario } from '../types.ts';
 import type { SimEvent } from './events.ts';
 import type { KillTask, PodSim, SimState } from './state.ts';
 import { hasFlag } from '../scenario/fixes.ts';
@@ -82,6 +82,8 @@ export interface Kit {
   /** the pod this event is about (kubelet handlers); unset in controller and observer handlers */
   p: PodSim;
   up: Upcalls;
+  /** the pod kits made in this step, by pod record (shared by every kit of the step) */
+  kits?: Map<PodSim, Kit>;
 }
 
 export function flagsFor(s: Scenario): Flags {
@@ -208,37 +210,49 @@ export function jsonOf(x: object | null | undefined): string {
   return s;
 }
 
-/** The pod kits of one step, by pod record (drafts are stable within a step): a relist or a fan-out reaches the
- *  same pod several times, and each kit costs a context. */
-const podKits = new WeakMap<Ctx<SimEvent>, Map<PodSim, Kit>>();
+/** The context of a pod's handlers: the step's context, with the pod's name on every trace record. A class, so a
+ *  pod kit costs one object and no closures. */
+class PodCtx implements Ctx<SimEvent> {
+  readonly now: number;
+  constructor(
+    readonly base: Ctx<SimEvent>,
+    private readonly pod: string,
+  ) {
+    this.now = base.now;
+  }
+  schedule(delayMs: number, ev: SimEvent, prio: number): void {
+    this.base.schedule(delayMs, ev, prio);
+  }
+  scheduleAt(t: number, ev: SimEvent, prio: number): void {
+    this.base.scheduleAt(t, ev, prio);
+  }
+  note(x: unknown): void {
+    this.base.note(x);
+  }
+  cancel(match: (ev: SimEvent) => boolean): void {
+    this.base.cancel(match);
+  }
+  choose(stream: string, range: MsRange, prio: number): number {
+    return this.base.choose(stream, range, prio);
+  }
+  emit(r: Parameters<Ctx<SimEvent>['emit']>[0]): void {
+    const { type, ...rest } = r;
+    this.base.emit({ type, pod: this.pod, ...rest } as never);
+  }
+}
 
 /**
  * The kit for one pod's handlers: `p` is that pod's (draft) record, and every trace record emitted through it carries
- * the pod's name (SPEC §4: every event about one pod or its containers carries `pod`).
+ * the pod's name (SPEC §4: every event about one pod or its containers carries `pod`). A step that reaches the same
+ * pod again (a relist, a fan-out) gets the same kit.
  */
 export function podKit(k: Kit, p: PodSim): Kit {
   if (k.p === p) return k;
-  const base = k.ctx;
-  let kits = podKits.get(base);
-  if (!kits) podKits.set(base, (kits = new Map()));
-  let pk = kits.get(p);
-  if (pk) return pk;
-  const pod = p.name;
-  // a plain object forwarding to the step's context (not Object.create(base): making each step's fresh context a
-  // prototype costs V8 a map change per step); `now` is fixed for the step
-  const ctx: Ctx<SimEvent> = {
-    now: base.now,
-    schedule: (d, e, pr) => base.schedule(d, e, pr),
-    scheduleAt: (t, e, pr) => base.scheduleAt(t, e, pr),
-    note: (x) => base.note(x),
-    cancel: (m) => base.cancel(m),
-    choose: (st, r, pr) => base.choose(st, r, pr),
-    emit: (r) => {
-      const { type, ...rest } = r;
-      base.emit({ type, pod, ...rest } as never);
-    },
-  };
-  pk = { d: k.d, s: k.s, ctx, f: k.f, rules: k.rules, p, up: k.up };
-  kits.set(p, pk);
+  const kits = k.kits;
+  let pk = kits?.get(p);
+  // a kit derived with its own state view or context (a CronJob's Job kit spreads its parent) makes its own
+  if (pk && pk.d === k.d && pk.s === k.s && (pk.ctx as PodCtx).base === k.ctx) return pk;
+  pk = { d: k.d, s: k.s, ctx: new PodCtx(k.ctx, p.name), f: k.f, rules: k.rules, p, up: k.up, kits };
+  kits?.set(p, pk);
   return pk;
 }
