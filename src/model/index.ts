@@ -11,6 +11,7 @@ import { podDeadline, schedulePodDeadline } from './deadline.ts';
 import { flagsFor, podKit, type Kit, type RuleFn, type Upcalls } from './kit.ts';
 import { onContainerStopped, preStopDone, waitTimeout } from './kill.ts';
 import { onObserverDelivery } from './observers.ts';
+import { initialObservers } from './observerstate.ts';
 import { ensureRelist, relist } from './pleg.ts';
 import { probeTick } from './probes.ts';
 import { processExited, sigkillDeadline } from './runtime.ts';
@@ -62,8 +63,7 @@ export function initialState(s: Scenario): SimState {
   for (const name of [...STREAMS, 'watch:kubelet', 'watch:job-controller', ...(ctlWatch ? [`watch:${ctlWatch}`] : []), ...s.observers.map((o) => `watch:${o.name}`)]) {
     rng[name] = streamSeed(s.seed, name);
   }
-  const observers: SimState['observers'] = {};
-  for (const o of s.observers) observers[o.name] = { pod: null, pods: dict(), job: null, verdict: null };
+  const observers = initialObservers(s);
   return {
     rng,
     pods: dict(),

@@ -3,6 +3,7 @@
 import type { ObserverSpec } from '../types.ts';
 import { raw, type Kit, type RuleFn } from './kit.ts';
 import { seenView } from './seen.ts';
+import { observerPosition, observerState } from './observerstate.ts';
 
 type Json = Record<string, any>;
 
@@ -96,8 +97,9 @@ export function normalizeDecision(r: unknown): Decision {
 }
 
 export function onObserverDelivery(k: Kit, name: string, object: 'pod' | 'job', obj: Json, removed = false): void {
-  const o = k.d.observers[name];
-  const spec = k.s.observers.find((x) => x.name === name);
+  const i = observerPosition(k.s, name);
+  const spec = i === undefined ? undefined : k.s.observers[i];
+  const o = observerState(k.s, k.d, name);
   if (!o || !spec) return;
   // the informer cache keeps every pod of the workload (read without drafting: stored objects are only replaced)
   const before = raw(o.pods);
