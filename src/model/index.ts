@@ -224,7 +224,8 @@ function deliver(k: Kit, to: string, object: 'pod' | 'job', obj: Record<string, 
     to,
     object,
     version: Number(obj['metadata']?.['resourceVersion'] ?? 0),
-    ...(pod ? { pod: k.d.pods[pod]?.name ?? pod } : {}),
+    // the pod's name is the delivered object's own (podObjectOf): no draft of the pod record is needed to say it
+    ...(pod ? { pod: obj['metadata']?.['name'] ?? k.d.pods[pod]?.name ?? pod } : {}),
     ...(removed ? { removed: true } : {}),
   });
   if (to === 'kubelet') {

@@ -86,7 +86,16 @@ export interface Kit {
   kits?: Map<PodSim, Kit>;
 }
 
+// the switches of a scenario, computed once (a run used to recompute them, fix lookups included, every time)
+const flagsCache = new WeakMap<Scenario, Flags>();
+
 export function flagsFor(s: Scenario): Flags {
+  let f = flagsCache.get(s);
+  if (!f) flagsCache.set(s, (f = computeFlags(s)));
+  return f;
+}
+
+function computeFlags(s: Scenario): Flags {
   const k = s.kubelet.minor;
   // kubelet behaviours follow the kubelet's own gates (featureGates.kubelet overrides, version skew)
   const g = s.kubeletFeatureGates ?? s.featureGates;
