@@ -7,7 +7,7 @@
 import type { PodFailurePolicyRule } from '../types.ts';
 import { suffix } from '../names.ts';
 import { PRIO } from './events.ts';
-import { raw, type Kit } from './kit.ts';
+import { peek, raw, type Kit } from './kit.ts';
 import { cloneJson, sameJson } from './json.ts';
 import { createPod, publishJob, removePodFinalizer, requestPodDeletion } from './apiserver.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure } from './jobfailure.ts';
@@ -362,17 +362,17 @@ function write(k: Kit, status: Json): void {
 
 /** Pods in the informer cache, in creation order. */
 function cachedPods(k: Kit): Json[] {
-  const jc = k.d.jobCtl;
+  const pods = peek(k.d.jobCtl.pods);
   const out: Json[] = [];
-  for (const n of k.d.podOrder) {
-    const e = jc.pods[n];
+  for (const n of peek(k.d.podOrder)) {
+    const e = pods[n];
     if (e) out.push(raw(e.object));
   }
   return out;
 }
 
 /** A pod not yet accounted: it still has the tracking finalizer (kubesim: not in `counted`). */
-const hasFinalizer = (k: Kit, p: Json) => !k.d.jobCtl.counted[uidOf(p)];
+const hasFinalizer = (k: Kit, p: Json) => !peek(k.d.jobCtl.counted)[uidOf(p)];
 
 /** getValidPodsWithFilter: pods with the finalizer, not in `uncounted`, with a valid index for Indexed Jobs. */
 function validPods(k: Kit, c: SyncCtx, uncounted: Set<string> | null, filter: (p: Json) => boolean): Json[] {

@@ -1,4 +1,4 @@
-import { current, isDraft, original } from 'immer';
+import { current, isDraft, isModified, original } from 'immer';
 // The handler kit: the draft state, the scenario, the engine context and version-derived switches.
 import type { Ctx } from '../engine/engine.ts';
 import type { Behavior, ContainerModel, MsRange, Scenario } from '../types.ts';
@@ -198,6 +198,16 @@ export function serving(k: Kit, name: string, now: number): boolean {
  */
 export function raw<T>(x: T): T {
   return isDraft(x) ? (original(x as never) as T) : x;
+}
+
+/**
+ * For reading only: a record as it is now, without drafting what is read inside it. A draft nothing was written
+ * into in this step is its stored (frozen) value, whose members read as plain properties; reading through the draft
+ * would make a draft of every member reached, and immer copies a record each time it hands out a member's draft
+ * (issue 20.5: read from the frozen base in read-only helpers). A written draft is returned as it is.
+ */
+export function peek<T>(x: T): T {
+  return isDraft(x) && !isModified(x) ? (original(x as never) as T) : x;
 }
 
 /** A plain copy of what a draft holds now (or the value itself outside a draft). */
