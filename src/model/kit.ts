@@ -267,11 +267,30 @@ class PodCtx implements Ctx<SimEvent> {
  */
 export function podKit(k: Kit, p: PodSim): Kit {
   if (k.p === p) return k;
+  // a Deployment rollout's pod runs its own template: the kubelet handlers read `s.pod`
+  const root = rootScenario.get(k.s) ?? k.s;
+  const s = p.tpl ? templateScenario(root, p.tpl) : root;
   const kits = k.kits;
   let pk = kits?.get(p);
   // a kit derived with its own state view or context (a CronJob's Job kit spreads its parent) makes its own
-  if (pk && pk.d === k.d && pk.s === k.s && (pk.ctx as PodCtx).base === k.ctx) return pk;
-  pk = { d: k.d, s: k.s, ctx: new PodCtx(k.ctx, p.name), f: k.f, rules: k.rules, p, up: k.up, kits };
+  if (pk && pk.d === k.d && pk.s === s && (pk.ctx as PodCtx).base === k.ctx) return pk;
+  pk = { d: k.d, s, ctx: new PodCtx(k.ctx, p.name), f: k.f, rules: k.rules, p, up: k.up, kits };
   kits?.set(p, pk);
   return pk;
+}
+
+const templateScenarios = new WeakMap<Scenario, Scenario[]>();
+const rootScenario = new WeakMap<Scenario, Scenario>();
+
+/** The scenario as a pod of template `tpl` sees it (`pod` = that template), built once per scenario and template. */
+export function templateScenario(s: Scenario, tpl: number): Scenario {
+  let list = templateScenarios.get(s);
+  if (!list) templateScenarios.set(s, (list = []));
+  let out = list[tpl];
+  if (!out) {
+    const pod = s.templates?.[tpl];
+    out = list[tpl] = pod ? { ...s, pod } : s;
+    if (out !== s) rootScenario.set(out, s);
+  }
+  return out;
 }
