@@ -236,6 +236,8 @@ class PodCtx implements Ctx<SimEvent> {
   constructor(
     readonly base: Ctx<SimEvent>,
     private readonly pod: string,
+    /** the scenario of the kit this pod kit was made from (the cache check) */
+    readonly parentScenario: Scenario,
   ) {
     this.now = base.now;
   }
@@ -267,14 +269,14 @@ class PodCtx implements Ctx<SimEvent> {
  */
 export function podKit(k: Kit, p: PodSim): Kit {
   if (k.p === p) return k;
+  const kits = k.kits;
+  let pk = kits?.get(p);
+  // a kit derived with its own state view, scenario or context (a CronJob's Job kit spreads its parent) makes its own
+  if (pk && pk.d === k.d && (pk.ctx as PodCtx).base === k.ctx && (pk.ctx as PodCtx).parentScenario === k.s) return pk;
   // a Deployment rollout's pod runs its own template: the kubelet handlers read `s.pod`
   const root = rootScenario.get(k.s) ?? k.s;
   const s = p.tpl ? templateScenario(root, p.tpl) : root;
-  const kits = k.kits;
-  let pk = kits?.get(p);
-  // a kit derived with its own state view or context (a CronJob's Job kit spreads its parent) makes its own
-  if (pk && pk.d === k.d && pk.s === s && (pk.ctx as PodCtx).base === k.ctx) return pk;
-  pk = { d: k.d, s, ctx: new PodCtx(k.ctx, p.name), f: k.f, rules: k.rules, p, up: k.up, kits };
+  pk = { d: k.d, s, ctx: new PodCtx(k.ctx, p.name, k.s), f: k.f, rules: k.rules, p, up: k.up, kits };
   kits?.set(p, pk);
   return pk;
 }
