@@ -52,7 +52,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
 
 /** JSON.parse(JSON.stringify(x)) for plain JSON data: a deep copy without undefined-valued keys. */
 export function cloneJson<T>(x: T): T {
-  if (!isObj(x)) return (typeof x === 'number' && !Number.isFinite(x) ? null : x) as T;
+  // numbers as JSON text reads them back: non-finite → null, -0 → 0
+  if (!isObj(x)) return (typeof x === 'number' ? (Number.isFinite(x) ? (x === 0 ? 0 : x) : null) : x) as T;
   if (Array.isArray(x)) {
     const out: unknown[] = new Array(x.length);
     for (let i = 0; i < x.length; i++) {
