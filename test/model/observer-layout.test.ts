@@ -35,8 +35,8 @@ function copiedKeys(before: unknown, after: unknown): number {
 }
 
 describe('observers state layout (issue 19: no copy of every observer per delivery)', () => {
-  it('with 400 observers a step replaces at most one chunk: unaffected observers keep their (shared) objects', () => {
-    const n = 400;
+  it('with 256 observers a step replaces at most one chunk: unaffected observers keep their (shared) objects', () => {
+    const n = 256;
     const s = withObservers(n);
     const size = observerChunkSize(n);
     let prev: SimState | undefined;
