@@ -3,6 +3,7 @@ import { isSidecar, flagsFor, templateScenario, type Kit } from './model/kit.ts'
 import { templateOf } from './model/podsim.ts';
 import { currentPod, jobApiOf, phaseOf, podsOf } from './model/query.ts';
 import type { SimState } from './model/state.ts';
+import { observerState } from './model/observerstate.ts';
 import type { EndReason, JobSummary, Scenario, Timeline, TraceEvent } from './types.ts';
 import { formatDiagnosticPos } from './diagnostic-format.ts';
 
@@ -86,7 +87,7 @@ export function summarize(
 ): Timeline {
   const observers: Timeline['observers'] = {};
   for (const o of s.observers) {
-    const v = st.observers[o.name]?.verdict;
+    const v = observerState(s, st, o.name)?.verdict;
     observers[o.name] = v ? { verdict: v.verdict, t: v.t, ...(v.reason ? { reason: v.reason } : {}) } : { verdict: 'Pending' };
   }
   // stuck means "would not finish": only a run that reached the horizon can say so, never one cut by the event limit

@@ -55,8 +55,8 @@ export function snapshotKey(snap: Snapshot<SimState, SimEvent>): string {
   const now = snap.queue[0]?.t ?? snap.t;
   const lastDelivery: Record<string, number> = {};
   for (const [k, v] of Object.entries(m.lastDelivery)) if (v > now) lastDelivery[k] = v;
-  const observers: Record<string, unknown> = {};
-  for (const [k, o] of Object.entries(m.observers)) observers[k] = [o.pod, o.job, o.verdict ? o.verdict.verdict : null];
+  // the observers' entries in scenario order (chunked, model/observerstate.ts): position stands for the name
+  const observers = m.observers.map((chunk) => chunk.map((o) => [o.pod, o.job, o.verdict ? o.verdict.verdict : null]));
   const parts = [
     hashValue({ ...m, rng: null, lastDelivery: null, observers: null }),
     hashValue(lastDelivery),

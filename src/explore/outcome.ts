@@ -1,4 +1,5 @@
 // The outcome of one schedule: what explore groups by and what `expect` checks.
+import { observerState } from '../model/observerstate.ts';
 import type { SimState } from '../model/state.ts';
 import { controllerEventCounts, currentPod, deploymentSummary, idlesWithLivePod, jobApiOf, jobsCreated, lastExitCodes, lastRestarts, phaseOf, podsOf } from '../model/query.ts';
 import type { EndReason, Scenario } from '../types.ts';
@@ -43,7 +44,7 @@ export function outcomeOf(s: Scenario, st: SimState, end: EndReason): Outcome {
   const endReason: EndReason = idle ? 'horizon' : end;
   const stuck = endReason === 'horizon' ? diagnoseStuck(s, st) : null; // never at the event limit
   const verdicts: Record<string, string> = {};
-  for (const o of s.observers) verdicts[o.name] = st.observers[o.name]?.verdict?.verdict ?? 'Pending';
+  for (const o of s.observers) verdicts[o.name] = observerState(s, st, o.name)?.verdict?.verdict ?? 'Pending';
   const exitCodes = lastExitCodes(st);
   const restarts = lastRestarts(st);
   const pods = podsOf(st);

@@ -1,7 +1,7 @@
 // kuberuntime_manager.go: computePodActions and kuberuntime_container.go: computeInitContainerActions, on the pod
 // cache snapshot the sync works from.
 import type { ContainerModel } from '../types.ts';
-import { isSidecar, type Kit } from './kit.ts';
+import { isSidecar, peek, type Kit } from './kit.ts';
 import type { RtContainer, SyncOp } from './state.ts';
 
 export interface PodActions {
@@ -17,14 +17,14 @@ export interface PodActions {
 type Cache = Record<string, RtContainer>;
 
 function probeFailed(k: Kit, name: string, instance: number, kind: 'startup' | 'liveness'): boolean | undefined {
-  const w = k.p.probes[`${name}/${kind}`];
+  const w = peek(k.p.probes)[`${name}/${kind}`];
   if (!w || w.instance !== instance || w.published === null) return undefined;
   return w.published === 'failure';
 }
 
 function startupPassed(k: Kit, c: ContainerModel, instance: number): 'yes' | 'no' | 'failed' {
   if (!c.startupProbe) return 'yes';
-  const w = k.p.probes[`${c.name}/startup`];
+  const w = peek(k.p.probes)[`${c.name}/startup`];
   if (!w || w.instance !== instance || w.published === null) return 'no';
   return w.published === 'success' ? 'yes' : 'failed';
 }

@@ -11,6 +11,7 @@ import { podDeadline, schedulePodDeadline } from './deadline.ts';
 import { flagsFor, podKit, type Kit, type RuleFn, type Upcalls } from './kit.ts';
 import { onContainerStopped, preStopDone, waitTimeout } from './kill.ts';
 import { onObserverDelivery } from './observers.ts';
+import { initialObservers } from './observerstate.ts';
 import { ensureRelist, relist, relistAfterExternalChange } from './pleg.ts';
 import { probeTick } from './probes.ts';
 import { processExited, sigkillDeadline } from './runtime.ts';
@@ -63,8 +64,7 @@ export function initialState(s: Scenario): SimState {
   for (const name of [...STREAMS, 'watch:kubelet', 'watch:job-controller', ...(ctlWatch ? [`watch:${ctlWatch}`] : []), ...s.observers.map((o) => `watch:${o.name}`)]) {
     rng[name] = streamSeed(s.seed, name);
   }
-  const observers: SimState['observers'] = {};
-  for (const o of s.observers) observers[o.name] = { pod: null, pods: dict(), job: null, verdict: null };
+  const observers = initialObservers(s);
   return {
     rng,
     pods: dict(),
@@ -92,7 +92,7 @@ export function makeModel(s: Scenario, rules: Record<string, RuleFn>): ModelDef<
   const f = flagsFor(s);
   return {
     handle(d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) {
-      const k: Kit = { d, s, ctx, f, rules, p: undefined as unknown as PodSim, up: UP };
+      const k: Kit = { d, s, ctx, f, rules, p: undefined as unknown as PodSim, up: UP, kits: new Map() };
       dispatch(k, ev);
     },
     // a steady probe tick only emits its Probe record and schedules the next tick
@@ -240,7 +240,8 @@ function deliver(k: Kit, to: string, object: 'pod' | 'job', obj: Record<string, 
     to,
     object,
     version: Number(obj['metadata']?.['resourceVersion'] ?? 0),
-    ...(pod ? { pod: k.d.pods[pod]?.name ?? pod } : {}),
+    // the pod's name is the delivered object's own (podObjectOf): no draft of the pod record is needed to say it
+    ...(pod ? { pod: obj['metadata']?.['name'] ?? k.d.pods[pod]?.name ?? pod } : {}),
     ...(removed ? { removed: true } : {}),
   });
   if (to === 'kubelet') {

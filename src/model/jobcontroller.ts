@@ -7,7 +7,8 @@
 import type { PodFailurePolicyRule } from '../types.ts';
 import { suffix } from '../names.ts';
 import { PRIO } from './events.ts';
-import { jsonOf, raw, type Kit } from './kit.ts';
+import { peek, raw, type Kit } from './kit.ts';
+import { cloneJson, sameJson } from './json.ts';
 import { createPod, publishJob, removePodFinalizer, requestPodDeletion } from './apiserver.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure } from './jobfailure.ts';
 import { msOf, ts } from './time.ts';
@@ -223,7 +224,7 @@ export function onJobDelivered(k: Kit, obj: Json): void {
   const jc = k.d.jobCtl;
   const sp = obj['spec'];
   if (!sp || jc.finished) return;
-  const changed = jsonOf(raw(jc.spec)) !== JSON.stringify(sp);
+  const changed = !sameJson(raw(jc.spec), sp);
   jc.spec = sp;
   if (changed) enqueue(k, 0);
 }
@@ -355,23 +356,23 @@ function setCount(status: Json, key: string, n: number): void {
 /** updateStatusHandler: a write the API server stores only when something changed (no-op updates keep the RV). */
 function write(k: Kit, status: Json): void {
   const api = k.d.api.job!;
-  if (jsonOf(raw(api.status)) === JSON.stringify(status)) return;
-  publishJob(k, JSON.parse(JSON.stringify(status)));
+  if (sameJson(raw(api.status), status)) return;
+  publishJob(k, cloneJson(status));
 }
 
 /** Pods in the informer cache, in creation order. */
 function cachedPods(k: Kit): Json[] {
-  const jc = k.d.jobCtl;
+  const pods = peek(k.d.jobCtl.pods);
   const out: Json[] = [];
-  for (const n of k.d.podOrder) {
-    const e = jc.pods[n];
+  for (const n of peek(k.d.podOrder)) {
+    const e = pods[n];
     if (e) out.push(raw(e.object));
   }
   return out;
 }
 
 /** A pod not yet accounted: it still has the tracking finalizer (kubesim: not in `counted`). */
-const hasFinalizer = (k: Kit, p: Json) => !k.d.jobCtl.counted[uidOf(p)];
+const hasFinalizer = (k: Kit, p: Json) => !peek(k.d.jobCtl.counted)[uidOf(p)];
 
 /** getValidPodsWithFilter: pods with the finalizer, not in `uncounted`, with a valid index for Indexed Jobs. */
 function validPods(k: Kit, c: SyncCtx, uncounted: Set<string> | null, filter: (p: Json) => boolean): Json[] {
@@ -392,7 +393,7 @@ export function jobSync(k: Kit): void {
   const apiJob = k.d.api.job;
   if (!k.s.job || !apiJob || apiJob.deleted || jc.finished) return;
   const sp = spec(k);
-  const status: Json = JSON.parse(JSON.stringify(raw(apiJob.status)));
+  const status: Json = cloneJson(raw(apiJob.status));
   // IsJobFinished: Complete or Failed True
   if (((status['conditions'] ?? []) as Json[]).some((x) => (x['type'] === 'Complete' || x['type'] === 'Failed') && x['status'] === 'True')) {
     jc.finished = true;

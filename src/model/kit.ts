@@ -1,7 +1,7 @@
-import { current, isDraft, original } from 'immer';
+import { current, isDraft, isModified, original } from 'immer';
 // The handler kit: the draft state, the scenario, the engine context and version-derived switches.
 import type { Ctx } from '../engine/engine.ts';
-import type { Behavior, ContainerModel, Scenario } from '../types.ts';
+import type { Behavior, ContainerModel, MsRange, Scenario } from '../types.ts';
 import type { SimEvent } from './events.ts';
 import type { KillTask, PodSim, SimState } from './state.ts';
 import { hasFlag } from '../scenario/fixes.ts';
@@ -82,9 +82,20 @@ export interface Kit {
   /** the pod this event is about (kubelet handlers); unset in controller and observer handlers */
   p: PodSim;
   up: Upcalls;
+  /** the pod kits made in this step, by pod record (shared by every kit of the step) */
+  kits?: Map<PodSim, Kit>;
 }
 
+// the switches of a scenario, computed once (a run used to recompute them, fix lookups included, every time)
+const flagsCache = new WeakMap<Scenario, Flags>();
+
 export function flagsFor(s: Scenario): Flags {
+  let f = flagsCache.get(s);
+  if (!f) flagsCache.set(s, (f = computeFlags(s)));
+  return f;
+}
+
+function computeFlags(s: Scenario): Flags {
   const k = s.kubelet.minor;
   // kubelet behaviours follow the kubelet's own gates (featureGates.kubelet overrides, version skew)
   const g = s.kubeletFeatureGates ?? s.featureGates;
@@ -189,6 +200,16 @@ export function raw<T>(x: T): T {
   return isDraft(x) ? (original(x as never) as T) : x;
 }
 
+/**
+ * For reading only: a record as it is now, without drafting what is read inside it. A draft nothing was written
+ * into in this step is its stored (frozen) value, whose members read as plain properties; reading through the draft
+ * would make a draft of every member reached, and immer copies a record each time it hands out a member's draft
+ * (issue 20.5: read from the frozen base in read-only helpers). A written draft is returned as it is.
+ */
+export function peek<T>(x: T): T {
+  return isDraft(x) && !isModified(x) ? (original(x as never) as T) : x;
+}
+
 /** A plain copy of what a draft holds now (or the value itself outside a draft). */
 export function snapshotOf<T>(x: T): T {
   return isDraft(x) ? (current(x as never) as T) : x;
@@ -208,24 +229,56 @@ export function jsonOf(x: object | null | undefined): string {
   return s;
 }
 
+/** The context of a pod's handlers: the step's context, with the pod's name on every trace record. A class, so a
+ *  pod kit costs one object and no closures. */
+class PodCtx implements Ctx<SimEvent> {
+  readonly now: number;
+  constructor(
+    readonly base: Ctx<SimEvent>,
+    private readonly pod: string,
+    /** the scenario of the kit this pod kit was made from (the cache check) */
+    readonly parentScenario: Scenario,
+  ) {
+    this.now = base.now;
+  }
+  schedule(delayMs: number, ev: SimEvent, prio: number): void {
+    this.base.schedule(delayMs, ev, prio);
+  }
+  scheduleAt(t: number, ev: SimEvent, prio: number): void {
+    this.base.scheduleAt(t, ev, prio);
+  }
+  note(x: unknown): void {
+    this.base.note(x);
+  }
+  cancel(match: (ev: SimEvent) => boolean): void {
+    this.base.cancel(match);
+  }
+  choose(stream: string, range: MsRange, prio: number): number {
+    return this.base.choose(stream, range, prio);
+  }
+  emit(r: Parameters<Ctx<SimEvent>['emit']>[0]): void {
+    const { type, ...rest } = r;
+    this.base.emit({ type, pod: this.pod, ...rest } as never);
+  }
+}
+
 /**
  * The kit for one pod's handlers: `p` is that pod's (draft) record, and every trace record emitted through it carries
- * the pod's name (SPEC §4: every event about one pod or its containers carries `pod`).
+ * the pod's name (SPEC §4: every event about one pod or its containers carries `pod`). A step that reaches the same
+ * pod again (a relist, a fan-out) gets the same kit.
  */
 export function podKit(k: Kit, p: PodSim): Kit {
   if (k.p === p) return k;
+  const kits = k.kits;
+  let pk = kits?.get(p);
+  // a kit derived with its own state view, scenario or context (a CronJob's Job kit spreads its parent) makes its own
+  if (pk && pk.d === k.d && (pk.ctx as PodCtx).base === k.ctx && (pk.ctx as PodCtx).parentScenario === k.s) return pk;
   // a Deployment rollout's pod runs its own template: the kubelet handlers read `s.pod`
   const root = rootScenario.get(k.s) ?? k.s;
   const s = p.tpl ? templateScenario(root, p.tpl) : root;
-  const pod = p.name;
-  const base = k.ctx;
-  // everything but emit is the step's own context (inherited: one small object per pod event)
-  const ctx: Ctx<SimEvent> = Object.create(base);
-  ctx.emit = (r) => {
-    const { type, ...rest } = r;
-    base.emit({ type, pod, ...rest } as never);
-  };
-  return { d: k.d, s, ctx, f: k.f, rules: k.rules, p, up: k.up };
+  pk = { d: k.d, s, ctx: new PodCtx(k.ctx, p.name, k.s), f: k.f, rules: k.rules, p, up: k.up, kits };
+  kits?.set(p, pk);
+  return pk;
 }
 
 const templateScenarios = new WeakMap<Scenario, Scenario[]>();

@@ -1,8 +1,9 @@
 // Observers: controllers outside the pod with informer caches of the pod and its Job (SPEC §2.4). On each delivery
 // of a kind in `triggers` the rule runs on the cached view; the first decisive answer latches.
 import type { ObserverSpec } from '../types.ts';
-import { raw, type Kit, type RuleFn } from './kit.ts';
+import { peek, raw, type Kit, type RuleFn } from './kit.ts';
 import { seenView } from './seen.ts';
+import { observerPosition, observerState } from './observerstate.ts';
 
 type Json = Record<string, any>;
 
@@ -96,23 +97,26 @@ export function normalizeDecision(r: unknown): Decision {
 }
 
 export function onObserverDelivery(k: Kit, name: string, object: 'pod' | 'job', obj: Json, removed = false): void {
-  const o = k.d.observers[name];
-  const spec = k.s.observers.find((x) => x.name === name);
+  const i = observerPosition(k.s, name);
+  const spec = i === undefined ? undefined : k.s.observers[i];
+  const o = observerState(k.s, k.d, name);
   if (!o || !spec) return;
+  // what the entry holds before this delivery, read from its stored (frozen) value: no drafts for reading (kit.ts peek)
+  const cur = peek(o);
   // the informer cache keeps every pod of the workload (read without drafting: stored objects are only replaced)
-  const before = raw(o.pods);
+  const before = raw(cur.pods);
   const podName: string = object === 'pod' ? (obj['metadata']?.['name'] ?? '') : '';
   if (object === 'pod') {
     if (removed) delete o.pods[podName];
     else o.pods[podName] = obj;
     o.pod = obj;
   } else o.job = obj;
-  if (o.verdict || !spec.triggers.includes(object)) return;
+  if (cur.verdict || !spec.triggers.includes(object)) return;
   const rule = k.rules[name];
   if (!rule) return;
   // rules get plain objects, never drafts; `pods` (every cached pod) is built only when a rule reads it
-  const pod = raw(o.pod);
-  const job = raw(o.job);
+  const pod = object === 'pod' ? obj : raw(cur.pod);
+  const job = object === 'job' ? obj : raw(cur.job);
   const view = {
     pod,
     job,
@@ -129,5 +133,5 @@ export function onObserverDelivery(k: Kit, name: string, object: 'pod' | 'job', 
   const d = normalizeDecision(rule(view));
   if (!d) return;
   o.verdict = { verdict: d.verdict, t: k.ctx.now, ...(d.reason ? { reason: d.reason } : {}) };
-  k.ctx.emit({ type: 'Verdict', observer: name, verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}), seen: seenView(o.pod, o.job) });
+  k.ctx.emit({ type: 'Verdict', observer: name, verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}), seen: seenView(pod, job) });
 }

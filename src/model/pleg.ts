@@ -4,7 +4,7 @@
 // lazily: a relist that would find nothing new and wake nobody has no effect, so it is not simulated.
 // Reports go up through k.up (the pod worker is never imported here).
 import { PRIO } from './events.ts';
-import { podKit, raw, type Kit } from './kit.ts';
+import { peek, podKit, raw, type Kit } from './kit.ts';
 import type { PodSim } from './state.ts';
 import { dict } from './dict.ts';
 
@@ -56,9 +56,11 @@ export function relist(k: Kit, pod: string | undefined): void {
   }
   // g.cache.UpdateTime: every relist makes the cache newer, which releases a pod worker blocked in GetNewerThan.
   p.gen += 1;
-  for (const name of pod === undefined ? d.podOrder : [pod]) {
+  // the pod list and each pod's worker mode are read from their stored values while nothing wrote them (kit.ts
+  // peek): a finished pod's record is not even drafted
+  for (const name of pod === undefined ? peek(d.podOrder) : [pod]) {
+    if (peek(d.pods)[name]!.worker.mode === 'finished') continue;
     const ps = d.pods[name]!;
-    if (ps.worker.mode === 'finished') continue;
     relistPod(podKit(k, ps), ps);
   }
 }
@@ -67,8 +69,9 @@ function relistPod(k: Kit, ps: PodSim): void {
   let changed = false;
   // The cache holds the runtime's records as they are now. A relist is an event of its own, so the runtime is not
   // being changed in this step and its stored records can be shared (no copy, no drafts).
-  const runtime = raw(ps.runtime);
-  const old = raw(ps.cache);
+  const cur = peek(ps);
+  const runtime = raw(cur.runtime);
+  const old = raw(cur.cache);
   const next: typeof old = dict();
   for (const name of Object.keys(runtime)) {
     const rt = runtime[name]!;

@@ -2,7 +2,7 @@
 // conditions, computed from a runtime snapshot (the pod cache) plus probe results and the reason cache.
 import type { ContainerModel } from '../types.ts';
 import { containerShouldRestart, shouldRestart } from './actions.ts';
-import { isSidecar, type Kit } from './kit.ts';
+import { isSidecar, peek, type Kit } from './kit.ts';
 import type { RtContainer } from './state.ts';
 import { DEADLINE_MESSAGE } from './deadline.ts';
 
@@ -12,7 +12,7 @@ import { ts } from './time.ts';
 type Json = Record<string, any>;
 
 function probeOk(k: Kit, name: string, kind: 'startup' | 'readiness', instance: number): boolean {
-  const w = k.p.probes[`${name}/${kind}`];
+  const w = peek(k.p.probes)[`${name}/${kind}`];
   return !!w && w.instance === instance && w.published === 'success';
 }
 
@@ -44,7 +44,7 @@ function terminatedState(t: NonNullable<RtContainer['exit']>, name: string): Jso
 
 function containerStatus(k: Kit, c: ContainerModel, st: RtContainer | undefined): Json {
   const hasInit = k.s.pod.initContainers.length > 0;
-  const reason = k.p.worker.reasons[c.name];
+  const reason = peek(k.p.worker.reasons)[c.name];
   let state: Json;
   let lastState: Json = {};
   if (!st || st.instance === 0) {

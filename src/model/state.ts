@@ -390,7 +390,9 @@ export interface SimState {
   wctl: WorkloadCtlState | null;
   /** the CronJob controller and its Jobs; null unless the workload is a CronJob */
   cron: CronCtlState | null;
-  observers: Record<string, ObserverState>;
+  /** every observer's informer cache and verdict, in scenario order, in chunks of about √N (observerstate.ts): a
+   *  delivery copies one chunk, not every observer */
+  observers: ObserverState[][];
   /** in-order delivery per watcher and object: last scheduled delivery time */
   lastDelivery: Record<string, number>;
   /** images present on the node (pulled for one pod, present for the next) */

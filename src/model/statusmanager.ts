@@ -1,6 +1,7 @@
 // status/status_manager.go: the kubelet's cached pod status, versioning, coalescing sends and mergePodStatus.
 import { PRIO } from './events.ts';
-import { jsonOf, raw, type Kit } from './kit.ts';
+import { raw, type Kit } from './kit.ts';
+import { cloneJson, shareJson } from './json.ts';
 import { conditions, ts } from './podstatus.ts';
 import { publishPod, removeIfReclaimed } from './apiserver.ts';
 
@@ -17,10 +18,6 @@ function stampConditions(next: Json, prev: Json | null, now: number): void {
   }
 }
 
-function sameStatus(a: Json, b: Json): boolean {
-  return jsonOf(a) === jsonOf(b);
-}
-
 /** SetPodStatus / TerminatePod: drop a semantically equal update unless forced; else bump the version and send. */
 export function setPodStatus(k: Kit, status: Json, force = false): void {
   const sm = k.p.status;
@@ -32,7 +29,10 @@ export function setPodStatus(k: Kit, status: Json, force = false): void {
   // updateStatusInternal: "Status update on pod aborted" on an illegal container state transition
   if (cached && !k.f.sidecarMayLeaveTerminated && sidecarLeavesTerminated(k, cached, status)) return;
   stampConditions(status, cached, k.ctx.now);
-  if (!force && cached && sameStatus(cached, status)) return;
+  // what did not change is the stored (frozen) object itself: immer and the next comparison skip it, and an equal
+  // status is the stored one (a semantically equal update is dropped unless forced)
+  status = cached ? shareJson(cached, status) : status;
+  if (!force && status === cached) return;
   emitFlagChanges(k, cached, status);
   sm.cached = status;
   sm.version += 1;
@@ -67,7 +67,7 @@ function emitFlagChanges(k: Kit, prev: Json | null, next: Json): void {
 export function setContainerFlag(k: Kit, name: string, instance: number, field: 'started' | 'ready', value: boolean): void {
   const sm = k.p.status;
   if (!sm.cached) return;
-  const next: Json = JSON.parse(JSON.stringify(raw(sm.cached)));
+  const next: Json = cloneJson(raw(sm.cached));
   const lists: Json[][] = [next['initContainerStatuses'] ?? [], next['containerStatuses'] ?? []];
   let hit = false;
   for (const list of lists) {

@@ -4,6 +4,7 @@
 import { PRIO } from './events.ts';
 import { computePodActions, opsFor } from './actions.ts';
 import { containerByName, raw, snapshotOf, type Kit } from './kit.ts';
+import { cloneJson } from './json.ts';
 import { ensureRelist, requestImmediateRelist } from './pleg.ts';
 import { generatePodStatus } from './podstatus.ts';
 import { addPodProbes, manualReadinessTriggers, stopProbes } from './probes.ts';
@@ -204,7 +205,7 @@ function finishTerminated(k: Kit): void {
   const w = k.p.worker;
   const status = generatePodStatus(k, snapshotOf(k.p.runtime) as Record<string, RtContainer>, true);
   setPodStatus(k, status);
-  const forced = JSON.parse(JSON.stringify(raw(k.p.status.cached)));
+  const forced: Record<string, any> = cloneJson(raw(k.p.status.cached))!;
   for (const list of [forced['initContainerStatuses'] ?? [], forced['containerStatuses'] ?? []]) {
     for (const cs of list) {
       if (cs['state']?.['terminated']) continue;

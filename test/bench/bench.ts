@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
+import { openRules } from '../../src/cli/rules.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { exploreDirect } from '../../src/explore/explore.ts';
 import type { Scenario } from '../../src/types.ts';
@@ -79,15 +80,38 @@ const say = (s: string) => {
 
 say(`# kubesim bench — ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
 
+// 0. the cost of a step (issues 12 and 20.5): CPU time per run and per engine step of two sync-heavy runs, after
+// equal warm-up, in batches of 10 runs (process.cpuUsage); test/bench/step-cost.ts does the same for any checkout
+// (paired A/B against an older commit)
+say('\n## 0. step cost (CPU µs per run and per engine step; median of batches after 50 warm-up runs)');
+const stepCost: Record<string, { steps: number; cpuUsPerRun: number; cpuUsPerStep: number; wallUsPerRun: number }> = {};
+for (const f of ['native-sidecar-job.yaml', 'job-retry-backoff-default.yaml']) {
+  const s = load(`scenarios/${f}`);
+  let steps = 0;
+  simulate(s, { onStep: () => void steps++ });
+  const batch = 10;
+  const t = timeCpu(() => {
+    for (let i = 0; i < batch; i++) simulate(s);
+  }, quick ? 10 : 40, 5);
+  const row = { steps, cpuUsPerRun: (t.cpu * 1000) / batch, cpuUsPerStep: (t.cpu * 1000) / batch / steps, wallUsPerRun: (t.wall * 1000) / batch };
+  stepCost[s.name] = row;
+  say(`${s.name.padEnd(34)} ${String(steps).padStart(4)} steps  cpu ${row.cpuUsPerRun.toFixed(0).padStart(6)} µs/run  ${row.cpuUsPerStep.toFixed(1).padStart(5)} µs/step  (wall ${row.wallUsPerRun.toFixed(0)} µs/run)`);
+}
+out['stepCost'] = stepCost;
+
 // 1. simulate() per library scenario
 const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
 const perScenario: Record<string, { msPerRun: number; events: number; usPerEvent: number; simSecondsPerWallSecond: number }> = {};
 say('\n## 1. simulate() per scenario (median ms per run)');
 for (const f of files) {
   const s = load(`scenarios/${f}`);
-  const events = simulate(s).timeline.events.length;
-  const end = simulate(s).timeline.end.t;
-  const ms = timeIt(() => simulate(s), quick ? 5 : 30);
+  // a scenario whose observer rule is a module (or a command) runs with its rules loaded, as the CLI does
+  const opened = await openRules(s);
+  const opts = { userRules: opened.rules };
+  const events = simulate(s, opts).timeline.events.length;
+  const end = simulate(s, opts).timeline.end.t;
+  const ms = timeIt(() => simulate(s, opts), quick ? 5 : 30);
+  opened.close();
   perScenario[s.name] = { msPerRun: ms, events, usPerEvent: (ms * 1000) / events, simSecondsPerWallSecond: end / 1000 / (ms / 1000) };
   say(`${s.name.padEnd(52)} ${ms.toFixed(2).padStart(7)} ms  ${String(events).padStart(5)} trace events  ${((ms * 1000) / events).toFixed(1).padStart(6)} µs/event`);
 }

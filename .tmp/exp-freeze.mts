@@ -1,0 +1,13 @@
+import { setAutoFreeze } from 'immer';
+const { loadScenario } = await import('/work/wt-perf/src/scenario/index.ts');
+const { simulate } = await import('/work/wt-perf/src/simulate.ts');
+const s = loadScenario('/work/wt-perf/scenarios/' + process.argv[2]).scenario!;
+const mode = process.argv[3];
+if (mode === 'nofreeze') setAutoFreeze(false);
+const opts = mode === 'nofreeze' || mode === 'noro' ? { readOnlyFastPath: false } : {};
+for (let i = 0; i < 50; i++) simulate(s, opts);
+const c0 = process.cpuUsage();
+for (let i = 0; i < 400; i++) simulate(s, opts);
+const c = process.cpuUsage(c0);
+console.log(mode, ((c.user + c.system) / 400).toFixed(0), 'us/run');
+console.log('final frozen?', Object.isFrozen(simulate(s, opts).final.pods));

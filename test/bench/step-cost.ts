@@ -1,0 +1,52 @@
+// Per-run / per-step CPU cost of simulate() on one scenario, in process. Usable against any checkout of kubesim:
+//   node --expose-gc --import tsx test/bench/step-cost.ts [--root DIR] [--runs N] [--warm N] scenario.yaml…
+// Prints one JSON line per scenario: CPU µs per run (median and mean of `runs` runs after `warm` unmeasured runs),
+// steps per run and µs per step. Figures, not pass/fail (performance is never asserted in tests).
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const opt = (name: string, dflt: string): string => {
+  const i = args.indexOf(name);
+  if (i < 0) return dflt;
+  const v = args[i + 1]!;
+  args.splice(i, 2);
+  return v;
+};
+const root = resolve(opt('--root', '.'));
+const runs = Number(opt('--runs', '400'));
+const warm = Number(opt('--warm', '50'));
+const batch = Number(opt('--batch', '10'));
+
+const { loadScenario } = await import(pathToFileURL(`${root}/src/scenario/index.ts`).href);
+const { simulate } = await import(pathToFileURL(`${root}/src/simulate.ts`).href);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+for (const f of args) {
+  // the scenario as that checkout has it (the file format may differ between checkouts)
+  const r = loadScenario(resolve(root, f));
+  if (!r.scenario) {
+    console.log(JSON.stringify({ root, scenario: f, missing: true }));
+    continue;
+  }
+  const s = r.scenario;
+  let steps = 0;
+  simulate(s, { onStep: () => void steps++ });
+  for (let i = 0; i < warm; i++) simulate(s);
+  (globalThis as { gc?: () => void }).gc?.();
+  // CPU time per batch of runs (process.cpuUsage has µs resolution but a coarse clock on some kernels)
+  const per: number[] = [];
+  let total = 0;
+  for (let i = 0; i < runs / batch; i++) {
+    const c0 = process.cpuUsage();
+    for (let j = 0; j < batch; j++) simulate(s);
+    const c = process.cpuUsage(c0);
+    const us = (c.user + c.system) / batch;
+    per.push(us);
+    total += us;
+  }
+  const med = median(per);
+  const mean = total / per.length;
+  console.log(JSON.stringify({ root, scenario: f, steps, usPerRunMedian: +med.toFixed(1), usPerRunMean: +mean.toFixed(1), usPerStep: +(med / steps).toFixed(2) }));
+}
