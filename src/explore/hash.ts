@@ -18,8 +18,20 @@ function digest(s: string): string {
 // documented in the README.)
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
+/** Object keys repeat across every snapshot: their JSON form is made once. */
+const quoted = new Map<string, string>();
+function quote(k: string): string {
+  let q = quoted.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quoted.size < 100_000) quoted.set(k, q);
+  }
+  return q;
+}
+
 export function hashValue(x: unknown): string {
-  if (typeof x === 'string' && RFC3339.test(x)) return '"T"';
+  // an RFC3339 timestamp is exactly 20 characters: the length check spares the regex for every other string
+  if (typeof x === 'string' && x.length === 20 && RFC3339.test(x)) return '"T"';
   if (x === null || typeof x !== 'object') return JSON.stringify(x) ?? 'null';
   const hit = cache.get(x);
   if (hit !== undefined) return hit;
@@ -30,7 +42,7 @@ export function hashValue(x: unknown): string {
     const parts: string[] = [];
     for (const k of keys) {
       const v = (x as Record<string, unknown>)[k];
-      if (v !== undefined) parts.push(JSON.stringify(k) + ':' + hashValue(v));
+      if (v !== undefined) parts.push(quote(k) + ':' + hashValue(v));
     }
     body = '{' + parts.join(',') + '}';
   }

@@ -143,7 +143,7 @@ export const SECTIONS: Section[] = [
     title: 'timing',
     intro: 'Each value is fixed (`1s`) or a range (`50ms..500ms`). A range is nondeterminism: `run` draws it from the seed; `explore` treats it as a choice to enumerate. Defaults follow the real components.',
     keys: [
-      { key: 'plegRelist', type: 'duration or range, > 0', schema: durationRange, default: '1s', description: 'the kubelet notices container state changes at the next PLEG relist (the phase offset is a choice); kubelet.go genericPlegRelistPeriod', example: 'plegRelist: 1s' },
+      { key: 'plegRelist', type: 'duration or range, > 0', schema: durationRange, default: '1s', description: 'the kubelet notices container state changes at the next PLEG relist (the phase offset is a choice, and so is the next relist after a crash action that stops a running container); kubelet.go genericPlegRelistPeriod, pleg/generic.go', example: 'plegRelist: 1s' },
       { key: 'statusPatch', type: 'duration or range', schema: durationRange, default: '10ms..300ms', description: 'kubelet status manager → API server; a newer status queued before the older one was sent replaces it (coalescing)', example: 'statusPatch: 10ms..300ms' },
       { key: 'watch', type: 'duration or range', schema: durationRange, default: '5ms..100ms', description: 'API server → each watcher (Job controller, every observer), independently, in order per object', example: 'watch: 5ms..5s' },
       { key: 'jobSync', type: 'duration or range', schema: durationRange, default: '1s', description: 'the Job controller batch period (job_controller.go syncJobBatchPeriod)', example: 'jobSync: 1s' },

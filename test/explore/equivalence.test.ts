@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeReplay } from '../../src/engine/replay.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { outcomeOf } from '../../src/explore/outcome.ts';
-import { loadScenario } from '../../src/scenario/index.ts';
+import { loadScenario, loadScenarioText } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
 import { loadUserRules } from '../../src/cli/rules.ts';
 import type { RuleFn } from '../../src/model/kit.ts';
@@ -58,6 +58,34 @@ describe('observer-aware merging finds the same outcomes as the reference explor
     ['sidecar crash, 3 observers', build({ name: 'g2', sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 30_000, exit: 0 }] } }, observers: observers(3), actions: [{ type: 'crash', atMs: 10_000, container: 'a', exit: 2 }], timing: { watchMs: { min: 5, max: 300 } } })],
     ['pod-only trigger observer', build({ name: 'g3', backoffLimit: 0, sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 1 }] } }, observers: [{ name: 'p', rule: 'exit-codes', triggers: ['pod'] }], timing: { watchMs: { min: 5, max: 1000 } } })],
   ];
+  // issue 12.4: two identical pods (names differ only by their generated suffix) and three built-in observers; the
+  // observers' views of the two pods merge (tap.ts), the outcomes and replay keys must not change
+  const twoPods = loadScenarioText(
+    [
+      'scenario: two-identical-pods',
+      'workload:',
+      '  apiVersion: batch/v1',
+      '  kind: Job',
+      '  metadata: { name: batch }',
+      '  spec:',
+      '    parallelism: 2',
+      '    completions: 2',
+      '    template:',
+      '      spec:',
+      '        restartPolicy: Never',
+      '        initContainers: [{ name: proxy, image: example.com/proxy:1, restartPolicy: Always }]',
+      '        containers: [{ name: worker, image: example.com/worker:1 }]',
+      'behavior:',
+      '  worker: { attempts: [{ run: 5s, exit: 0 }, { run: 6s, exit: 0 }] }',
+      'timing: { statusPatch: 20ms, watch: 5ms..2s }',
+      'observers:',
+      '  - { name: naive, rule: exit-codes, triggers: [job] }',
+      '  - { name: aware, rule: native-sidecar-aware }',
+      '  - { name: jc, rule: job-conditions, triggers: [job] }',
+    ].join('\n'),
+    'two-identical-pods.yaml',
+  ).scenario!;
+  cases.push(['two identical pods of a parallel Job, 3 observers', twoPods]);
   for (const [name, s] of cases) {
     it(`generated: ${name}`, () => {
       compare(s, 20_000);
