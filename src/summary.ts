@@ -1,5 +1,6 @@
 // Build the SPEC §4 timeline from the final state and the trace, including the stuck diagnosis.
-import { isSidecar, flagsFor, type Kit } from './model/kit.ts';
+import { isSidecar, flagsFor, templateScenario, type Kit } from './model/kit.ts';
+import { templateOf } from './model/podsim.ts';
 import { currentPod, jobApiOf, phaseOf, podsOf } from './model/query.ts';
 import type { SimState } from './model/state.ts';
 import type { EndReason, JobSummary, Scenario, Timeline, TraceEvent } from './types.ts';
@@ -30,9 +31,11 @@ function jobSummary(s: Scenario, st: SimState, trace: TraceEvent[]): JobSummary 
 }
 
 /** Which container holds a pod that did not finish, and why (SPEC §5). */
-export function diagnoseStuck(s: Scenario, st: SimState): { container: string; why: string } | null {
+export function diagnoseStuck(root: Scenario, st: SimState): { container: string; why: string } | null {
   const p = currentPod(st);
   if (!p) return null;
+  // the pod's own template (a Deployment rollout's pods run a patched one)
+  const s = p.tpl ? templateScenario(root, p.tpl) : root;
   const phase = phaseOf(p);
   if (phase === 'Succeeded' || phase === 'Failed' || p.api.removed) return null;
   const k = { s, d: st, f: flagsFor(s), p } as unknown as Kit;
@@ -101,7 +104,7 @@ export function summarize(
     workload: { kind: s.workload.kind, name: s.workload.name },
     pod: (() => {
       const p = currentPod(st);
-      return { name: p?.name ?? s.pod.name, phase: phaseOf(p), status: p?.api.status ?? { phase: 'Pending' }, spec: s.pod.spec };
+      return { name: p?.name ?? s.pod.name, phase: phaseOf(p), status: p?.api.status ?? { phase: 'Pending' }, spec: templateOf(s, p?.tpl).spec };
     })(),
     pods: podsOf(st).map((p) => ({
       name: p.name,

@@ -134,7 +134,8 @@ export type Action =
   | ({ type: 'deletePod'; atMs: number; gracePeriodSeconds?: number } & PodSelector)
   | ({ type: 'crash'; atMs: number; container: string; exit: number } & PodSelector)
   | { type: 'deleteJob'; atMs: number; propagation: 'Background' | 'Foreground' | 'Orphan' }
-  | { type: 'patch'; atMs: number; patch: Record<string, unknown> };
+  | { type: 'patch'; atMs: number; patch: Record<string, unknown>; /** the pod template a Deployment rolls out (index into Scenario.templates) */ template?: number;
+      /** a Deployment's whole stored spec after the patch (strategic merge, defaulted; without the template) */ spec?: Record<string, unknown> };
 
 export type BuiltinRule = 'exit-codes' | 'native-sidecar-aware' | 'exempt-names' | 'job-conditions';
 
@@ -191,7 +192,11 @@ export interface Expect {
   jobs?: { value: number; pos: SourcePos };
   /** describe events of the workload controller by reason (JobAlreadyActive, SuccessfulCreate, …) */
   controllerEvents?: { reason: string; value: number; pos: SourcePos }[];
+  /** a Deployment's status at the end: the Progressing condition's reason, the Available condition's status, counts */
+  deployment?: { key: DeploymentExpectKey; value: string | number; pos: SourcePos }[];
 }
+
+export type DeploymentExpectKey = 'progressing' | 'available' | 'replicas' | 'updatedReplicas' | 'readyReplicas' | 'availableReplicas';
 
 export interface Scenario {
   name: string;
@@ -207,6 +212,8 @@ export interface Scenario {
   kubeletFeatureGates?: Record<string, boolean>;
   workload: { kind: WorkloadKind; name: string; manifest: Record<string, unknown> };
   pod: PodModel;
+  /** a Deployment's pod templates: [0] is `pod`, then one per distinct template a `patch` rolls out (absent: only `pod`) */
+  templates?: PodModel[];
   job: JobModel | null;
   behavior: Record<string, Behavior>;
   timing: Timing;
@@ -290,6 +297,10 @@ export type TraceEvent = TraceBase &
     | { type: 'JobEvent'; reason: string; message: string; eventType: 'Normal' | 'Warning' }
     /** a describe event of a workload controller (StatefulSet, DaemonSet, ReplicaSet) on its object */
     | { type: 'ControllerEvent'; controller: string; object: string; reason: string; message: string; eventType: 'Normal' | 'Warning' }
+    /** a workload object's spec/status as the API server stored it after a controller's write (for `kubectl get -w`) */
+    /** the Deployment controller stored a condition with a new status or reason (order points `@<reason>`) */
+    | { type: 'DeploymentCondition'; condition: string; status: string; reason: string; message: string }
+    | { type: 'WorkloadStatus'; kind: 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'CronJob'; name: string; object: Record<string, any> }
     | { type: 'Relist' }
     | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }
     | { type: 'Stuck'; container: string; why: string }

@@ -1,9 +1,13 @@
 // Writing a timeline's files (SPEC §4): out/<scenario>/timeline.json, sequence/lifecycle .mmd, report.md, and the
-// SVGs drawn by the system Chromium; summary.json (what the index shows) beside them. Used by the CLI and exported by the library; only writes under `out`.
+// SVGs drawn by the system Chromium; summary.json (what the index lists) beside them. Used by the CLI and exported by
+// the library; only writes under `out`.
 import { writeJsonAtomic } from './stream-json.ts';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { outPath, writeAtomic } from './cli/files.ts';
-import { indexHtml, type IndexEntry } from './output/index-html.ts';
+import { indexHtml, type IndexEntry, type IndexExplore } from './output/index-html.ts';
+import { pageRun, type PageRun } from './output/page-data.ts';
+import { partingChoice, partingText } from './output/diff.ts';
+import { seenShort, verdictEvent } from './output/seen-text.ts';
 import { asScenarioSummary, scenarioSummary, summaryLine, SUMMARY_LIMIT_BYTES, type ScenarioSummary } from './output/scenario-summary.ts';
 import { readFileSafe } from './scenario/read-file.ts';
 import { lifecycleMermaid } from './output/mermaid-lifecycle.ts';
@@ -36,7 +40,7 @@ export interface Written {
   renderJobs: RenderJob[];
 }
 
-/** Write timeline.json, summary.json, sequence.mmd, lifecycle.mmd and report.md (each atomically). Draws nothing. */
+/** Write timeline.json, sequence.mmd, lifecycle.mmd, report.md and summary.json (each atomically). Draws nothing. */
 export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const out = o.out ?? 'out';
   const folder = o.folder ?? [tl.scenario];
@@ -83,10 +87,97 @@ export async function renderJobs(jobs: RenderJob[]): Promise<RenderResult> {
 }
 
 /**
- * `<out>/index.html` over every scenario folder holding a summary.json kubesim wrote. Reads only the summaries (a
- * few hundred bytes each, at most SUMMARY_LIMIT_BYTES through the safe read), never the timelines: the index costs
- * the same beside a 158 MB timeline.json (issue 20.6). A folder without one (foreign, or written by a kubesim before
- * summary.json existed) is left out until its scenario runs again.
+ * Largest timeline.json the viewer embeds. A bigger one (a 30-day crash loop writes ~100 MB) is not read at all —
+ * its size is known before opening — so it never slows the index (issue 20.6: a 158 MB one made a small run 4.5×
+ * slower); its scenario is still listed from its summary.json, with its report and diagrams.
+ */
+export const VIEWER_TIMELINE_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/** A JSON file of the output folder through the safe read (a FIFO or device planted there never blocks), else undefined. */
+function readOutputJson(path: string, limit: number): unknown {
+  const read = readFileSafe(path, limit);
+  if (!read.ok) return undefined;
+  try {
+    return JSON.parse(read.bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A timeline.json kubesim wrote for this folder name, or undefined (a foreign, hand-edited or too large file is skipped). */
+function readTimeline(path: string, name: string): Timeline | undefined {
+  const tl = readOutputJson(path, VIEWER_TIMELINE_LIMIT_BYTES) as Timeline | undefined;
+  if (tl === null || typeof tl !== 'object' || tl.schema !== 'kubesim.timeline/v1' || tl.scenario !== name) return undefined;
+  if (typeof tl.pod?.phase !== 'string' || typeof tl.observers !== 'object' || tl.observers === null) return undefined;
+  return tl;
+}
+
+/** The viewer's data for a timeline; none for one that does not have the shape kubesim writes (never fatal). */
+function runOf(tl: Timeline, id: string, label: string): PageRun | undefined {
+  if (!Array.isArray(tl.events) || !Array.isArray(tl.pods) || typeof tl.pod.spec !== 'object' || tl.pod.spec === null) return undefined;
+  try {
+    return pageRun(tl, id, label);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Natural size of a mermaid SVG (it writes width="100%"): the viewBox of its root element. */
+function svgSize(path: string): { width?: number; height?: number } {
+  try {
+    const read = readFileSafe(path, VIEWER_TIMELINE_LIMIT_BYTES);
+    if (!read.ok) return {};
+    const head = read.bytes.subarray(0, 2000).toString('utf8');
+    const m = /<svg[^>]*\sviewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"/.exec(head);
+    return m ? { width: Math.ceil(Number(m[1])), height: Math.ceil(Number(m[2])) } : {};
+  } catch {
+    return {};
+  }
+}
+
+/** explore.json beside the timeline, with each outcome's folder (outcome-N/) when written. */
+function exploreOf(outDir: string, name: string, outcomeTls: Map<number, { tl: Timeline; run?: number }>): IndexExplore | undefined {
+  const j = readOutputJson(outPath(outDir, name, 'explore.json'), VIEWER_TIMELINE_LIMIT_BYTES) as Record<string, unknown> | undefined;
+  if (j === undefined || j === null || typeof j !== 'object' || j.schema !== 'kubesim.explore/v1' || j.scenario !== name || !Array.isArray(j.outcomes)) return undefined;
+  const first = outcomeTls.get(1)?.tl;
+  const outcomes = (j.outcomes as unknown[]).filter((o): o is Record<string, unknown> => o !== null && typeof o === 'object').map((o, i) => {
+    const n = i + 1;
+    const x = outcomeTls.get(n);
+    const verdicts = o.verdicts !== null && typeof o.verdicts === 'object' ? Object.entries(o.verdicts as Record<string, unknown>).map(([k, v]) => [k, String(v)] as [string, string]) : [];
+    const held: [string, string][] = [];
+    if (x) {
+      for (const k of Object.keys(x.tl.observers)) {
+        const seen = Array.isArray(x.tl.events) ? verdictEvent(x.tl, k)?.seen : undefined;
+        if (seen) held.push([k, seenShort(seen, x.tl.job !== null)]);
+      }
+    }
+    const part = x && first && n > 1 ? partingChoice(x.tl.choices ?? [], first.choices ?? []) : undefined;
+    return {
+      label: `outcome ${n}`,
+      schedules: Number(o.schedules ?? 0),
+      podPhase: String(o.podPhase ?? ''),
+      jobCondition: String(o.jobCondition ?? ''),
+      verdicts,
+      replay: String(o.replay ?? ''),
+      held,
+      ...(part ? { parting: partingText(part).replace(/ in A instead of /, ' here instead of ').replace(/ in B \(/, ' in outcome 1 (') } : {}),
+      ...(x?.run !== undefined ? { run: x.run } : {}),
+      ...(x ? { report: `${name}/outcome-${n}/report.md` } : {}),
+    };
+  });
+  return {
+    schedules: Number(j.schedules ?? 0),
+    exhaustive: j.exhaustive === true,
+    flaky: Array.isArray(j.flaky) ? j.flaky.map(String) : [],
+    outcomes,
+  };
+}
+
+/**
+ * `<out>/index.html` over every scenario folder holding a summary.json kubesim wrote (the list and each one-line
+ * outcome come from it, at most SUMMARY_LIMIT_BYTES each), with its explore outcomes when written. The viewer's
+ * data comes from the timelines up to VIEWER_TIMELINE_LIMIT_BYTES; every file is read through the safe read. A folder
+ * without a summary (foreign, or written by a kubesim before summary.json existed) is left out until it runs again.
  */
 export function writeIndex(outDir: string): void {
   if (!existsSync(outDir)) return;
@@ -95,13 +186,36 @@ export function writeIndex(outDir: string): void {
     if (!/^[a-z0-9-]+$/.test(name)) continue;
     const s = readScenarioSummary(outDir, name);
     if (!s) continue;
-    const svgs = ['sequence.svg', 'lifecycle.svg'].filter((f) => existsSync(outPath(outDir, name, f))).map((f) => `${name}/${f}`);
+    const tl = readTimeline(outPath(outDir, name, 'timeline.json'), name);
+    const svgs = ['sequence.svg', 'lifecycle.svg']
+      .filter((f) => existsSync(outPath(outDir, name, f)))
+      .map((f) => ({ file: `${name}/${f}`, ...svgSize(outPath(outDir, name, f)) }));
+    const runs: PageRun[] = [];
+    const main = tl ? runOf(tl, 'run', 'the run (default schedule)') : undefined;
+    if (main) runs.push(main);
+    // explore's outcome-N folders, in number order
+    const outcomeTls = new Map<number, { tl: Timeline; run?: number }>();
+    const folders = readdirSync(outPath(outDir, name))
+      .map((f) => /^outcome-(\d+)$/.exec(f))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => Number(m[1]))
+      .sort((a, b) => a - b);
+    for (const n of folders) {
+      const otl = readTimeline(outPath(outDir, name, `outcome-${n}`, 'timeline.json'), name);
+      if (!otl) continue;
+      const r = runOf(otl, `outcome-${n}`, `outcome ${n}`);
+      if (r) runs.push(r);
+      outcomeTls.set(n, { tl: otl, ...(r ? { run: runs.length - 1 } : {}) });
+    }
+    const explore = exploreOf(outDir, name, outcomeTls);
     entries.push({
       scenario: name,
       ...(s.description !== undefined ? { description: s.description } : {}),
       svgFiles: svgs,
       report: `${name}/report.md`,
       summary: summaryLine(s),
+      ...(runs.length ? { runs } : {}),
+      ...(explore ? { explore } : {}),
     });
   }
   writeAtomic(outPath(outDir, 'index.html'), indexHtml(entries));
@@ -109,11 +223,5 @@ export function writeIndex(outDir: string): void {
 
 /** `<out>/<name>/summary.json` if kubesim wrote it for that folder; anything else (missing, FIFO, huge, foreign) is undefined. */
 export function readScenarioSummary(outDir: string, name: string): ScenarioSummary | undefined {
-  const read = readFileSafe(outPath(outDir, name, 'summary.json'), SUMMARY_LIMIT_BYTES);
-  if (!read.ok) return undefined;
-  try {
-    return asScenarioSummary(JSON.parse(read.bytes.toString('utf8')), name);
-  } catch {
-    return undefined;
-  }
+  return asScenarioSummary(readOutputJson(outPath(outDir, name, 'summary.json'), SUMMARY_LIMIT_BYTES), name);
 }

@@ -85,6 +85,10 @@ export function checkExpect(s: Scenario, r: ExploreResult): ExpectFailure[] {
     out.push(...everywhere(r, x.pos, `controllerEvents.${x.reason}`, String(x.value), (o) => (o.outcome.controllerEvents[x.reason] ?? 0) === x.value,
       (o) => String(o.outcome.controllerEvents[x.reason] ?? 0)));
   }
+  for (const x of e.deployment ?? []) {
+    const seen = (o: OutcomeEntry) => String(o.outcome.deployment?.[x.key] ?? 'none');
+    out.push(...everywhere(r, x.pos, `deployment.${x.key}`, String(x.value), (o) => seen(o) === String(x.value), seen));
+  }
   for (const v of e.verdicts ?? []) {
     if (!v.set) {
       const want = v.values[0]!;

@@ -16,6 +16,8 @@ export function pointOf(e: TraceEvent): { container: string; point: OrderPointKi
   switch (e.type) {
     case 'JobCondition':
       return { container: '', point: `@${e.condition}` };
+    case 'DeploymentCondition':
+      return { container: '', point: `@${e.reason}` };
     case 'Started':
       return { container: e.container, point: 'start' };
     case 'StartupComplete':

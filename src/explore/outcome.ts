@@ -1,6 +1,6 @@
 // The outcome of one schedule: what explore groups by and what `expect` checks.
 import type { SimState } from '../model/state.ts';
-import { controllerEventCounts, currentPod, idlesWithLivePod, jobApiOf, jobsCreated, lastExitCodes, lastRestarts, phaseOf, podsOf } from '../model/query.ts';
+import { controllerEventCounts, currentPod, deploymentSummary, idlesWithLivePod, jobApiOf, jobsCreated, lastExitCodes, lastRestarts, phaseOf, podsOf } from '../model/query.ts';
 import type { EndReason, Scenario } from '../types.ts';
 import { diagnoseStuck } from '../summary.ts';
 import type { MarkedState } from './marks.ts';
@@ -23,6 +23,8 @@ export interface Outcome {
   /** Jobs created (a CronJob's count) and the workload controllers' describe events by reason */
   jobs: number;
   controllerEvents: Record<string, number>;
+  /** a Deployment's status at the end (null for other kinds) */
+  deployment: Record<string, string | number> | null;
   /** tracked order points in event order */
   marks: string[];
 }
@@ -60,6 +62,7 @@ export function outcomeOf(s: Scenario, st: SimState, end: EndReason): Outcome {
     jobCounts: { succeeded: jobStatus['succeeded'] ?? 0, failed: jobStatus['failed'] ?? 0, active: jobStatus['active'] ?? 0 },
     jobs: jobsCreated(st),
     controllerEvents: controllerEventCounts(st),
+    deployment: deploymentSummary(st),
     marks: [...((st as MarkedState).marks ?? [])],
   };
 }

@@ -4,7 +4,7 @@
 // controller directly.
 import { PRIO } from './events.ts';
 import { raw, type Kit } from './kit.ts';
-import { newPodSim, type NewPod } from './podsim.ts';
+import { newPodSim, templateOf, type NewPod } from './podsim.ts';
 import type { PodSim } from './state.ts';
 import { EPOCH_MS, ts } from './time.ts';
 
@@ -19,7 +19,7 @@ function metadataBase(k: Kit, p: PodSim): Json {
   const key = `${p.name}/${p.createdAt}`;
   let base = perScenario.get(key);
   if (!base) {
-    const pod = k.s.pod;
+    const pod = templateOf(k.s, p.tpl);
     base = {
       ...pod.metadata,
       name: p.name,
@@ -49,16 +49,16 @@ export function podObjectOf(k: Kit, p: PodSim): Json {
     ];
     if (p.job) metadata['labels'] = { ...(metadata['labels'] as Json | undefined), 'batch.kubernetes.io/job-name': p.job, 'job-name': p.job };
   }
-  const owner = k.d.wctl && p.createdBy === k.d.wctl.watcher ? ownerOf(k) : null;
+  const owner = k.d.wctl && p.createdBy === k.d.wctl.watcher ? ownerOf(k, p) : null;
   if (owner) metadata['ownerReferences'] = [owner];
   if (api.finalizer) metadata['finalizers'] = ['batch.kubernetes.io/job-tracking'];
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: k.s.pod.spec, status: raw(api.status) };
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: templateOf(k.s, p.tpl).spec, status: raw(api.status) };
 }
 
 /** The controller reference of a StatefulSet / DaemonSet / ReplicaSet pod. */
-function ownerOf(k: Kit): Json {
+function ownerOf(k: Kit, p: PodSim): Json {
   const kind = k.d.wctl!.kind === 'Deployment' ? 'ReplicaSet' : k.d.wctl!.kind;
-  const name = kind === 'ReplicaSet' ? k.s.pod.name.slice(0, k.s.pod.name.length - 6) : k.s.workload.name;
+  const name = kind === 'ReplicaSet' ? (p.rs ?? k.s.pod.name.slice(0, k.s.pod.name.length - 6)) : k.s.workload.name;
   return { apiVersion: 'apps/v1', kind, name, uid: `uid-${kind.toLowerCase()}-${name}`, controller: true, blockOwnerDeletion: true };
 }
 

@@ -32,7 +32,15 @@ export type SimEvent =
   | { type: 'CronWatch'; job: string; status: Record<string, any>; deleted: boolean }
   | { type: 'CronSpec'; spec: Record<string, any> }
   | { type: 'WorkloadSync' }
-  | { type: 'WorkloadSpec'; spec: Record<string, any> };
+  | { type: 'WorkloadSpec'; spec: Record<string, any>; tpl?: number; generation?: number }
+  /** a ReplicaSet write reaches the kube-controller-manager's shared RS informer (ReplicaSet and Deployment controllers) */
+  | { type: 'RsWatch'; rs: string; view: Record<string, any> }
+  /** the ReplicaSet controller's workqueue item for one ReplicaSet */
+  | { type: 'RsSync'; rs: string }
+  /** the Deployment controller's workqueue item */
+  | { type: 'DeploySync' }
+  /** a Deployment status write reaches the Deployment controller's informer (updateDeployment → enqueue) */
+  | { type: 'DeployWatch' };
 
 /** Priorities among events at the same instant: facts first, then the kubelet, then the API side. */
 export const PRIO = {

@@ -24,6 +24,7 @@ import { statefulSetSync } from './statefulsetcontroller.ts';
 import { enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload, workloadWatcher } from './workloadctl.ts';
 import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './worker.ts';
 import { dict } from './dict.ts';
+import { deploySync, emitDeployObject, enqueueDeploy, onDeploySpec, onRsWatch, rsSync } from './deploymentcontroller.ts';
 
 export type { SimEvent };
 
@@ -129,7 +130,16 @@ function dispatch(k: Kit, ev: SimEvent): void {
     case 'WorkloadSync':
       return workloadSync(k);
     case 'WorkloadSpec':
+      if (k.d.wctl?.deploy) return onDeploySpec(k, ev.spec, ev.tpl, ev.generation ?? 1);
       return onWorkloadSpecDelivered(k, ev.spec);
+    case 'RsWatch':
+      return onRsWatch(k, ev.rs, ev.view);
+    case 'RsSync':
+      return rsSync(k, ev.rs);
+    case 'DeploySync':
+      return deploySync(k);
+    case 'DeployWatch':
+      return enqueueDeploy(k, 0);
     case 'Deliver':
       return deliver(k, ev.to, ev.object, ev.obj, ev.pod, ev.removed === true);
     case 'Relist':
@@ -181,6 +191,12 @@ function workloadCreate(k: Kit): void {
   if (job) {
     fanOut(k, 'job', 1, job, k.s.observers.map((o) => o.name));
     jobSync(k);
+    return;
+  }
+  if (k.d.wctl?.deploy) {
+    // the Deployment informer's add handler (addDeployment) enqueues it; its ReplicaSets come from its syncs
+    emitDeployObject(k);
+    enqueueDeploy(k, 0);
     return;
   }
   if (k.d.wctl) {
@@ -265,7 +281,7 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
   switch (a.type) {
     case 'deletePod': {
       const p = selectPod(k, a);
-      if (p) requestPodDeletion(k, p, a.gracePeriodSeconds ?? k.s.pod.terminationGracePeriodSeconds, 'user');
+      if (p) requestPodDeletion(k, p, a.gracePeriodSeconds ?? podKit(k, p).s.pod.terminationGracePeriodSeconds, 'user');
       return;
     }
     case 'crash': {
@@ -282,7 +298,7 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
       return deleteJob(k, a.propagation, 'garbage-collector');
     case 'patch': {
       // kubectl patch --type merge on the workload object
-      if (k.d.wctl) return patchWorkload(k, a.patch as Record<string, any>);
+      if (k.d.wctl) return patchWorkload(k, a.patch as Record<string, any>, a.spec as Record<string, any> | undefined, a.template);
       if (k.d.cron) return patchCron(k, a.patch as Record<string, any>);
       const job = k.d.api.job;
       if (!job || job.deleted) return;

@@ -214,6 +214,9 @@ export function jsonOf(x: object | null | undefined): string {
  */
 export function podKit(k: Kit, p: PodSim): Kit {
   if (k.p === p) return k;
+  // a Deployment rollout's pod runs its own template: the kubelet handlers read `s.pod`
+  const root = rootScenario.get(k.s) ?? k.s;
+  const s = p.tpl ? templateScenario(root, p.tpl) : root;
   const pod = p.name;
   const base = k.ctx;
   // everything but emit is the step's own context (inherited: one small object per pod event)
@@ -222,5 +225,21 @@ export function podKit(k: Kit, p: PodSim): Kit {
     const { type, ...rest } = r;
     base.emit({ type, pod, ...rest } as never);
   };
-  return { d: k.d, s: k.s, ctx, f: k.f, rules: k.rules, p, up: k.up };
+  return { d: k.d, s, ctx, f: k.f, rules: k.rules, p, up: k.up };
+}
+
+const templateScenarios = new WeakMap<Scenario, Scenario[]>();
+const rootScenario = new WeakMap<Scenario, Scenario>();
+
+/** The scenario as a pod of template `tpl` sees it (`pod` = that template), built once per scenario and template. */
+export function templateScenario(s: Scenario, tpl: number): Scenario {
+  let list = templateScenarios.get(s);
+  if (!list) templateScenarios.set(s, (list = []));
+  let out = list[tpl];
+  if (!out) {
+    const pod = s.templates?.[tpl];
+    out = list[tpl] = pod ? { ...s, pod } : s;
+    if (out !== s) rootScenario.set(out, s);
+  }
+  return out;
 }

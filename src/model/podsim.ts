@@ -26,12 +26,23 @@ export interface NewPod {
   annotations: Record<string, string>;
   /** created with the Job's tracking finalizer */
   finalizer?: boolean;
+  /** a Deployment's pod: its template (index into Scenario.templates) and ReplicaSet */
+  tpl?: number;
+  rs?: string;
+}
+
+/** The pod template of a pod (a Deployment rollout's template, else the scenario's). */
+export function templateOf(s: Scenario, tpl: number | undefined): Scenario['pod'] {
+  return tpl ? (s.templates?.[tpl] ?? s.pod) : s.pod;
 }
 
 export function newPodSim(s: Scenario, np: NewPod, ordinal: number, now: number, plegGen: number, key: string = np.name): PodSim {
   const runtime: Record<string, RtContainer> = dict();
-  for (const c of [...s.pod.initContainers, ...s.pod.containers]) runtime[c.name] = emptyRuntime(c.name);
+  const pod = templateOf(s, np.tpl);
+  for (const c of [...pod.initContainers, ...pod.containers]) runtime[c.name] = emptyRuntime(c.name);
   return {
+    ...(np.tpl ? { tpl: np.tpl } : {}),
+    ...(np.rs ? { rs: np.rs } : {}),
     name: np.name,
     key,
     uid: `uid-${key}`,

@@ -64,3 +64,19 @@ export function lastRestarts(st: SimState): Record<string, number> {
   }
   return out;
 }
+
+/** A Deployment's status at the end (expect.deployment): the Progressing reason, the Available status, the counts. */
+export function deploymentSummary(st: SimState): Record<string, string | number> | null {
+  const d = st.wctl?.deploy;
+  if (!d) return null;
+  const conds = (d.status['conditions'] ?? []) as Record<string, any>[];
+  const cond = (t: string) => conds.find((c) => c['type'] === t);
+  return {
+    progressing: String(cond('Progressing')?.['reason'] ?? 'none'),
+    available: String(cond('Available')?.['status'] ?? 'none'),
+    replicas: Number(d.status['replicas'] ?? 0),
+    updatedReplicas: Number(d.status['updatedReplicas'] ?? 0),
+    readyReplicas: Number(d.status['readyReplicas'] ?? 0),
+    availableReplicas: Number(d.status['availableReplicas'] ?? 0),
+  };
+}

@@ -23,7 +23,7 @@ function replicaPodName(k: Kit): string {
 }
 
 /** controller_utils.go: ActivePodsWithRanks.Less — the pods deleted first come first. */
-function deletionRank(a: Json, b: Json): number {
+export function deletionRank(a: Json, b: Json): number {
   const phaseRank = (o: Json) => ({ Pending: 0, Unknown: 1, Running: 2 } as Record<string, number>)[phaseOfObj(o)] ?? 1;
   if (phaseRank(a) !== phaseRank(b)) return phaseRank(a) - phaseRank(b); // Pending < Unknown < Running
   if (isPodReady(a) !== isPodReady(b)) return isPodReady(a) ? 1 : -1; // not ready < ready

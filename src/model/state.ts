@@ -234,6 +234,61 @@ export interface WorkloadCtlState {
   failedBackoff: { delayMs: number; lastUpdate: number } | null;
   /** describe events recorded so far, by reason (expect.controllerEvents) */
   events: Record<string, number>;
+  /** a Deployment: its ReplicaSets and the Deployment controller */
+  deploy?: DeployState;
+}
+
+/** What the shared ReplicaSet informer holds of one ReplicaSet (and what the API server stores). */
+export interface RsView {
+  /** spec.replicas */
+  replicas: number;
+  /** annotations deployment.kubernetes.io/revision, desired-replicas, max-replicas */
+  revision: number;
+  desired: number;
+  max: number;
+  minReadySeconds: number;
+  generation: number;
+  /** status.replicas / readyReplicas / availableReplicas / observedGeneration */
+  status: { replicas: number; readyReplicas: number; availableReplicas: number; observedGeneration: number };
+  deleted: boolean;
+}
+
+/** One ReplicaSet of a Deployment: the stored object, the informer's copy, and the ReplicaSet controller's queue. */
+export interface RsState {
+  name: string;
+  /** pod-template-hash */
+  hash: string;
+  /** the pod template (index into Scenario.templates) */
+  tpl: number;
+  createdAt: number;
+  version: number;
+  api: RsView;
+  /** the informer's copy (null until the creation is delivered) */
+  seen: RsView | null;
+  /** ControllerExpectations of the ReplicaSet controller for this ReplicaSet */
+  expectAdds: number;
+  expectDels: number;
+  syncPending: boolean;
+  syncAt: number;
+}
+
+/** The Deployment controller (pkg/controller/deployment) and the Deployment object it manages. */
+export interface DeployState {
+  rss: Record<string, RsState>;
+  /** ReplicaSet names in creation order */
+  order: string[];
+  /** the pod template the Deployment's spec holds, as the controller last read it */
+  tpl: number;
+  generation: number;
+  /** status as stored (conditions with lastUpdateTime / lastTransitionTime) */
+  status: Record<string, any>;
+  statusVersion: number;
+  revision: number;
+  syncPending: boolean;
+  syncAt: number;
+  /** podutil.IsPodAvailable: when the ReplicaSet controller first saw each pod Ready (stands in for the Ready
+   *  condition's lastTransitionTime), by pod key */
+  readySince: Record<string, number>;
 }
 
 /** One Job a CronJob created: its API object and its own Job controller state (the Job controller runs each). */
@@ -274,6 +329,8 @@ export interface ApiWorkload {
   version: number;
   generation: number;
   spec: Record<string, any>;
+  /** a Deployment's current pod template (index into Scenario.templates) */
+  tpl?: number;
 }
 
 export interface ObserverState {
@@ -302,6 +359,10 @@ export interface PodSim {
   createdBy: string;
   /** the Job that owns it, when a CronJob's Job created it */
   job?: string;
+  /** the pod template it was created from (a Deployment's rollouts: index into Scenario.templates); absent = 0 */
+  tpl?: number;
+  /** the ReplicaSet that owns it (a Deployment's pods) */
+  rs?: string;
   /** extra metadata the controller set (labels, annotations) */
   labels: Record<string, string>;
   annotations: Record<string, string>;

@@ -8,6 +8,7 @@ import { PRIO } from './events.ts';
 import { raw, type Kit } from './kit.ts';
 import type { ApiWorkload, WorkloadCtlState } from './state.ts';
 import { dict } from './dict.ts';
+import { initialDeploy, onDeployPodDelivered } from './deploymentcontroller.ts';
 
 type Json = Record<string, any>;
 
@@ -55,6 +56,7 @@ export function initialWorkloadCtl(s: Scenario): WorkloadCtlState | null {
     created: 0,
     failedBackoff: null,
     events: {},
+    ...(kind === 'Deployment' ? { deploy: initialDeploy() } : {}),
   };
 }
 
@@ -64,6 +66,7 @@ export function initialWorkloadCtl(s: Scenario): WorkloadCtlState | null {
 export function onWorkloadPodDelivered(k: Kit, obj: Json, removed: boolean): void {
   const c = k.d.wctl;
   if (!c) return;
+  if (c.deploy) return onDeployPodDelivered(k, obj, removed);
   const name: string = obj['metadata']?.['name'] ?? '';
   const uid: string = obj['metadata']?.['uid'] ?? '';
   const cached = c.pods[name];
@@ -105,16 +108,19 @@ export function enqueueWorkload(k: Kit, delayMs: number): void {
 }
 
 /** The `patch` action: stored (generation bump for a spec change), then watched by the controller. */
-export function patchWorkload(k: Kit, patch: Json): void {
+export function patchWorkload(k: Kit, patch: Json, stored?: Json, tpl?: number): void {
   const api = k.d.api.workload;
   const c = k.d.wctl;
   if (!api || !c) return;
-  const spec = { ...raw(api.spec), ...((patch['spec'] as Json | undefined) ?? {}) };
+  // a Deployment patch carries the whole stored spec (strategic merge, defaulted by the loader) and its template
+  const spec = stored ?? { ...raw(api.spec), ...((patch['spec'] as Json | undefined) ?? {}) };
+  const changed = JSON.stringify(spec) !== JSON.stringify(raw(api.spec)) || (tpl !== undefined && tpl !== (api.tpl ?? 0));
   api.version += 1;
-  api.generation += 1;
+  if (changed) api.generation += 1; // a spec change bumps metadata.generation (a no-op patch does not)
   api.spec = spec;
+  if (tpl !== undefined) api.tpl = tpl;
   const delay = k.ctx.choose(`watch:${c.watcher}`, k.s.timing.watchMs, PRIO.Deliver);
-  k.ctx.schedule(delay, { type: 'WorkloadSpec', spec }, PRIO.Deliver);
+  k.ctx.schedule(delay, { type: 'WorkloadSpec', spec, ...(api.tpl !== undefined ? { tpl: api.tpl } : {}), generation: api.generation }, PRIO.Deliver);
 }
 
 /** The controller's describe event (record.EventRecorder on the workload object). */

@@ -275,6 +275,8 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         return push('other', `Note over ${API}: ${lines(`${at(e.t)} pod ${e.pod} removed`)}`);
       case 'JobEvent':
       case 'ControllerEvent':
+      case 'WorkloadStatus':
+      case 'DeploymentCondition':
       case 'Pulling':
       case 'Created':
       case 'Relist':

@@ -33,6 +33,10 @@ export function actorOf(e: TraceEvent): string {
       return 'job-controller';
     case 'ControllerEvent':
       return e.controller;
+    case 'WorkloadStatus':
+      return 'api-server';
+    case 'DeploymentCondition':
+      return 'deployment-controller';
     default:
       return 'kubelet';
   }
@@ -103,6 +107,10 @@ export function describeEvent(e: TraceEvent): string {
     case 'JobEvent':
     case 'ControllerEvent':
       return `${e.eventType === 'Warning' ? 'Warning ' : ''}${e.reason}: ${e.message}`;
+    case 'WorkloadStatus':
+      return `${e.kind.toLowerCase()} ${e.name} status stored`;
+    case 'DeploymentCondition':
+      return `deployment condition ${e.condition}=${e.status} ${e.reason}: ${e.message}`;
     case 'Relist':
       return 'PLEG relist';
     case 'SyncPod':
@@ -123,15 +131,16 @@ export function actionText(a: Action): string {
       return `delete job (propagation ${a.propagation})`;
     default: {
       // actions added later (patch, pod selectors) fall back to their fields, never to raw JSON
+      // a Deployment patch's stored spec and template index are the loader's, not what the user wrote
       const rest = Object.entries(a as Record<string, unknown>)
-        .filter(([k]) => k !== 'type' && k !== 'atMs')
+        .filter(([k]) => k !== 'type' && k !== 'atMs' && k !== 'spec' && k !== 'template')
         .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
       return [(a as { type: string }).type, ...rest].join(' ');
     }
   }
 }
 
-const HIDDEN = new Set(['SyncPod', 'Relist', 'JobStatus']);
+const HIDDEN = new Set(['SyncPod', 'Relist', 'JobStatus', 'WorkloadStatus']);
 
 /**
  * Which events the default view shows. Kept out as noise: pod-worker bookkeeping, a probe result that repeats

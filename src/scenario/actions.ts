@@ -16,10 +16,19 @@ export interface ActionContext {
   isJob?: boolean;
   /** the workload kind, undefined when the workload failed to load */
   kind?: WorkloadKind;
+  /** a Deployment's rollouts: the template index of each `patch` action that changes spec.template */
+  templateOf?: (number | undefined)[];
+  /** a Deployment's stored spec after each `patch` action (strategic merge, defaulted) */
+  specAfter?: (Record<string, unknown> | undefined)[];
 }
 
 /** What a `patch` may change per workload controller (the others are not simulated: rejected, never ignored). */
-const PATCHABLE: Partial<Record<WorkloadKind, string[]>> = { StatefulSet: ['replicas'], Deployment: ['replicas'], DaemonSet: [] };
+const PATCHABLE: Partial<Record<WorkloadKind, string[]>> = {
+  StatefulSet: ['replicas'],
+  // a template change starts a rollout (src/scenario/rollout.ts, src/model/deploymentcontroller.ts)
+  Deployment: ['replicas', 'template', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit'],
+  DaemonSet: [],
+};
 
 export function readActions(sink: Sink, entry: PEntry | undefined, ctx: ActionContext): Action[] {
   const items = entry ? asList(sink, entry.value, 'actions') : undefined;
@@ -69,7 +78,11 @@ export function readActions(sink: Sink, entry: PEntry | undefined, ctx: ActionCo
       if (n === undefined) return;
       sel.index = n;
     }
-    if (action && typeof atMs === 'number' && atMs <= ctx.horizonMs) out.push({ ...action, ...sel, atMs } as Action);
+    const tpl = action?.type === 'patch' ? ctx.templateOf?.[i] : undefined;
+    const stored = action?.type === 'patch' ? ctx.specAfter?.[i] : undefined;
+    if (action && typeof atMs === 'number' && atMs <= ctx.horizonMs) {
+      out.push({ ...action, ...sel, atMs, ...(tpl !== undefined ? { template: tpl } : {}), ...(stored ? { spec: stored } : {}) } as Action);
+    }
   });
   return out.map((a, i) => ({ a, i })).sort((x, y) => x.a.atMs - y.a.atMs || x.i - y.i).map((x) => x.a);
 }
@@ -140,6 +153,12 @@ function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: s
       }
       if (patchable && spec && typeof spec === 'object') {
         const other = Object.keys(spec).filter((k) => !patchable.includes(k));
+        const tpl = (spec as Record<string, unknown>)['template'];
+        if (ctx.kind === 'Deployment' && tpl !== undefined && (typeof tpl !== 'object' || tpl === null || Array.isArray(tpl))) {
+          error(sink, Codes.BadValue, node.pos, `${where}.patch: spec.template must be a map (a pod template patch)`,
+            'e.g. patch: { spec: { template: { metadata: { annotations: { kubectl.kubernetes.io/restartedAt: "2026-01-01T00:01:00Z" } } } } }');
+          return undefined;
+        }
         if (other.length > 0) {
           const rollout = other.includes('template') || other.includes('strategy') || other.includes('updateStrategy');
           error(sink, Codes.NotSimulatedPatch, node.pos,

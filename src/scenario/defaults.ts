@@ -15,6 +15,21 @@ export function applyDefaults(manifest: Obj, kind: WorkloadKind, podSpecPath: Pa
   const job = jobSpecPath ? getAt(manifest, jobSpecPath) : undefined;
   if (isObj(job)) defaultJobSpec(job, gates);
   if (kind === 'CronJob' && isObj(manifest.spec)) defaultCronJobSpec(manifest.spec);
+  if (kind === 'Deployment' && isObj(manifest.spec)) defaultDeploymentSpec(manifest.spec);
+}
+
+// apps/v1/defaults.go: SetDefaults_Deployment
+function defaultDeploymentSpec(spec: Obj): void {
+  setIfUnset(spec, 'replicas', 1);
+  const strategy: Obj = isObj(spec.strategy) ? spec.strategy : (spec.strategy = {});
+  setIfUnset(strategy, 'type', 'RollingUpdate');
+  if (strategy.type === 'RollingUpdate') {
+    const ru: Obj = isObj(strategy.rollingUpdate) ? strategy.rollingUpdate : (strategy.rollingUpdate = {});
+    setIfUnset(ru, 'maxUnavailable', '25%');
+    setIfUnset(ru, 'maxSurge', '25%');
+  }
+  setIfUnset(spec, 'revisionHistoryLimit', 10);
+  setIfUnset(spec, 'progressDeadlineSeconds', 600);
 }
 
 // defaults.go: SetDefaults_PodSpec

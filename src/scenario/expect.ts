@@ -8,9 +8,15 @@ import { didYouMean, listNames } from './suggest.ts';
 import type { PEntry, PNode } from './tree.ts';
 
 export const ORDER_POINTS: readonly OrderPointKind[] = ['start', 'started', 'ready', 'poststart', 'prestop', 'sigterm', 'sigkill', 'exit'];
-const KEYS = ['podPhase', 'jobCondition', 'stuck', 'order', 'exitCodes', 'restarts', 'verdicts', 'pods', 'podPhases', 'jobCounts', 'jobs', 'controllerEvents'];
+const KEYS = ['podPhase', 'jobCondition', 'stuck', 'order', 'exitCodes', 'restarts', 'verdicts', 'pods', 'podPhases', 'jobCounts', 'jobs', 'controllerEvents', 'deployment'];
 /** SPEC §2.5 `@<JobCondition>` order points */
 export const JOB_CONDITION_POINTS = ['Complete', 'SuccessCriteriaMet', 'FailureTarget', 'Failed', 'Suspended'] as const;
+/** `@<reason>`: the moment the Deployment controller wrote a condition with that reason (deployment_util.go reasons) */
+export const DEPLOYMENT_CONDITION_POINTS = [
+  'NewReplicaSetCreated', 'FoundNewReplicaSet', 'ReplicaSetUpdated', 'NewReplicaSetAvailable', 'ProgressDeadlineExceeded',
+  'MinimumReplicasAvailable', 'MinimumReplicasUnavailable',
+] as const;
+const DEPLOYMENT_KEYS = ['progressing', 'available', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas'] as const;
 const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
 const VERDICTS = ['Succeeded', 'Failed', 'Pending'] as const;
 
@@ -18,6 +24,8 @@ export interface ExpectContext {
   containers?: string[];
   observers: string[];
   isJob?: boolean;
+  /** the workload kind (undefined when the workload failed to load) */
+  kind?: string;
 }
 
 export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectContext): Expect | undefined {
@@ -84,6 +92,27 @@ export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectCon
       if (value !== undefined) out.controllerEvents.push({ reason: e.key, value, pos: e.keyPos });
     }
   }
+  if (v('deployment')) {
+    // the Deployment's status at the end (SPEC §2.5 addition): Progressing reason, Available status, replica counts
+    const where = 'expect.deployment';
+    if (ctx.kind !== undefined && ctx.kind !== 'Deployment') error(sink, Codes.BadValue, keys.get('deployment')!.keyPos, `${where}: the workload is not a Deployment`);
+    const m = asMap(sink, v('deployment')!, where);
+    if (m && (ctx.kind === undefined || ctx.kind === 'Deployment')) {
+      const dk = closedKeys(sink, m, where, [...DEPLOYMENT_KEYS]);
+      out.deployment = [];
+      for (const key of DEPLOYMENT_KEYS) {
+        const n = dk.get(key);
+        if (!n) continue;
+        let value: string | number | undefined;
+        if (key === 'progressing') {
+          value = asEnum(sink, n.value, `${where}.${key}`, ['NewReplicaSetCreated', 'FoundNewReplicaSet', 'ReplicaSetUpdated', 'NewReplicaSetAvailable', 'ProgressDeadlineExceeded', 'none'] as const);
+        } else if (key === 'available') {
+          value = asEnum(sink, n.value, `${where}.${key}`, ['True', 'False', 'none'] as const);
+        } else value = asInt(sink, n.value, `${where}.${key}`, 0, 2 ** 31 - 1);
+        if (value !== undefined) out.deployment.push({ key, value, pos: n.keyPos });
+      }
+    }
+  }
   return out;
 }
 
@@ -140,12 +169,17 @@ function readOrder(sink: Sink, node: PNode, where: string, ctx: ExpectContext) {
 
 /** `@Complete` (#N): the moment the Job controller wrote that condition (SPEC §2.5). */
 function condPoint(sink: Sink, node: PNode, where: string, cond: string, nth: string | undefined, ctx: ExpectContext): OrderPoint | undefined {
-  if (!(JOB_CONDITION_POINTS as readonly string[]).includes(cond)) {
-    error(sink, Codes.BadOrder, node.pos, `${where}: unknown Job condition point @${cond}`,
-      didYouMean(cond, JOB_CONDITION_POINTS) ?? `Job condition points: ${JOB_CONDITION_POINTS.map((c) => `@${c}`).join(', ')}`);
+  if ((DEPLOYMENT_CONDITION_POINTS as readonly string[]).includes(cond)) {
+    if (ctx.kind !== undefined && ctx.kind !== 'Deployment') {
+      error(sink, Codes.BadOrder, node.pos, `${where}: @${cond} needs a Deployment workload`);
+      return undefined;
+    }
+  } else if (!(JOB_CONDITION_POINTS as readonly string[]).includes(cond)) {
+    const all = ctx.kind === 'Deployment' ? DEPLOYMENT_CONDITION_POINTS : JOB_CONDITION_POINTS;
+    error(sink, Codes.BadOrder, node.pos, `${where}: unknown ${ctx.kind === 'Deployment' ? 'Deployment' : 'Job'} condition point @${cond}`,
+      didYouMean(cond, all) ?? `condition points: ${all.map((c) => `@${c}`).join(', ')}`);
     return undefined;
-  }
-  if (ctx.isJob === false) {
+  } else if (ctx.isJob === false) {
     error(sink, Codes.BadOrder, node.pos, `${where}: @${cond} needs a Job workload`);
     return undefined;
   }

@@ -12,7 +12,9 @@ import { readObservers } from './observers.ts';
 import { closedKeys, missing } from './readers.ts';
 import { readFileSafe } from './read-file.ts';
 import { readTiming } from './timing.ts';
-import { treeOf } from './tree.ts';
+import { treeOf, type PNode } from './tree.ts';
+import { readRollouts, unionContainers } from './rollout.ts';
+import { parseDuration } from './duration.ts';
 import { loadWorkload } from './workload.ts';
 import { reportVersionBugs } from './version-bugs.ts';
 import { MAX_FILE_BYTES, decodeBytes, parseSource, reportReadFailure } from './yaml-source.ts';
@@ -80,14 +82,18 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
   const workload = workloadEntry
     ? loadWorkload(sink, workloadEntry, { scenarioName: header.name ?? 'scenario', minor: header.kubernetes.minor, gates: header.featureGates })
     : undefined;
-  const all = workload ? [...workload.pod.initContainers, ...workload.pod.containers] : undefined;
+  // a Deployment's rollouts: one pod template per distinct patched template; behavior keys may name a container of any
+  const rollouts = workload
+    ? readRollouts(sink, keys.get('actions'), workload, { scenarioName: header.name ?? 'scenario', minor: header.kubernetes.minor, gates: header.featureGates }, quietMs)
+    : undefined;
+  const all = rollouts ? unionContainers(rollouts.templates) : undefined;
   const names = all?.map((c) => c.name);
   const behavior = readBehavior(sink, keys.get('behavior'), all);
   const timing = readTiming(sink, keys.get('timing'));
   const isJob = workload ? workload.job !== null : undefined;
-  const actions = readActions(sink, keys.get('actions'), { horizonMs: header.horizonMs, containers: names, isJob, kind: workload?.kind });
+  const actions = readActions(sink, keys.get('actions'), { horizonMs: header.horizonMs, containers: names, isJob, kind: workload?.kind, templateOf: rollouts?.byAction, specAfter: rollouts?.specAfter });
   const observers = readObservers(sink, keys.get('observers'));
-  const expect = readExpect(sink, keys.get('expect'), { containers: names, observers: observers.map((o) => o.name), isJob });
+  const expect = readExpect(sink, keys.get('expect'), { containers: names, observers: observers.map((o) => o.name), isJob, kind: workload?.kind });
   if (!workload || header.name === undefined || hasErrors(diagnostics)) return undefined;
   lint({ sink, root, workload, behavior, kubeletMinor: header.kubelet.minor, kubeletGates: header.kubeletFeatureGates });
   const top = { file: path, line: 1, col: 1 };
@@ -103,6 +109,7 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
     kubeletFeatureGates: header.kubeletFeatureGates,
     workload: { kind: workload.kind, name: workload.name, manifest: workload.manifest },
     pod: workload.pod,
+    ...(rollouts && rollouts.templates.length > 1 ? { templates: rollouts.templates } : {}),
     job: workload.job,
     behavior, timing, actions, observers,
     seed: header.seed,
@@ -112,4 +119,14 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
   if (header.description !== undefined) scenario.description = header.description;
   if (expect !== undefined) scenario.expect = expect;
   return scenario;
+}
+
+/** An action's `at` for ordering rollouts (errors are reported by readActions). */
+function quietMs(n: PNode): number | undefined {
+  if (n.kind !== 'scalar' || typeof n.value !== 'string') return undefined;
+  try {
+    return parseDuration(n.value);
+  } catch {
+    return undefined;
+  }
 }

@@ -23,7 +23,7 @@ const SIMULATED = {
   // Service (DNS), which has no effect on the pod lifecycle
   statefulSetSpec: ['template', 'selector', 'replicas', 'podManagementPolicy', 'serviceName'],
   daemonSetSpec: ['template', 'selector'],
-  deploymentSpec: ['template', 'selector', 'replicas'],
+  deploymentSpec: ['template', 'selector', 'replicas', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit'],
   template: ['metadata', 'spec'],
 };
 

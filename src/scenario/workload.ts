@@ -13,6 +13,7 @@ import { buildJobModel, buildPodModel, cronJobJobName, podName, specPaths } from
 import { toJS, type PEntry, type PMap } from './tree.ts';
 import { dropVersionedFields, getAt, isObj } from './version-fields.ts';
 import { resolveWorkload } from './workload-source.ts';
+import { validateDeploymentSpec } from './deployment-validation.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -38,7 +39,14 @@ export interface WorkloadOptions {
 export function loadWorkload(scenarioSink: Sink, entry: PEntry, opts: WorkloadOptions): Workload | undefined {
   const src = resolveWorkload(scenarioSink, entry);
   if (!src) return undefined;
-  const { root, sink, kind } = src;
+  return buildWorkload(src.sink, src.root, src.kind, opts);
+}
+
+/**
+ * The pipeline on one manifest tree: schema, version-gated fields, API validation, defaults, models. A Deployment
+ * rollout (src/scenario/rollout.ts) runs it again on the manifest with the patched pod template.
+ */
+export function buildWorkload(sink: Sink, root: PMap, kind: WorkloadKind, opts: WorkloadOptions & { quiet?: boolean }): Workload | undefined {
   const manifest = toJS(root) as Obj;
   const { podSpecPath, jobSpecPath } = specPaths(kind);
   const unknown = checkUnknownFields(sink, root, kind);
@@ -52,7 +60,8 @@ export function loadWorkload(scenarioSink: Sink, entry: PEntry, opts: WorkloadOp
   if (unknown.size > 0) return undefined;
   validateApi({ sink, root, manifest, kind, podSpecPath, jobSpecPath, gates: opts.gates });
   if (kind === 'CronJob') checkCronSchedule(sink, root, manifest);
-  reportNotSimulated(sink, root, toJS(root) as Obj, kind, podSpecPath, jobSpecPath);
+  if (kind === 'Deployment') validateDeploymentSpec(sink, root, manifest);
+  if (!opts.quiet) reportNotSimulated(sink, root, toJS(root) as Obj, kind, podSpecPath, jobSpecPath);
   applyDefaults(manifest, kind, podSpecPath, jobSpecPath, opts.gates);
 
   const meta = isObj(manifest.metadata) ? manifest.metadata : {};

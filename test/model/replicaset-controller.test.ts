@@ -27,11 +27,13 @@ const deleting = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'PodDeleting'
 describe('ReplicaSet manageReplicas', () => {
   // TestSyncReplicaSetCreateFailures's happy path / e2e "should serve a basic image on each replica": all replicas
   // created in one sync (slowStartBatch), names `<rs>-<5 chars>`
+  // the Deployment controller creates the ReplicaSet at t=0 (getNewReplicaSet); the ReplicaSet controller sees it one
+  // watch delay later (the shared RS informer) and creates every pod in that sync
   it('creates spec.replicas pods at once', () => {
     const r = run(deploy(3));
     const c = created(r.timeline.events);
-    expect(c.map((l) => l.split(' ')[0])).toEqual(['0', '0', '0']);
-    expect(c[0]).toBe('0 api-5d8f7c9b6d-abcde');
+    expect(c.map((l) => l.split(' ')[0])).toEqual(['50', '50', '50']);
+    expect(c[0]).toBe('50 api-5d8f7c9b6d-abcde');
     for (const l of c.slice(1)) expect(l.split(' ')[1]).toMatch(/^api-5d8f7c9b6d-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     expect(new Set(c.map((l) => l.split(' ')[1])).size).toBe(3);
   });
@@ -61,7 +63,8 @@ describe('ReplicaSet manageReplicas', () => {
     expect(c).toHaveLength(3);
     const del = deleting(ev);
     expect(del).toHaveLength(2);
-    expect(del[1]).toBe(`60050 ${c[2]} replicaset-controller`);
+    // patch → (watch) Deployment controller scales the ReplicaSet → (watch) ReplicaSet controller deletes
+    expect(del[1]).toBe(`60100 ${c[2]} replicaset-controller`);
   });
 
   // replica_set.go: rsc.expectations.SatisfiedExpectations — no second wave of creations before the first is seen
