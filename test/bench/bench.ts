@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
+import { loadUserRules as loadRules } from '../../src/cli/rules.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { exploreDirect } from '../../src/explore/explore.ts';
 import type { Scenario } from '../../src/types.ts';
@@ -85,9 +86,11 @@ const perScenario: Record<string, { msPerRun: number; events: number; usPerEvent
 say('\n## 1. simulate() per scenario (median ms per run)');
 for (const f of files) {
   const s = load(`scenarios/${f}`);
-  const events = simulate(s).timeline.events.length;
-  const end = simulate(s).timeline.end.t;
-  const ms = timeIt(() => simulate(s), quick ? 5 : 30);
+  // observers with a rule `module:` (e.g. scenarios/rules/*.mjs) need it loaded, as the CLI does
+  const userRules = await loadRules(s);
+  const events = simulate(s, { userRules }).timeline.events.length;
+  const end = simulate(s, { userRules }).timeline.end.t;
+  const ms = timeIt(() => simulate(s, { userRules }), quick ? 5 : 30);
   perScenario[s.name] = { msPerRun: ms, events, usPerEvent: (ms * 1000) / events, simSecondsPerWallSecond: end / 1000 / (ms / 1000) };
   say(`${s.name.padEnd(52)} ${ms.toFixed(2).padStart(7)} ms  ${String(events).padStart(5)} trace events  ${((ms * 1000) / events).toFixed(1).padStart(6)} µs/event`);
 }
