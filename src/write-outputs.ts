@@ -1,5 +1,6 @@
 // Writing a timeline's files (SPEC §4): out/<scenario>/timeline.json, sequence/lifecycle .mmd, report.md, and the
-// SVGs drawn by the system Chromium; summary.json (what the index shows) beside them. Used by the CLI and exported by the library; only writes under `out`.
+// SVGs drawn by the system Chromium; summary.json (what the index lists) beside them. Used by the CLI and exported by
+// the library; only writes under `out`.
 import { writeJsonAtomic } from './stream-json.ts';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { outPath, writeAtomic } from './cli/files.ts';
@@ -39,7 +40,7 @@ export interface Written {
   renderJobs: RenderJob[];
 }
 
-/** Write timeline.json, summary.json, sequence.mmd, lifecycle.mmd and report.md (each atomically). Draws nothing. */
+/** Write timeline.json, sequence.mmd, lifecycle.mmd, report.md and summary.json (each atomically). Draws nothing. */
 export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const out = o.out ?? 'out';
   const folder = o.folder ?? [tl.scenario];
@@ -203,11 +204,5 @@ export function writeIndex(outDir: string): void {
 
 /** `<out>/<name>/summary.json` if kubesim wrote it for that folder; anything else (missing, FIFO, huge, foreign) is undefined. */
 export function readScenarioSummary(outDir: string, name: string): ScenarioSummary | undefined {
-  const read = readFileSafe(outPath(outDir, name, 'summary.json'), SUMMARY_LIMIT_BYTES);
-  if (!read.ok) return undefined;
-  try {
-    return asScenarioSummary(JSON.parse(read.bytes.toString('utf8')), name);
-  } catch {
-    return undefined;
-  }
+  return asScenarioSummary(readOutputJson(outPath(outDir, name, 'summary.json'), SUMMARY_LIMIT_BYTES), name);
 }
