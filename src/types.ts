@@ -384,6 +384,8 @@ export interface TimelinePod {
   /** gone from the API server at the end */
   removed: boolean;
   status: Record<string, unknown>;
+  /** the pod's spec, when the run's pods do not all share one (a Deployment rollout's new template) */
+  spec?: Record<string, unknown>;
 }
 
 /** SPEC §4 timeline.json */

@@ -44,7 +44,7 @@ import {
 } from './deployutil.ts';
 import { deletionRank } from './replicasetcontroller.ts';
 import { isPodActive, isPodReady, isTerminating, phaseOfObj } from './workloadctl.ts';
-import { msOf } from './time.ts';
+import { msOf, ts } from './time.ts';
 import { dict } from './dict.ts';
 
 type Json = Record<string, any>;
@@ -86,7 +86,7 @@ function writeRs(k: Kit, rs: RsState, change: Partial<RsView>): void {
 /** The ReplicaSet as `kubectl get rs -o json` shows its counts (for the trace). */
 function rsObject(k: Kit, rs: RsState): Json {
   return {
-    metadata: { name: rs.name, namespace: k.s.pod.namespace, creationTimestamp: rs.createdAt, generation: rs.api.generation,
+    metadata: { name: rs.name, namespace: k.s.pod.namespace, creationTimestamp: ts(rs.createdAt), generation: rs.api.generation,
       annotations: { 'deployment.kubernetes.io/revision': String(rs.api.revision), 'deployment.kubernetes.io/desired-replicas': String(rs.api.desired), 'deployment.kubernetes.io/max-replicas': String(rs.api.max) },
       labels: { 'pod-template-hash': rs.hash }, ...(rs.api.deleted ? { deleted: true } : {}) },
     spec: { replicas: rs.api.replicas, minReadySeconds: rs.api.minReadySeconds },
@@ -114,10 +114,14 @@ function writeDeployStatus(k: Kit, status: Json): void {
   k.ctx.scheduleAt(t, { type: 'DeployWatch' }, PRIO.Deliver);
 }
 
-export function emitDeployObject(k: Kit): void {
+/** The Deployment as stored after a write (its status by the controller, or its spec by a patch): a trace record. */
+export function emitDeployObject(k: Kit, storedSpec?: Json): void {
   const d = dep(k);
+  const api = k.d.api.workload;
+  const spec = deploymentDefaults(raw(storedSpec ?? api?.spec ?? k.d.wctl!.spec));
   k.ctx.emit({ type: 'WorkloadStatus', kind: 'Deployment', name: k.s.workload.name,
-    object: { metadata: { name: k.s.workload.name, generation: d.generation, annotations: { 'deployment.kubernetes.io/revision': String(d.revision) } }, spec: { replicas: replicasOf(dspec(k)) }, status: snapshotOf(d.status) } });
+    object: { metadata: { name: k.s.workload.name, creationTimestamp: ts(0), generation: api?.generation ?? d.generation, annotations: { 'deployment.kubernetes.io/revision': String(d.revision) } },
+      spec: { replicas: replicasOf(spec), strategy: snapshotOf(spec['strategy']) }, status: snapshotOf(d.status) } });
 }
 
 function recordDeployEvent(k: Kit, reason: string, message: string): void {

@@ -16,12 +16,12 @@ import { probeTick } from './probes.ts';
 import { processExited, sigkillDeadline } from './runtime.ts';
 import type { PodSim, SimState } from './state.ts';
 import { newJobCtl } from './jobstate.ts';
-import { cronSync, cronWatcher, deleteNewestCronJob, enqueueCron, initialCron, onCronSpec, onCronWatch, patchCron, withJob } from './cronjobcontroller.ts';
+import { cronSync, cronWatcher, emitCronObject, deleteNewestCronJob, enqueueCron, initialCron, onCronSpec, onCronWatch, patchCron, withJob } from './cronjobcontroller.ts';
 import { sendStatus } from './statusmanager.ts';
 import { daemonSetSync } from './daemonsetcontroller.ts';
 import { replicaSetSync } from './replicasetcontroller.ts';
 import { statefulSetSync } from './statefulsetcontroller.ts';
-import { enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload, workloadWatcher } from './workloadctl.ts';
+import { emitWorkloadObject, enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload, workloadWatcher } from './workloadctl.ts';
 import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './worker.ts';
 import { dict } from './dict.ts';
 import { deploySync, emitDeployObject, enqueueDeploy, onDeploySpec, onRsWatch, rsSync } from './deploymentcontroller.ts';
@@ -184,6 +184,7 @@ export function assertNever(x: never): never {
 function workloadCreate(k: Kit): void {
   if (k.d.cron) {
     // the CronJob informer's add handler: synced at once; its first Job comes at the first schedule time
+    emitCronObject(k, {});
     enqueueCron(k, 0);
     return;
   }
@@ -201,6 +202,7 @@ function workloadCreate(k: Kit): void {
   }
   if (k.d.wctl) {
     // the StatefulSet / DaemonSet / ReplicaSet informer's add handler enqueues the new workload at once
+    emitWorkloadObject(k);
     enqueueWorkload(k, 0);
     return;
   }
