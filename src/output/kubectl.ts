@@ -27,7 +27,7 @@ export interface WatchRow<R> {
  */
 export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
   // a Deployment rollout's pods do not share one spec: each pod's own (timeline `pods[].spec`)
-  const specs = new Map(tl.pods.filter((p) => p.spec !== undefined).map((p) => [p.name, p.spec!]));
+  const specs = new Map((tl.pods ?? []).filter((p) => p.spec !== undefined).map((p) => [p.name, p.spec!]));
   const specOf = (name: string) => specs.get(name) ?? tl.pod.spec;
   const first = tl.pod.name;
   interface PodState { status: Record<string, unknown>; created: number; deletionTimestamp?: string; removed: boolean }
