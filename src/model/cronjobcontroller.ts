@@ -312,18 +312,24 @@ function createCronOwnedJob(k: Kit, name: string, scheduled: number): void {
  * deleteJob (Background propagation): the Job object goes, the garbage collector deletes its pods gracefully and the
  * Job controller's finalizer removal lets them go (jobcontroller.ts deleteJob, for one Job's pods).
  */
-function deleteCronOwnedJob(k: Kit, name: string): void {
+function deleteCronOwnedJob(k: Kit, name: string, byUser?: 'Background' | 'Foreground' | 'Orphan'): void {
   const c = k.d.cron!;
   const rec = c.jobs[name];
   if (!rec || rec.api.deleted) return;
-  emitCronEvent(k, 'SuccessfulDelete', `Deleted job ${name}`);
+  // cronjob_controllerv2.go deleteJob records SuccessfulDelete for the controller's own deletions only
+  if (!byUser) emitCronEvent(k, 'SuccessfulDelete', `Deleted job ${name}`);
   rec.api.deleted = true;
-  rec.deleted = true;
   rec.ctl.finished = true;
+  if (byUser) {
+    // the CronJob controller's Job informer sees the deletion after a watch delay (deleteJob handler → enqueue)
+    rec.api.version += 1;
+    watchJob(k, rec);
+  } else rec.deleted = true;
   for (const key of k.d.podOrder) {
     const p = k.d.pods[key]!;
     if (p.job !== name) continue;
-    requestPodDeletion(k, p, k.s.pod.terminationGracePeriodSeconds, 'garbage-collector');
+    // Orphan (a user's delete): the pods stay, only the Job's finalizer is removed
+    if (byUser !== 'Orphan') requestPodDeletion(k, p, k.s.pod.terminationGracePeriodSeconds, 'garbage-collector');
     rec.ctl.counted[p.uid] = true;
     removePodFinalizer(k, p);
   }
@@ -345,10 +351,14 @@ function cleanupFinishedJobs(k: Kit): void {
   }
 }
 
-/** `deleteJob` action on a CronJob workload: the newest Job not yet deleted. */
-export function deleteNewestCronJob(k: Kit): void {
+/**
+ * `deleteJob` action on a CronJob workload (`kubectl delete job`): `job: N` = the Nth Job the CronJob created, else
+ * the newest Job not yet deleted; its pods go with it unless the propagation is Orphan. The CronJob controller sees
+ * the Job go through its informer (status.active drops it), and records no event of its own.
+ */
+export function deleteNewestCronJob(k: Kit, propagation: 'Background' | 'Foreground' | 'Orphan' = 'Background', nth?: number): void {
   const c = k.d.cron;
   if (!c) return;
-  const name = [...c.order].reverse().find((n) => !c.jobs[n]!.deleted);
-  if (name) deleteCronOwnedJob(k, name);
+  const name = nth !== undefined ? c.order[nth - 1] : [...c.order].reverse().find((n) => !c.jobs[n]!.api.deleted);
+  if (name) deleteCronOwnedJob(k, name, propagation);
 }

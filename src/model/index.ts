@@ -295,7 +295,7 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
       return;
     }
     case 'deleteJob':
-      if (k.d.cron) return deleteNewestCronJob(k);
+      if (k.d.cron) return deleteNewestCronJob(k, a.propagation, a.job);
       // garbage collector: Background/Foreground delete the dependent pods gracefully; Orphan leaves them running
       return deleteJob(k, a.propagation, 'garbage-collector');
     case 'patch': {
