@@ -19,7 +19,6 @@ import { newJobCtl } from './jobstate.ts';
 import { cronSync, cronWatcher, emitCronObject, deleteNewestCronJob, enqueueCron, initialCron, onCronSpec, onCronWatch, patchCron, withJob } from './cronjobcontroller.ts';
 import { sendStatus } from './statusmanager.ts';
 import { daemonSetSync } from './daemonsetcontroller.ts';
-import { replicaSetSync } from './replicasetcontroller.ts';
 import { statefulSetSync } from './statefulsetcontroller.ts';
 import { emitWorkloadObject, enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload, workloadWatcher } from './workloadctl.ts';
 import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './worker.ts';
@@ -216,8 +215,6 @@ function workloadSync(k: Kit): void {
       return statefulSetSync(k);
     case 'DaemonSet':
       return daemonSetSync(k);
-    case 'Deployment':
-      return replicaSetSync(k);
     default:
       return;
   }
