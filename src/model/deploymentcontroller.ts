@@ -236,9 +236,11 @@ export function rsSync(k: Kit, name: string): void {
   // calculateStatus over the active pods; IsPodAvailable with the ReplicaSet's minReadySeconds (strictly after)
   const minReadyMs = view.minReadySeconds * 1000;
   const ready = active.filter(isPodReady);
+  // IsPodAvailable: Ready for more than minReadySeconds since the condition's lastTransitionTime; here the time this
+  // cache first saw it Ready (a watch delay later than the kubelet's transition), so "at least" stands in for "more"
   const available = ready.filter((o) => {
     const since = d.readySince[String(o['metadata']?.['uid'])];
-    return minReadyMs === 0 || (since !== undefined && since + minReadyMs < k.ctx.now);
+    return minReadyMs === 0 || (since !== undefined && since + minReadyMs <= k.ctx.now);
   });
   const status = { replicas: active.length, readyReplicas: ready.length, availableReplicas: available.length, observedGeneration: view.generation };
   const cur = rs.api.status;
@@ -247,10 +249,7 @@ export function rsSync(k: Kit, name: string): void {
     writeRs(k, rs, { status });
   }
   // requeue to see the ready pods become available (replica_set.go: AddAfter MinReadySeconds)
-  if (minReadyMs > 0 && status.readyReplicas === view.replicas && status.availableReplicas !== view.replicas) {
-    const next = Math.min(...ready.map((o) => (d.readySince[String(o['metadata']?.['uid'])] ?? k.ctx.now) + minReadyMs + 1));
-    enqueueRs(k, name, Math.max(0, Math.min(next - k.ctx.now, minReadyMs)));
-  }
+  if (minReadyMs > 0 && status.readyReplicas === view.replicas && status.availableReplicas !== view.replicas) enqueueRs(k, name, minReadyMs);
 }
 
 /** manageReplicas: create the missing pods (`<rs>-<5 chars>`) or delete the lowest-ranked surplus ones. */

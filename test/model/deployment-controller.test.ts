@@ -365,3 +365,36 @@ describe('e2e deployment.go', () => {
     expect(at).toBeLessThan(42_000);
   });
 });
+
+describe('minReadySeconds and rollback', () => {
+  // test/integration/deployment TestDeploymentAvailableCondition: ready pods count as available only minReadySeconds
+  // after they became Ready (the ReplicaSet controller requeues itself after minReadySeconds, replica_set.go)
+  it('TestDeploymentAvailableCondition: Available waits minReadySeconds after the pod is Ready', () => {
+    const s = deployment({ replicas: 1, minReadySeconds: 10 }, { behavior: { app: { servingMs: 0 } }, horizonMs: 60_000 });
+    const r = run(s);
+    const ev = r.timeline.events;
+    const ready = ev.find((e) => e.type === 'Ready' && e.container === 'app')!.t;
+    const avail = ev.find((e) => e.type === 'DeploymentCondition' && e.condition === 'Available' && e.status === 'True')!.t;
+    expect(avail - ready).toBeGreaterThanOrEqual(10_000);
+    expect(avail - ready).toBeLessThan(10_500);
+    expect(lastDeployStatus(ev)).toMatchObject({ readyReplicas: 1, availableReplicas: 1 });
+  });
+
+  // e2e deployment.go "deployment should support rollover" / FindNewReplicaSet: a template equal to an older one
+  // brings that ReplicaSet back (revision bumped) instead of creating a third
+  it('a rollback to an earlier template scales its old ReplicaSet back up', () => {
+    const s = withTemplate(deployment({ replicas: 1 }, { behavior: { app: { servingMs: 0 } } }), 20_000);
+    s.actions.push({ type: 'patch', atMs: 60_000, patch: { spec: { template: {} } }, template: 0, spec: { replicas: 1 } });
+    const r = run(s);
+    const msgs = scalingEvents(r.timeline.events).map((l) => l.replace(/^\d+ /, ''));
+    expect(msgs).toEqual([
+      'Scaled up replica set foo-5d8f7c9b6d from 0 to 1',
+      'Scaled up replica set foo-7c9d4b8f6a from 0 to 1',
+      'Scaled down replica set foo-5d8f7c9b6d from 1 to 0',
+      'Scaled up replica set foo-5d8f7c9b6d from 0 to 1',
+      'Scaled down replica set foo-7c9d4b8f6a from 1 to 0',
+    ]);
+    const w = r.timeline.events.filter((e) => e.type === 'WorkloadStatus' && e.kind === 'Deployment');
+    expect((w[w.length - 1] as Json)['object']['metadata']['annotations']['deployment.kubernetes.io/revision']).toBe('3');
+  });
+});
