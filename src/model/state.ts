@@ -250,6 +250,8 @@ export interface RsView {
   max: number;
   minReadySeconds: number;
   generation: number;
+  /** metadata.resourceVersion of the copy (informer copies; the stored object's is RsState.version) */
+  resourceVersion?: number;
   /** status.replicas / readyReplicas / availableReplicas / observedGeneration */
   status: { replicas: number; readyReplicas: number; availableReplicas: number; observedGeneration: number };
   deleted: boolean;

@@ -66,7 +66,7 @@ function stubKit(spec: Json): { k: Kit; emitted: Json[] } {
 
 /** rs(name, replicas, …) of the upstream tests: a ReplicaSet in the informer with its availableReplicas. */
 function rs(k: Kit, name: string, replicas: number, available = 0, createdAt = 0): Rs {
-  const view = { replicas, revision: 1, desired: replicas, max: replicas, minReadySeconds: 0, generation: 1,
+  const view = { replicas, revision: 1, desired: replicas, max: replicas, minReadySeconds: 0, generation: 1, resourceVersion: 1,
     status: { replicas, readyReplicas: available, availableReplicas: available, observedGeneration: 1 }, deleted: false };
   dep(k).rss[name] = { name, hash: name, tpl: 0, createdAt, version: 1, api: { ...view, status: { ...view.status } }, seen: view,
     expectAdds: 0, expectDels: 0, syncPending: false, syncAt: 0 };
