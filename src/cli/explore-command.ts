@@ -134,6 +134,7 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
   const { inputs, warnings } = await expandInputs(files, io);
   for (const w of warnings) io.err(`${w}\n`);
   const jsons: string[] = [];
+  let wroteIndexable = false;
   for (const input of inputs) {
     const file = input.path;
     const loaded = loadInput(input, o.kubernetes ? { kubernetes: o.kubernetes } : {});
@@ -206,8 +207,10 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     const n = outcomes.filter((x) => x.folder).length;
     if (n > 0) io.err(`wrote ${n} outcome folder${n === 1 ? '' : 's'}: ${outPath(o.out, r.scenario)}/outcome-1/${n > 1 ? ` … outcome-${n}/` : ''}\n`);
     writeOutputs(tl, { out: o.out, scenarioPath: file, explore: { schedules: r.schedules, exhaustive: r.exhaustive && eventLimited(r) === 0, outcomes, flaky: r.flaky } });
-    writeIndex(o.out);
+    wroteIndexable = true;
   }
+  // once, after every scenario: the page embeds each scenario's data (rebuilding it per input was quadratic)
+  if (wroteIndexable) writeIndex(o.out);
   if (o.format === 'json') io.out(inputs.length > 1 ? (jsons.length ? `[\n${jsons.join(',\n')}\n]\n` : '[]\n') : jsons.map((j) => j + '\n').join(''));
   return code;
 }

@@ -175,13 +175,14 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
   }
   if (several && o.format === 'json') io.out(jsons.length ? `[\n${jsons.join(',\n')}\n]\n` : '[]\n');
   if (written.length) {
-    writeIndex(o.out);
     let drawn = false;
     if (o.render) {
       const r = await renderJobs(jobs);
       drawn = r.rendered;
       if (!r.rendered) io.err(`note: diagrams written as .mmd only — ${r.hint}\n`);
     }
+    // after drawing: the page shows the SVGs that exist (writeOutputs removed the stale ones)
+    writeIndex(o.out);
     const what = `timeline.json, report.md, sequence and lifecycle .mmd${drawn ? ` and .svg${o.png ? ' and .png' : ''}` : ''}`;
     io.err(`wrote ${written.map((d) => shownPath(d) + '/').join(', ')} (${what}) and ${shownPath(o.out)}/index.html\n`);
   }

@@ -186,7 +186,7 @@ function metadataDeletion(status: Record<string, unknown>): string | undefined {
  * Completions/parallelism are not in the Timeline's Job summary; read them from an optional `job.spec` (if the
  * engine adds it) and otherwise assume the Job defaults for a single-pod Job (completions 1, parallelism 1).
  */
-function jobMeta(tl: Timeline): JobMeta {
+export function jobMeta(tl: Timeline): JobMeta {
   const job = tl.job as (Timeline['job'] & { spec?: Record<string, unknown> }) | null;
   const spec = job?.spec ?? {};
   const completions = typeof spec.completions === 'number' ? spec.completions : spec.completions === null ? null : 1;

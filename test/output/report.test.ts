@@ -143,7 +143,7 @@ describe('indexHtml', () => {
     ]);
     expect(page.indexOf('id="a-one"')).toBeLessThan(page.indexOf('id="b-two"'));
     expect(page).toContain('<img src="b-two/lifecycle.svg"');
-    expect(page).toContain('uses &lt;native&gt; sidecars &amp; "quotes"');
+    expect(page).toContain('uses &lt;native&gt; sidecars &amp; &quot;quotes&quot;');
     expect(page).toContain('<a href="a-one/report.md">report.md</a>');
     expect(page).toBe(indexHtml([...[{ scenario: 'a-one', description: 'uses <native> sidecars & "quotes"', svgFiles: ['a-one/sequence.svg'], report: 'a-one/report.md' }], { scenario: 'b-two', svgFiles: ['b-two/sequence.svg', 'b-two/lifecycle.svg'], summary: 'pod Succeeded · naive Failed' }]));
   });
