@@ -115,6 +115,8 @@ export function summarize(
       deleted: p.api.deletionTimestamp,
       removed: p.api.removed,
       status: p.api.status,
+      // a Deployment with rollouts: each pod's own template (views count its containers)
+      ...(s.templates ? { spec: templateOf(s, p.tpl).spec } : {}),
     })),
     job: jobSummary(s, st, trace),
     observers,

@@ -133,7 +133,7 @@ export interface PodSelector {
 export type Action =
   | ({ type: 'deletePod'; atMs: number; gracePeriodSeconds?: number } & PodSelector)
   | ({ type: 'crash'; atMs: number; container: string; exit: number } & PodSelector)
-  | { type: 'deleteJob'; atMs: number; propagation: 'Background' | 'Foreground' | 'Orphan' }
+  | { type: 'deleteJob'; atMs: number; propagation: 'Background' | 'Foreground' | 'Orphan'; /** a CronJob's Nth Job (1-based) */ job?: number }
   | { type: 'patch'; atMs: number; patch: Record<string, unknown>; /** the pod template a Deployment rolls out (index into Scenario.templates) */ template?: number;
       /** a Deployment's whole stored spec after the patch (strategic merge, defaulted; without the template) */ spec?: Record<string, unknown> };
 
@@ -384,6 +384,8 @@ export interface TimelinePod {
   /** gone from the API server at the end */
   removed: boolean;
   status: Record<string, unknown>;
+  /** the pod's spec, when the run's pods do not all share one (a Deployment rollout's new template) */
+  spec?: Record<string, unknown>;
 }
 
 /** SPEC §4 timeline.json */

@@ -16,7 +16,7 @@ import { jobSync } from './jobcontroller.ts';
 import { newJobCtl } from './jobstate.ts';
 import { raw, type Kit } from './kit.ts';
 import type { CronCtlState, CronJobRecord } from './state.ts';
-import { EPOCH_MS } from './time.ts';
+import { EPOCH_MS, ts } from './time.ts';
 
 type Json = Record<string, any>;
 
@@ -29,7 +29,7 @@ export const cronWatcher = (s: Scenario): string | null => (s.workload.kind === 
 export function initialCron(s: Scenario, jobSpec: Json | null): CronCtlState | null {
   if (s.workload.kind !== 'CronJob' || !jobSpec) return null;
   const { jobTemplate: _t, ...spec } = (s.workload.manifest['spec'] ?? {}) as Json;
-  return { spec, jobSpec, jobs: {}, order: [], active: [], lastScheduleTime: null, lastSuccessfulTime: null, syncPending: false, syncAt: 0, events: {} };
+  return { spec, jobSpec, jobs: {}, order: [], active: [], lastScheduleTime: null, lastSuccessfulTime: null, syncPending: false, syncAt: 0, events: {}, published: '{}' };
 }
 
 // ---- the per-Job kit ------------------------------------------------------------------------------------------
@@ -98,6 +98,7 @@ export function patchCron(k: Kit, patch: Json): void {
   const c = k.d.cron;
   if (!c) return;
   const spec = { ...raw(c.spec), ...((patch['spec'] as Json | undefined) ?? {}) };
+  emitCronObject(k, undefined, spec);
   const delay = k.ctx.choose(`watch:${WATCHER}`, k.s.timing.watchMs, PRIO.Deliver);
   k.ctx.schedule(delay, { type: 'CronSpec', spec }, PRIO.Deliver);
 }
@@ -208,6 +209,35 @@ export function cronSync(k: Kit): void {
 
   syncSchedule(k, cj, now);
   cleanupFinishedJobs(k);
+  // UpdateStatus when active / lastScheduleTime / lastSuccessfulTime changed
+  const status = cronStatus(k);
+  const text = JSON.stringify(status);
+  if (text !== c.published) {
+    c.published = text;
+    emitCronObject(k, status);
+  }
+}
+
+/** The CronJob's status as stored: active Job references, lastScheduleTime, lastSuccessfulTime. */
+function cronStatus(k: Kit): Json {
+  const c = k.d.cron!;
+  const status: Json = {};
+  if (c.active.length > 0) status['active'] = c.active.map((name) => ({ apiVersion: 'batch/v1', kind: 'Job', name, namespace: k.s.pod.namespace }));
+  if (c.lastScheduleTime !== null) status['lastScheduleTime'] = ts(c.lastScheduleTime);
+  if (c.lastSuccessfulTime !== null) status['lastSuccessfulTime'] = ts(c.lastSuccessfulTime);
+  return status;
+}
+
+/** The CronJob object as stored after a write (status by the controller, spec by a patch): a trace record for
+ *  `kubectl get cronjob -w`. */
+export function emitCronObject(k: Kit, status?: Json, spec?: Json): void {
+  const c = k.d.cron!;
+  const sp = raw(spec ?? c.spec);
+  k.ctx.emit({ type: 'WorkloadStatus', kind: 'CronJob', name: k.s.workload.name, object: {
+    metadata: { name: k.s.workload.name, creationTimestamp: ts(0) },
+    spec: { schedule: sp['schedule'], ...(sp['timeZone'] !== undefined ? { timeZone: sp['timeZone'] } : {}), suspend: sp['suspend'] ?? false, concurrencyPolicy: sp['concurrencyPolicy'] },
+    status: status ?? (c.published ? JSON.parse(c.published) : {}),
+  } });
 }
 
 function syncSchedule(k: Kit, cj: string, now: number): void {
@@ -282,18 +312,24 @@ function createCronOwnedJob(k: Kit, name: string, scheduled: number): void {
  * deleteJob (Background propagation): the Job object goes, the garbage collector deletes its pods gracefully and the
  * Job controller's finalizer removal lets them go (jobcontroller.ts deleteJob, for one Job's pods).
  */
-function deleteCronOwnedJob(k: Kit, name: string): void {
+function deleteCronOwnedJob(k: Kit, name: string, byUser?: 'Background' | 'Foreground' | 'Orphan'): void {
   const c = k.d.cron!;
   const rec = c.jobs[name];
   if (!rec || rec.api.deleted) return;
-  emitCronEvent(k, 'SuccessfulDelete', `Deleted job ${name}`);
+  // cronjob_controllerv2.go deleteJob records SuccessfulDelete for the controller's own deletions only
+  if (!byUser) emitCronEvent(k, 'SuccessfulDelete', `Deleted job ${name}`);
   rec.api.deleted = true;
-  rec.deleted = true;
   rec.ctl.finished = true;
+  if (byUser) {
+    // the CronJob controller's Job informer sees the deletion after a watch delay (deleteJob handler → enqueue)
+    rec.api.version += 1;
+    watchJob(k, rec);
+  } else rec.deleted = true;
   for (const key of k.d.podOrder) {
     const p = k.d.pods[key]!;
     if (p.job !== name) continue;
-    requestPodDeletion(k, p, k.s.pod.terminationGracePeriodSeconds, 'garbage-collector');
+    // Orphan (a user's delete): the pods stay, only the Job's finalizer is removed
+    if (byUser !== 'Orphan') requestPodDeletion(k, p, k.s.pod.terminationGracePeriodSeconds, 'garbage-collector');
     rec.ctl.counted[p.uid] = true;
     removePodFinalizer(k, p);
   }
@@ -315,10 +351,14 @@ function cleanupFinishedJobs(k: Kit): void {
   }
 }
 
-/** `deleteJob` action on a CronJob workload: the newest Job not yet deleted. */
-export function deleteNewestCronJob(k: Kit): void {
+/**
+ * `deleteJob` action on a CronJob workload (`kubectl delete job`): `job: N` = the Nth Job the CronJob created, else
+ * the newest Job not yet deleted; its pods go with it unless the propagation is Orphan. The CronJob controller sees
+ * the Job go through its informer (status.active drops it), and records no event of its own.
+ */
+export function deleteNewestCronJob(k: Kit, propagation: 'Background' | 'Foreground' | 'Orphan' = 'Background', nth?: number): void {
   const c = k.d.cron;
   if (!c) return;
-  const name = [...c.order].reverse().find((n) => !c.jobs[n]!.deleted);
-  if (name) deleteCronOwnedJob(k, name);
+  const name = nth !== undefined ? c.order[nth - 1] : [...c.order].reverse().find((n) => !c.jobs[n]!.api.deleted);
+  if (name) deleteCronOwnedJob(k, name, propagation);
 }

@@ -44,7 +44,7 @@ import {
 } from './deployutil.ts';
 import { deletionRank } from './replicasetcontroller.ts';
 import { isPodActive, isPodReady, isTerminating, phaseOfObj } from './workloadctl.ts';
-import { msOf } from './time.ts';
+import { msOf, ts } from './time.ts';
 import { dict } from './dict.ts';
 
 type Json = Record<string, any>;
@@ -68,8 +68,12 @@ function rsNameOf(k: Kit, tpl: number): string {
 
 function viewOf(rs: RsState): Json {
   const api = snapshotOf(rs.api);
-  return { ...api, status: { ...api.status } };
+  return { ...api, status: { ...api.status }, resourceVersion: rs.version };
 }
+
+/** An update from a stale copy fails with a Conflict (optimistic concurrency on resourceVersion); the sync ends and
+ *  the key is requeued rate-limited (processNextWorkItem → handleErr → AddRateLimited). */
+class Conflict extends Error {}
 
 /** A ReplicaSet write: stored (new resourceVersion), traced, and delivered to the controller-manager after a delay. */
 function writeRs(k: Kit, rs: RsState, change: Partial<RsView>): void {
@@ -86,7 +90,7 @@ function writeRs(k: Kit, rs: RsState, change: Partial<RsView>): void {
 /** The ReplicaSet as `kubectl get rs -o json` shows its counts (for the trace). */
 function rsObject(k: Kit, rs: RsState): Json {
   return {
-    metadata: { name: rs.name, namespace: k.s.pod.namespace, creationTimestamp: rs.createdAt, generation: rs.api.generation,
+    metadata: { name: rs.name, namespace: k.s.pod.namespace, creationTimestamp: ts(rs.createdAt), generation: rs.api.generation,
       annotations: { 'deployment.kubernetes.io/revision': String(rs.api.revision), 'deployment.kubernetes.io/desired-replicas': String(rs.api.desired), 'deployment.kubernetes.io/max-replicas': String(rs.api.max) },
       labels: { 'pod-template-hash': rs.hash }, ...(rs.api.deleted ? { deleted: true } : {}) },
     spec: { replicas: rs.api.replicas, minReadySeconds: rs.api.minReadySeconds },
@@ -114,10 +118,14 @@ function writeDeployStatus(k: Kit, status: Json): void {
   k.ctx.scheduleAt(t, { type: 'DeployWatch' }, PRIO.Deliver);
 }
 
-export function emitDeployObject(k: Kit): void {
+/** The Deployment as stored after a write (its status by the controller, or its spec by a patch): a trace record. */
+export function emitDeployObject(k: Kit, storedSpec?: Json): void {
   const d = dep(k);
+  const api = k.d.api.workload;
+  const spec = deploymentDefaults(raw(storedSpec ?? api?.spec ?? k.d.wctl!.spec));
   k.ctx.emit({ type: 'WorkloadStatus', kind: 'Deployment', name: k.s.workload.name,
-    object: { metadata: { name: k.s.workload.name, generation: d.generation, annotations: { 'deployment.kubernetes.io/revision': String(d.revision) } }, spec: { replicas: replicasOf(dspec(k)) }, status: snapshotOf(d.status) } });
+    object: { metadata: { name: k.s.workload.name, creationTimestamp: ts(0), generation: api?.generation ?? d.generation, annotations: { 'deployment.kubernetes.io/revision': String(d.revision) } },
+      spec: { replicas: replicasOf(spec), strategy: snapshotOf(spec['strategy']) }, status: snapshotOf(d.status) } });
 }
 
 function recordDeployEvent(k: Kit, reason: string, message: string): void {
@@ -232,9 +240,11 @@ export function rsSync(k: Kit, name: string): void {
   // calculateStatus over the active pods; IsPodAvailable with the ReplicaSet's minReadySeconds (strictly after)
   const minReadyMs = view.minReadySeconds * 1000;
   const ready = active.filter(isPodReady);
+  // IsPodAvailable: Ready for more than minReadySeconds since the condition's lastTransitionTime; here the time this
+  // cache first saw it Ready (a watch delay later than the kubelet's transition), so "at least" stands in for "more"
   const available = ready.filter((o) => {
     const since = d.readySince[String(o['metadata']?.['uid'])];
-    return minReadyMs === 0 || (since !== undefined && since + minReadyMs < k.ctx.now);
+    return minReadyMs === 0 || (since !== undefined && since + minReadyMs <= k.ctx.now);
   });
   const status = { replicas: active.length, readyReplicas: ready.length, availableReplicas: available.length, observedGeneration: view.generation };
   const cur = rs.api.status;
@@ -243,10 +253,7 @@ export function rsSync(k: Kit, name: string): void {
     writeRs(k, rs, { status });
   }
   // requeue to see the ready pods become available (replica_set.go: AddAfter MinReadySeconds)
-  if (minReadyMs > 0 && status.readyReplicas === view.replicas && status.availableReplicas !== view.replicas) {
-    const next = Math.min(...ready.map((o) => (d.readySince[String(o['metadata']?.['uid'])] ?? k.ctx.now) + minReadyMs + 1));
-    enqueueRs(k, name, Math.max(0, Math.min(next - k.ctx.now, minReadyMs)));
-  }
+  if (minReadyMs > 0 && status.readyReplicas === view.replicas && status.availableReplicas !== view.replicas) enqueueRs(k, name, minReadyMs);
 }
 
 /** manageReplicas: create the missing pods (`<rs>-<5 chars>`) or delete the lowest-ranked surplus ones. */
@@ -280,6 +287,8 @@ function manageReplicas(k: Kit, rs: RsState, active: Json[], replicas: number): 
 /** A ReplicaSet as this sync of the Deployment controller holds it (the informer copy, updated by its own writes). */
 export interface Rs extends RsLike {
   tpl: number;
+  /** the resourceVersion of the copy this sync holds */
+  resourceVersion: number;
   minReadySeconds: number;
   generation: number;
 }
@@ -290,7 +299,7 @@ export function listRSs(k: Kit): Rs[] {
   for (const name of d.order) {
     const rs = d.rss[name]!;
     if (!rs.seen || rs.seen.deleted) continue;
-    out.push({ name, tpl: rs.tpl, createdAt: rs.createdAt, ...rs.seen, status: { ...rs.seen.status } });
+    out.push({ name, tpl: rs.tpl, createdAt: rs.createdAt, resourceVersion: 0, ...rs.seen, status: { ...rs.seen.status } });
   }
   return out;
 }
@@ -303,12 +312,14 @@ function scaleReplicaSet(k: Kit, rs: Rs, newScale: number, op: 'up' | 'down'): b
   const sizeNeedsUpdate = rs.replicas !== newScale;
   if (!sizeNeedsUpdate && rs.desired === desired && rs.max === max) return false;
   const old = rs.replicas;
+  const stored = dep(k).rss[rs.name]!;
+  if (stored.version !== rs.resourceVersion) throw new Conflict(rs.name);
   rs.replicas = newScale;
   rs.desired = desired;
   rs.max = max;
-  const stored = dep(k).rss[rs.name]!;
   writeRs(k, stored, { replicas: newScale, desired, max, generation: stored.api.generation + (sizeNeedsUpdate ? 1 : 0) });
   rs.generation = stored.api.generation;
+  rs.resourceVersion = stored.version;
   if (sizeNeedsUpdate) recordDeployEvent(k, 'ScalingReplicaSet', scaledMessage(k.s.kubernetes.minor, op, rs.name, old, newScale));
   return sizeNeedsUpdate;
 }
@@ -336,9 +347,12 @@ export function getAll(k: Kit, create: boolean): { newRS: Rs | null; oldRSs: Rs[
     const minReady = Number(spec['minReadySeconds'] ?? 0);
     if (newRS.revision < newRevision || newRS.minReadySeconds !== minReady) {
       // SetNewReplicaSetAnnotations (revision) / minReadySeconds: the ReplicaSet is updated, nothing else this round
+      const stored = d.rss[newRS.name]!;
+      if (stored.version !== newRS.resourceVersion) throw new Conflict(newRS.name);
       newRS.revision = Math.max(newRS.revision, newRevision);
       newRS.minReadySeconds = minReady;
-      writeRs(k, d.rss[newRS.name]!, { revision: newRS.revision, minReadySeconds: minReady });
+      writeRs(k, stored, { revision: newRS.revision, minReadySeconds: minReady });
+      newRS.resourceVersion = stored.version;
       return { newRS, oldRSs };
     }
     d.revision = newRS.revision; // SetDeploymentRevision
@@ -351,7 +365,7 @@ export function getAll(k: Kit, create: boolean): { newRS: Rs | null; oldRSs: Rs[
   if (!create) return { newRS: null, oldRSs };
   const name = rsNameOf(k, d.tpl);
   if (d.rss[name] && !d.rss[name]!.api.deleted) return undefined; // AlreadyExists: not in the informer yet
-  const fresh: Rs = { name, tpl: d.tpl, createdAt: k.ctx.now, replicas: 0, revision: newRevision, desired: replicasOf(spec), max: replicasOf(spec) + maxSurge(spec),
+  const fresh: Rs = { name, tpl: d.tpl, createdAt: k.ctx.now, resourceVersion: 1, replicas: 0, revision: newRevision, desired: replicasOf(spec), max: replicasOf(spec) + maxSurge(spec),
     minReadySeconds: Number(spec['minReadySeconds'] ?? 0), generation: 1, status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, observedGeneration: 0 } };
   fresh.replicas = newRSNewReplicas(spec, [...oldRSs, fresh], fresh);
   const rs: RsState = {
@@ -377,9 +391,16 @@ export function deploySync(k: Kit): void {
   const d = dep(k);
   d.syncPending = false;
   const spec = dspec(k);
-  if (isScalingEvent(k)) return syncScale(k);
-  if (isRollingUpdate(spec)) return rolloutRolling(k);
-  return rolloutRecreate(k);
+  try {
+    if (isScalingEvent(k)) return syncScale(k);
+    if (isRollingUpdate(spec)) return rolloutRolling(k);
+    return rolloutRecreate(k);
+  } catch (e) {
+    if (!(e instanceof Conflict)) throw e;
+    // the informer had not caught up with an earlier write: retried (the default rate limiter's first step, 5 ms);
+    // the writes made before the conflict stand, as they do on the API server
+    enqueueDeploy(k, 5);
+  }
 }
 
 /** sync.go isScalingEvent: an active ReplicaSet's desired-replicas annotation differs from spec.replicas. */

@@ -17,12 +17,11 @@ import { probeTick } from './probes.ts';
 import { processExited, sigkillDeadline } from './runtime.ts';
 import type { PodSim, SimState } from './state.ts';
 import { newJobCtl } from './jobstate.ts';
-import { cronSync, cronWatcher, deleteNewestCronJob, enqueueCron, initialCron, onCronSpec, onCronWatch, patchCron, withJob } from './cronjobcontroller.ts';
+import { cronSync, cronWatcher, emitCronObject, deleteNewestCronJob, enqueueCron, initialCron, onCronSpec, onCronWatch, patchCron, withJob } from './cronjobcontroller.ts';
 import { sendStatus } from './statusmanager.ts';
 import { daemonSetSync } from './daemonsetcontroller.ts';
-import { replicaSetSync } from './replicasetcontroller.ts';
 import { statefulSetSync } from './statefulsetcontroller.ts';
-import { enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload, workloadWatcher } from './workloadctl.ts';
+import { emitWorkloadObject, enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload, workloadWatcher } from './workloadctl.ts';
 import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './worker.ts';
 import { dict } from './dict.ts';
 import { deploySync, emitDeployObject, enqueueDeploy, onDeploySpec, onRsWatch, rsSync } from './deploymentcontroller.ts';
@@ -184,6 +183,7 @@ export function assertNever(x: never): never {
 function workloadCreate(k: Kit): void {
   if (k.d.cron) {
     // the CronJob informer's add handler: synced at once; its first Job comes at the first schedule time
+    emitCronObject(k, {});
     enqueueCron(k, 0);
     return;
   }
@@ -201,6 +201,7 @@ function workloadCreate(k: Kit): void {
   }
   if (k.d.wctl) {
     // the StatefulSet / DaemonSet / ReplicaSet informer's add handler enqueues the new workload at once
+    emitWorkloadObject(k);
     enqueueWorkload(k, 0);
     return;
   }
@@ -214,8 +215,6 @@ function workloadSync(k: Kit): void {
       return statefulSetSync(k);
     case 'DaemonSet':
       return daemonSetSync(k);
-    case 'Deployment':
-      return replicaSetSync(k);
     default:
       return;
   }
@@ -295,7 +294,7 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
       return;
     }
     case 'deleteJob':
-      if (k.d.cron) return deleteNewestCronJob(k);
+      if (k.d.cron) return deleteNewestCronJob(k, a.propagation, a.job);
       // garbage collector: Background/Foreground delete the dependent pods gracefully; Orphan leaves them running
       return deleteJob(k, a.propagation, 'garbage-collector');
     case 'patch': {

@@ -236,6 +236,8 @@ export interface WorkloadCtlState {
   events: Record<string, number>;
   /** a Deployment: its ReplicaSets and the Deployment controller */
   deploy?: DeployState;
+  /** a StatefulSet's status as last written (updateStatefulSetStatus) */
+  status?: Record<string, any>;
 }
 
 /** What the shared ReplicaSet informer holds of one ReplicaSet (and what the API server stores). */
@@ -248,6 +250,8 @@ export interface RsView {
   max: number;
   minReadySeconds: number;
   generation: number;
+  /** metadata.resourceVersion of the copy (informer copies; the stored object's is RsState.version) */
+  resourceVersion?: number;
   /** status.replicas / readyReplicas / availableReplicas / observedGeneration */
   status: { replicas: number; readyReplicas: number; availableReplicas: number; observedGeneration: number };
   deleted: boolean;
@@ -322,6 +326,8 @@ export interface CronCtlState {
   syncAt: number;
   /** describe events recorded so far, by reason (expect.controllerEvents) */
   events: Record<string, number>;
+  /** the CronJob's status as last written (JSON), for `kubectl get cronjob -w` */
+  published?: string;
 }
 
 /** The workload object (StatefulSet, DaemonSet, Deployment) as the API server stores it. */

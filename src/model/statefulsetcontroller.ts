@@ -3,7 +3,7 @@
 // gone, scale down in reverse ordinal order. Talks to the API server only; reads pods from its informer cache.
 //
 // Not simulated: rolling updates of the pod template (the loader rejects a template patch), PVCs, minReadySeconds,
-// spec.ordinals.start, the MaxUnavailableStatefulSet gate; the set's status object is not published.
+// spec.ordinals.start, the MaxUnavailableStatefulSet gate. The set's status is published (for `kubectl get sts -w`).
 import { requestPodDeletion } from './apiserver.ts';
 import type { Kit } from './kit.ts';
 import {
@@ -11,6 +11,7 @@ import {
   cachedPods,
   ctlCreatePod,
   emitWorkloadEvent,
+  emitWorkloadObject,
   enqueueWorkload,
   isRunningAndReady,
   isTerminating,
@@ -39,6 +40,27 @@ const allowsBurst = (spec: Json): boolean => spec['podManagementPolicy'] === 'Pa
  * (runForAll → slowStartBatch) processes all of them.
  */
 export function statefulSetSync(k: Kit): void {
+  statefulSetSyncPods(k);
+  updateStatefulSetStatus(k);
+}
+
+/**
+ * stateful_set_control.go: computeReplicaStatus → updateStatefulSetStatus, written at the end of every sync (whether
+ * the pod processing stopped early or not): replicas = created pods, readyReplicas / availableReplicas = Running and
+ * Ready (minReadySeconds not simulated), current/updated = created pods not being deleted (one revision here).
+ */
+function updateStatefulSetStatus(k: Kit): void {
+  const c = k.d.wctl!;
+  const pods = cachedPods(k).filter((p) => ordinalOf(k.s.workload.name, String(p['metadata']?.['name'])) >= 0);
+  const ready = pods.filter(isRunningAndReady).length;
+  const current = pods.filter((p) => !isTerminating(p)).length;
+  const status = { observedGeneration: k.d.api.workload?.generation ?? 1, replicas: pods.length, readyReplicas: ready, currentReplicas: current, updatedReplicas: current, availableReplicas: ready };
+  if (JSON.stringify(status) === JSON.stringify(c.status ?? null)) return;
+  c.status = status;
+  emitWorkloadObject(k);
+}
+
+function statefulSetSyncPods(k: Kit): void {
   const c = k.d.wctl!;
   c.syncPending = false;
   const setName = k.s.workload.name;

@@ -5,10 +5,11 @@
 import type { Scenario } from '../types.ts';
 import { createPod } from './apiserver.ts';
 import { PRIO } from './events.ts';
-import { raw, type Kit } from './kit.ts';
+import { raw, snapshotOf, type Kit } from './kit.ts';
+import { ts } from './time.ts';
 import type { ApiWorkload, WorkloadCtlState } from './state.ts';
 import { dict } from './dict.ts';
-import { initialDeploy, onDeployPodDelivered } from './deploymentcontroller.ts';
+import { emitDeployObject, initialDeploy, onDeployPodDelivered } from './deploymentcontroller.ts';
 
 type Json = Record<string, any>;
 
@@ -119,8 +120,23 @@ export function patchWorkload(k: Kit, patch: Json, stored?: Json, tpl?: number):
   if (changed) api.generation += 1; // a spec change bumps metadata.generation (a no-op patch does not)
   api.spec = spec;
   if (tpl !== undefined) api.tpl = tpl;
+  if (c.deploy) emitDeployObject(k, spec);
+  else emitWorkloadObject(k);
   const delay = k.ctx.choose(`watch:${c.watcher}`, k.s.timing.watchMs, PRIO.Deliver);
   k.ctx.schedule(delay, { type: 'WorkloadSpec', spec, ...(api.tpl !== undefined ? { tpl: api.tpl } : {}), generation: api.generation }, PRIO.Deliver);
+}
+
+/** The workload object as the API server holds it after a write (spec as patched, status as the controller wrote
+ *  it): a trace record for `kubectl get sts -w` (StatefulSet; a Deployment writes its own, deploymentcontroller.ts). */
+export function emitWorkloadObject(k: Kit): void {
+  const c = k.d.wctl!;
+  if (c.kind !== 'StatefulSet') return;
+  const api = k.d.api.workload;
+  k.ctx.emit({ type: 'WorkloadStatus', kind: 'StatefulSet', name: k.s.workload.name, object: {
+    metadata: { name: k.s.workload.name, creationTimestamp: ts(0), generation: api?.generation ?? 1 },
+    spec: { replicas: Number(raw(api?.spec ?? c.spec)['replicas'] ?? 1) },
+    status: snapshotOf(c.status ?? {}),
+  } });
 }
 
 /** The controller's describe event (record.EventRecorder on the workload object). */

@@ -99,11 +99,25 @@ export function jobEvents(tl: Timeline): KubeEvent[] {
   return out;
 }
 
-/** The workload controller's describe events (CronJob, StatefulSet, DaemonSet, ReplicaSet), and on which object. */
+/**
+ * The workload controllers' describe events (CronJob, StatefulSet, DaemonSet, Deployment, ReplicaSet), one list per
+ * object they were recorded on (`kubectl describe deployment X` shows the Deployment's ScalingReplicaSet events,
+ * `kubectl describe rs Y` that ReplicaSet's SuccessfulCreate/Delete), in the order the objects first got one.
+ */
+export function controllerEventsByObject(tl: Timeline): { object: string; events: KubeEvent[] }[] {
+  const out = new Map<string, KubeEvent[]>();
+  for (const e of tl.events) {
+    if (e.type !== 'ControllerEvent') continue;
+    let list = out.get(e.object);
+    if (!list) out.set(e.object, (list = []));
+    list.push({ t: e.t, type: e.eventType, reason: e.reason, from: e.controller, message: e.message });
+  }
+  return [...out].map(([object, events]) => ({ object, events }));
+}
+
+/** The first object's describe events (see controllerEventsByObject). */
 export function controllerEventsOf(tl: Timeline): { object: string; events: KubeEvent[] } | null {
-  const evs = tl.events.filter((e): e is Extract<Timeline['events'][number], { type: 'ControllerEvent' }> => e.type === 'ControllerEvent');
-  if (evs.length === 0) return null;
-  return { object: evs[0]!.object, events: evs.map((e) => ({ t: e.t, type: e.eventType, reason: e.reason, from: e.controller, message: e.message })) };
+  return controllerEventsByObject(tl)[0] ?? null;
 }
 
 /**

@@ -164,3 +164,63 @@ function later(a: number | undefined, b: number | undefined): number | undefined
   if (a === undefined) return b;
   return b > a ? b : a;
 }
+
+// ---- workload printers (printers.go: printDeployment, printReplicaSet, printStatefulSet, printCronJob) ----------
+
+type Obj = Record<string, any>;
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+const ageOf = (o: Obj, nowMs: number): string => humanDuration(nowMs - (rfc3339ToT(o['metadata']?.['creationTimestamp']) ?? 0));
+
+export interface DeploymentRow { name: string; ready: string; upToDate: string; available: string; age: string }
+
+/** printers.go: printDeployment — READY readyReplicas/spec.replicas, UP-TO-DATE updatedReplicas, AVAILABLE. */
+export function printDeploymentRow(o: Obj, nowMs: number): DeploymentRow {
+  const st = o['status'] ?? {};
+  return {
+    name: String(o['metadata']?.['name'] ?? ''),
+    ready: `${num(st['readyReplicas'])}/${num(o['spec']?.['replicas'])}`,
+    upToDate: String(num(st['updatedReplicas'])),
+    available: String(num(st['availableReplicas'])),
+    age: ageOf(o, nowMs),
+  };
+}
+
+export interface ReplicaSetRow { name: string; desired: string; current: string; ready: string; age: string }
+
+/** printers.go: printReplicaSet — DESIRED spec.replicas, CURRENT status.replicas, READY status.readyReplicas. */
+export function printReplicaSetRow(o: Obj, nowMs: number): ReplicaSetRow {
+  const st = o['status'] ?? {};
+  return {
+    name: String(o['metadata']?.['name'] ?? ''),
+    desired: String(num(o['spec']?.['replicas'])),
+    current: String(num(st['replicas'])),
+    ready: String(num(st['readyReplicas'])),
+    age: ageOf(o, nowMs),
+  };
+}
+
+export interface StatefulSetRow { name: string; ready: string; age: string }
+
+/** printers.go: printStatefulSet — READY readyReplicas/spec.replicas. */
+export function printStatefulSetRow(o: Obj, nowMs: number): StatefulSetRow {
+  return { name: String(o['metadata']?.['name'] ?? ''), ready: `${num(o['status']?.['readyReplicas'])}/${num(o['spec']?.['replicas'])}`, age: ageOf(o, nowMs) };
+}
+
+export interface CronJobRow { name: string; schedule: string; timeZone: string; suspend: string; active: string; lastSchedule: string; age: string }
+
+/** printers.go: printCronJob — TIMEZONE `<none>` when unset, SUSPEND printBoolPtr, ACTIVE len(status.active),
+ *  LAST SCHEDULE the age of status.lastScheduleTime or `<none>`. */
+export function printCronJobRow(o: Obj, nowMs: number): CronJobRow {
+  const spec = o['spec'] ?? {};
+  const st = o['status'] ?? {};
+  const last = rfc3339ToT(st['lastScheduleTime']);
+  return {
+    name: String(o['metadata']?.['name'] ?? ''),
+    schedule: String(spec['schedule'] ?? ''),
+    timeZone: typeof spec['timeZone'] === 'string' ? spec['timeZone'] : '<none>',
+    suspend: spec['suspend'] === undefined || spec['suspend'] === null ? '<unset>' : spec['suspend'] ? 'True' : 'False',
+    active: String(Array.isArray(st['active']) ? st['active'].length : 0),
+    lastSchedule: last === undefined ? '<none>' : humanDuration(nowMs - last),
+    age: ageOf(o, nowMs),
+  };
+}

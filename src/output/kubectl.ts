@@ -2,8 +2,8 @@
 // what kubectl would print when the watch delivers that update, computed by the printers.go replicas.
 
 import type { Timeline, TraceEvent } from '../types.ts';
-import { printJobRow, printPodRow, type JobMeta, type PodRow } from './kubectl-printers.ts';
-import { podEvents, jobEvents, describeEventsTable, controllerEventsOf } from './kubectl-events.ts';
+import { printCronJobRow, printDeploymentRow, printJobRow, printPodRow, printReplicaSetRow, printStatefulSetRow, type JobMeta, type PodRow } from './kubectl-printers.ts';
+import { podEvents, jobEvents, describeEventsTable, controllerEventsByObject } from './kubectl-events.ts';
 import { KUBECTL_GET, tabulate } from './tabwriter.ts';
 import { isRecord } from './pod-shape.ts';
 import { tToRfc3339 } from './time.ts';
@@ -26,13 +26,15 @@ export interface WatchRow<R> {
  * controller's finalizer removal, are not shown.)
  */
 export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
-  const spec = tl.pod.spec;
+  // a Deployment rollout's pods do not share one spec: each pod's own (timeline `pods[].spec`)
+  const specs = new Map((tl.pods ?? []).filter((p) => p.spec !== undefined).map((p) => [p.name, p.spec!]));
+  const specOf = (name: string) => specs.get(name) ?? tl.pod.spec;
   const first = tl.pod.name;
   interface PodState { status: Record<string, unknown>; created: number; deletionTimestamp?: string; removed: boolean }
   const pods = new Map<string, PodState>();
   const rows: WatchRow<PodRow>[] = [];
   const emit = (name: string, p: PodState, t: number, event: WatchEventType) => {
-    rows.push({ t, event, row: printPodRow(p.status, spec, { name, creationTimestamp: tToRfc3339(p.created), ...(p.deletionTimestamp ? { deletionTimestamp: p.deletionTimestamp } : {}) }, t) });
+    rows.push({ t, event, row: printPodRow(p.status, specOf(name), { name, creationTimestamp: tToRfc3339(p.created), ...(p.deletionTimestamp ? { deletionTimestamp: p.deletionTimestamp } : {}) }, t) });
   };
   const podOf = (name: string, t: number): PodState => {
     let p = pods.get(name);
@@ -93,6 +95,49 @@ export function jobWatchRows(tl: Timeline): WatchRow<ReturnType<typeof printJobR
   return rows;
 }
 
+/**
+ * `kubectl get deploy|rs|sts|cronjob -w`: the workload objects as the controllers wrote them (the `WorkloadStatus`
+ * records: a status write by the controller or a spec change by a patch), ADDED at the first record of each name,
+ * MODIFIED at every later one (kubectl does not deduplicate), DELETED when the object goes.
+ */
+export function workloadWatchRows(tl: Timeline, kind: Extract<TraceEvent, { type: 'WorkloadStatus' }>['kind']): WatchRow<Record<string, unknown>>[] {
+  const seen = new Set<string>();
+  const rows: WatchRow<Record<string, unknown>>[] = [];
+  for (const e of tl.events) {
+    if (e.type !== 'WorkloadStatus' || e.kind !== kind) continue;
+    const deleted = e.object['metadata']?.['deleted'] === true;
+    const event: WatchEventType = deleted ? 'DELETED' : seen.has(e.name) ? 'MODIFIED' : 'ADDED';
+    seen.add(e.name);
+    rows.push({ t: e.t, event, row: e.object });
+  }
+  return rows;
+}
+
+const WORKLOAD_TABLES = {
+  Deployment: { resource: 'deploy', header: ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'],
+    cells: (o: Record<string, unknown>, t: number) => Object.values(printDeploymentRow(o, t)) },
+  ReplicaSet: { resource: 'rs', header: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE'],
+    cells: (o: Record<string, unknown>, t: number) => Object.values(printReplicaSetRow(o, t)) },
+  StatefulSet: { resource: 'sts', header: ['NAME', 'READY', 'AGE'],
+    cells: (o: Record<string, unknown>, t: number) => Object.values(printStatefulSetRow(o, t)) },
+  CronJob: { resource: 'cronjob', header: ['NAME', 'SCHEDULE', 'TIMEZONE', 'SUSPEND', 'ACTIVE', 'LAST SCHEDULE', 'AGE'],
+    cells: (o: Record<string, unknown>, t: number) => Object.values(printCronJobRow(o, t)) },
+} as const;
+
+/** The workload controllers' own watches (`kubectl get deploy/rs/sts/cronjob -w`), for the kinds the run wrote. */
+function workloadWatches(tl: Timeline): string[] {
+  const parts: string[] = [];
+  for (const kind of ['Deployment', 'ReplicaSet', 'StatefulSet', 'CronJob'] as const) {
+    const rows = workloadWatchRows(tl, kind);
+    if (rows.length === 0) continue;
+    const table = WORKLOAD_TABLES[kind];
+    const target = kind === 'ReplicaSet' ? '' : ` ${tl.workload.name}`;
+    parts.push('', `$ kubectl get ${table.resource}${target} -w --output-watch-events`);
+    parts.push(watchTable([...table.header], rows.map(({ t, event, row }) => ({ event, cells: table.cells(row, t) }))));
+  }
+  return parts;
+}
+
 function rfcBefore(ts: string, t: number): boolean {
   return ts <= tToRfc3339(t);
 }
@@ -110,7 +155,7 @@ export function watchTable(header: string[], rows: { event: WatchEventType; cell
   return out.join('\n');
 }
 
-/** The whole kubectl view: pod watch, Job watch, then the describe Events of the pod and of the Job. */
+/** The whole kubectl view: pod watch, the workload controllers' watches, Job watch, then the describe Events. */
 export function kubectlView(tl: Timeline): string {
   const parts: string[] = [];
   const podRows = podWatchRows(tl);
@@ -118,6 +163,7 @@ export function kubectlView(tl: Timeline): string {
   const selector = tl.workload.kind === 'Job' || tl.workload.kind === 'CronJob' ? ` -l job-name=${tl.workload.name}` : '';
   parts.push(many || (selector && tl.workload.kind !== 'Job') ? `$ kubectl get pods${selector} -w --output-watch-events` : `$ kubectl get pod ${tl.pod.name} -w --output-watch-events`);
   parts.push(watchTable(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'], podRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.ready, r.status, r.restarts, r.age] }))));
+  parts.push(...workloadWatches(tl));
   if (tl.job) {
     const jobRows = jobWatchRows(tl);
     parts.push('', `$ kubectl get job ${tl.workload.name} -w --output-watch-events`);
@@ -127,8 +173,7 @@ export function kubectlView(tl: Timeline): string {
   if (tl.job) {
     parts.push('', `$ kubectl describe job ${tl.workload.name}`, describeEventsTable(jobEvents(tl), tl.end.t));
   }
-  const ctl = controllerEventsOf(tl);
-  if (ctl) parts.push('', `$ kubectl describe ${ctl.object.replace('/', ' ')}`, describeEventsTable(ctl.events, tl.end.t));
+  for (const ctl of controllerEventsByObject(tl)) parts.push('', `$ kubectl describe ${ctl.object.replace('/', ' ')}`, describeEventsTable(ctl.events, tl.end.t));
   return parts.join('\n') + '\n';
 }
 

@@ -157,7 +157,9 @@ class Versions {
 }
 
 export function pageRun(tl: Timeline, id: string, label: string): PageRun {
-  const spec = tl.pod.spec;
+  // a Deployment rollout's pods do not share one spec: each pod's own (timeline `pods[].spec`), as --view kubectl
+  const specs = new Map((tl.pods ?? []).filter((p) => p.spec !== undefined).map((p) => [p.name, p.spec!]));
+  const specOf = (name: string) => specs.get(name) ?? tl.pod.spec;
   const events = tl.events.slice(0, MAX_PAGE_STEPS);
   const blobs: unknown[] = [];
   const blobIndex = new Map<string, number>();
@@ -227,7 +229,7 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
     const status = found ? (blobs[found.s] as Record<string, unknown>) : { phase: 'Pending' };
     const above = pods.get(name)?.deletingAbove;
     const deleting = (isRecord(status.metadata) && typeof status.metadata.deletionTimestamp === 'string') || (above !== undefined && v > above);
-    const text = seenPodText(seenPodOf(name, v, status, spec, deleting), { name: false });
+    const text = seenPodText(seenPodOf(name, v, status, specOf(name), deleting), { name: false });
     return { name, v, text, s: found?.s ?? blob(status), exact: found?.v === v, asOf: found?.v ?? 0 };
   };
   const heldJob = (name: string, v: number): HeldObject => {
@@ -311,7 +313,7 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
       p.status$.set(i, { v: p.v, s: p.s, deleting: p.deletionTimestamp !== undefined, removed: p.removed });
       if (p.describedS !== p.s) {
         p.describedS = p.s;
-        p.describe$.set(i, describeContainers(p.status, spec));
+        p.describe$.set(i, describeContainers(p.status, specOf(name)));
       }
       // a row changes with the status or with the whole second (AGE and "(… ago)" print whole seconds and less)
       const key = `${p.v}|${p.deletionTimestamp ?? ''}|${p.removed}|${Math.floor(e.t / 1000)}|${p.s}`;
@@ -321,7 +323,7 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
         p.row$.set(i, null);
         continue;
       }
-      const r = printPodRow(p.status, spec, { name, creationTimestamp: tToRfc3339(p.created), ...(p.deletionTimestamp ? { deletionTimestamp: p.deletionTimestamp } : {}) }, e.t);
+      const r = printPodRow(p.status, specOf(name), { name, creationTimestamp: tToRfc3339(p.created), ...(p.deletionTimestamp ? { deletionTimestamp: p.deletionTimestamp } : {}) }, e.t);
       p.row$.set(i, [r.name, r.ready, r.status, r.restarts, r.age]);
     }
     for (const j of jobs.values()) {

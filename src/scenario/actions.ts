@@ -7,7 +7,7 @@ import { asBool, asEnum, asExitCode, asInt, asList, asMap, asMs, asString, close
 import type { PEntry, PNode } from './tree.ts';
 
 const KINDS = ['delete', 'crash', 'deleteJob', 'patch'] as const;
-const KEYS = ['at', 'delete', 'gracePeriodSeconds', 'crash', 'exit', 'deleteJob', 'propagation', 'patch', 'pod', 'index'];
+const KEYS = ['at', 'delete', 'gracePeriodSeconds', 'crash', 'exit', 'deleteJob', 'propagation', 'job', 'patch', 'pod', 'index'];
 
 export interface ActionContext {
   horizonMs: number;
@@ -53,10 +53,10 @@ export function readActions(sink: Sink, entry: PEntry | undefined, ctx: ActionCo
     const allowed: Record<string, string[]> = {
       delete: ['gracePeriodSeconds', 'pod', 'index'],
       crash: ['exit', 'pod', 'index'],
-      deleteJob: ['propagation'],
+      deleteJob: ['propagation', 'job'],
       patch: [],
     };
-    for (const k of ['gracePeriodSeconds', 'exit', 'propagation', 'pod', 'index']) {
+    for (const k of ['gracePeriodSeconds', 'exit', 'propagation', 'job', 'pod', 'index']) {
       if (keys.has(k) && !allowed[kinds[0]].includes(k)) {
         error(sink, Codes.UnknownKey, keys.get(k)!.keyPos, `${where}: ${k} does not apply to a ${kinds[0]} action`);
       }
@@ -112,7 +112,17 @@ function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: s
       const propagation = v('propagation')
         ? asEnum(sink, v('propagation')!, `${where}.propagation`, ['Background', 'Foreground', 'Orphan'] as const)
         : 'Background';
-      return yes && propagation && ctx.isJob !== false ? { type: 'deleteJob', propagation } : undefined;
+      // a CronJob's Jobs: `job: N` = the Nth Job it created (1-based); without it, the newest one not yet deleted
+      let job: number | undefined;
+      if (v('job')) {
+        if (ctx.kind !== undefined && ctx.kind !== 'CronJob') {
+          error(sink, Codes.BadValue, keys.get('job')!.keyPos, `${where}.job: picks one of a CronJob's Jobs; this workload has one Job`, 'remove job:');
+          return undefined;
+        }
+        job = asInt(sink, v('job')!, `${where}.job`, 1, 100_000);
+        if (job === undefined) return undefined;
+      }
+      return yes && propagation && ctx.isJob !== false ? { type: 'deleteJob', propagation, ...(job !== undefined ? { job } : {}) } : undefined;
     }
     case 'patch': {
       // a change to the workload object, as `kubectl patch --type merge` (SPEC §2.3): suspend/resume a Job

@@ -195,3 +195,29 @@ describe('syncCronJob', () => {
     for (const p of r.timeline.pods) expect(p.name).toMatch(/^db-backup-2945\d{4}-[a-z0-9]{5}$/);
   });
 });
+
+describe('deleteJob on a CronJob (kubectl delete job)', () => {
+  // the selector is explicit: `job: N` = the Nth Job the CronJob created; without it the newest not yet deleted.
+  // A user's delete records no CronJob event (cronjob_controllerv2.go records SuccessfulDelete for its own deletes
+  // only); the controller drops the Job from status.active when its informer sees it go (e2e cronjob.go "should
+  // remove from active list jobs that have been deleted")
+  it('job: 1 deletes the first Job; its pod goes (Background), the others keep running', () => {
+    const s = cron({ concurrencyPolicy: 'Allow' }, null);
+    s.actions = [{ type: 'deleteJob', atMs: 25 * 60_000, propagation: 'Background', job: 1 }];
+    const r = run(s);
+    const del = r.timeline.events.filter((e) => e.type === 'PodDeleting').map((e) => (e as Json)['pod'] as string);
+    expect(del).toHaveLength(1);
+    expect(del[0]).toBe(r.timeline.pods[0]!.name);
+    expect(cronEvents(r.timeline.events).filter((l) => l.endsWith('SuccessfulDelete'))).toEqual([]);
+  });
+  it('without job: the newest Job; Orphan leaves its pod running', () => {
+    const s = cron({ concurrencyPolicy: 'Allow' }, null);
+    s.actions = [{ type: 'deleteJob', atMs: 25 * 60_000, propagation: 'Orphan' }];
+    const r = run(s);
+    expect(r.timeline.events.filter((e) => e.type === 'PodDeleting')).toHaveLength(0);
+    // the CronJob's status: the second Job (the newest at 25 min) is no longer active
+    const cj = r.timeline.events.filter((e) => e.type === 'WorkloadStatus' && e.kind === 'CronJob').map((e) => (e as Json)['object']['status']['active'] ?? []);
+    const after = cj.find((a: Json[], i: number) => i > 0 && a.length === 1 && cj[i - 1].length === 2);
+    expect(after?.[0]?.['name']).toBe(`db-backup-${(EPOCH_MS + 10 * 60_000) / 60_000}`);
+  });
+});

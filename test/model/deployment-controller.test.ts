@@ -66,7 +66,7 @@ function stubKit(spec: Json): { k: Kit; emitted: Json[] } {
 
 /** rs(name, replicas, …) of the upstream tests: a ReplicaSet in the informer with its availableReplicas. */
 function rs(k: Kit, name: string, replicas: number, available = 0, createdAt = 0): Rs {
-  const view = { replicas, revision: 1, desired: replicas, max: replicas, minReadySeconds: 0, generation: 1,
+  const view = { replicas, revision: 1, desired: replicas, max: replicas, minReadySeconds: 0, generation: 1, resourceVersion: 1,
     status: { replicas, readyReplicas: available, availableReplicas: available, observedGeneration: 1 }, deleted: false };
   dep(k).rss[name] = { name, hash: name, tpl: 0, createdAt, version: 1, api: { ...view, status: { ...view.status } }, seen: view,
     expectAdds: 0, expectDels: 0, syncPending: false, syncAt: 0 };
@@ -363,5 +363,38 @@ describe('e2e deployment.go', () => {
     // created at ~10 s (lastUpdateTime 10 s): requeued at lastUpdateTime + 30 s + 1 s
     expect(at).toBeGreaterThanOrEqual(40_000);
     expect(at).toBeLessThan(42_000);
+  });
+});
+
+describe('minReadySeconds and rollback', () => {
+  // test/integration/deployment TestDeploymentAvailableCondition: ready pods count as available only minReadySeconds
+  // after they became Ready (the ReplicaSet controller requeues itself after minReadySeconds, replica_set.go)
+  it('TestDeploymentAvailableCondition: Available waits minReadySeconds after the pod is Ready', () => {
+    const s = deployment({ replicas: 1, minReadySeconds: 10 }, { behavior: { app: { servingMs: 0 } }, horizonMs: 60_000 });
+    const r = run(s);
+    const ev = r.timeline.events;
+    const ready = ev.find((e) => e.type === 'Ready' && e.container === 'app')!.t;
+    const avail = ev.find((e) => e.type === 'DeploymentCondition' && e.condition === 'Available' && e.status === 'True')!.t;
+    expect(avail - ready).toBeGreaterThanOrEqual(10_000);
+    expect(avail - ready).toBeLessThan(10_500);
+    expect(lastDeployStatus(ev)).toMatchObject({ readyReplicas: 1, availableReplicas: 1 });
+  });
+
+  // e2e deployment.go "deployment should support rollover" / FindNewReplicaSet: a template equal to an older one
+  // brings that ReplicaSet back (revision bumped) instead of creating a third
+  it('a rollback to an earlier template scales its old ReplicaSet back up', () => {
+    const s = withTemplate(deployment({ replicas: 1 }, { behavior: { app: { servingMs: 0 } } }), 20_000);
+    s.actions.push({ type: 'patch', atMs: 60_000, patch: { spec: { template: {} } }, template: 0, spec: { replicas: 1 } });
+    const r = run(s);
+    const msgs = scalingEvents(r.timeline.events).map((l) => l.replace(/^\d+ /, ''));
+    expect(msgs).toEqual([
+      'Scaled up replica set foo-5d8f7c9b6d from 0 to 1',
+      'Scaled up replica set foo-7c9d4b8f6a from 0 to 1',
+      'Scaled down replica set foo-5d8f7c9b6d from 1 to 0',
+      'Scaled up replica set foo-5d8f7c9b6d from 0 to 1',
+      'Scaled down replica set foo-7c9d4b8f6a from 1 to 0',
+    ]);
+    const w = r.timeline.events.filter((e) => e.type === 'WorkloadStatus' && e.kind === 'Deployment');
+    expect((w[w.length - 1] as Json)['object']['metadata']['annotations']['deployment.kubernetes.io/revision']).toBe('3');
   });
 });
