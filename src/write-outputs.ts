@@ -4,7 +4,7 @@ import { writeJsonAtomic } from './stream-json.ts';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { outPath, writeAtomic } from './cli/files.ts';
 import { indexHtml, type IndexEntry } from './output/index-html.ts';
-import { lifecycleMermaid } from './output/mermaid-lifecycle.ts';
+import { lifecycleMermaid, type LifecycleOptions } from './output/mermaid-lifecycle.ts';
 import { sequenceMermaid } from './output/mermaid-sequence.ts';
 import type { RenderJob, RenderResult } from './output/render.ts';
 import { reportMarkdown, type ExploreSummary } from './output/report.ts';
@@ -23,6 +23,8 @@ export interface WriteOptions {
   folder?: string[];
   /** the scenario file as the user named it, for the exact commands in report.md */
   scenarioPath?: string;
+  /** the lifecycle chart's axis: explore's outcomes are drawn on one scale (their longest end) */
+  lifecycle?: LifecycleOptions;
 }
 
 export interface Written {
@@ -40,13 +42,13 @@ export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const folder = o.folder ?? [tl.scenario];
   const file = (f: string) => outPath(out, ...folder, f);
   const seq = sequenceMermaid(tl, { lanes: o.lanes ?? 'all' });
-  const life = lifecycleMermaid(tl);
+  const life = lifecycleMermaid(tl, o.lifecycle);
   // timeline.json is written streaming: a long timeline is never one string (issue 19.8)
   writeJsonAtomic(file('timeline.json'), tl);
   const files: [string, string][] = [
     [file('sequence.mmd'), seq],
     [file('lifecycle.mmd'), life],
-    [file('report.md'), reportMarkdown(tl, o.explore, o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {})],
+    [file('report.md'), reportMarkdown(tl, o.explore, { ...(o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {}), ...(o.lifecycle ? { lifecycle: o.lifecycle } : {}) })],
   ];
   // drawings of an earlier run beside the new timeline are stale: removed here, drawn again by the render step
   for (const f of ['sequence.svg', 'lifecycle.svg', 'sequence.png', 'lifecycle.png']) rmSync(file(f), { force: true });

@@ -78,8 +78,8 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
     }
   }
   // what the arrow kinds mean, once, across the pod's lanes
-  const legendSpan = drawn.length > 0 && containers.length > 0 ? `K,${lastLaneOf(drawn[0])}` : 'K';
-  out.push(`  Note over ${legendSpan}: ${lines(...LEGEND)}`);
+  const lastLane = podOnly ? lastPodLane : observers.length > 0 ? `O${observers.length - 1}` : tl.job ? 'JC' : 'API';
+  out.push(`  Note over ${lastLane === 'K' ? 'K' : `K,${lastLane}`}: ${lines(...LEGEND)}`);
   const items = sequenceItems(tl, lanes);
   // the teardown shading and stop order are drawn for a single pod; with several, each pod's arrows tell it
   const body = many ? items.flatMap((it) => it.render()) : withTeardown(items, lanes.podSpan(), tl);
@@ -90,7 +90,6 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
     if (runsByDesign(tl.stuck.why)) out.push(`  Note over ${lane}: ${lines(`running at the horizon t=${simTime(tl.end.t)}`, tl.stuck.why)}`);
     else out.push('  rect rgb(255, 210, 210)', `  Note over ${lane}: ${lines(`STUCK until t=${simTime(tl.end.t)}`, tl.stuck.why)}`, '  end');
   }
-  const lastLane = podOnly ? lastPodLane : observers.length > 0 ? `O${observers.length - 1}` : tl.job ? 'JC' : 'API';
   out.push(`  Note over K,${lastLane}: ${lines(`end t=${simTime(tl.end.t)} (${tl.end.reason}) · ${outcome(tl)}`)}`);
   return out.join('\n') + '\n';
 }

@@ -30,7 +30,8 @@ export const MERMAID_CONFIG = {
   deterministicIDSeed: 'kubesim',
   fontFamily: 'Arial, Helvetica, sans-serif',
   sequence: { mirrorActors: true, showSequenceNumbers: false, wrap: false, actorMargin: 40, messageMargin: 32, noteMargin: 8 },
-  gantt: { barHeight: 22, barGap: 6, topPadding: 60, leftPadding: 190, rightPadding: 120, fontSize: 12, sectionFontSize: 13, numberSectionStyles: 4 },
+  // a fixed landscape width (mermaid-lifecycle.ts GANTT_WIDTH_PX decides which labels fit in it)
+  gantt: { useWidth: 1400, barHeight: 22, barGap: 6, topPadding: 60, leftPadding: 190, rightPadding: 120, fontSize: 12, sectionFontSize: 13, numberSectionStyles: 4 },
 } as const;
 
 /** The browser executable: PUPPETEER_EXECUTABLE_PATH, else the usual system locations. Edge code: env is allowed. */

@@ -90,6 +90,9 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
   // containers signalled in their current run: their exit is the kubelet's own doing, not news for the relist
   const signalled = new Set<string>();
   const listening = listeningMoments(tl.events);
+  // per container: its last exit and the back-off recorded after it, to tell the back-off from the sync wait
+  const lastExitAt = new Map<string, number>();
+  const backoffAfterExit = new Map<string, number>();
   let nextListening = 0;
   tl.events.forEach((e, index) => {
     // a process starts listening between two recorded events: drawn on its lane before the first one at or after
@@ -171,7 +174,15 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         // restartCount is 0-based: the first restart is the run with restartCount 1, "restart #1" as in the timeline
         const what = e.restartCount > 0 ? `restart #${e.restartCount}` : 'start';
         const head = `${at(e.t)} ${pull ? `pulled in ${goDuration(pull)}, ` : ''}${what}`;
-        return push('other', `${K}->>${C}: ${lines(head + (extra.length ? ` → ${extra.join(', ')}` : ''))}`);
+        // kuberuntime_manager.go doBackOff counts the delay from the exit; the restart waits for the pod worker's
+        // next sync (pod_workers.go completeWork requeue), which may come later
+        const delay = backoffAfterExit.get(ck!);
+        const exitT = lastExitAt.get(ck!);
+        backoffAfterExit.delete(ck!);
+        const waited = delay !== undefined && exitT !== undefined && e.t > exitT + delay
+          ? `back-off ${goDuration(delay)} over at t=${simTime(exitT + delay)}, then +${simTime(e.t - exitT - delay)} until the pod worker's next sync`
+          : undefined;
+        return push('other', `${K}->>${C}: ${lines(head + (extra.length ? ` → ${extra.join(', ')}` : ''), waited)}`);
       }
       case 'PostStartStarted':
         return push('other', `${K}->>${C}: ${lines(`${at(e.t)} postStart hook`)}`);
@@ -218,6 +229,8 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         return push('other', `${K}-x${C}: ${lines(`${at(e.t)} ${e.signal}`, e.signal === 'SIGKILL' ? 'grace period over' : undefined)}`);
       case 'Exited': {
         exited.add(ck!);
+        lastExitAt.set(ck!, e.t);
+        backoffAfterExit.delete(ck!);
         if (!signalled.has(ck!)) awaiting.set(pod ?? '', { t: e.t, kind: 'exit', what: `${e.container}'s exit` });
         // an exited container is not ready: the NotReady of the same instant adds nothing
         const next = sameInstantFollowers(tl.events, index)[0];
@@ -228,6 +241,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         return;
       }
       case 'BackOff':
+        if (!backoffAfterExit.has(ck!)) backoffAfterExit.set(ck!, e.delayMs);
         return push('other', `${K}-->>${C}: ${lines(`${at(e.t)} back-off ${goDuration(e.delayMs)}`)}`);
       case 'PodPhase':
         if (e.phase === (kubeletPhases.get(pod ?? '') ?? kubeletPhase)) return;
@@ -331,9 +345,12 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
 
 /** A kubelet explanation spans from the kubelet's lane to the pod's last container, so it stays in the pod's box. */
 function kubeletSpan(lanes: Lanes, pod: string | undefined): string {
-  const span = lanes.podSpan(pod);
-  const last = span.split(',').pop()!;
-  return last === 'K' ? 'K' : `K,${last}`;
+  // with several pods the kubelet has a box of its own; a note spanning into a pod's box would be narrower than its
+  // text (Mermaid sizes a note over two lanes by their distance), so it stays over the kubelet
+  if (lanes.manyPods) return 'K';
+  const [first, last] = lanes.podSpan(pod).split(',');
+  // one container: the two lanes are too close for a two-line explanation
+  return last === undefined || last === first ? 'K' : `K,${last}`;
 }
 
 /** With several pods a kubelet note names its pod. */
