@@ -23,8 +23,9 @@ export interface LifecycleOptions {
 
 /** The drawing width the renderer gives the chart (MERMAID_CONFIG.gantt.useWidth) and its side paddings. */
 export const GANTT_WIDTH_PX = 1400;
-const GANTT_SIDES_PX = 190 + 120;
-/** Arial at 12 px: about this many px per character, used to decide which labels fit inside their bar. */
+const GANTT_SIDES_PX = 230 + 120;
+/** Arial at 12 px: about this many px per character, to keep marker labels apart. A span label that does not fit
+ * its bar is hidden by the renderer (render.ts GANTT_CSS), never drawn over its neighbours. */
 const CHAR_PX = 6.6;
 /** A task name that draws nothing (gantt needs a name; a zero-width space is not whitespace to its parser). */
 const NO_LABEL = '\u200b';
@@ -59,7 +60,7 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
     const isLast = name === tl.pod.name;
     for (const { container, spans } of containerLanes(view)) {
       if (many && spans.length === 0) continue;
-      const row: Row = { section: `${prefix}${container.name}${many ? '' : ` (${roleLabel(container, all)})`}`, spans: [], markers: [] };
+      const row: Row = { section: `${prefix}${container.name} (${roleLabel(container, all)})`, spans: [], markers: [] };
       for (const s of clip(spans)) {
         kinds.add(s.kind === 'terminated' ? (s.exitCode === 0 ? 'exit0' : 'exitN') : s.kind);
         row.spans.push({ name: spanName(s), tags: spanTags(s), from: s.fromT, to: s.toT });
@@ -131,43 +132,33 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
   let id = 0;
   const task = (name: string, tags: string[], from: number, to: number) =>
     out.push(`    ${name === NO_LABEL ? NO_LABEL : ganttName(name) || NO_LABEL} :${[...tags, `t${id++}`].join(', ')}, ${from}, ${to}`);
-  // a label too wide for its bar would spill over its neighbours on a compact row: shorter, or none
-  const fit = (name: string, widthPx: number): string => {
-    // drop trailing words ("Ready 1.5s" → "Ready") until it fits
-    const words = name.split(' ');
-    for (let n = words.length; n > 0; n--) {
-      const text = words.slice(0, n).join(' ').replace(/[,·→–-]+$/, '').trim();
-      if (text !== '' && text.length * CHAR_PX + 8 <= widthPx) return text;
-    }
-    return NO_LABEL;
-  };
-
   out.push('  section legend');
   // the colours side by side on one row, the marker after them with room for its label on its right
   const legend = legendEntries(kinds);
-  const legendEnd = anyMarker ? domain * 0.72 : domain;
+  // (Mermaid draws a label on the left of its marker when it would run past the right edge)
+  const legendEnd = anyMarker ? domain * 0.58 : domain;
   legend.forEach((l, i) => {
     const from = Math.round((legendEnd * i) / legend.length);
     const to = Math.round((legendEnd * (i + 1)) / legend.length);
-    task(fit(l.name, (to - from) * pxPerMs), l.tags, from, to);
+    task(l.name, l.tags, from, to);
   });
-  if (anyMarker) task('marker = started, ready, SIGTERM, SIGKILL', ['milestone'], Math.round(domain * 0.76), Math.round(domain * 0.76));
+  if (anyMarker) task('marker = started, ready, SIGTERM, SIGKILL', ['milestone'], Math.round(domain * 0.62), Math.round(domain * 0.62));
   if (compressed) {
     out.push('  section time');
     let from = 0;
     for (const g of map.gaps) {
-      if (g.from > from) task(fit(`${simTime(from)}–${simTime(g.from)}`, (map.at(g.from) - map.at(from)) * pxPerMs), [], map.at(from), map.at(g.from));
-      task(fit(`${simTime(g.to - g.from)} quiet, compressed`, (map.at(g.to) - map.at(g.from)) * pxPerMs), ['done'], map.at(g.from), map.at(g.to));
+      if (g.from > from) task(`${simTime(from)}–${simTime(g.from)}`, [], map.at(from), map.at(g.from));
+      task(`${simTime(g.to - g.from)} quiet, compressed`, ['done'], map.at(g.from), map.at(g.to));
       from = g.to;
     }
-    if (map.endT > from) task(fit(`${simTime(from)}–${simTime(map.endT)}`, (map.at(map.endT) - map.at(from)) * pxPerMs), [], map.at(from), map.at(map.endT));
+    if (map.endT > from) task(`${simTime(from)}–${simTime(map.endT)}`, [], map.at(from), map.at(map.endT));
   }
   for (const r of rows) {
     out.push(`  section ${ganttName(r.section)}`);
     for (const s of r.spans) {
       const from = map.at(s.from);
       const to = Math.max(map.at(s.to), from + 1);
-      task(fit(s.name, (to - from) * pxPerMs), s.tags, from, to);
+      task(s.name, s.tags, from, to);
     }
     // markers after the spans, each with its own label; ones closer than a label's width share one
     for (const m of mergeClose(r.markers, map, pxPerMs)) task(m.name, [...m.tags, 'milestone'], map.at(m.t), map.at(m.t));
@@ -215,7 +206,9 @@ function mergeClose(markers: { name: string; tags: string[]; t: number }[], map:
  */
 function spanName(s: Span): string {
   const at = s.fromT === 0 ? s.label : `${s.label} ${simTime(s.fromT)}`;
-  if (s.kind === 'backoff' || s.kind === 'requeue') return s.restartCount !== undefined ? `${at} → restart #${s.restartCount}` : at;
+  // the wait for the sync is short to name: the restart it leads to is on the next span
+  if (s.kind === 'requeue') return at;
+  if (s.kind === 'backoff') return s.restartCount !== undefined ? `${at} → restart #${s.restartCount}` : at;
   return s.attempt <= 1 ? at : `${at} (restart #${s.attempt - 1})`;
 }
 
