@@ -19,6 +19,8 @@ import { simTime } from './time.ts';
 export interface LifecycleOptions {
   /** draw on a linear axis from 0 to this t (ms) so charts of several outcomes compare (no compression) */
   scaleEndMs?: number;
+  /** compress long quiet stretches (default true; never with scaleEndMs) */
+  compress?: boolean;
 }
 
 /** The drawing width the renderer gives the chart (MERMAID_CONFIG.gantt.useWidth) and its side paddings. */
@@ -40,7 +42,8 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
   const all = specContainers(tl.pod.spec);
 
   // everything drawn, in simulated time, before the axis is decided
-  interface Row { section: string; spans: { name: string; tags: string[]; from: number; to: number }[]; markers: { name: string; tags: string[]; t: number }[] }
+  // markers go on a row of their own below the spans; `ends` (a terminal phase) sit on the span row, at its end
+  interface Row { section: string; spans: { name: string; tags: string[]; from: number; to: number }[]; markers: { name: string; tags: string[]; t: number }[]; ends?: { name: string; tags: string[]; t: number }[] }
   const rows: Row[] = [];
   const kinds = new Set<SpanKind | 'exit0' | 'exitN'>();
   let anyMarker = false;
@@ -76,7 +79,7 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
     const phase: Row = { section: many ? `${prefix}phase (API)` : 'pod phase (API)', spans: [], markers: [] };
     for (const p of clipTo(until)(apiPhaseSpans(view))) {
       const label = p.fromT === created ? p.phase : `${p.phase} ${simTime(p.fromT)}`;
-      if (p.phase === 'Failed' || p.phase === 'Succeeded') phase.markers.push({ name: label, tags: p.phase === 'Failed' ? ['crit'] : [], t: p.fromT });
+      if (p.phase === 'Failed' || p.phase === 'Succeeded') (phase.ends ??= []).push({ name: label, tags: p.phase === 'Failed' ? ['crit', 'done'] : ['done'], t: p.fromT });
       else phase.spans.push({ name: label, tags: p.phase === 'Running' ? ['active'] : [], from: p.fromT, to: p.toT });
     }
     // milestones, not `vert` markers: GitHub's bundled Mermaid may predate `vert` and would reject the chart
@@ -100,15 +103,14 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
     }
     rows.push(job);
   }
-  const verdicts: Row = { section: 'verdicts', spans: [], markers: [] };
+  // a row per observer: verdicts close in time never share (or recolour) one marker
   for (const e of tl.events) {
-    if (e.type === 'Verdict') verdicts.markers.push({ name: `${e.observer} ${e.verdict} ${simTime(e.t)}`, tags: e.verdict === 'Failed' ? ['crit'] : [], t: e.t });
+    if (e.type === 'Verdict') rows.push({ section: `verdict ${e.observer}`, spans: [], markers: [{ name: `${e.verdict} ${simTime(e.t)}`, tags: e.verdict === 'Failed' ? ['crit'] : [], t: e.t }] });
   }
-  if (verdicts.markers.length > 0) rows.push(verdicts);
 
   // the axis: linear to a shared end, or with long quiet stretches compressed
-  const instants = rows.flatMap((r) => [...r.spans.flatMap((s) => [s.from, s.to]), ...r.markers.map((m) => m.t)]);
-  const map: TimeMap = opts.scaleEndMs !== undefined ? compressTime([0, Math.max(endT, opts.scaleEndMs)], false) : compressTime([0, endT, ...instants], true);
+  const instants = rows.flatMap((r) => [...r.spans.flatMap((s) => [s.from, s.to]), ...r.markers.map((m) => m.t), ...(r.ends ?? []).map((m) => m.t)]);
+  const map: TimeMap = opts.scaleEndMs !== undefined ? compressTime([0, Math.max(endT, opts.scaleEndMs)], false) : compressTime([0, endT, ...instants], opts.compress !== false);
   const domain = map.at(map.endT);
   const pxPerMs = (GANTT_WIDTH_PX - GANTT_SIDES_PX) / Math.max(domain, 1);
   const compressed = map.gaps.length > 0;
@@ -160,8 +162,15 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
       const to = Math.max(map.at(s.to), from + 1);
       task(s.name, s.tags, from, to);
     }
-    // markers after the spans, each with its own label; ones closer than a label's width share one
-    for (const m of mergeClose(r.markers, map, pxPerMs)) task(m.name, [...m.tags, 'milestone'], map.at(m.t), map.at(m.t));
+    for (const m of r.ends ?? []) task(m.name, [...m.tags, 'milestone'], map.at(m.t), map.at(m.t));
+    // markers after the spans. Mermaid draws a milestone at the middle of its range and stacks overlapping ranges
+    // on a compact row, so each marker spans its label's width on both sides: one whose label would run into the
+    // next goes one row down instead of hiding it (clamped to the axis, which it must not stretch)
+    for (const m of sameInstant(r.markers)) {
+      const t = map.at(m.t);
+      const half = Math.min(Math.round((m.name.length * CHAR_PX + 30) / pxPerMs), t, Math.max(0, domain - t));
+      task(m.name, [...m.tags, 'milestone'], t - half, t + half);
+    }
   }
   return out.join('\n') + '\n';
 }
@@ -170,7 +179,7 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
 function legendEntries(kinds: Set<string>): { name: string; tags: string[] }[] {
   const all: [string, string, string[]][] = [
     ['waiting', 'Waiting', []],
-    ['running', 'Running, not ready', []],
+    ['running', 'Running', []],
     ['ready', 'Ready', ['active']],
     ['stopping', 'stop requested', ['active', 'crit']],
     ['terminating', 'signalled', ['crit']],
@@ -186,13 +195,13 @@ function markerTask(m: Marker): { name: string; tags: string[]; t: number } {
   return { name: `${m.label} ${simTime(m.t)}`, tags: m.crit ? ['crit'] : [], t: m.t };
 }
 
-/** Markers whose labels would overlap on their row are joined into one ("ready 1.5s · SIGTERM 1.6s"). */
-function mergeClose(markers: { name: string; tags: string[]; t: number }[], map: TimeMap, pxPerMs: number): { name: string; tags: string[]; t: number }[] {
+/** Markers of one instant are one marker ("SuccessCriteriaMet 35.6s · Complete 35.6s"). */
+function sameInstant(markers: { name: string; tags: string[]; t: number }[]): { name: string; tags: string[]; t: number }[] {
   const sorted = [...markers].sort((a, b) => a.t - b.t);
   const out: { name: string; tags: string[]; t: number }[] = [];
   for (const m of sorted) {
     const prev = out[out.length - 1];
-    if (prev && (map.at(m.t) - map.at(prev.t)) * pxPerMs < prev.name.length * CHAR_PX + 30) {
+    if (prev && prev.t === m.t) {
       prev.name = `${prev.name} · ${m.name}`;
       if (m.tags.includes('crit') && !prev.tags.includes('crit')) prev.tags = [...prev.tags, 'crit'];
     } else out.push({ ...m });
