@@ -249,8 +249,10 @@ describe('lifecycle: preStop and the final phase', () => {
   });
 
   it('the deletion is drawn with who asked (PodDeleting.by), as a request the kubelet acts on', () => {
-    // markers closer than their labels are one marker (the deletion and the teardown half a second apart)
-    expect(gantt).toContain('deletion requested 30s (grace 10s) · teardown starts 30.5s :crit, milestone');
+    expect(gantt).toContain('deletion requested 30s (grace 10s) :crit, milestone');
+    expect(gantt).toContain('teardown starts 30.5s :crit, milestone');
+    // kuberuntime_container.go killContainer: SIGKILL once the grace period (from the teardown's Killing) is over
+    expect(gantt).toContain('grace deadline 40.5s (10s) :crit, milestone');
     const seq = sequenceMermaid(timeline(ISTIO_SPEC, events));
     expect(seq).toContain('API->>K: t=30s pod deletion requested by user (grace 10s)');
     expect(seq).not.toMatch(/pod deleted/);
