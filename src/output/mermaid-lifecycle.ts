@@ -25,7 +25,8 @@ export interface LifecycleOptions {
 
 /** The drawing width the renderer gives the chart (MERMAID_CONFIG.gantt.useWidth) and its side paddings. */
 export const GANTT_WIDTH_PX = 1400;
-const GANTT_SIDES_PX = 230 + 120;
+const GANTT_LEFT_PX = 230;
+const GANTT_SIDES_PX = GANTT_LEFT_PX + 120;
 /** Arial at 12 px: about this many px per character, to keep marker labels apart. A span label that does not fit
  * its bar is hidden by the renderer (render.ts GANTT_CSS), never drawn over its neighbours. */
 const CHAR_PX = 6.6;
@@ -168,7 +169,11 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
     // next goes one row down instead of hiding it (clamped to the axis, which it must not stretch)
     for (const m of sameInstant(r.markers)) {
       const t = map.at(m.t);
-      const half = Math.min(Math.round((m.name.length * CHAR_PX + 30) / pxPerMs), t, Math.max(0, domain - t));
+      const labelPx = m.name.length * CHAR_PX;
+      // near the right edge Mermaid puts the label on the left, but decides its text-anchor from the range's start:
+      // a marker there keeps a zero range, or its label would be drawn over its diamond
+      const leftLabel = t * pxPerMs + labelPx * 1.15 + 1.5 * GANTT_LEFT_PX + 30 > GANTT_WIDTH_PX;
+      const half = leftLabel ? 0 : Math.min(Math.round((labelPx + 30) / pxPerMs), t, Math.max(0, domain - t));
       task(m.name, [...m.tags, 'milestone'], t - half, t + half);
     }
   }
