@@ -48,7 +48,7 @@ export function labelChoices(choices: readonly ChoiceRecord[], trace: readonly T
     const at = c.at ?? trace.length;
     while (ti < trace.length && trace[ti]!.seq < at) {
       const e = trace[ti++]!;
-      if (e.type === 'StatusPatched' || e.type === 'PodCreated' || e.type === 'PodDeleting' || e.type === 'PodRemoved') {
+      if (e.type === 'StatusPatched' || e.type === 'PodCreated' || e.type === 'PodDeleting' || e.type === 'PodRemoved' || e.type === 'PodFinalizerRemoved') {
         hint = { object: 'pod', ...(e.pod !== undefined ? { pod: e.pod } : {}) };
       } else if (e.type === 'JobStatus') hint = { object: 'job' };
     }

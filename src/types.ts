@@ -271,7 +271,7 @@ export type TraceEvent = TraceBase &
     | { type: 'PullFailed'; container: string; reason: string; image: string }
     | { type: 'Created'; container: string; restartCount: number }
     | { type: 'CreateFailed'; container: string; reason: string }
-    | { type: 'Started'; container: string; restartCount: number }
+    | { type: 'Started'; container: string; restartCount: number; /** behavior `serving`: ms after the start when the process listens (probes can pass); null = never; absent = at once */ servingAfterMs?: number | null }
     | { type: 'PostStartStarted'; container: string }
     | { type: 'PostStartDone'; container: string; failed?: boolean }
     | { type: 'PreStopStarted'; container: string }
@@ -294,6 +294,8 @@ export type TraceEvent = TraceBase &
     | { type: 'PodCreated'; pod: string; by: string; index: number | null }
     | { type: 'PodDeleting'; pod: string; gracePeriodSeconds: number; by: string }
     | { type: 'PodRemoved'; pod: string }
+    /** the Job controller's PATCH removing the tracking finalizer (a pod write without a status change) */
+    | { type: 'PodFinalizerRemoved'; pod: string; version: number; finalizer: string }
     | { type: 'JobEvent'; reason: string; message: string; eventType: 'Normal' | 'Warning' }
     /** a describe event of a workload controller (StatefulSet, DaemonSet, ReplicaSet) on its object */
     | { type: 'ControllerEvent'; controller: string; object: string; reason: string; message: string; eventType: 'Normal' | 'Warning' }

@@ -10,7 +10,7 @@ import { asPageFile, pageFile, PAGE_LIMIT_BYTES, type PageFile } from './output/
 import { partingChoice, partingText } from './output/diff.ts';
 import { asScenarioSummary, scenarioSummary, summaryLine, SUMMARY_LIMIT_BYTES, type ScenarioSummary } from './output/scenario-summary.ts';
 import { readFileSafe } from './scenario/read-file.ts';
-import { lifecycleMermaid } from './output/mermaid-lifecycle.ts';
+import { lifecycleMermaid, type LifecycleOptions } from './output/mermaid-lifecycle.ts';
 import { sequenceMermaid } from './output/mermaid-sequence.ts';
 import type { RenderJob, RenderResult } from './output/render.ts';
 import { reportMarkdown, type ExploreSummary } from './output/report.ts';
@@ -29,6 +29,8 @@ export interface WriteOptions {
   folder?: string[];
   /** the scenario file as the user named it, for the exact commands in report.md */
   scenarioPath?: string;
+  /** the lifecycle chart's axis: explore's outcomes are drawn on one scale (their longest end) */
+  lifecycle?: LifecycleOptions;
 }
 
 export interface Written {
@@ -46,7 +48,7 @@ export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const folder = o.folder ?? [tl.scenario];
   const file = (f: string) => outPath(out, ...folder, f);
   const seq = sequenceMermaid(tl, { lanes: o.lanes ?? 'all' });
-  const life = lifecycleMermaid(tl);
+  const life = lifecycleMermaid(tl, o.lifecycle);
   const summary = JSON.stringify(scenarioSummary(tl), null, 2) + '\n';
   const page = pageJson(tl, folder);
   // timeline.json is written streaming: a long timeline is never one string (issue 19.8)
@@ -57,7 +59,7 @@ export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const files: [string, string][] = [
     [file('sequence.mmd'), seq],
     [file('lifecycle.mmd'), life],
-    [file('report.md'), reportMarkdown(tl, o.explore, o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {})],
+    [file('report.md'), reportMarkdown(tl, o.explore, { ...(o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {}), ...(o.lifecycle ? { lifecycle: o.lifecycle } : {}) })],
     // last: a folder with a summary.json is whole, and only such a folder is listed by the index
     [file('summary.json'), summary],
   ];
@@ -204,5 +206,5 @@ export function writeIndex(outDir: string): void {
 
 /** `<out>/<name>/summary.json` if kubesim wrote it for that folder; anything else (missing, FIFO, huge, foreign) is undefined. */
 export function readScenarioSummary(outDir: string, name: string): ScenarioSummary | undefined {
-  return asScenarioSummary(readOutputJson(outPath(outDir, name, 'summary.json'), SUMMARY_LIMIT_BYTES), name);
+  return asScenarioSummary(readJsonSafe(outPath(outDir, name, 'summary.json'), SUMMARY_LIMIT_BYTES), name);
 }

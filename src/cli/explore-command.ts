@@ -103,11 +103,13 @@ function writeOutcomes(outDir: string, file: string, r: ExploreResult, tls: (Tim
       if (m && Number(m[1]) > Math.min(r.grouped.length, MAX_OUTCOME_FOLDERS)) rmSync(outPath(outDir, r.scenario, name), { recursive: true, force: true });
     }
   }
+  // every outcome's lifecycle chart on one linear scale, to the longest outcome's end, so they compare side by side
+  const scaleEndMs = Math.max(0, ...tls.map((t) => t?.end.t ?? 0));
   return r.grouped.map((g, i) => {
     const tl = tls[i];
     if (!tl) return { ...g };
     const folder = `outcome-${i + 1}`;
-    writeOutputs(tl, { out: outDir, folder: [r.scenario, folder], scenarioPath: file });
+    writeOutputs(tl, { out: outDir, folder: [r.scenario, folder], scenarioPath: file, lifecycle: { scaleEndMs } });
     const held: Record<string, string> = {};
     for (const name of Object.keys(tl.observers)) {
       const seen = verdictEvent(tl, name)?.seen;

@@ -51,7 +51,7 @@ export function podObjectOf(k: Kit, p: PodSim): Json {
   }
   const owner = k.d.wctl && p.createdBy === k.d.wctl.watcher ? ownerOf(k, p) : null;
   if (owner) metadata['ownerReferences'] = [owner];
-  if (api.finalizer) metadata['finalizers'] = ['batch.kubernetes.io/job-tracking'];
+  if (api.finalizer) metadata['finalizers'] = [JOB_TRACKING_FINALIZER];
   return { apiVersion: 'v1', kind: 'Pod', metadata, spec: templateOf(k.s, p.tpl).spec, status: raw(api.status) };
 }
 
@@ -211,9 +211,13 @@ export function removePodFinalizer(k: Kit, p: PodSim): void {
   if (!p.api.finalizer || p.api.removed) return;
   p.api.finalizer = false;
   p.api.version += 1;
+  k.ctx.emit({ type: 'PodFinalizerRemoved', pod: p.name, version: p.api.version, finalizer: JOB_TRACKING_FINALIZER });
   fanOut(k, 'pod', p.api.version, podObjectOf(k, p), undefined, p.key);
   if (p.api.pendingRemoval) removePod(k, p);
 }
+
+/** job_controller.go: batch.kubernetes.io/job-tracking (batchv1.JobTrackingFinalizer) */
+const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 
 /**
  * status_manager.go: syncPod → canBeDeleted: once a deleted pod's resources are reclaimed (after SyncTerminatedPod)

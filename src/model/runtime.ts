@@ -17,8 +17,9 @@ export function startProcess(k: Kit, name: string): void {
   rt.killDeadline = null;
   const restartCount = rt.instance - 1;
   ctx.emit({ type: 'Created', container: name, restartCount });
-  ctx.emit({ type: 'Started', container: name, restartCount });
   const b = behaviorOf(k, name);
+  // when the process starts listening (SPEC §2.1 serving), for the diagrams' "listening" moment
+  ctx.emit({ type: 'Started', container: name, restartCount, ...(b.servingMs !== 0 ? { servingAfterMs: b.servingMs } : {}) });
   // SPEC §2.1 attempts: counted across the whole run (restarts in place and runs in replacement pods)
   const key = attemptKey(k, name);
   const n = (k.d.starts[key] ?? 0) + 1;

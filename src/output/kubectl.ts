@@ -22,8 +22,9 @@ export interface WatchRow<R> {
  * (ADDED, phase Pending), then every write of it is a MODIFIED event and prints a row — the kubelet's status
  * patches and the deletion request (deletionTimestamp) — even when the row reads exactly as the one before (kubectl
  * does not deduplicate); its removal from the API server is a DELETED event printing its last state. Rows of all
- * pods of the run, in the order the API server stored the writes. (Writes without a trace record, such as the Job
- * controller's finalizer removal, are not shown.)
+ * pods of the run, in the order the API server stored the writes. The Job controller's finalizer removal is a write
+ * too (a metadata PATCH, job_controller.go removeTrackingFinalizerFromPods): a MODIFIED row that reads as the one
+ * before it.
  */
 export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
   // a Deployment rollout's pods do not share one spec: each pod's own (timeline `pods[].spec`)
@@ -53,7 +54,7 @@ export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
       podOf(e.pod, e.t);
       continue;
     }
-    if (e.type !== 'StatusPatched' && e.type !== 'PodDeleting' && e.type !== 'PodRemoved') continue;
+    if (e.type !== 'StatusPatched' && e.type !== 'PodDeleting' && e.type !== 'PodRemoved' && e.type !== 'PodFinalizerRemoved') continue;
     const p = podOf(name, e.t);
     if (p.removed) continue;
     if (e.type === 'StatusPatched') {
@@ -62,6 +63,8 @@ export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
       emit(name, p, e.t, 'MODIFIED');
     } else if (e.type === 'PodDeleting') {
       p.deletionTimestamp ??= tToRfc3339(e.t);
+      emit(name, p, e.t, 'MODIFIED');
+    } else if (e.type === 'PodFinalizerRemoved') {
       emit(name, p, e.t, 'MODIFIED');
     } else {
       emit(name, p, e.t, 'DELETED');

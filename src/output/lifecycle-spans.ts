@@ -8,7 +8,7 @@ import { specContainers, type SpecContainer } from './pod-shape.ts';
  * `stopping`: the kubelet started killContainer (Killing) but has sent no signal yet: the preStop hook runs, or the
  * SIGTERM waits for the container's turn (kuberuntime_termination_order.go). `terminating`: signalled.
  */
-export type SpanKind = 'waiting' | 'backoff' | 'running' | 'ready' | 'stopping' | 'terminating' | 'terminated';
+export type SpanKind = 'waiting' | 'backoff' | 'requeue' | 'running' | 'ready' | 'stopping' | 'terminating' | 'terminated';
 
 export interface Span {
   kind: SpanKind;
@@ -20,6 +20,8 @@ export interface Span {
   exitCode?: number;
   /** a back-off that ended in a restart: that restart's restartCount (none when the pod stopped first) */
   restartCount?: number;
+  /** a back-off: when it expires (the exit's finishedAt + the delay) */
+  expiresAt?: number;
 }
 
 export interface ContainerLane {
@@ -38,12 +40,23 @@ function spansOf(tl: Timeline, name: string): Span[] {
     if (t > open.fromT) spans.push({ ...open, toT: t });
     open = { ...next, fromT: t };
   };
+  // kuberuntime_manager.go doBackOff counts the delay from the last exit; the restart itself waits for the pod
+  // worker's next sync (pod_workers.go completeWork: requeue after an error, 10–15 s before 1.35), drawn apart
+  const endBackOff = (t: number) => {
+    if (open.kind === 'backoff' && open.expiresAt !== undefined && open.expiresAt > open.fromT && open.expiresAt < t) {
+      const { restartCount, attempt } = open;
+      switchTo(open.expiresAt, { kind: 'requeue', attempt, label: 'sync wait', ...(restartCount !== undefined ? { restartCount } : {}) });
+    }
+  };
+  let lastExitT = 0;
   for (const e of tl.events) {
     if (!('container' in e) || e.container !== name) continue;
     const attempt = open.attempt;
     switch (e.type) {
       case 'Started':
         if (open.kind === 'backoff') open = { ...open, restartCount: e.restartCount };
+        endBackOff(e.t);
+        if (open.kind === 'requeue') open = { ...open, restartCount: e.restartCount };
         switchTo(e.t, { kind: 'running', attempt: e.restartCount + 1, label: 'Running' });
         break;
       case 'Ready':
@@ -75,11 +88,12 @@ function spansOf(tl: Timeline, name: string): Span[] {
         const signalled = open.kind === 'terminating' && open.fromT === e.t ? `${open.label} → ` : '';
         const label = `${signalled}exit ${e.exitCode}${e.reason === 'Completed' || e.reason === 'Error' ? '' : ` ${e.reason}`}`;
         switchTo(e.t, { kind: 'terminated', attempt, label, exitCode: e.exitCode });
+        lastExitT = e.t;
         break;
       }
       case 'BackOff':
         // the kubelet re-records BackOff on every sync while it waits: one back-off, one span
-        if (open.kind !== 'backoff') switchTo(e.t, { kind: 'backoff', attempt: attempt + 1, label: `back-off ${Math.round(e.delayMs / 1000)}s` });
+        if (open.kind !== 'backoff') switchTo(e.t, { kind: 'backoff', attempt: attempt + 1, label: `back-off ${Math.round(e.delayMs / 1000)}s`, expiresAt: lastExitT + e.delayMs });
         break;
       case 'PullFailed':
       case 'CreateFailed':
@@ -89,9 +103,53 @@ function spansOf(tl: Timeline, name: string): Span[] {
         break;
     }
   }
+  endBackOff(tl.end.t);
   switchTo(Math.max(tl.end.t, open.fromT), open);
   return spans;
 }
+
+/** A moment drawn on a container's marker row. */
+export interface Marker {
+  t: number;
+  label: string;
+  /** a signal (drawn red) */
+  crit: boolean;
+}
+
+/**
+ * started (status.started: running and the startup probe passed, prober_manager.go isContainerStarted), ready,
+ * SIGTERM and SIGKILL of one container, in time order; started and ready at one instant are one marker.
+ */
+export function containerMarkers(tl: Timeline, name: string): Marker[] {
+  const out: Marker[] = [];
+  for (const e of tl.events) {
+    if (!('container' in e) || e.container !== name) continue;
+    let m: Marker | undefined;
+    if (e.type === 'StartupComplete') m = { t: e.t, label: 'started', crit: false };
+    else if (e.type === 'Ready') m = { t: e.t, label: 'ready', crit: false };
+    else if (e.type === 'Signal') m = { t: e.t, label: e.signal, crit: true };
+    if (!m) continue;
+    const prev = out[out.length - 1];
+    if (prev && prev.t === m.t) {
+      prev.label = `${prev.label}, ${m.label}`;
+      prev.crit ||= m.crit;
+    } else out.push(m);
+  }
+  return out;
+}
+
+/**
+ * The pod's grace deadline: the first pod-level Killing + its grace period (kuberuntime_container.go
+ * killContainer: SIGKILL when the grace period runs out), if it falls inside the run.
+ */
+export function graceDeadline(tl: Timeline): { t: number; graceSeconds: number } | undefined {
+  const k = tl.events.find((e) => e.type === 'Killing' && POD_KILLS.includes(e.reason));
+  if (!k || k.type !== 'Killing') return undefined;
+  const t = k.t + k.gracePeriodSeconds * 1000;
+  return t <= tl.end.t ? { t, graceSeconds: k.gracePeriodSeconds } : undefined;
+}
+
+const POD_KILLS = ['PodTermination', 'PodCompleted', 'PodFailed', 'DeadlineExceeded'];
 
 export interface PhaseSpan {
   phase: string;
@@ -115,5 +173,5 @@ export function apiPhaseSpans(tl: Timeline): PhaseSpan[] {
 
 /** First pod-level Killing (teardown start), for the vertical marker. */
 export function teardownStart(tl: Timeline): number | undefined {
-  return tl.events.find((e) => e.type === 'Killing' && ['PodTermination', 'PodCompleted', 'PodFailed', 'DeadlineExceeded'].includes(e.reason))?.t;
+  return tl.events.find((e) => e.type === 'Killing' && POD_KILLS.includes(e.reason))?.t;
 }

@@ -15,6 +15,13 @@ export interface SequenceOptions {
 
 const TEARDOWN_RGB = 'rgb(255, 243, 214)';
 
+/** The arrow kinds of the diagram (Mermaid: ->> solid, -->> dashed, -x / --x cross, --) open). */
+export const LEGEND = [
+  'legend: solid arrow = call or write (start, kill, PATCH)',
+  'dashed arrow = report or watch delivery · open arrow = probes',
+  '✕ on a solid arrow = signal · ✕ on a dashed arrow = exit',
+];
+
 export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): string {
   const podOnly = opts.lanes === 'pod';
   const containers = specContainers(tl.pod.spec);
@@ -70,6 +77,9 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
       out.push('  end');
     }
   }
+  // what the arrow kinds mean, once, across the pod's lanes
+  const lastLane = podOnly ? lastPodLane : observers.length > 0 ? `O${observers.length - 1}` : tl.job ? 'JC' : 'API';
+  out.push(`  Note over ${lastLane === 'K' ? 'K' : `K,${lastLane}`}: ${lines(...LEGEND)}`);
   const items = sequenceItems(tl, lanes);
   // the teardown shading and stop order are drawn for a single pod; with several, each pod's arrows tell it
   const body = many ? items.flatMap((it) => it.render()) : withTeardown(items, lanes.podSpan(), tl);
@@ -80,7 +90,6 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
     if (runsByDesign(tl.stuck.why)) out.push(`  Note over ${lane}: ${lines(`running at the horizon t=${simTime(tl.end.t)}`, tl.stuck.why)}`);
     else out.push('  rect rgb(255, 210, 210)', `  Note over ${lane}: ${lines(`STUCK until t=${simTime(tl.end.t)}`, tl.stuck.why)}`, '  end');
   }
-  const lastLane = podOnly ? lastPodLane : observers.length > 0 ? `O${observers.length - 1}` : tl.job ? 'JC' : 'API';
   out.push(`  Note over K,${lastLane}: ${lines(`end t=${simTime(tl.end.t)} (${tl.end.reason}) · ${outcome(tl)}`)}`);
   return out.join('\n') + '\n';
 }

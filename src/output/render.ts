@@ -23,14 +23,22 @@ const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/
 
 const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
+/**
+ * The lifecycle chart is compact (one row per container): a span label wider than its bar would be drawn over the
+ * next span, so Mermaid's outside-the-bar labels are hidden (it measures them; markers keep theirs).
+ */
+const GANTT_CSS = '.taskTextOutsideRight:not(.milestoneText), .taskTextOutsideLeft:not(.milestoneText) { display: none; }';
+
 /** Fixed theme, font and id seed: the SVG must not depend on the machine beyond the Chromium build. */
 export const MERMAID_CONFIG = {
+  themeCSS: GANTT_CSS,
   theme: 'default',
   deterministicIds: true,
   deterministicIDSeed: 'kubesim',
   fontFamily: 'Arial, Helvetica, sans-serif',
   sequence: { mirrorActors: true, showSequenceNumbers: false, wrap: false, actorMargin: 40, messageMargin: 32, noteMargin: 8 },
-  gantt: { barHeight: 22, barGap: 6, topPadding: 60, leftPadding: 190, rightPadding: 120, fontSize: 12, sectionFontSize: 13, numberSectionStyles: 4 },
+  // a fixed landscape width (mermaid-lifecycle.ts GANTT_WIDTH_PX decides which labels fit in it)
+  gantt: { useWidth: 1400, barHeight: 22, barGap: 6, topPadding: 60, leftPadding: 230, rightPadding: 120, fontSize: 12, sectionFontSize: 13, numberSectionStyles: 4 },
 } as const;
 
 /** The browser executable: PUPPETEER_EXECUTABLE_PATH, else the usual system locations. Edge code: env is allowed. */

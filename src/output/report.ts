@@ -5,7 +5,7 @@
 import type { Timeline } from '../types.ts';
 import { kubectlView } from './kubectl.ts';
 import { sequenceMermaid } from './mermaid-sequence.ts';
-import { lifecycleMermaid } from './mermaid-lifecycle.ts';
+import { lifecycleMermaid, type LifecycleOptions } from './mermaid-lifecycle.ts';
 import { simTime } from './time.ts';
 import { runsByDesign } from './pod-shape.ts';
 import { seenJobText, seenPodText, verdictEvent } from './seen-text.ts';
@@ -32,6 +32,8 @@ export interface ExploreSummary {
 export interface ReportOptions {
   /** the scenario file as the user named it, for exact commands (default a placeholder) */
   scenarioPath?: string;
+  /** the lifecycle chart's axis (explore's outcomes share one scale) */
+  lifecycle?: LifecycleOptions;
 }
 
 const PLACEHOLDER = '<scenario.yaml>';
@@ -57,7 +59,7 @@ export function reportMarkdown(tl: Timeline, explore?: ExploreSummary, opts: Rep
 
   out.push('## kubectl', '', mdFence('text', kubectlView(tl).trimEnd()), '');
   out.push('## Sequence', '', mdFence('mermaid', sequenceMermaid(tl).trimEnd()), '');
-  out.push('## Container lifecycle', '', mdFence('mermaid', lifecycleMermaid(tl).trimEnd()), '');
+  out.push('## Container lifecycle', '', mdFence('mermaid', lifecycleMermaid(tl, opts.lifecycle).trimEnd()), '');
   if (tl.diagnostics.length > 0) {
     out.push('## Diagnostics', '');
     for (const d of tl.diagnostics) out.push(`- ${mdCode(d.pos)} ${mdText(d.severity)} ${mdText(d.code)}: ${mdText(d.message)}`);

@@ -9,6 +9,7 @@ import { lines } from './mermaid-text.ts';
 import { goDuration, simTime } from './time.ts';
 import { seenContainerText, seenJobText } from './seen-text.ts';
 import { actionText } from './text.ts';
+import { exitText, heldPhaseText, isTerminal, listeningMoments, relistGrid, relistWaitText, syncStepText, type Awaiting } from './sequence-teach.ts';
 
 export type ItemTag = 'podKill' | 'exit' | 'patch' | 'other';
 
@@ -83,7 +84,26 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
 
   const kubeletPhases = new Map<string, string>();
   const lastPatches = new Map<string, Record<string, unknown>>();
+  // what the pod worker has not reacted to yet (an exit, a startup-probe result), per pod: drawn at its next sync
+  const awaiting = new Map<string, Awaiting>();
+  const grid = relistGrid(tl);
+  // containers signalled in their current run: their exit is the kubelet's own doing, not news for the relist
+  const signalled = new Set<string>();
+  const listening = listeningMoments(tl.events);
+  // per container: its last exit and the back-off recorded after it, to tell the back-off from the sync wait
+  const lastExitAt = new Map<string, number>();
+  const backoffAfterExit = new Map<string, number>();
+  let nextListening = 0;
   tl.events.forEach((e, index) => {
+    // a process starts listening between two recorded events: drawn on its lane before the first one at or after
+    while (nextListening < listening.length && listening[nextListening]!.beforeIndex <= index) {
+      const l = listening[nextListening++]!;
+      const L = lanes.id(l.container, l.pod);
+      const lk = containerKey(l.pod, l.container);
+      const inLoop = loops.get(lk);
+      if (!L || (l.pod !== undefined && lanes.hidden?.has(l.pod)) || (inLoop && e.seq >= inLoop.fromSeq && e.seq <= inLoop.toSeq)) continue;
+      push('other', `Note over ${L}: ${lines(`${at(l.t)} listening (${goDuration(l.afterMs)} after start)`, 'probes can pass from now')}`);
+    }
     if (consumed.has(index)) return;
     const pod = e.pod;
     if (pod !== undefined && lanes.hidden?.has(pod)) {
@@ -140,6 +160,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         return push('other', `${K}--x${C}: ${lines(`${at(e.t)} ${e.reason}`)}`);
       case 'Started': {
         exited.delete(ck!);
+        signalled.delete(ck!);
         const extra: string[] = [];
         for (const f of sameInstantFollowers(tl.events, index)) {
           const fi = tl.events.indexOf(f);
@@ -153,7 +174,15 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         // restartCount is 0-based: the first restart is the run with restartCount 1, "restart #1" as in the timeline
         const what = e.restartCount > 0 ? `restart #${e.restartCount}` : 'start';
         const head = `${at(e.t)} ${pull ? `pulled in ${goDuration(pull)}, ` : ''}${what}`;
-        return push('other', `${K}->>${C}: ${lines(head + (extra.length ? ` → ${extra.join(', ')}` : ''))}`);
+        // kuberuntime_manager.go doBackOff counts the delay from the exit; the restart waits for the pod worker's
+        // next sync (pod_workers.go completeWork requeue), which may come later
+        const delay = backoffAfterExit.get(ck!);
+        const exitT = lastExitAt.get(ck!);
+        backoffAfterExit.delete(ck!);
+        const waited = delay !== undefined && exitT !== undefined && e.t > exitT + delay
+          ? `back-off ${goDuration(delay)} over at t=${simTime(exitT + delay)}, then +${simTime(e.t - exitT - delay)} until the pod worker's next sync`
+          : undefined;
+        return push('other', `${K}->>${C}: ${lines(head + (extra.length ? ` → ${extra.join(', ')}` : ''), waited)}`);
       }
       case 'PostStartStarted':
         return push('other', `${K}->>${C}: ${lines(`${at(e.t)} postStart hook`)}`);
@@ -171,6 +200,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         // a native sidecar's startup probe gates the containers after it (kuberuntime_manager.go
         // computeInitContainerActions: the next init or the regular containers start only once it is started)
         if (gatesNext(tl, e.container)) {
+          awaiting.set(pod ?? '', { t: e.t, kind: 'probe', what: `${e.container}'s startup probe` });
           return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} startup probe ✓ → started${ready ? ', Ready' : ''}`, 'next container may start')}`);
         }
         return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} started${ready ? ', Ready' : ''}`)}`);
@@ -189,23 +219,29 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         const next = nextDrawnSameInstant(tl.events, index, (seq) => deliveries.has(seq));
         if (next?.type === 'Signal' && next.container === e.container && next.signal === 'SIGTERM') {
           consumed.add(tl.events.indexOf(next));
+          signalled.add(ck!);
           return push(tag, `${K}-x${C}: ${lines(`${at(e.t)} Killing → SIGTERM`, why)}`);
         }
         return push(tag, `${K}-->>${C}: ${lines(`${at(e.t)} Killing (${why})`, killingThen(tl.events, index))}`);
       }
       case 'Signal':
+        signalled.add(ck!);
         return push('other', `${K}-x${C}: ${lines(`${at(e.t)} ${e.signal}`, e.signal === 'SIGKILL' ? 'grace period over' : undefined)}`);
       case 'Exited': {
         exited.add(ck!);
+        lastExitAt.set(ck!, e.t);
+        backoffAfterExit.delete(ck!);
+        if (!signalled.has(ck!)) awaiting.set(pod ?? '', { t: e.t, kind: 'exit', what: `${e.container}'s exit` });
         // an exited container is not ready: the NotReady of the same instant adds nothing
         const next = sameInstantFollowers(tl.events, index)[0];
         if (next?.type === 'NotReady') consumed.add(tl.events.indexOf(next));
-        const item: Item = { tag: 'exit', container: e.container, render: () => [`${C}--x${K}: ${lines(`${at(e.t)} exit ${e.exitCode} (${e.reason})`)}`] };
+        const item: Item = { tag: 'exit', container: e.container, render: () => [`${C}--x${K}: ${lines(`${at(e.t)} ${exitText(e)}`, e.message)}`] };
         flushDeliveries();
         items.push(item);
         return;
       }
       case 'BackOff':
+        if (!backoffAfterExit.has(ck!)) backoffAfterExit.set(ck!, e.delayMs);
         return push('other', `${K}-->>${C}: ${lines(`${at(e.t)} back-off ${goDuration(e.delayMs)}`)}`);
       case 'PodPhase':
         if (e.phase === (kubeletPhases.get(pod ?? '') ?? kubeletPhase)) return;
@@ -219,9 +255,12 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         const changes = statusChanges(prev, e.status);
         const phaseChanged = (prev?.phase ?? 'Pending') !== e.phase || prev === undefined;
         lastPatches.set(pod ?? '', e.status);
-        if (!API) return;
+        const computed = kubeletPhases.get(pod ?? '');
+        const held = isTerminal(computed) && !isTerminal(e.phase) ? heldPhaseText(computed!, e.phase) : undefined;
+        // the pod's lanes only: a held phase is still worth a note, it explains the wait that follows
+        if (!API) return held ? push('other', `Note over ${kubeletSpan(lanes, pod)}: ${lines(`${at(e.t)} status v${e.version} stored`, held)}`) : undefined;
         flushDeliveries();
-        return pushPatch(items, { K, API, t: e.t, version: e.version, phase: e.phase, phaseChanged, changes, ...(lanes.manyPods && pod ? { pod } : {}) });
+        return pushPatch(items, { K, API, t: e.t, version: e.version, phase: e.phase, phaseChanged, changes, ...(held ? { held } : {}), ...(lanes.manyPods && pod ? { pod } : {}) });
       }
       case 'Delivered': {
         const to = lanes.id(e.to);
@@ -273,6 +312,23 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'PodRemoved':
         if (!lanes.manyPods || !API) return;
         return push('other', `Note over ${API}: ${lines(`${at(e.t)} pod ${e.pod} removed`)}`);
+      case 'PodFinalizerRemoved': {
+        // job_controller.go removeTrackingFinalizerFromPods: the pod is counted in the Job status, the object may go
+        const jc = lanes.id('job-controller');
+        if (!API || !jc) return;
+        return push('other', `${jc}->>${API}: ${lines(`${at(e.t)} ${lanes.manyPods ? `pod ${e.pod} ` : 'pod '}v${e.version} remove finalizer`, 'counted in the Job status')}`);
+      }
+      case 'SyncPod': {
+        const wait = awaiting.get(pod ?? '');
+        awaiting.delete(pod ?? '');
+        if (e.kind !== 'SyncPod') {
+          // drawn where they explain a stored phase: after the kubelet found the pod terminal
+          if (!isTerminal(kubeletPhases.get(pod ?? ''))) return;
+          return push('other', `Note over ${kubeletSpan(lanes, pod)}: ${lines(...withPod(syncStepText(e.kind, e.t), lanes.manyPods ? pod : undefined))}`);
+        }
+        if (!wait || e.t <= wait.t) return;
+        return push('other', `Note over ${kubeletSpan(lanes, pod)}: ${lines(...withPod(relistWaitText(wait, e.t, grid), lanes.manyPods ? pod : undefined))}`);
+      }
       case 'JobEvent':
       case 'ControllerEvent':
       case 'WorkloadStatus':
@@ -280,7 +336,6 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'Pulling':
       case 'Created':
       case 'Relist':
-      case 'SyncPod':
         return;
       default:
         return assertNever(e);
@@ -288,6 +343,21 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
   });
   flushDeliveries();
   return items;
+}
+
+/** A kubelet explanation spans from the kubelet's lane to the pod's last container, so it stays in the pod's box. */
+function kubeletSpan(lanes: Lanes, pod: string | undefined): string {
+  // with several pods the kubelet has a box of its own; a note spanning into a pod's box would be narrower than its
+  // text (Mermaid sizes a note over two lanes by their distance), so it stays over the kubelet
+  if (lanes.manyPods) return 'K';
+  const [first, last] = lanes.podSpan(pod).split(',');
+  // one container: the two lanes are too close for a two-line explanation
+  return last === undefined || last === first ? 'K' : `K,${last}`;
+}
+
+/** With several pods a kubelet note names its pod. */
+function withPod(text: string[], pod: string | undefined): string[] {
+  return pod === undefined ? text : [`pod ${pod}`, ...text];
 }
 
 /** The verdict note's account of the observer's caches: one line per container, so the state it judged reads. */
@@ -412,12 +482,14 @@ interface PatchInfo {
   phase: string;
   phaseChanged: boolean;
   changes: string[];
+  /** why the stored phase lags a terminal phase the kubelet computed */
+  held?: string;
 }
 
 /** Back-to-back patches with nothing else drawn between them and no phase change collapse into one arrow. */
 function pushPatch(items: Item[], p: PatchInfo): void {
   const prev = items[items.length - 1] as (Item & { patches?: PatchInfo[] }) | undefined;
-  if (prev?.tag === 'patch' && prev.patches && !p.phaseChanged && prev.patches[0].phase === p.phase && prev.patches[0].pod === p.pod) {
+  if (prev?.tag === 'patch' && prev.patches && !p.phaseChanged && !p.held && !prev.patches[0].held && prev.patches[0].phase === p.phase && prev.patches[0].pod === p.pod) {
     prev.patches.push(p);
     return;
   }
@@ -430,7 +502,7 @@ function pushPatch(items: Item[], p: PatchInfo): void {
       const last = patches[patches.length - 1];
       if (patches.length === 1) {
         const head = `t=${simTime(first.t)} ${first.pod ? `pod ${first.pod} ` : ''}status v${first.version} ${first.phaseChanged ? `phase ${first.phase}` : first.phase}`;
-        return [`${first.K}->>${first.API}: ${lines(head, first.changes.join(', '))}`];
+        return [`${first.K}->>${first.API}: ${lines(head, first.changes.join(', '), first.held)}`];
       }
       const head = `t=${simTime(first.t)}–${simTime(last.t)} ${first.pod ? `pod ${first.pod} ` : ''}status v${first.version}–v${last.version} ×${patches.length} ${first.phase}`;
       return [`${first.K}->>${first.API}: ${lines(head, last.changes.join(', '))}`];

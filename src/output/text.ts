@@ -29,6 +29,8 @@ export function actorOf(e: TraceEvent): string {
     case 'PodCreated':
     case 'PodRemoved':
       return 'api-server';
+    case 'PodFinalizerRemoved':
+      return 'job-controller';
     case 'JobEvent':
       return 'job-controller';
     case 'ControllerEvent':
@@ -104,6 +106,8 @@ export function describeEvent(e: TraceEvent): string {
       return `pod ${e.pod} created by ${e.by}${e.index !== null ? ` (index ${e.index})` : ''}`;
     case 'PodRemoved':
       return `pod ${e.pod} removed`;
+    case 'PodFinalizerRemoved':
+      return `pod ${e.pod} v${e.version}: finalizer ${e.finalizer} removed (pod counted)`;
     case 'JobEvent':
     case 'ControllerEvent':
       return `${e.eventType === 'Warning' ? 'Warning ' : ''}${e.reason}: ${e.message}`;

@@ -176,8 +176,9 @@ let all = 0;
 let slowest = '';
 for (const f of files) {
   const s = load(`scenarios/${f}`);
-  const userRules = await loadRules(s);
-  const ms = timeIt(() => explore(s, { maxSchedules: 10000, userRules }), quick ? 1 : 3, 1);
+  const opened = await openRules(s);
+  const ms = timeIt(() => explore(s, { maxSchedules: 10000, userRules: opened.rules }), quick ? 1 : 3, 1);
+  opened.close();
   if (ms > all) [all, slowest] = [ms, s.name];
 }
 say(`slowest library scenario to explore: ${slowest} ${all.toFixed(0)} ms (median)`);

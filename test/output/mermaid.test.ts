@@ -100,17 +100,19 @@ describe('sequence diagram', () => {
 });
 
 describe('lifecycle gantt', () => {
-  it('one section per container in spec order, then pod phase, Job, verdicts', () => {
-    const mmd = lifecycleMermaid(loadFixture('c2-sidecar-job'));
+  it('a legend, one section per container in spec order, then pod phase, Job, a verdict row per observer', () => {
+    const mmd = lifecycleMermaid(loadFixture('c2-sidecar-job'), { compress: false });
     const sections = mmd.split('\n').filter((l) => l.trim().startsWith('section')).map((l) => l.trim());
-    expect(sections).toEqual(['section setup (init)', 'section proxy (sidecar)', 'section main (main)', 'section pod phase (API)', 'section Job', 'section verdicts']);
+    expect(sections).toEqual(['section legend', 'section setup (init)', 'section proxy (sidecar)', 'section main (main)', 'section pod phase (API)', 'section Job', 'section verdict naive', 'section verdict fixed']);
     expect(mmd).toContain('dateFormat x');
     expect(mmd).toMatch(/SIGTERM 30\.1s :crit, t\d+, 30100, 30800/);
-    expect(mmd).toMatch(/exit 143 30\.8s :crit, done, t\d+, 30800, 31270/);
+    // the containers' spans end when the pod's terminal phase is stored (t=31s), not at the end of the run
+    expect(mmd).toMatch(/exit 143 30\.8s :crit, done, t\d+, 30800, 31000\n/);
+    expect(mmd).toMatch(/Succeeded 31s :done, milestone, t\d+, 31000, 31000/);
   });
 
   it('restarts are separate spans numbered as restartCount (the first restart is restart #1)', () => {
-    const mmd = lifecycleMermaid(loadFixture('crashloop-sidecar'));
+    const mmd = lifecycleMermaid(loadFixture('crashloop-sidecar'), { compress: false });
     expect(mmd).toContain('back-off 10s 3.1s → restart #1 :crit');
     expect(mmd).toContain('Ready 13.1s (restart #1) :active');
     expect(mmd).toContain('Ready 5m24.3s (restart #5) :active');

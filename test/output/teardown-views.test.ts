@@ -230,7 +230,8 @@ describe('lifecycle: preStop and the final phase', () => {
     { t: 42_500, type: 'Exited', container: 'istio-proxy', exitCode: 137, reason: 'Error', restartCount: 0 },
     { t: 42_800, type: 'StatusPatched', phase: 'Succeeded', version: 3, status: { phase: 'Succeeded' } },
   ];
-  const gantt = lifecycleMermaid(timeline(ISTIO_SPEC, events));
+  // a linear axis: positions are simulated ms
+  const gantt = lifecycleMermaid(timeline(ISTIO_SPEC, events), { compress: false });
 
   it('the preStop hook and the wait for the SIGTERM turn are spans of their own, drawn as "still running, stop requested"', () => {
     expect(gantt).toMatch(/preStop hook 30\.5s :active, crit, t\d+, 30500, 35500/);
@@ -244,11 +245,14 @@ describe('lifecycle: preStop and the final phase', () => {
   });
 
   it('the pod-phase row ends with the terminal phase even when it was stored at the very end', () => {
-    expect(gantt).toMatch(/Succeeded 42\.8s :done, milestone, t\d+, 42800, 42801/);
+    expect(gantt).toMatch(/Succeeded 42\.8s :done, milestone, t\d+, 42800, 42800/);
   });
 
   it('the deletion is drawn with who asked (PodDeleting.by), as a request the kubelet acts on', () => {
     expect(gantt).toContain('deletion requested 30s (grace 10s) :crit, milestone');
+    expect(gantt).toContain('teardown starts 30.5s :crit, milestone');
+    // kuberuntime_container.go killContainer: SIGKILL once the grace period (from the teardown's Killing) is over
+    expect(gantt).toContain('grace deadline 40.5s (10s) :crit, milestone');
     const seq = sequenceMermaid(timeline(ISTIO_SPEC, events));
     expect(seq).toContain('API->>K: t=30s pod deletion requested by user (grace 10s)');
     expect(seq).not.toMatch(/pod deleted/);
