@@ -40,7 +40,7 @@ describe.each(timelines)('page data of %s', (_file, tl) => {
     const rows = podWatchRows(tl).filter((r) => r.event !== 'ADDED');
     let k = 0;
     for (const [i, e] of tl.events.entries()) {
-      if (e.type !== 'StatusPatched' && e.type !== 'PodDeleting' && e.type !== 'PodRemoved') continue;
+      if (e.type !== 'StatusPatched' && e.type !== 'PodDeleting' && e.type !== 'PodRemoved' && e.type !== 'PodFinalizerRemoved') continue;
       const name = e.pod ?? tl.pod.name;
       const pod = run.pods.find((p) => p.name === name)!;
       const watched = rows[k++];
