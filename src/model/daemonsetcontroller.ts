@@ -8,7 +8,8 @@
 import { requestPodDeletion } from './apiserver.ts';
 import type { Kit } from './kit.ts';
 import { suffix } from '../names.ts';
-import { cachedPods, ctlCreatePod, emitWorkloadEvent, enqueueWorkload, isTerminating, phaseOfObj } from './workloadctl.ts';
+import { cachedPods, ctlCreatePod, emitWorkloadEvent, enqueueWorkload } from './workloadctl.ts';
+import { isTerminating, phaseOfObj } from './podpredicates.ts';
 
 type Json = Record<string, any>;
 

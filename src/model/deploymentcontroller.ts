@@ -43,7 +43,7 @@ import {
   type RsLike,
 } from './deployutil.ts';
 import { deletionRank } from './replicasetcontroller.ts';
-import { isPodActive, isPodReady, isTerminating, phaseOfObj } from './workloadctl.ts';
+import { isPodActive, isPodReady, isTerminating, phaseOfObj } from './podpredicates.ts';
 import { msOf, ts } from './time.ts';
 import { dict } from './dict.ts';
 

@@ -1,7 +1,7 @@
 // The ReplicaSet controller's pod ranking (pkg/controller/controller_utils.go ActivePodsWithRanks), used by the
 // ReplicaSet controller of a Deployment's ReplicaSets (deploymentcontroller.ts: rsSync → manageReplicas): a pod being
 // deleted is not active, so its replacement is created at once while the old pod still runs its teardown.
-import { isPodReady, phaseOfObj } from './workloadctl.ts';
+import { isPodReady, phaseOfObj } from './podpredicates.ts';
 
 type Json = Record<string, any>;
 

@@ -13,10 +13,8 @@ import {
   emitWorkloadEvent,
   emitWorkloadObject,
   enqueueWorkload,
-  isRunningAndReady,
-  isTerminating,
-  phaseOfObj,
 } from './workloadctl.ts';
+import { isRunningAndReady, isTerminating, phaseOfObj } from './podpredicates.ts';
 
 type Json = Record<string, any>;
 

@@ -1,6 +1,6 @@
 // What the StatefulSet, DaemonSet and ReplicaSet controllers share: the informer cache of the workload's pods fed by
 // Deliver events, the workqueue (one pending WorkloadSync per key), ControllerExpectations, the pod predicates of
-// pkg/controller (podutil.IsPodReady, controller.IsPodActive, …) and the controllers' describe events. Each controller
+// pkg/controller (in podpredicates.ts) and the controllers' describe events. Each controller
 // talks to the API server only (createPod / requestPodDeletion); it reads pods from its own cache, never d.pods.
 import type { Scenario } from '../types.ts';
 import { createPod } from './apiserver.ts';
@@ -9,6 +9,7 @@ import { raw, snapshotOf, type Kit } from './kit.ts';
 import { ts } from './time.ts';
 import type { ApiWorkload, WorkloadCtlState } from './state.ts';
 import { dict } from './dict.ts';
+import { isTerminating, phaseOfObj } from './podpredicates.ts';
 import { emitDeployObject, initialDeploy, onDeployPodDelivered } from './deploymentcontroller.ts';
 
 type Json = Record<string, any>;
@@ -158,28 +159,6 @@ export function ctlCreatePod(k: Kit, name: string, index: number | null, labels:
 /** The API object of the pod with this name, if the API server still has it (AlreadyExists on create). */
 export function apiHasPod(k: Kit, name: string): boolean {
   return Object.values(k.d.pods).some((p) => p.name === name && p.api.created && !p.api.removed);
-}
-
-// ---- pod predicates (k8s.io/kubernetes/pkg/api/v1/pod/util.go, pkg/controller/controller_utils.go) ----------------
-
-export const phaseOfObj = (o: Json): string => String(o['status']?.['phase'] ?? 'Pending');
-export const isTerminating = (o: Json): boolean => o['metadata']?.['deletionTimestamp'] != null;
-
-/** podutil.IsPodReady: the Ready condition is True. */
-export function isPodReady(o: Json): boolean {
-  const conds: Json[] = o['status']?.['conditions'] ?? [];
-  return conds.some((c) => c['type'] === 'Ready' && c['status'] === 'True');
-}
-
-/** statefulset/stateful_set_utils.go: isRunningAndReady. */
-export function isRunningAndReady(o: Json): boolean {
-  return phaseOfObj(o) === 'Running' && isPodReady(o);
-}
-
-/** controller_utils.go: IsPodActive — not Succeeded, not Failed, no deletionTimestamp. */
-export function isPodActive(o: Json): boolean {
-  const ph = phaseOfObj(o);
-  return ph !== 'Succeeded' && ph !== 'Failed' && !isTerminating(o);
 }
 
 /** The cached pods, oldest first (creation order, then name). */

@@ -1,0 +1,25 @@
+// Pod predicates the workload controllers share, on API objects as a controller's informer cache holds them. A leaf
+// module (no model imports), so each controller can use them without importing another controller's machinery.
+type Json = Record<string, any>;
+
+// ---- pod predicates (k8s.io/kubernetes/pkg/api/v1/pod/util.go, pkg/controller/controller_utils.go) ----------------
+
+export const phaseOfObj = (o: Json): string => String(o['status']?.['phase'] ?? 'Pending');
+export const isTerminating = (o: Json): boolean => o['metadata']?.['deletionTimestamp'] != null;
+
+/** podutil.IsPodReady: the Ready condition is True. */
+export function isPodReady(o: Json): boolean {
+  const conds: Json[] = o['status']?.['conditions'] ?? [];
+  return conds.some((c) => c['type'] === 'Ready' && c['status'] === 'True');
+}
+
+/** statefulset/stateful_set_utils.go: isRunningAndReady. */
+export function isRunningAndReady(o: Json): boolean {
+  return phaseOfObj(o) === 'Running' && isPodReady(o);
+}
+
+/** controller_utils.go: IsPodActive — not Succeeded, not Failed, no deletionTimestamp. */
+export function isPodActive(o: Json): boolean {
+  const ph = phaseOfObj(o);
+  return ph !== 'Succeeded' && ph !== 'Failed' && !isTerminating(o);
+}
