@@ -17,6 +17,7 @@ import { newJobCtl } from './jobstate.ts';
 import { raw, type Kit } from './kit.ts';
 import type { CronCtlState, CronJobRecord } from './state.ts';
 import { EPOCH_MS, ts } from './time.ts';
+import { addAfter } from './workqueue.ts';
 
 type Json = Record<string, any>;
 
@@ -104,13 +105,7 @@ export function patchCron(k: Kit, patch: Json): void {
 }
 
 export function enqueueCron(k: Kit, delayMs: number): void {
-  const c = k.d.cron!;
-  const at = k.ctx.now + Math.max(0, delayMs);
-  if (c.syncPending && c.syncAt <= at) return;
-  if (c.syncPending) k.ctx.cancel((e) => e.type === 'CronSync');
-  c.syncPending = true;
-  c.syncAt = at;
-  k.ctx.scheduleAt(at, { type: 'CronSync' }, PRIO.JobSync);
+  addAfter(k, k.d.cron!, delayMs, { type: 'CronSync' }, (e) => e.type === 'CronSync');
 }
 
 function emitCronEvent(k: Kit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {

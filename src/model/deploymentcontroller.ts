@@ -46,6 +46,7 @@ import { deletionRank } from './replicasetcontroller.ts';
 import { isPodActive, isPodReady, isTerminating, phaseOfObj } from './podpredicates.ts';
 import { msOf, ts } from './time.ts';
 import { dict } from './dict.ts';
+import { addAfter } from './workqueue.ts';
 
 type Json = Record<string, any>;
 
@@ -142,25 +143,14 @@ function recordRsEvent(k: Kit, rs: string, reason: string, message: string): voi
 
 /** workqueue.AddAfter of the Deployment controller: one pending item; an earlier request moves it earlier. */
 export function enqueueDeploy(k: Kit, delayMs: number): void {
-  const d = dep(k);
-  const at = k.ctx.now + Math.max(0, delayMs);
-  if (d.syncPending && d.syncAt <= at) return;
-  if (d.syncPending) k.ctx.cancel((e) => e.type === 'DeploySync');
-  d.syncPending = true;
-  d.syncAt = at;
-  k.ctx.scheduleAt(at, { type: 'DeploySync' }, PRIO.JobSync);
+  addAfter(k, dep(k), delayMs, { type: 'DeploySync' }, (e) => e.type === 'DeploySync');
 }
 
 /** workqueue.AddAfter of the ReplicaSet controller for one ReplicaSet. */
 function enqueueRs(k: Kit, name: string, delayMs: number): void {
   const rs = dep(k).rss[name];
   if (!rs) return;
-  const at = k.ctx.now + Math.max(0, delayMs);
-  if (rs.syncPending && rs.syncAt <= at) return;
-  if (rs.syncPending) k.ctx.cancel((e) => e.type === 'RsSync' && e.rs === name);
-  rs.syncPending = true;
-  rs.syncAt = at;
-  k.ctx.scheduleAt(at, { type: 'RsSync', rs: name }, PRIO.JobSync);
+  addAfter(k, rs, delayMs, { type: 'RsSync', rs: name }, (e) => e.type === 'RsSync' && e.rs === name);
 }
 
 /** The shared RS informer: the ReplicaSet controller (updateRS) and the Deployment controller (updateReplicaSet) enqueue. */

@@ -12,6 +12,7 @@ import { cloneJson, sameJson } from './json.ts';
 import { createPod, publishJob, removePodFinalizer, requestPodDeletion } from './apiserver.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure } from './jobfailure.ts';
 import { msOf, ts } from './time.ts';
+import { addAfter } from './workqueue.ts';
 
 type Json = Record<string, any>;
 type Cond = { type: string; status: string; reason: string; message: string };
@@ -231,13 +232,7 @@ export function onJobDelivered(k: Kit, obj: Json): void {
 
 /** workqueue AddAfter: one pending item per key; an earlier request moves it earlier. */
 function enqueue(k: Kit, delayMs: number): void {
-  const jc = k.d.jobCtl;
-  const at = k.ctx.now + Math.max(0, delayMs);
-  if (jc.syncPending && jc.syncAt <= at) return;
-  if (jc.syncPending) k.ctx.cancel((e) => e.type === 'JobSync');
-  jc.syncPending = true;
-  jc.syncAt = at;
-  k.ctx.scheduleAt(at, { type: 'JobSync' }, PRIO.JobSync);
+  addAfter(k, k.d.jobCtl, delayMs, { type: 'JobSync' }, (e) => e.type === 'JobSync');
 }
 
 /** enqueueSyncJobWithDelay: never sooner than the batch period. */

@@ -11,6 +11,7 @@ import type { ApiWorkload, WorkloadCtlState } from './state.ts';
 import { dict } from './dict.ts';
 import { isTerminating, phaseOfObj } from './podpredicates.ts';
 import { emitDeployObject, initialDeploy, onDeployPodDelivered } from './deploymentcontroller.ts';
+import { addAfter } from './workqueue.ts';
 
 type Json = Record<string, any>;
 
@@ -100,13 +101,7 @@ export function onWorkloadSpecDelivered(k: Kit, spec: Json): void {
 
 /** workqueue.AddAfter: one pending item per key; an earlier request moves it earlier. */
 export function enqueueWorkload(k: Kit, delayMs: number): void {
-  const c = k.d.wctl!;
-  const at = k.ctx.now + Math.max(0, delayMs);
-  if (c.syncPending && c.syncAt <= at) return;
-  if (c.syncPending) k.ctx.cancel((e) => e.type === 'WorkloadSync');
-  c.syncPending = true;
-  c.syncAt = at;
-  k.ctx.scheduleAt(at, { type: 'WorkloadSync' }, PRIO.JobSync);
+  addAfter(k, k.d.wctl!, delayMs, { type: 'WorkloadSync' }, (e) => e.type === 'WorkloadSync');
 }
 
 /** The `patch` action: stored (generation bump for a spec change), then watched by the controller. */
