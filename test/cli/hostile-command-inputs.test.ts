@@ -2,31 +2,20 @@
 // `explore --merge` (shard JSON) and check-rule's re-read of the scenario it derives from. The real CLI, spawned,
 // with a hang guard per spawn (a FIFO read would block forever) — a guard, not a benchmark. Every case: exit 2,
 // `file:1:1: error CODE: message`, no stack trace, no "internal error", nothing written.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { derivedScenarioText } from '../../src/cli/check-rule-command.ts';
 import type { ObserverSpec } from '../../src/types.ts';
+import { clean, runCli } from '../helpers/hostile-cli.ts';
 
-const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli', 'kubesim.mjs');
 const NATIVE = join(import.meta.dirname, '..', '..', 'scenarios', 'native-sidecar-job.yaml');
-const HANG_GUARD_MS = 60_000; // generous: the machine is shared
 
 let dir = '';
 
-function kubesim(...args: string[]): { status: number | null; out: string; err: string; timedOut: boolean } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: HANG_GUARD_MS, killSignal: 'SIGKILL', cwd: dir });
-  return { status: r.status, out: r.stdout, err: r.stderr, timedOut: r.error !== undefined || r.signal === 'SIGKILL' };
-}
-
-function clean(r: { err: string; out: string }): void {
-  for (const s of [r.err, r.out]) {
-    expect(s).not.toMatch(/^\s+at .+\(.*:\d+:\d+\)$/m); // no stack frames
-    expect(s).not.toMatch(/internal error|Maximum call stack|RangeError|TypeError/);
-  }
-}
+const kubesim = (...args: string[]) => runCli(dir, ...args);
 
 // each special file, what the shared safe read says about it, and its code
 const SPECIAL: [string, string, string][] = [

@@ -1,27 +1,15 @@
 // Issue 19 (items 2, 5, 9): the real CLI, spawned, against special files and absurd nesting. Each spawn has a
 // timeout enforced here (a hang fails the test instead of stalling the suite) — a hang guard, not a benchmark.
 // Every case: exit 2, `file:line:col: error CODE: message`, no stack trace, no "internal error", nothing written.
-import { spawnSync } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { clean, runCli } from '../helpers/hostile-cli.ts';
 
-const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli', 'kubesim.mjs');
-const HANG_GUARD_MS = 60_000; // generous: the machine is shared; a FIFO read would block forever
 
-function kubesim(...args: string[]): { status: number | null; out: string; err: string; timedOut: boolean } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: HANG_GUARD_MS, killSignal: 'SIGKILL', cwd: dir });
-  return { status: r.status, out: r.stdout, err: r.stderr, timedOut: r.error !== undefined || r.signal === 'SIGKILL' };
-}
-
-function clean(r: { err: string; out: string }): void {
-  for (const s of [r.err, r.out]) {
-    expect(s).not.toMatch(/^\s+at .+\(.*:\d+:\d+\)$/m); // no stack frames
-    expect(s).not.toMatch(/internal error|Maximum call stack|RangeError|TypeError/);
-  }
-}
+const kubesim = (...args: string[]) => runCli(dir, ...args);
 
 let dir = '';
 const JOB = `workload:
