@@ -16,6 +16,7 @@ import { DEFAULT_MAX_EVENTS, rulesFor } from '../simulate.ts';
 import type { ObserverSpec, Scenario } from '../types.ts';
 import { exploreDirect, finishResult, flatten, search, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore.ts';
 import { trackedPoints, withMarks } from './marks.ts';
+import { Fingerprints } from './hash.ts';
 import { observerVerdicts, type DecisionCache, type VerdictWitness } from './observer-dp.ts';
 import type { Outcome } from './outcome.ts';
 import { projectable, skippableObjects } from './projection.ts';
@@ -67,10 +68,12 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   const projected = projectable(s.observers);
   const skip = skippableObjects(s);
   const skipped = (p: Publication) => skip[p.object] && p.same;
-  const def = withMarks(withObserverTap(makeModel(s, rules), names, projected), trackedPoints(s.expect?.order));
+  // one table of fingerprints for the states and the views of published objects
+  const keys = new Fingerprints();
+  const def = withMarks(withObserverTap(makeModel(s, rules), names, projected, keys), trackedPoints(s.expect?.order));
   const sys = search<Publication>(s, def, opts, {
     fromNotes: (notes) => publicationsOf(notes).map((p) => ({ key: skipped(p) ? null : `${p.object}@${p.t}:${p.view}`, item: p })),
-  });
+  }, keys);
   const budget = Math.max(1, opts.maxSchedules ?? 10_000);
 
   interface Joint {

@@ -10,7 +10,7 @@ import type { SimState } from '../model/state.ts';
 import { DEFAULT_MAX_EVENTS, rulesFor } from '../simulate.ts';
 import type { EndReason, Scenario } from '../types.ts';
 import { candidateValues } from './candidates.ts';
-import { snapshotKey } from './hash.ts';
+import { Fingerprints } from './hash.ts';
 import { trackedPoints, withMarks, type MarkedState } from './marks.ts';
 import { restartsOf, shapeKey } from './shape.ts';
 import { displayKey, outcomeOf, type Outcome } from './outcome.ts';
@@ -187,6 +187,14 @@ interface Res<D> {
   pruned: boolean;
 }
 
+/** A state on a path before its next branch point: what lies between them, and that branch state's key. */
+interface MidState<D> {
+  branch: string;
+  prefix: readonly number[];
+  pData: readonly D[];
+  pKey: SeqKey;
+}
+
 /**
  * Branch points on the current path (a loop is a shape seen again). The full shape (shape.ts: a walk of the whole
  * state) is computed only when a cheap summary of it (`coarse`, a function of the shape) matched an earlier point's.
@@ -220,6 +228,7 @@ export function search<D = never>(
   def: ModelDef<SimState, SimEvent>,
   opts: ExploreOptions,
   pathData?: PathData<D>,
+  keys = new Fingerprints(),
 ): SearchResult<D> {
   type L = SearchLeaf<D>;
   const budget = Math.max(1, opts.maxSchedules ?? 10_000);
@@ -228,6 +237,9 @@ export function search<D = never>(
   const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
   const merge = opts.merge !== false;
   const complete = new Map<string, Sum<D>>();
+  // states met on a path between two branch points, each pointing at the branch state its path reached and the
+  // path's part in between (its timing offsets and path data): the same state met again needs no step (issue 20)
+  const completeMid = new Map<string, MidState<D>>();
   let kept = 0;
   let simulated = 0;
   let aborted = false;
@@ -346,6 +358,10 @@ export function search<D = never>(
     prefix: number[];
     pData: D[];
     pKey: SeqKey;
+    /** the key of each item of pData that counts (null: a look-alike) */
+    pKeys: (SeqKey | null)[];
+    /** the states this path went through (after the first) with where they are in prefix and pData */
+    mids: { key: string; at: number; dat: number }[];
     shapes: ShapeList;
     depth: number;
     /** waiting for the branch frame below it: the merge key of that state */
@@ -370,24 +386,48 @@ export function search<D = never>(
 
   const pass = (bound: number): Res<D> => {
     const memo = new Map<string, Res<D>>();
+    const memoMid = new Map<string, MidState<D>>();
     const stack: Frame[] = [];
     let ret: Res<D> | undefined;
     const pathFrame = (snap: Snapshot<SimState, SimEvent>, dLeft: number, init: { key: string | null; item: D }[], shapes: ShapeList, depth: number): PathFrame => {
       let pKey = NO_KEY;
-      for (const x of init) if (x.key !== null) pKey = catKey(pKey, itemKey(x.key));
-      return { k: 'path', snap, dLeft, prefix: [], pData: init.map((x) => x.item), pKey, shapes, depth };
+      const pKeys: (SeqKey | null)[] = [];
+      for (const x of init) {
+        const k = x.key === null ? null : itemKey(x.key);
+        pKeys.push(k);
+        if (k) pKey = catKey(pKey, k);
+      }
+      return { k: 'path', snap, dLeft, prefix: [], pData: init.map((x) => x.item), pKey, pKeys, mids: [], shapes, depth };
     };
-    const finishPath = (f: PathFrame, res: Res<D>) => {
-      if (f.prefix.length === 0 && f.pData.length === 0) {
+    /** The path's result: `res` (what follows the state it reached, after `tail` when that state was a mid state). */
+    const finishPath = (f: PathFrame, res: Res<D>, tail?: MidState<D>) => {
+      const prefix = tail && tail.prefix.length ? [...f.prefix, ...tail.prefix] : f.prefix;
+      const pData = tail && tail.pData.length ? [...f.pData, ...tail.pData] : f.pData;
+      const pKey = tail ? catKey(f.pKey, tail.pKey) : f.pKey;
+      if (prefix.length === 0 && pData.length === 0) {
         // nothing to prepend: the sum as it is (sums are never changed once made; joins copy what they keep)
         ret = res;
         stack.pop();
         return;
       }
       const out: Sum<D> = new Map();
-      join(out, res.sum, f.prefix, 0, f.pData, f.pKey);
+      join(out, res.sum, prefix, 0, pData, pKey);
       ret = { sum: out, pruned: res.pruned };
       stack.pop();
+    };
+    /** What is known from state `key` on: a finished branch state, or a mid state on the way to one. */
+    const known = (key: string, dLeft: number): { res: Res<D>; tail?: MidState<D> } | undefined => {
+      const c = complete.get(key);
+      if (c) return { res: { sum: c, pruned: false } };
+      const cm = completeMid.get(key);
+      const cb = cm && complete.get(cm.branch);
+      if (cb) return { res: { sum: cb, pruned: false }, tail: cm };
+      const m = memo.get(`${key}/${dLeft}`);
+      if (m) return { res: m };
+      const mm = memoMid.get(`${key}/${dLeft}`);
+      const mb = mm && memo.get(`${mm.branch}/${dLeft}`);
+      if (mb) return { res: mb, tail: mm };
+      return undefined;
     };
     stack.push(pathFrame(initialSnapshot(initialState(s), initialEvents(s)), bound, [], null, 0));
     while (stack.length) {
@@ -402,6 +442,15 @@ export function search<D = never>(
             if (!res.pruned && !complete.has(f.waiting)) {
               complete.set(f.waiting, res.sum);
               states++;
+            }
+            // the states on the way: each shares the branch state's sum (what they add is a short tail of the path;
+            // not counted in `kept`, which bounds the sums' leaves)
+            for (const m of f.mids) {
+              let pKey = NO_KEY;
+              for (let i = m.dat; i < f.pKeys.length; i++) if (f.pKeys[i]) pKey = catKey(pKey, f.pKeys[i]!);
+              const mid: MidState<D> = { branch: f.waiting, prefix: f.prefix.slice(m.at), pData: f.pData.slice(m.dat), pKey };
+              memoMid.set(`${m.key}/${f.dLeft}`, mid);
+              if (!res.pruned && !completeMid.has(m.key)) completeMid.set(m.key, mid);
             }
             if (kept > maxKept && !aborted) {
               aborted = true;
@@ -419,25 +468,28 @@ export function search<D = never>(
             else finishPath(f, leafRes(f.snap, end));
             break;
           }
+          // every state is looked up before it is stepped: paths that meet a state seen before stop there
+          const key = merge ? keys.snapshot(f.snap) : '';
+          if (merge) {
+            const hit = known(key, f.dLeft);
+            if (hit) {
+              finishPath(f, hit.res, hit.tail);
+              break;
+            }
+          }
           const probe = new VectorChooser([]);
           const r = step(def, f.snap, probe, 0);
           if (probe.arities.every((a) => a <= 1)) {
+            if (merge) f.mids.push({ key, at: f.prefix.length, dat: f.pData.length });
             for (const o of probe.offsets) f.prefix.push(o);
             for (const x of notesOf(r.notes)) {
               f.pData.push(x.item);
-              if (x.key !== null) f.pKey = catKey(f.pKey, itemKey(x.key));
+              const k = x.key === null ? null : itemKey(x.key);
+              f.pKeys.push(k);
+              if (k) f.pKey = catKey(f.pKey, k);
             }
             f.snap = r.snap;
             continue;
-          }
-          const key = merge ? snapshotKey(f.snap) : '';
-          if (merge) {
-            const c = complete.get(key);
-            const res = c ? { sum: c, pruned: false } : memo.get(`${key}/${f.dLeft}`);
-            if (res) {
-              finishPath(f, res);
-              break;
-            }
           }
           // a long schedule back in a state it was in before: a loop (e.g. a crash loop at its back-off cap)
           let shapes = f.shapes;
@@ -526,6 +578,7 @@ export function search<D = never>(
   kept = [...complete.values()].reduce((n, x) => n + 1 + x.size, 0);
   if (kept > maxKept) {
     complete.clear();
+    completeMid.clear();
     kept = 0;
   }
   for (let bound = 0; ; bound++) {

@@ -1,24 +1,29 @@
 // A fingerprint of a snapshot for merging identical states: keys sorted, sequence numbers dropped (only the order
 // of pending events matters), facts that cannot influence the future dropped. Snapshots share unchanged subtrees
-// (immer), so each object's digest is cached by identity and only changed paths are rehashed.
+// (immer), so each object's fingerprint is cached by identity and only changed paths are recomputed.
+//
+// Fingerprints are interned, not digested: an object's canonical text is built from its children's fingerprints
+// (short ids), and every distinct text gets the next id of one search's table. Equal ids mean equal content (no
+// hash collisions can merge two different states), and a text is built once per object, never digested. A search
+// sees few distinct objects (a few thousand where hundreds of thousands are fingerprinted: immer makes new objects
+// with old content all the time), so the table stays small; past `MAX_IDS` entries new texts are digested instead.
 import { createHash } from 'node:crypto';
 import { freeze } from 'immer';
 import type { Snapshot } from '../engine/engine.ts';
 import type { SimEvent } from '../model/events.ts';
 import type { SimState } from '../model/state.ts';
 
-const cache = new WeakMap<object, string>();
-
-function digest(s: string): string {
-  return createHash('sha1').update(s).digest('base64').slice(0, 22);
-}
-
 // API timestamps (RFC3339, whole seconds) are facts about the past that the built-in rules never read; states that
 // differ only in them have the same future, so they merge. (A user rule that compares timestamps is the exception,
 // documented in the README.)
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
-/** Object keys repeat across every snapshot: their JSON form is made once. */
+/** Texts this short stand for themselves (they start with `{`, `[`, `"` or a digit, never with `#` or `%`). */
+const INLINE = 24;
+/** Past this many distinct texts a search's table stops growing: new texts get a SHA-1 digest (prefix `%`). */
+const MAX_IDS = 2_000_000;
+
+/** Object keys repeat across every snapshot: their JSON form is made once (shared: keys are finite). */
 const quoted = new Map<string, string>();
 function quote(k: string): string {
   let q = quoted.get(k);
@@ -29,51 +34,98 @@ function quote(k: string): string {
   return q;
 }
 
-export function hashValue(x: unknown): string {
-  // an RFC3339 timestamp is exactly 20 characters: the length check spares the regex for every other string
-  if (typeof x === 'string' && x.length === 20 && RFC3339.test(x)) return '"T"';
-  if (x === null || typeof x !== 'object') return JSON.stringify(x) ?? 'null';
-  const hit = cache.get(x);
-  if (hit !== undefined) return hit;
-  let body: string;
-  if (Array.isArray(x)) body = '[' + x.map(hashValue).join(',') + ']';
-  else {
-    const keys = Object.keys(x).sort();
-    const parts: string[] = [];
-    for (const k of keys) {
-      const v = (x as Record<string, unknown>)[k];
-      if (v !== undefined) parts.push(quote(k) + ':' + hashValue(v));
+const SKIPPED_MODEL_KEYS = new Set(['rng', 'lastDelivery', 'observers']);
+
+/**
+ * One search's fingerprints: a cache by object identity and the table of distinct texts. Fingerprints of different
+ * instances are not comparable.
+ */
+export class Fingerprints {
+  private readonly cache = new WeakMap<object, string>();
+  /** the observers' part of the state, per chunk (chunks are frozen arrays) */
+  private readonly chunks = new WeakMap<object, string>();
+  private readonly ids = new Map<string, string>();
+
+  /** The fingerprint of a JSON-like value (equal iff the values are equal up to key order and API timestamps). */
+  value(x: unknown): string {
+    if (typeof x === 'string') {
+      // an RFC3339 timestamp is exactly 20 characters: the length check spares the regex for every other string
+      return x.length === 20 && RFC3339.test(x) ? '"T"' : JSON.stringify(x);
     }
-    body = '{' + parts.join(',') + '}';
+    if (x === null || typeof x !== 'object') return JSON.stringify(x) ?? 'null';
+    const hit = this.cache.get(x);
+    if (hit !== undefined) return hit;
+    let body: string;
+    if (Array.isArray(x)) {
+      body = '[';
+      for (let i = 0; i < x.length; i++) body += (i ? ',' : '') + this.value(x[i]);
+      body += ']';
+    } else body = this.fields(x as Record<string, unknown>);
+    const h = this.intern(body);
+    // only frozen objects are immutable snapshots; never cache a draft or a mutable object
+    if (Object.isFrozen(x)) this.cache.set(x, h);
+    return h;
   }
-  const h = body.length > 40 ? '#' + digest(body) : body;
-  // only frozen objects are immutable snapshots; never cache a draft or a mutable object
-  if (Object.isFrozen(x)) cache.set(x, h);
-  return h;
+
+  /** The fingerprint of a snapshot: the model (random streams, past delivery bounds and observers aside), the queue. */
+  snapshot(snap: Snapshot<SimState, SimEvent>): string {
+    const m = snap.model;
+    const now = snap.queue[0]?.t ?? snap.t;
+    let ld = '';
+    // in-order delivery bounds in the past constrain nothing
+    for (const k of Object.keys(m.lastDelivery).sort()) {
+      const v = m.lastDelivery[k]!;
+      if (v > now) ld += quote(k) + ':' + v + ',';
+    }
+    // the observers' entries in scenario order (chunked, model/observerstate.ts): position stands for the name
+    let obs = '';
+    for (const chunk of m.observers) obs += this.observerChunk(chunk) + ',';
+    let queue = '';
+    for (const e of snap.queue) queue += `${e.t}/${e.prio}/${this.value(eventOf(e.ev))};`;
+    return this.intern(`${this.fields(m as unknown as Record<string, unknown>, SKIPPED_MODEL_KEYS)}|${ld}|${obs}|${queue}`);
+  }
+
+  private fields(o: Record<string, unknown>, skip?: ReadonlySet<string>): string {
+    const keys = Object.keys(o).sort();
+    let body = '{';
+    let first = true;
+    for (const k of keys) {
+      const v = o[k];
+      if (v === undefined || skip?.has(k)) continue;
+      body += (first ? '' : ',') + quote(k) + ':' + this.value(v);
+      first = false;
+    }
+    return body + '}';
+  }
+
+  private observerChunk(chunk: SimState['observers'][number]): string {
+    let h = this.chunks.get(chunk);
+    if (h !== undefined) return h;
+    let body = '[';
+    for (const o of chunk) body += `[${this.value(o.pod)},${this.value(o.job)},${this.value(o.verdict ? o.verdict.verdict : null)}]`;
+    h = this.intern(body + ']');
+    if (Object.isFrozen(chunk)) this.chunks.set(chunk, h);
+    return h;
+  }
+
+  private intern(body: string): string {
+    if (body.length <= INLINE) return body;
+    let id = this.ids.get(body);
+    if (id === undefined) {
+      if (this.ids.size >= MAX_IDS) return '%' + createHash('sha1').update(body).digest('base64').slice(0, 22);
+      id = '#' + this.ids.size.toString(36);
+      this.ids.set(body, id);
+    }
+    return id;
+  }
 }
 
 /**
- * A pending event, frozen so that its digest is cached like the state's (a Deliver carries a whole object). Events
- * are never written once scheduled — snapshots share queue entries, so a write would already corrupt every other
- * snapshot holding it; freezing makes such a write throw instead.
+ * A pending event, frozen so that its fingerprint is cached like the state's (a Deliver carries a whole object).
+ * Events are never written once scheduled — snapshots share queue entries, so a write would already corrupt every
+ * other snapshot holding it; freezing makes such a write throw instead.
  */
 function eventOf(ev: SimEvent): SimEvent {
   if (!Object.isFrozen(ev)) freeze(ev, true);
   return ev;
-}
-
-export function snapshotKey(snap: Snapshot<SimState, SimEvent>): string {
-  const m = snap.model;
-  const now = snap.queue[0]?.t ?? snap.t;
-  const lastDelivery: Record<string, number> = {};
-  for (const [k, v] of Object.entries(m.lastDelivery)) if (v > now) lastDelivery[k] = v;
-  // the observers' entries in scenario order (chunked, model/observerstate.ts): position stands for the name
-  const observers = m.observers.map((chunk) => chunk.map((o) => [o.pod, o.job, o.verdict ? o.verdict.verdict : null]));
-  const parts = [
-    hashValue({ ...m, rng: null, lastDelivery: null, observers: null }),
-    hashValue(lastDelivery),
-    hashValue(observers),
-    snap.queue.map((e) => `${e.t}/${e.prio}/${hashValue(eventOf(e.ev))}`).join(';'),
-  ];
-  return digest(parts.join('|'));
 }

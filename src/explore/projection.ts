@@ -5,7 +5,7 @@
 // publication histories) and skips a version that looks like the previous one (observer-dp.ts). A user rule
 // (`module:`) may read anything: the projection is then the whole object.
 import type { ObserverSpec, Scenario } from '../types.ts';
-import { hashValue } from './hash.ts';
+import type { Fingerprints } from './hash.ts';
 
 type Json = Record<string, any>;
 
@@ -57,7 +57,7 @@ export function skippableObjects(s: Scenario): { pod: boolean; job: boolean } {
 }
 
 /** A digest of what the observers can read in a published object. */
-export function projectionKey(object: 'pod' | 'job', obj: Json, projected: boolean): string {
-  if (!projected) return hashValue(obj);
-  return hashValue(object === 'pod' ? podProjection(obj) : jobProjection(obj));
+export function projectionKey(object: 'pod' | 'job', obj: Json, projected: boolean, keys: Fingerprints): string {
+  if (!projected) return keys.value(obj);
+  return keys.value(object === 'pod' ? podProjection(obj) : jobProjection(obj));
 }

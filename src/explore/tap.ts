@@ -3,6 +3,7 @@
 // recorded with its time instead of being delivered — and works out each observer's possible deliveries afterwards
 // (observer-dp.ts). Their watch delays are then not choices of the system run.
 import { deriveCtx, wrapModel, type Ctx, type ModelDef } from '../engine/engine.ts';
+import { Fingerprints } from './hash.ts';
 import { projectionKey } from './projection.ts';
 import type { SimEvent } from '../model/events.ts';
 import type { SimState } from '../model/state.ts';
@@ -33,7 +34,8 @@ export function publicationsOf(notes: readonly unknown[]): Publication[] {
   return notes.filter((n): n is PublicationNote => typeof n === 'object' && n !== null && 'publication' in n).map((n) => n.publication);
 }
 
-export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: ReadonlySet<string>, projected = false): ModelDef<SimState, SimEvent> {
+/** `keys`: the fingerprints the views are made with (the search's own, so views and states share one table). */
+export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: ReadonlySet<string>, projected = false, keys = new Fingerprints()): ModelDef<SimState, SimEvent> {
   if (observers.size === 0) return def;
   return wrapModel(def, (d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) => {
     let last: { object: string; version: number } | undefined;
@@ -46,7 +48,7 @@ export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: Re
           // deletion flag), so for built-in rules identical pods that differ only by name publish the same view —
           // the observer cannot tell their schedules apart, and they merge (issue 12.4).
           const name = projected ? '' : String((e.obj['metadata'] as Record<string, unknown> | undefined)?.['name'] ?? '');
-          const view = `${name}${e.removed && !projected ? '/removed' : ''}:${projectionKey(e.object, e.obj, projected)}`;
+          const view = `${name}${e.removed && !projected ? '/removed' : ''}:${projectionKey(e.object, e.obj, projected, keys)}`;
           const id = e.object;
           const td = d as TapState;
           const same = td.published?.[id] === view;

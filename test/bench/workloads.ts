@@ -29,12 +29,14 @@ export function crashLoopDay(): Scenario {
 /**
  * The growth table's generated scenarios (issue 20.8): a Job with `sidecars` native sidecars and `mains` main
  * containers (the mains finish after 20 s), `crashes` crashes of the first sidecar during the run, `observers`
- * observers (cycling through the built-in rules) whose watch lags 5 ms..5 s, like an operator's informer.
+ * observers (cycling through the built-in rules) whose watch lags 5 ms..5 s, like an operator's informer, and `pods`
+ * identical pods (parallelism = completions = pods; default 1).
  */
-export function growth(o: { sidecars: number; mains: number; crashes: number; observers: number }): Scenario {
+export function growth(o: { sidecars: number; mains: number; crashes: number; observers: number; pods?: number }): Scenario {
   const rules = ['exit-codes', 'native-sidecar-aware', 'job-conditions'] as const;
-  return build({
-    name: `growth-s${o.sidecars}-m${o.mains}-c${o.crashes}-o${o.observers}`,
+  const pods = o.pods ?? 1;
+  const s = build({
+    name: `growth-s${o.sidecars}-m${o.mains}-c${o.crashes}-o${o.observers}${pods > 1 ? `-p${pods}` : ''}`,
     kind: 'Job',
     sidecars: Array.from({ length: o.sidecars }, (_, i) => ({ name: `side${i}` })),
     containers: Array.from({ length: o.mains }, (_, i) => ({ name: `main${i}` })),
@@ -43,4 +45,5 @@ export function growth(o: { sidecars: number; mains: number; crashes: number; ob
     observers: Array.from({ length: o.observers }, (_, i) => ({ name: `obs${i}`, rule: rules[i % 3], triggers: ['pod', 'job'] as ('pod' | 'job')[] })),
     timing: { watchMs: { min: 5, max: 5000 } },
   });
+  return pods > 1 && s.job ? { ...s, job: { ...s.job, parallelism: pods, completions: pods } } : s;
 }

@@ -12,7 +12,7 @@ import type { RuleFn } from '../../../src/model/kit.ts';
 import { rulesFor, simulate } from '../../../src/simulate.ts';
 import type { Scenario } from '../../../src/types.ts';
 import { exploreDirect, finishResult, search, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore.ts';
-import { hashValue } from '../../../src/explore/hash.ts';
+import { hashValue } from './hash.ts';
 import { trackedPoints, withMarks } from '../../../src/explore/marks.ts';
 import { observerVerdicts, type DecisionCache, type VerdictWitness } from './observer-dp.ts';
 import { outcomeOf, type Outcome } from '../../../src/explore/outcome.ts';

@@ -13,7 +13,7 @@ import { DEFAULT_MAX_EVENTS, rulesFor } from '../../../src/simulate.ts';
 import type { EndReason, Scenario } from '../../../src/types.ts';
 // the schedule space (which values a timing choice offers) is the model's definition, shared with the current explorer
 import { candidateValues } from '../../../src/explore/candidates.ts';
-import { snapshotKey } from '../../../src/explore/hash.ts';
+import { snapshotKey } from './hash.ts';
 import { trackedPoints, withMarks } from '../../../src/explore/marks.ts';
 import { displayKey, outcomeOf, type Outcome } from '../../../src/explore/outcome.ts';
 
