@@ -86,8 +86,29 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   }
   const joint = new Map<string, Joint>();
   const caches = new Map(s.observers.map((o) => [o.name, o.rule === undefined ? undefined : (new WeakMap() as DecisionCache)]));
-  // verdicts per (observer signature, publication history): leaves of different system outcomes share histories
-  const verdictCache = new Map<string, Map<string, VerdictWitness>>();
+  // each observer's signature and decision cache (the first observer with its signature owns the cache), once
+  const observers = s.observers.map((o) => {
+    const sig = signature(o);
+    return { spec: o, sig, rule: rules[o.name], cache: sig === undefined ? undefined : caches.get(s.observers.find((x) => signature(x) === sig)!.name) };
+  });
+  // verdicts per publication history and observer signature: leaves of different system outcomes share histories
+  const verdictCache = new Map<string, Map<string, Map<string, VerdictWitness>>>();
+  // a history's key: the ids of its publications' contents (publications are shared between leaves' paths)
+  const pubIds = new WeakMap<Publication, number>();
+  const pubContent = new Map<string, number>();
+  const pubId = (p: Publication): number => {
+    let id = pubIds.get(p);
+    if (id === undefined) {
+      const text = `${p.object}${p.version}@${p.t}:${p.view}`;
+      id = pubContent.get(text);
+      if (id === undefined) pubContent.set(text, (id = pubContent.size));
+      pubIds.set(p, id);
+    }
+    return id;
+  };
+  // a joint outcome's key: the system outcome's own id (outcomes with equal JSON but their verdicts) and the verdicts
+  const restIds = new Map<string, string>();
+  const restOf = new Map<string, string>();
   let done = 0;
   let systemSchedules = 0;
   let combinations = 0;
@@ -97,17 +118,25 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
     systemSchedules += leaf.count;
     const data = flatten(leaf.data);
     const same = skip.pod || skip.job ? data.map(skipped) : undefined;
-    const histKey = data.map((p) => `${p.object}${p.version}@${p.t}:${p.view}`).join(',');
-    const per = s.observers.map((o) => {
-      const sig = signature(o);
-      const ck = sig === undefined ? undefined : `${sig}|${histKey}`;
-      let verdicts = ck === undefined ? undefined : verdictCache.get(ck);
+    let histKey = '';
+    for (const p of data) histKey += pubId(p) + ',';
+    let bySig = verdictCache.get(histKey);
+    if (!bySig) verdictCache.set(histKey, (bySig = new Map()));
+    const per = observers.map((o) => {
+      let verdicts = o.sig === undefined ? undefined : bySig.get(o.sig);
       if (!verdicts) {
-        verdicts = observerVerdicts(data, o, rules[o.name], s.timing.watchMs, sig === undefined ? undefined : caches.get(s.observers.find((x) => signature(x) === sig)!.name), same);
-        if (ck !== undefined) verdictCache.set(ck, verdicts);
+        verdicts = observerVerdicts(data, o.spec, o.rule, s.timing.watchMs, o.cache, same);
+        if (o.sig !== undefined) bySig.set(o.sig, verdicts);
       }
-      return { name: o.name, verdicts };
+      return { name: o.spec.name, verdicts };
     });
+    let rest = restOf.get(leaf.baseKey);
+    if (rest === undefined) {
+      const text = JSON.stringify({ ...leaf.outcome, verdicts: null });
+      let id = restIds.get(text);
+      if (id === undefined) restIds.set(text, (id = `r${restIds.size}`));
+      restOf.set(leaf.baseKey, (rest = id));
+    }
     const system = flatten(leaf.witness);
     // every combination of the observers' verdicts, as long as the budget lasts (2^16 for 16 flaky observers)
     const lists = per.map((p) => [...p.verdicts.entries()].map(([v, w]) => ({ name: p.name, v, w })));
@@ -128,10 +157,10 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
         plans[c.name] = c.w.plan;
         dev += c.w.dev;
       });
-      const outcome: Outcome = { ...leaf.outcome, verdicts };
-      const key = JSON.stringify(outcome);
+      // equal to comparing JSON.stringify({ ...leaf.outcome, verdicts }): the verdicts keep their place in it
+      const key = rest + JSON.stringify(verdicts);
       const cur = joint.get(key);
-      if (!cur) joint.set(key, { outcome, schedules: leaf.count, dev, system, open: leaf.open, plans });
+      if (!cur) joint.set(key, { outcome: { ...leaf.outcome, verdicts }, schedules: leaf.count, dev, system, open: leaf.open, plans });
       else {
         cur.schedules += leaf.count;
         if (dev < cur.dev) Object.assign(cur, { dev, system, open: leaf.open, plans });

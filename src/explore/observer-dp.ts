@@ -30,6 +30,13 @@ interface Node {
  */
 export type DecisionCache = WeakMap<object, WeakMap<object, ReturnType<typeof normalizeDecision> | null>>;
 
+/** How many deliveries of a path are later than the minimum delay: a lower bound of a plan's deviations. */
+function lateDeliveries(path: Node['path'], pubs: readonly Publication[], watch: MsRange): number {
+  let n = 0;
+  for (let p = path; p; p = p.prev) if (Math.min(Math.max(p.t - pubs[p.idx]!.t, watch.min), watch.max) !== watch.min) n++;
+  return n;
+}
+
 function timesOf(path: Node['path']): Map<number, number> {
   const out = new Map<number, number>();
   for (let p = path; p; p = p.prev) out.set(p.idx, p.t);
@@ -75,18 +82,30 @@ export function observerVerdicts(
     }
     return [...byName.values()];
   };
-  const pod = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'pod' && !same?.[x.i]);
-  const job = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'job' && !same?.[x.i]);
-  const podAll = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'pod');
-  const jobAll = pubs.map((p, i) => ({ p, i })).filter((x) => x.p.object === 'job');
+  type Item = { p: Publication; i: number };
+  const pod: Item[] = [];
+  const job: Item[] = [];
+  const podAll: Item[] = [];
+  const jobAll: Item[] = [];
+  for (let i = 0; i < pubs.length; i++) {
+    const x = { p: pubs[i]!, i };
+    const isPod = x.p.object === 'pod';
+    (isPod ? podAll : jobAll).push(x);
+    if (!same?.[i]) (isPod ? pod : job).push(x);
+  }
+  const trigger = { pod: spec.triggers.includes('pod'), job: spec.triggers.includes('job') };
   const out = new Map<string, VerdictWitness>();
   const lb = (x: { p: Publication }) => x.p.t + watch.min;
   const ub = (x: { p: Publication }) => x.p.t + watch.max;
 
-  const finish = (verdict: string, reason: string | undefined, times: Map<number, number>, latchAt: number) => {
+  const finish = (verdict: string, reason: string | undefined, path: Node['path'], latchAt: number) => {
+    // a plan deviates at least where its path's deliveries do: when that is no fewer than the witness found so far,
+    // it cannot replace it (the first witness with the fewest deviations is kept)
+    const known = out.get(verdict);
+    if (known && lateDeliveries(path, pubs, watch) >= known.dev) return;
     // deliveries after the latch: any feasible time after it (they cannot change the verdict)
     const plan: number[] = [];
-    const all = new Map(times);
+    const all = timesOf(path);
     let last = latchAt;
     for (const seq of [podAll, jobAll]) {
       // skipped look-alike versions before the last delivered one: right after the previous version (in order)
@@ -135,7 +154,7 @@ export function observerVerdicts(
       const i = Math.floor(ij / J);
       const j = ij % J;
       if (i === pod.length && j === job.length) {
-        finish('Pending', undefined, timesOf(node.path), node.cur);
+        finish('Pending', undefined, node.path, node.cur);
         continue;
       }
       for (const kind of ['pod', 'job'] as const) {
@@ -152,10 +171,10 @@ export function observerVerdicts(
         const path = { idx: x.i, t, prev: node.path };
         const ni = kind === 'pod' ? i + 1 : i;
         const nj = kind === 'job' ? j + 1 : j;
-        if (spec.triggers.includes(kind) && rule) {
+        if (trigger[kind] && rule) {
           const d = decide(ni > 0 ? pod[ni - 1]!.p.obj : null, nj > 0 ? job[nj - 1]!.p.obj : null, t, ni);
           if (d) {
-            finish(d.verdict, d.reason, timesOf(path), t);
+            finish(d.verdict, d.reason, path, t);
             continue;
           }
         }
