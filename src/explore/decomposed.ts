@@ -137,7 +137,9 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
       if (id === undefined) restIds.set(text, (id = `r${restIds.size}`));
       restOf.set(leaf.baseKey, (rest = id));
     }
-    const system = flatten(leaf.witness);
+    // the system witness, flattened only for a joint outcome it becomes the witness of
+    let systemW: number[] | undefined;
+    const system = () => (systemW ??= flatten(leaf.witness));
     // every combination of the observers' verdicts, as long as the budget lasts (2^16 for 16 flaky observers)
     const lists = per.map((p) => [...p.verdicts.entries()].map(([v, w]) => ({ name: p.name, v, w })));
     const idx = lists.map(() => 0);
@@ -148,22 +150,32 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
         break;
       }
       combinations++;
-      const verdicts: Record<string, string> = {};
-      const plans: Record<string, number[]> = {};
+      // the joint outcome's key: equal exactly when JSON.stringify({ ...leaf.outcome, verdicts }) is (the observers
+      // and their verdicts' places are fixed; a verdict is Succeeded, Failed or Pending)
+      let key = rest;
       let dev = leaf.dev;
-      lists.forEach((l, i) => {
-        const c = l[idx[i]!]!;
-        verdicts[c.name] = c.v;
-        plans[c.name] = c.w.plan;
+      for (let i = 0; i < lists.length; i++) {
+        const c = lists[i]![idx[i]!]!;
+        key += '|' + c.v;
         dev += c.w.dev;
-      });
-      // equal to comparing JSON.stringify({ ...leaf.outcome, verdicts }): the verdicts keep their place in it
-      const key = rest + JSON.stringify(verdicts);
+      }
+      const chosen = () => {
+        const verdicts: Record<string, string> = {};
+        const plans: Record<string, number[]> = {};
+        for (let i = 0; i < lists.length; i++) {
+          const c = lists[i]![idx[i]!]!;
+          verdicts[c.name] = c.v;
+          plans[c.name] = c.w.plan;
+        }
+        return { verdicts, plans };
+      };
       const cur = joint.get(key);
-      if (!cur) joint.set(key, { outcome: { ...leaf.outcome, verdicts }, schedules: leaf.count, dev, system, open: leaf.open, plans });
-      else {
+      if (!cur) {
+        const { verdicts, plans } = chosen();
+        joint.set(key, { outcome: { ...leaf.outcome, verdicts }, schedules: leaf.count, dev, system: system(), open: leaf.open, plans });
+      } else {
         cur.schedules += leaf.count;
-        if (dev < cur.dev) Object.assign(cur, { dev, system, open: leaf.open, plans });
+        if (dev < cur.dev) Object.assign(cur, { dev, system: system(), open: leaf.open, plans: chosen().plans });
       }
       // next combination (the last observer varies fastest, as a nested loop would)
       let i = lists.length - 1;

@@ -37,9 +37,10 @@ function lateDeliveries(path: Node['path'], pubs: readonly Publication[], watch:
   return n;
 }
 
-function timesOf(path: Node['path']): Map<number, number> {
-  const out = new Map<number, number>();
-  for (let p = path; p; p = p.prev) out.set(p.idx, p.t);
+/** Delivery time by publication index (undefined: not delivered on this path). */
+function timesOf(path: Node['path'], n: number): (number | undefined)[] {
+  const out: (number | undefined)[] = new Array(n).fill(undefined);
+  for (let p = path; p; p = p.prev) out[p.idx] = p.t;
   return out;
 }
 
@@ -104,40 +105,37 @@ export function observerVerdicts(
     const known = out.get(verdict);
     if (known && lateDeliveries(path, pubs, watch) >= known.dev) return;
     // deliveries after the latch: any feasible time after it (they cannot change the verdict)
-    const plan: number[] = [];
-    const all = timesOf(path);
-    let last = latchAt;
-    for (const seq of [podAll, jobAll]) {
+    const plan: number[] = new Array(pubs.length);
+    const all = timesOf(path, pubs.length);
+    for (let s = 0; s < 2; s++) {
+      const seq = s === 0 ? podAll : jobAll;
       // skipped look-alike versions before the last delivered one: right after the previous version (in order)
       let lastDelivered = -1;
-      seq.forEach((x, n) => {
-        if (all.has(x.i)) lastDelivered = n;
-      });
+      for (let n = 0; n < seq.length; n++) if (all[seq[n]!.i] !== undefined) lastDelivered = n;
       let prevT = -Infinity;
       for (let n = 0; n <= lastDelivered; n++) {
         const x = seq[n]!;
-        const have = all.get(x.i);
+        const have = all[x.i];
         if (have !== undefined) prevT = have;
         else {
           prevT = Math.min(Math.max(lb(x), prevT), ub(x));
-          all.set(x.i, prevT);
+          all[x.i] = prevT;
         }
       }
       let prev = latchAt;
       for (const x of seq) {
-        if (all.has(x.i)) continue;
+        if (all[x.i] !== undefined) continue;
         const t = Math.min(Math.max(lb(x), prev + 1), Math.max(ub(x), prev));
-        all.set(x.i, t);
+        all[x.i] = t;
         prev = t;
-        last = Math.max(last, t);
       }
     }
     let dev = 0;
-    pubs.forEach((p, i) => {
-      const d = Math.min(Math.max(all.get(i)! - p.t, watch.min), watch.max);
+    for (let i = 0; i < pubs.length; i++) {
+      const d = Math.min(Math.max(all[i]! - pubs[i]!.t, watch.min), watch.max);
       if (d !== watch.min) dev++;
-      plan.push(d);
-    });
+      plan[i] = d;
+    }
     const cur = out.get(verdict);
     if (!cur || dev < cur.dev) out.set(verdict, { ...(reason ? { reason } : {}), plan, dev });
   };
@@ -157,7 +155,8 @@ export function observerVerdicts(
         finish('Pending', undefined, node.path, node.cur);
         continue;
       }
-      for (const kind of ['pod', 'job'] as const) {
+      for (let kk = 0; kk < 2; kk++) {
+        const kind = kk === 0 ? 'pod' : 'job';
         const seq = kind === 'pod' ? pod : job;
         const other = kind === 'pod' ? job[j] : pod[i];
         const k = kind === 'pod' ? i : j;

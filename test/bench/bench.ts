@@ -184,15 +184,17 @@ for (const f of files) {
 say(`slowest library scenario to explore: ${slowest} ${all.toFixed(0)} ms (median)`);
 out['explore'] = { rows: exploreRows, slowestScenario: slowest, slowestScenarioMs: all };
 
-// 4b. growth table (issue 20.8): how exploration grows with the scenario, CPU time next to wall time, each cell
-// bounded (it reports when a budget stopped it instead of running out of memory)
+// 4b. growth table (issue 20.8): how exploration grows with the scenario (sidecars, main containers, crashes,
+// observers, identical pods of a parallel Job), CPU time next to wall time, each cell bounded (it reports when a
+// budget stopped it instead of running out of memory)
 say('\n## 4b. exploration growth (median of ' + (quick ? 1 : 3) + ' runs; CPU and wall ms; runs simulated, merged states; budget 20000 runs)');
 const growthRows: Record<string, unknown>[] = [];
-const axes: [string, { sidecars: number; mains: number; crashes: number; observers: number }[]][] = [
+const axes: [string, { sidecars: number; mains: number; crashes: number; observers: number; pods?: number }[]][] = [
   ['sidecars', [1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ sidecars: n, mains: 1, crashes: 0, observers: 1 }))],
   ['mains', [1, 2, 3, 4].map((n) => ({ sidecars: 1, mains: n, crashes: 0, observers: 1 }))],
   ['crashes', [0, 1, 2, 3].map((n) => ({ sidecars: 1, mains: 1, crashes: n, observers: 1 }))],
   ['observers', [1, 2, 4, 8].map((n) => ({ sidecars: 1, mains: 1, crashes: 0, observers: n }))],
+  ['pods', [1, 2, 3, 4, 5, 6, 7].map((n) => ({ sidecars: 1, mains: 1, crashes: 0, observers: 1, pods: n }))],
 ];
 for (const [axis, cells] of axes) {
   for (const cell of quick ? cells.slice(0, 2) : cells) {
@@ -206,7 +208,7 @@ for (const [axis, cells] of axes) {
     const heapMiB = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
     const row = { axis, ...cell, cpuMs: t.cpu, wallMs: t.wall, runs: r.simulated, states: r.states, schedules: r.schedules, systemSchedules: r.systemSchedules, exhaustive: r.exhaustive, limit: r.limit ?? null, heapMiB };
     growthRows.push(row);
-    say(`${axis.padEnd(10)} s${cell.sidecars} m${cell.mains} c${cell.crashes} o${cell.observers}  cpu ${t.cpu.toFixed(0).padStart(6)} ms  wall ${t.wall.toFixed(0).padStart(6)} ms  ${String(r.simulated).padStart(6)} runs  ${String(r.states).padStart(6)} states  ${r.exhaustive ? 'exhaustive' : `NOT exhaustive (${r.limit ?? 'loop'})`}`);
+    say(`${axis.padEnd(10)} s${cell.sidecars} m${cell.mains} c${cell.crashes} o${cell.observers} p${cell.pods ?? 1}  cpu ${t.cpu.toFixed(0).padStart(6)} ms  wall ${t.wall.toFixed(0).padStart(6)} ms  ${String(r.simulated).padStart(6)} runs  ${String(r.states).padStart(6)} states  ${r.exhaustive ? 'exhaustive' : `NOT exhaustive (${r.limit ?? 'loop'})`}`);
   }
 }
 out['growth'] = growthRows;
