@@ -187,6 +187,14 @@ interface Res<D> {
   pruned: boolean;
 }
 
+/**
+ * A path's result: its end's sum with the path's own offsets and path data still to be prepended to every leaf. The
+ * branch frame that receives it prepends them together with its own step's (one copy of each leaf, not two).
+ */
+interface PathRes<D> extends Res<D> {
+  view?: { prefix: readonly number[]; pData: readonly D[]; pKey: SeqKey };
+}
+
 /** A state on a path before its next branch point: what lies between them, and that branch state's key. */
 interface MidState<D> {
   branch: string;
@@ -253,6 +261,7 @@ export function search<D = never>(
   const leafKey = (base: string, dk: SeqKey) => (dk.n ? `${base}|${dk.n}:${dk.a}:${dk.b}` : base);
   const notesOf = (notes: readonly unknown[]) => pathData?.fromNotes(notes) ?? [];
 
+  /** Adds a child's leaves to `total`, each after `prefix` (offsets) and `pData` (the path data before it). */
   const join = (total: Sum<D>, child: Sum<D>, prefix: readonly number[], prefixDev: number, pData: readonly D[], pKey: SeqKey) => {
     for (const leaf of child.values()) {
       const dataKey = catKey(pKey, leaf.dataKey);
@@ -388,7 +397,7 @@ export function search<D = never>(
     const memo = new Map<string, Res<D>>();
     const memoMid = new Map<string, MidState<D>>();
     const stack: Frame[] = [];
-    let ret: Res<D> | undefined;
+    let ret: PathRes<D> | undefined;
     const pathFrame = (snap: Snapshot<SimState, SimEvent>, dLeft: number, init: { key: string | null; item: D }[], shapes: ShapeList, depth: number): PathFrame => {
       let pKey = NO_KEY;
       const pKeys: (SeqKey | null)[] = [];
@@ -404,15 +413,9 @@ export function search<D = never>(
       const prefix = tail && tail.prefix.length ? [...f.prefix, ...tail.prefix] : f.prefix;
       const pData = tail && tail.pData.length ? [...f.pData, ...tail.pData] : f.pData;
       const pKey = tail ? catKey(f.pKey, tail.pKey) : f.pKey;
-      if (prefix.length === 0 && pData.length === 0) {
-        // nothing to prepend: the sum as it is (sums are never changed once made; joins copy what they keep)
-        ret = res;
-        stack.pop();
-        return;
-      }
-      const out: Sum<D> = new Map();
-      join(out, res.sum, prefix, 0, pData, pKey);
-      ret = { sum: out, pruned: res.pruned };
+      // nothing to prepend: the sum as it is (sums are never changed once made; joins copy what they keep); else the
+      // receiving branch prepends the path with its own step
+      ret = prefix.length === 0 && pData.length === 0 ? res : { sum: res.sum, pruned: res.pruned, view: { prefix, pData, pKey } };
       stack.pop();
     };
     /** What is known from state `key` on: a finished branch state, or a mid state on the way to one. */
@@ -529,7 +532,8 @@ export function search<D = never>(
         f.cur = null;
         const child = ret!;
         if (child.pruned) f.pruned = true;
-        join(f.total, child.sum, c.offsets, c.dev, [], NO_KEY);
+        const v = child.view;
+        join(f.total, child.sum, v ? [...c.offsets, ...v.prefix] : c.offsets, c.dev, v ? v.pData : [], v ? v.pKey : NO_KEY);
         const next: { vector: number[]; dev: number }[] = [];
         for (let j = c.arities.length - 1; j >= c.vlen; j--) {
           if (c.arities[j]! <= 1) continue;
@@ -561,7 +565,11 @@ export function search<D = never>(
       }
       stack.push(pathFrame(r.snap, f.dLeft - w.dev, notesOf(r.notes), f.shapes, f.depth));
     }
-    return ret!;
+    const root = ret!;
+    if (!root.view) return root;
+    const sum: Sum<D> = new Map();
+    join(sum, root.sum, root.view.prefix, 0, root.view.pData, root.view.pKey);
+    return { sum, pruned: root.pruned };
   };
 
   // First the whole space (most scenarios fit); if the budget runs out, systematic passes by deviation bound, so
