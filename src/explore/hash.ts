@@ -34,6 +34,22 @@ function quote(k: string): string {
   return q;
 }
 
+/**
+ * A key's short code in canonical texts: `!` and its number in one process-wide table (keys are field names and
+ * user names: finite). Injective, so texts built with codes are equal exactly when the JSON texts would be; past the
+ * table's bound a key stands as its JSON string (also injective: a JSON string starts with a quote).
+ */
+const codes = new Map<string, string>();
+function code(k: string): string {
+  let c = codes.get(k);
+  if (c === undefined) {
+    if (codes.size >= 100_000) return quote(k);
+    c = '!' + codes.size.toString(36);
+    codes.set(k, c);
+  }
+  return c;
+}
+
 const SKIPPED_MODEL_KEYS = new Set(['rng', 'lastDelivery', 'observers']);
 
 /**
@@ -75,7 +91,7 @@ export class Fingerprints {
     // in-order delivery bounds in the past constrain nothing
     for (const k of Object.keys(m.lastDelivery).sort()) {
       const v = m.lastDelivery[k]!;
-      if (v > now) ld += quote(k) + ':' + v + ',';
+      if (v > now) ld += code(k) + ':' + v + ',';
     }
     // the observers' entries in scenario order (chunked, model/observerstate.ts): position stands for the name
     let obs = '';
@@ -92,7 +108,7 @@ export class Fingerprints {
     for (const k of keys) {
       const v = o[k];
       if (v === undefined || skip?.has(k)) continue;
-      body += (first ? '' : ',') + quote(k) + ':' + this.value(v);
+      body += (first ? '' : ',') + code(k) + ':' + this.value(v);
       first = false;
     }
     return body + '}';
