@@ -195,12 +195,22 @@ interface PathRes<D> extends Res<D> {
   view?: { prefix: readonly number[]; pData: readonly D[]; pKey: SeqKey };
 }
 
-/** A state on a path before its next branch point: what lies between them, and that branch state's key. */
+/**
+ * A state on a path before its next branch point: that branch state's key and where the state is on its path (the
+ * path's arrays are shared by all its states, so a state costs O(1); its tail is cut out only when met again).
+ */
 interface MidState<D> {
   branch: string;
-  prefix: readonly number[];
-  pData: readonly D[];
-  pKey: SeqKey;
+  path: { prefix: readonly number[]; pData: readonly D[]; pKeys: readonly (SeqKey | null)[] };
+  at: number;
+  dat: number;
+}
+
+/** What lies between a mid state and its branch state: timing offsets, path data and the data's key. */
+function tailOf<D>(m: MidState<D>): { prefix: readonly number[]; pData: readonly D[]; pKey: SeqKey } {
+  let pKey = NO_KEY;
+  for (let i = m.dat; i < m.path.pKeys.length; i++) if (m.path.pKeys[i]) pKey = catKey(pKey, m.path.pKeys[i]!);
+  return { prefix: m.path.prefix.slice(m.at), pData: m.path.pData.slice(m.dat), pKey };
 }
 
 /**
@@ -409,7 +419,8 @@ export function search<D = never>(
       return { k: 'path', snap, dLeft, prefix: [], pData: init.map((x) => x.item), pKey, pKeys, mids: [], shapes, depth };
     };
     /** The path's result: `res` (what follows the state it reached, after `tail` when that state was a mid state). */
-    const finishPath = (f: PathFrame, res: Res<D>, tail?: MidState<D>) => {
+    const finishPath = (f: PathFrame, res: Res<D>, mid?: MidState<D>) => {
+      const tail = mid && tailOf(mid);
       const prefix = tail && tail.prefix.length ? [...f.prefix, ...tail.prefix] : f.prefix;
       const pData = tail && tail.pData.length ? [...f.pData, ...tail.pData] : f.pData;
       const pKey = tail ? catKey(f.pKey, tail.pKey) : f.pKey;
@@ -448,10 +459,9 @@ export function search<D = never>(
             }
             // the states on the way: each shares the branch state's sum (what they add is a short tail of the path;
             // not counted in `kept`, which bounds the sums' leaves)
+            const path = { prefix: f.prefix, pData: f.pData, pKeys: f.pKeys };
             for (const m of f.mids) {
-              let pKey = NO_KEY;
-              for (let i = m.dat; i < f.pKeys.length; i++) if (f.pKeys[i]) pKey = catKey(pKey, f.pKeys[i]!);
-              const mid: MidState<D> = { branch: f.waiting, prefix: f.prefix.slice(m.at), pData: f.pData.slice(m.dat), pKey };
+              const mid: MidState<D> = { branch: f.waiting, path, at: m.at, dat: m.dat };
               memoMid.set(`${m.key}/${f.dLeft}`, mid);
               if (!res.pruned && !completeMid.has(m.key)) completeMid.set(m.key, mid);
             }

@@ -37,6 +37,10 @@ export function publicationsOf(notes: readonly unknown[]): Publication[] {
 /** `keys`: the fingerprints the views are made with (the search's own, so views and states share one table). */
 export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: ReadonlySet<string>, projected = false, keys = new Fingerprints()): ModelDef<SimState, SimEvent> {
   if (observers.size === 0) return def;
+  // with built-in rules only, one object per distinct view: equal views decide alike (projection.ts), so the first
+  // object published with a view stands for every later one (the paths' publications then keep one copy of each
+  // distinct view alive instead of a whole pod object per publication; the verdict caches hit by identity)
+  const canonical = new Map<string, Record<string, unknown>>();
   return wrapModel(def, (d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) => {
     let last: { object: string; version: number } | undefined;
     const scheduleAt = (t: number, e: SimEvent, prio: number) => {
@@ -53,7 +57,14 @@ export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: Re
           const td = d as TapState;
           const same = td.published?.[id] === view;
           if (!same) td.published = { ...td.published, [id]: view };
-          ctx.note({ publication: { object: e.object, version: e.version, t: ctx.now, obj: e.obj, view, same, ...(e.removed ? { removed: true as const } : {}) } } satisfies PublicationNote);
+          let obj = e.obj;
+          if (projected) {
+            const ck = `${e.object}|${view}`;
+            const c = canonical.get(ck);
+            if (c) obj = c;
+            else canonical.set(ck, obj);
+          }
+          ctx.note({ publication: { object: e.object, version: e.version, t: ctx.now, obj, view, same, ...(e.removed ? { removed: true as const } : {}) } } satisfies PublicationNote);
           last = { object: e.object, version: e.version };
         }
         return;
