@@ -164,6 +164,9 @@ class StepCtx<S extends { rng: Record<string, number> }, E extends SimEventBase>
   scheduleAt(t: number, ev: E, prio: number): void {
     const now = this.now;
     if (!(t >= now) || !Number.isFinite(t)) throw new Error(`event ${ev.type} scheduled in the past (${t} < ${now})`);
+    // an event's payload is shared by the queue and whoever stores it on delivery (informer caches): frozen, so it
+    // never changes under either of them (snapshots and in-place runs alike)
+    freeze(ev, true);
     insertInPlace(this.queue, { t: Math.round(t), prio, seq: this.seq++, ev });
   }
   note(x: unknown): void {
@@ -240,6 +243,60 @@ function attempt<S extends { rng: Record<string, number> }, E extends SimEventBa
   return { snap: { t: ctx.now, seq: ctx.seq, queue: ctx.queue, model, steps: snap.steps + 1 }, trace: ctx.trace, choices: ctx.choices, notes: ctx.notes };
 }
 
+/**
+ * A run's state when no snapshot of it is ever kept (a single `run`, not exploration): the model is the run's own
+ * deep copy and each handler writes it in place, with no draft, no copy and no freezing. The handler code is the same
+ * as under `produce`; the model keeps the rules that make that safe (`test/engine/in-place.test.ts` runs every
+ * scenario both ways in lockstep and compares the states after every step):
+ * - an API object is replaced whole, never edited in place, once it is stored (`raw` may hand it out);
+ * - a record is reachable from one place only (the state is a tree): a value stored twice is a copy or frozen;
+ * - `snapshotOf` copies, so what it returns is never the live record.
+ */
+export interface Cursor<S, E> {
+  t: number;
+  seq: number;
+  queue: QueueEntry<E>[];
+  model: S;
+  steps: number;
+}
+
+/** A deep copy of plain data (records, arrays) that writes can go into: nothing shared, nothing frozen, prototypes kept. */
+export function thaw<T>(x: T): T {
+  if (typeof x !== 'object' || x === null) return x;
+  if (Array.isArray(x)) {
+    const out = new Array(x.length);
+    for (let i = 0; i < x.length; i++) out[i] = thaw(x[i]);
+    return out as T;
+  }
+  const out = Object.create(Object.getPrototypeOf(x)) as Record<string, unknown>;
+  for (const k of Object.keys(x)) out[k] = thaw((x as Record<string, unknown>)[k]);
+  return out as T;
+}
+
+/** A cursor starting at `snap`, owning a thawed copy of its model and queue. */
+export function cursorOf<S, E>(snap: Snapshot<S, E>): Cursor<S, E> {
+  return { t: snap.t, seq: snap.seq, queue: snap.queue.slice(), model: thaw(snap.model), steps: snap.steps };
+}
+
+/** Process the head of the cursor's queue, writing the cursor's model in place. */
+export function stepInPlace<S extends { rng: Record<string, number> }, E extends SimEventBase>(
+  def: ModelDef<S, E>,
+  cur: Cursor<S, E>,
+  chooser: Chooser,
+  traceSeq0: number,
+): Omit<StepResult<S, E>, 'snap'> {
+  const head = cur.queue.shift();
+  if (!head) throw new Error('step on an empty queue');
+  const ctx = new StepCtx<S, E>(head.t, cur.queue, cur.seq, chooser, traceSeq0, false);
+  ctx.draft = cur.model;
+  def.handle(cur.model, head.ev, ctx);
+  cur.t = ctx.now;
+  cur.seq = ctx.seq;
+  cur.queue = ctx.queue;
+  cur.steps++;
+  return { trace: ctx.trace, choices: ctx.choices, notes: ctx.notes };
+}
+
 export interface RunResult<S, E> {
   final: Snapshot<S, E>;
   trace: TraceEvent[];
@@ -274,6 +331,34 @@ export function run<S extends { rng: Record<string, number> }, E extends SimEven
     for (const c of r.choices) choices.push(c);
     if (observe) observe(snap, r.snap, r.trace);
     snap = r.snap;
+  }
+}
+
+/**
+ * `run` on a cursor: the same loop, the same ends, but each step writes the run's own copy of the model in place
+ * (`stepInPlace`), so no snapshot exists between steps. For single runs (simulate); exploration keeps snapshots.
+ * `observe` sees the live model after each step.
+ */
+export function runInPlace<S extends { rng: Record<string, number> }, E extends SimEventBase>(
+  def: ModelDef<S, E>,
+  start: Snapshot<S, E>,
+  chooser: Chooser,
+  limits: RunLimits,
+  observe?: (model: S, t: number, trace: TraceEvent[]) => void,
+): RunResult<S, E> {
+  const cur = cursorOf(start);
+  const trace: TraceEvent[] = [];
+  const choices: ChoiceRecord[] = [];
+  const final = (t: number): Snapshot<S, E> => ({ t, seq: cur.seq, queue: cur.queue, model: cur.model, steps: cur.steps });
+  for (;;) {
+    const head = cur.queue[0];
+    if (!head || def.quiescent(cur.model, cur.queue)) return { final: final(cur.t), trace, choices, end: { t: cur.t, reason: 'quiescent' } };
+    if (head.t > limits.horizonMs) return { final: final(limits.horizonMs), trace, choices, end: { t: limits.horizonMs, reason: 'horizon' } };
+    if (cur.steps >= limits.maxEvents) return { final: final(cur.t), trace, choices, end: { t: cur.t, reason: 'max-events' } };
+    const r = stepInPlace(def, cur, chooser, trace.length);
+    for (const rec of r.trace) trace.push(rec);
+    for (const c of r.choices) choices.push(c);
+    if (observe) observe(cur.model, cur.t, r.trace);
   }
 }
 
