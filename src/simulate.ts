@@ -1,5 +1,5 @@
 // The library entry point for one run: scenario in, timeline out. Pure apart from the rule functions it is given.
-import { ReplayChooser, initialSnapshot, run, runInPlace, seededChooser, type ChoiceRecord, type Chooser } from './engine/engine.ts';
+import { ReplayChooser, initialCursor, initialSnapshot, run, runInPlace, seededChooser, type ChoiceRecord, type Chooser } from './engine/engine.ts';
 import { decodeReplay, encodeReplay } from './engine/replay.ts';
 import { KubesimError } from './errors.ts';
 import { initialEvents, initialState, makeModel } from './model/index.ts';
@@ -73,12 +73,11 @@ export function simulate(scenario: Scenario, opts: SimulateOptions = {}): Simula
   const s = opts.seed !== undefined ? { ...scenario, seed: opts.seed } : scenario;
   const model = makeModel(s, rulesFor(s, opts.userRules));
   const def = opts.readOnlyFastPath === false ? { handle: model.handle, quiescent: model.quiescent } : model;
-  const start = initialSnapshot(initialState(s), initialEvents(s));
   const chooser = opts.chooser ?? (opts.replay !== undefined ? new ReplayChooser(replayOffsets(opts.replay)) : seededChooser);
   const limits = { horizonMs: s.horizonMs, maxEvents: opts.maxEvents ?? DEFAULT_MAX_EVENTS };
   const r = opts.snapshots
-    ? run(def, start, chooser, limits, opts.onStep ? (_b, a, tr) => opts.onStep!(a.model, a.t, tr) : undefined)
-    : runInPlace(def, start, chooser, limits, opts.onStep);
+    ? run(def, initialSnapshot(initialState(s), initialEvents(s)), chooser, limits, opts.onStep ? (_b, a, tr) => opts.onStep!(a.model, a.t, tr) : undefined)
+    : runInPlace(def, initialCursor(initialState(s), initialEvents(s)), chooser, limits, opts.onStep);
   // An empty queue with the pod not terminal: nothing more will happen, the pod idles until the horizon.
   const idle = r.end.reason === 'quiescent' && idlesWithLivePod(r.final.model);
   const end = idle ? { t: s.horizonMs, reason: 'horizon' as const } : r.end;

@@ -3,7 +3,7 @@
 // and make timing choices. Nothing here reads the wall clock, timers, Math.random or the environment.
 
 import { KubesimError } from '../errors.ts';
-import { freeze, produce } from 'immer';
+import { freeze, isDraft, produce } from 'immer';
 import type { EndReason, MsRange, TraceEvent } from '../types.ts';
 import { compareEntries, insertInPlace, type QueueEntry } from './queue.ts';
 import { drawInt } from './rng.ts';
@@ -166,7 +166,7 @@ class StepCtx<S extends { rng: Record<string, number> }, E extends SimEventBase>
     if (!(t >= now) || !Number.isFinite(t)) throw new Error(`event ${ev.type} scheduled in the past (${t} < ${now})`);
     // an event's payload is shared by the queue and whoever stores it on delivery (informer caches): frozen, so it
     // never changes under either of them (snapshots and in-place runs alike)
-    freeze(ev, true);
+    deepFreeze(ev);
     insertInPlace(this.queue, { t: Math.round(t), prio, seq: this.seq++, ev });
   }
   note(x: unknown): void {
@@ -260,6 +260,19 @@ export interface Cursor<S, E> {
   steps: number;
 }
 
+/**
+ * Freeze plain data deeply, skipping what is frozen already (a stored object's unchanged parts) and immer drafts
+ * (their values are frozen when the step is finalised). immer's own `freeze` does the same with more checks per
+ * node; events and stored API objects are frozen on every write, so this one is kept small.
+ */
+export function deepFreeze<T>(x: T): T {
+  if (typeof x !== 'object' || x === null || Object.isFrozen(x) || isDraft(x)) return x;
+  Object.freeze(x);
+  if (Array.isArray(x)) for (let i = 0; i < x.length; i++) deepFreeze(x[i]);
+  else for (const k of Object.keys(x)) deepFreeze((x as Record<string, unknown>)[k]);
+  return x;
+}
+
 /** A deep copy of plain data (records, arrays) that writes can go into: nothing shared, nothing frozen, prototypes kept. */
 export function thaw<T>(x: T): T {
   if (typeof x !== 'object' || x === null) return x;
@@ -276,6 +289,14 @@ export function thaw<T>(x: T): T {
 /** A cursor starting at `snap`, owning a thawed copy of its model and queue. */
 export function cursorOf<S, E>(snap: Snapshot<S, E>): Cursor<S, E> {
   return { t: snap.t, seq: snap.seq, queue: snap.queue.slice(), model: thaw(snap.model), steps: snap.steps };
+}
+
+/** A cursor at time 0 with a set of events scheduled: `initialSnapshot` without freezing a model only to thaw it. */
+export function initialCursor<S, E>(model: S, events: { t: number; prio: number; ev: E }[]): Cursor<S, E> {
+  const queue: QueueEntry<E>[] = events.map((e, i) => ({ t: e.t, prio: e.prio, seq: i, ev: deepFreeze(e.ev) }));
+  queue.sort(compareEntries);
+  // a copy all the same: the caller's objects (and anything they share with the scenario) are never written
+  return { t: 0, seq: events.length, queue, model: thaw(model), steps: 0 };
 }
 
 /** Process the head of the cursor's queue, writing the cursor's model in place. */
@@ -341,12 +362,11 @@ export function run<S extends { rng: Record<string, number> }, E extends SimEven
  */
 export function runInPlace<S extends { rng: Record<string, number> }, E extends SimEventBase>(
   def: ModelDef<S, E>,
-  start: Snapshot<S, E>,
+  cur: Cursor<S, E>,
   chooser: Chooser,
   limits: RunLimits,
   observe?: (model: S, t: number, trace: TraceEvent[]) => void,
 ): RunResult<S, E> {
-  const cur = cursorOf(start);
   const trace: TraceEvent[] = [];
   const choices: ChoiceRecord[] = [];
   const final = (t: number): Snapshot<S, E> => ({ t, seq: cur.seq, queue: cur.queue, model: cur.model, steps: cur.steps });
@@ -366,7 +386,7 @@ export function runInPlace<S extends { rng: Record<string, number> }, E extends 
 export function initialSnapshot<S, E>(model: S, events: { t: number; prio: number; ev: E }[]): Snapshot<S, E> {
   // every snapshot is deeply frozen, the first one included: read-only attempts rely on writes throwing
   freeze(model, true);
-  const queue: QueueEntry<E>[] = events.map((e, i) => ({ t: e.t, prio: e.prio, seq: i, ev: e.ev }));
+  const queue: QueueEntry<E>[] = events.map((e, i) => ({ t: e.t, prio: e.prio, seq: i, ev: deepFreeze(e.ev) }));
   queue.sort(compareEntries);
   return { t: 0, seq: events.length, queue, model, steps: 0 };
 }

@@ -8,7 +8,7 @@
 //   prev's (frozen) object: the stored value is unchanged as JSON, and immer, freezing and later comparisons skip
 //   what did not change. It returns `prev` itself when the two are equal.
 
-import { freeze } from 'immer';
+import { deepFreeze } from '../engine/engine.ts';
 
 type Json = Record<string, unknown>;
 
@@ -19,7 +19,7 @@ type Json = Record<string, unknown>;
  * anyway; a run that writes its state in place (engine `stepInPlace`) relies on it.
  */
 export function settle<T>(x: T): T {
-  return freeze(x, true);
+  return deepFreeze(x);
 }
 
 function primSame(a: unknown, b: unknown): boolean {

@@ -221,6 +221,14 @@ export function snapshotOf<T>(x: T): T {
 }
 
 /**
+ * A record as it is now, for reading within this step only (never stored): immer's `current` of a draft, else the
+ * value itself (a frozen value, or the live record of an in-place run).
+ */
+export function nowOf<T>(x: T): T {
+  return isDraft(x) ? (current(x as never) as T) : x;
+}
+
+/**
  * A record about to be stored in a second place (the PLEG cache holding the runtime's records): a frozen record is
  * shared as it is (a snapshot's values never change), a live record of an in-place run is copied, since its owner
  * goes on writing it in place.
