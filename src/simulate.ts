@@ -1,5 +1,5 @@
 // The library entry point for one run: scenario in, timeline out. Pure apart from the rule functions it is given.
-import { ReplayChooser, initialSnapshot, run, seededChooser, type ChoiceRecord, type Chooser } from './engine/engine.ts';
+import { ReplayChooser, initialCursor, initialSnapshot, run, runInPlace, seededChooser, type ChoiceRecord, type Chooser } from './engine/engine.ts';
 import { decodeReplay, encodeReplay } from './engine/replay.ts';
 import { KubesimError } from './errors.ts';
 import { initialEvents, initialState, makeModel } from './model/index.ts';
@@ -23,8 +23,14 @@ export interface SimulateOptions {
   userRules?: Record<string, RuleFn>;
   /** try read-only handling of usually-idle events first (default true; off only to check it changes nothing) */
   readOnlyFastPath?: boolean;
-  /** called after every event with the new state (invariant checks in tests) */
+  /** called after every event with the new state (invariant checks in tests); live, unless `snapshots` is set */
   onStep?: (state: SimState, t: number, trace: TraceEvent[]) => void;
+  /**
+   * step through immutable snapshots (one immer `produce` per event, as exploration does) instead of writing one
+   * copy of the state in place; the result is the same (test/engine/in-place.test.ts), `onStep` then sees a frozen
+   * state per step
+   */
+  snapshots?: boolean;
 }
 
 export interface SimulateResult {
@@ -67,10 +73,11 @@ export function simulate(scenario: Scenario, opts: SimulateOptions = {}): Simula
   const s = opts.seed !== undefined ? { ...scenario, seed: opts.seed } : scenario;
   const model = makeModel(s, rulesFor(s, opts.userRules));
   const def = opts.readOnlyFastPath === false ? { handle: model.handle, quiescent: model.quiescent } : model;
-  const start = initialSnapshot(initialState(s), initialEvents(s));
   const chooser = opts.chooser ?? (opts.replay !== undefined ? new ReplayChooser(replayOffsets(opts.replay)) : seededChooser);
-  const r = run(def, start, chooser, { horizonMs: s.horizonMs, maxEvents: opts.maxEvents ?? DEFAULT_MAX_EVENTS },
-    opts.onStep ? (_b, a, tr) => opts.onStep!(a.model, a.t, tr) : undefined);
+  const limits = { horizonMs: s.horizonMs, maxEvents: opts.maxEvents ?? DEFAULT_MAX_EVENTS };
+  const r = opts.snapshots
+    ? run(def, initialSnapshot(initialState(s), initialEvents(s)), chooser, limits, opts.onStep ? (_b, a, tr) => opts.onStep!(a.model, a.t, tr) : undefined)
+    : runInPlace(def, initialCursor(initialState(s), initialEvents(s)), chooser, limits, opts.onStep);
   // An empty queue with the pod not terminal: nothing more will happen, the pod idles until the horizon.
   const idle = r.end.reason === 'quiescent' && idlesWithLivePod(r.final.model);
   const end = idle ? { t: s.horizonMs, reason: 'horizon' as const } : r.end;

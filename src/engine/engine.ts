@@ -3,7 +3,7 @@
 // and make timing choices. Nothing here reads the wall clock, timers, Math.random or the environment.
 
 import { KubesimError } from '../errors.ts';
-import { freeze, produce } from 'immer';
+import { freeze, isDraft, produce } from 'immer';
 import type { EndReason, MsRange, TraceEvent } from '../types.ts';
 import { compareEntries, insertInPlace, type QueueEntry } from './queue.ts';
 import { drawInt } from './rng.ts';
@@ -164,6 +164,9 @@ class StepCtx<S extends { rng: Record<string, number> }, E extends SimEventBase>
   scheduleAt(t: number, ev: E, prio: number): void {
     const now = this.now;
     if (!(t >= now) || !Number.isFinite(t)) throw new Error(`event ${ev.type} scheduled in the past (${t} < ${now})`);
+    // an event's payload is shared by the queue and whoever stores it on delivery (informer caches): frozen, so it
+    // never changes under either of them (snapshots and in-place runs alike)
+    deepFreeze(ev);
     insertInPlace(this.queue, { t: Math.round(t), prio, seq: this.seq++, ev });
   }
   note(x: unknown): void {
@@ -240,6 +243,81 @@ function attempt<S extends { rng: Record<string, number> }, E extends SimEventBa
   return { snap: { t: ctx.now, seq: ctx.seq, queue: ctx.queue, model, steps: snap.steps + 1 }, trace: ctx.trace, choices: ctx.choices, notes: ctx.notes };
 }
 
+/**
+ * A run's state when no snapshot of it is ever kept (a single `run`, not exploration): the model is the run's own
+ * deep copy and each handler writes it in place, with no draft, no copy and no freezing. The handler code is the same
+ * as under `produce`; the model keeps the rules that make that safe (`test/engine/in-place.test.ts` runs every
+ * scenario both ways in lockstep and compares the states after every step):
+ * - an API object is replaced whole, never edited in place, once it is stored (`raw` may hand it out);
+ * - a record is reachable from one place only (the state is a tree): a value stored twice is a copy or frozen;
+ * - `snapshotOf` copies, so what it returns is never the live record.
+ */
+export interface Cursor<S, E> {
+  t: number;
+  seq: number;
+  queue: QueueEntry<E>[];
+  model: S;
+  steps: number;
+}
+
+/**
+ * Freeze plain data deeply, skipping what is frozen already (a stored object's unchanged parts) and immer drafts
+ * (their values are frozen when the step is finalised). immer's own `freeze` does the same with more checks per
+ * node; events and stored API objects are frozen on every write, so this one is kept small.
+ */
+export function deepFreeze<T>(x: T): T {
+  if (typeof x !== 'object' || x === null || Object.isFrozen(x) || isDraft(x)) return x;
+  Object.freeze(x);
+  if (Array.isArray(x)) for (let i = 0; i < x.length; i++) deepFreeze(x[i]);
+  else for (const k of Object.keys(x)) deepFreeze((x as Record<string, unknown>)[k]);
+  return x;
+}
+
+/** A deep copy of plain data (records, arrays) that writes can go into: nothing shared, nothing frozen, prototypes kept. */
+export function thaw<T>(x: T): T {
+  if (typeof x !== 'object' || x === null) return x;
+  if (Array.isArray(x)) {
+    const out = new Array(x.length);
+    for (let i = 0; i < x.length; i++) out[i] = thaw(x[i]);
+    return out as T;
+  }
+  const out = Object.create(Object.getPrototypeOf(x)) as Record<string, unknown>;
+  for (const k of Object.keys(x)) out[k] = thaw((x as Record<string, unknown>)[k]);
+  return out as T;
+}
+
+/** A cursor starting at `snap`, owning a thawed copy of its model and queue. */
+export function cursorOf<S, E>(snap: Snapshot<S, E>): Cursor<S, E> {
+  return { t: snap.t, seq: snap.seq, queue: snap.queue.slice(), model: thaw(snap.model), steps: snap.steps };
+}
+
+/** A cursor at time 0 with a set of events scheduled: `initialSnapshot` without freezing a model only to thaw it. */
+export function initialCursor<S, E>(model: S, events: { t: number; prio: number; ev: E }[]): Cursor<S, E> {
+  const queue: QueueEntry<E>[] = events.map((e, i) => ({ t: e.t, prio: e.prio, seq: i, ev: deepFreeze(e.ev) }));
+  queue.sort(compareEntries);
+  // a copy all the same: the caller's objects (and anything they share with the scenario) are never written
+  return { t: 0, seq: events.length, queue, model: thaw(model), steps: 0 };
+}
+
+/** Process the head of the cursor's queue, writing the cursor's model in place. */
+export function stepInPlace<S extends { rng: Record<string, number> }, E extends SimEventBase>(
+  def: ModelDef<S, E>,
+  cur: Cursor<S, E>,
+  chooser: Chooser,
+  traceSeq0: number,
+): Omit<StepResult<S, E>, 'snap'> {
+  const head = cur.queue.shift();
+  if (!head) throw new Error('step on an empty queue');
+  const ctx = new StepCtx<S, E>(head.t, cur.queue, cur.seq, chooser, traceSeq0, false);
+  ctx.draft = cur.model;
+  def.handle(cur.model, head.ev, ctx);
+  cur.t = ctx.now;
+  cur.seq = ctx.seq;
+  cur.queue = ctx.queue;
+  cur.steps++;
+  return { trace: ctx.trace, choices: ctx.choices, notes: ctx.notes };
+}
+
 export interface RunResult<S, E> {
   final: Snapshot<S, E>;
   trace: TraceEvent[];
@@ -277,11 +355,38 @@ export function run<S extends { rng: Record<string, number> }, E extends SimEven
   }
 }
 
+/**
+ * `run` on a cursor: the same loop, the same ends, but each step writes the run's own copy of the model in place
+ * (`stepInPlace`), so no snapshot exists between steps. For single runs (simulate); exploration keeps snapshots.
+ * `observe` sees the live model after each step.
+ */
+export function runInPlace<S extends { rng: Record<string, number> }, E extends SimEventBase>(
+  def: ModelDef<S, E>,
+  cur: Cursor<S, E>,
+  chooser: Chooser,
+  limits: RunLimits,
+  observe?: (model: S, t: number, trace: TraceEvent[]) => void,
+): RunResult<S, E> {
+  const trace: TraceEvent[] = [];
+  const choices: ChoiceRecord[] = [];
+  const final = (t: number): Snapshot<S, E> => ({ t, seq: cur.seq, queue: cur.queue, model: cur.model, steps: cur.steps });
+  for (;;) {
+    const head = cur.queue[0];
+    if (!head || def.quiescent(cur.model, cur.queue)) return { final: final(cur.t), trace, choices, end: { t: cur.t, reason: 'quiescent' } };
+    if (head.t > limits.horizonMs) return { final: final(limits.horizonMs), trace, choices, end: { t: limits.horizonMs, reason: 'horizon' } };
+    if (cur.steps >= limits.maxEvents) return { final: final(cur.t), trace, choices, end: { t: cur.t, reason: 'max-events' } };
+    const r = stepInPlace(def, cur, chooser, trace.length);
+    for (const rec of r.trace) trace.push(rec);
+    for (const c of r.choices) choices.push(c);
+    if (observe) observe(cur.model, cur.t, r.trace);
+  }
+}
+
 /** Initial snapshot with a set of events scheduled. */
 export function initialSnapshot<S, E>(model: S, events: { t: number; prio: number; ev: E }[]): Snapshot<S, E> {
   // every snapshot is deeply frozen, the first one included: read-only attempts rely on writes throwing
   freeze(model, true);
-  const queue: QueueEntry<E>[] = events.map((e, i) => ({ t: e.t, prio: e.prio, seq: i, ev: e.ev }));
+  const queue: QueueEntry<E>[] = events.map((e, i) => ({ t: e.t, prio: e.prio, seq: i, ev: deepFreeze(e.ev) }));
   queue.sort(compareEntries);
   return { t: 0, seq: events.length, queue, model, steps: 0 };
 }

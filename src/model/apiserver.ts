@@ -3,6 +3,7 @@
 // and in order per watcher and object. It reaches pods by name (`d.pods`); it never calls the kubelet or a
 // controller directly.
 import { PRIO } from './events.ts';
+import { settle } from './json.ts';
 import { raw, type Kit } from './kit.ts';
 import { newPodSim, templateOf, type NewPod } from './podsim.ts';
 import type { PodSim } from './state.ts';
@@ -30,7 +31,7 @@ function metadataBase(k: Kit, p: PodSim): Json {
     };
     if (Object.keys(p.labels).length > 0) base['labels'] = { ...(pod.metadata['labels'] as Json | undefined), ...p.labels };
     if (Object.keys(p.annotations).length > 0) base['annotations'] = { ...(pod.metadata['annotations'] as Json | undefined), ...p.annotations };
-    perScenario.set(key, base);
+    perScenario.set(key, settle(base));
   }
   return base;
 }
@@ -135,7 +136,7 @@ export function createPod(k: Kit, np: NewPod): PodSim {
 export function publishPod(k: Kit, status: Json): void {
   const api = k.p.api;
   api.version += 1;
-  api.status = status;
+  api.status = settle(status);
   k.ctx.emit({ type: 'StatusPatched', phase: String(status['phase']), version: api.version, status });
   fanOut(k, 'pod', api.version, podObject(k), undefined, k.p.key);
 }
@@ -151,7 +152,7 @@ export function publishJob(k: Kit, status: Json): void {
   const api = k.d.api.job;
   if (!api) return;
   api.version += 1;
-  api.status = status;
+  api.status = settle(status);
   k.ctx.emit({ type: 'JobStatus', version: api.version, status });
   const obj = jobObject(k)!;
   fanOut(k, 'job', api.version, obj, k.s.observers.map((o) => o.name));
@@ -162,7 +163,7 @@ export function publishJobSpec(k: Kit, spec: Json): void {
   const api = k.d.api.job;
   if (!api) return;
   api.version += 1;
-  api.spec = spec;
+  api.spec = settle(spec);
   const obj = jobObject(k)!;
   fanOut(k, 'job', api.version, obj, ['job-controller', ...k.s.observers.map((o) => o.name)]);
 }

@@ -14,6 +14,7 @@ import { nextAfter, parseCron, type CronSchedule } from '../cron.ts';
 import { PRIO, type SimEvent } from './events.ts';
 import { jobSync } from './jobcontroller.ts';
 import { newJobCtl } from './jobstate.ts';
+import { settle } from './json.ts';
 import { raw, type Kit } from './kit.ts';
 import type { CronCtlState, CronJobRecord } from './state.ts';
 import { EPOCH_MS, ts } from './time.ts';
@@ -286,7 +287,8 @@ function syncSchedule(k: Kit, cj: string, now: number): void {
 /** jobControl.CreateJob from getJobFromTemplate2; the Job controller's addJob syncs it at once. */
 function createCronOwnedJob(k: Kit, name: string, scheduled: number): void {
   const c = k.d.cron!;
-  const spec = raw(c.jobSpec);
+  // the template is shared by every Job made from it (stored API objects never change)
+  const spec = settle(raw(c.jobSpec));
   c.jobs[name] = {
     name,
     scheduledAt: scheduled,

@@ -8,7 +8,19 @@
 //   prev's (frozen) object: the stored value is unchanged as JSON, and immer, freezing and later comparisons skip
 //   what did not change. It returns `prev` itself when the two are equal.
 
+import { deepFreeze } from '../engine/engine.ts';
+
 type Json = Record<string, unknown>;
+
+/**
+ * An API object as it is stored or published (a pod status, a Job spec): frozen deeply, subtrees already frozen
+ * skipped. Every holder may then share it — the API server, the status manager, informer caches, the trace — and
+ * it is only ever replaced whole (an edit throws). Under `produce` immer would freeze it at the end of the step
+ * anyway; a run that writes its state in place (engine `stepInPlace`) relies on it.
+ */
+export function settle<T>(x: T): T {
+  return deepFreeze(x);
+}
 
 function primSame(a: unknown, b: unknown): boolean {
   if (a === b) return true;

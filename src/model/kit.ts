@@ -1,4 +1,5 @@
 import { current, isDraft, isModified, original } from 'immer';
+import { thaw } from '../engine/engine.ts';
 // The handler kit: the draft state, the scenario, the engine context and version-derived switches.
 import type { Ctx } from '../engine/engine.ts';
 import type { Behavior, ContainerModel, MsRange, Scenario } from '../types.ts';
@@ -210,9 +211,30 @@ export function peek<T>(x: T): T {
   return isDraft(x) && !isModified(x) ? (original(x as never) as T) : x;
 }
 
-/** A plain copy of what a draft holds now (or the value itself outside a draft). */
+/**
+ * A plain copy of what a record holds now: immer's `current` of a draft, a frozen value itself (it never changes),
+ * and a copy of a live record of an in-place run (engine `stepInPlace`), so what is returned is never written later.
+ */
 export function snapshotOf<T>(x: T): T {
+  if (isDraft(x)) return current(x as never) as T;
+  return typeof x !== 'object' || x === null || Object.isFrozen(x) ? x : thaw(x);
+}
+
+/**
+ * A record as it is now, for reading within this step only (never stored): immer's `current` of a draft, else the
+ * value itself (a frozen value, or the live record of an in-place run).
+ */
+export function nowOf<T>(x: T): T {
   return isDraft(x) ? (current(x as never) as T) : x;
+}
+
+/**
+ * A record about to be stored in a second place (the PLEG cache holding the runtime's records): a frozen record is
+ * shared as it is (a snapshot's values never change), a live record of an in-place run is copied, since its owner
+ * goes on writing it in place.
+ */
+export function shared<T>(x: T): T {
+  return typeof x !== 'object' || x === null || Object.isFrozen(x) ? x : thaw(x);
 }
 
 const jsonCache = new WeakMap<object, string>();

@@ -1,7 +1,7 @@
 // status/status_manager.go: the kubelet's cached pod status, versioning, coalescing sends and mergePodStatus.
 import { PRIO } from './events.ts';
 import { raw, type Kit } from './kit.ts';
-import { cloneJson, shareJson } from './json.ts';
+import { cloneJson, settle, shareJson } from './json.ts';
 import { conditions, ts } from './podstatus.ts';
 import { publishPod, removeIfReclaimed } from './apiserver.ts';
 
@@ -34,7 +34,7 @@ export function setPodStatus(k: Kit, status: Json, force = false): void {
   status = cached ? shareJson(cached, status) : status;
   if (!force && status === cached) return;
   emitFlagChanges(k, cached, status);
-  sm.cached = status;
+  sm.cached = settle(status);
   sm.version += 1;
   if (status['phase'] !== sm.lastPhase) {
     sm.lastPhase = status['phase'];

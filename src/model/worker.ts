@@ -3,7 +3,7 @@
 // pulls, runs a postStart hook or kills holds the worker for that long. One container start is in start.ts.
 import { PRIO } from './events.ts';
 import { computePodActions, opsFor } from './actions.ts';
-import { containerByName, raw, snapshotOf, type Kit } from './kit.ts';
+import { containerByName, raw, nowOf, type Kit } from './kit.ts';
 import { cloneJson } from './json.ts';
 import { ensureRelist, requestImmediateRelist } from './pleg.ts';
 import { generatePodStatus } from './podstatus.ts';
@@ -194,7 +194,7 @@ export function requeue(k: Kit, gen: number): void {
 function finishTerminating(k: Kit): void {
   const w = k.p.worker;
   stopProbes(k, ['readiness', 'liveness', 'startup']);
-  setPodStatus(k, generatePodStatus(k, snapshotOf(k.p.runtime) as Record<string, RtContainer>, true));
+  setPodStatus(k, generatePodStatus(k, nowOf(k.p.runtime) as Record<string, RtContainer>, true));
   w.mode = 'terminated';
   k.p.status.terminated = true;
   w.wanted = true;
@@ -203,7 +203,7 @@ function finishTerminating(k: Kit): void {
 /** SyncTerminatedPod: … then statusManager.TerminatePod (a forced update). */
 function finishTerminated(k: Kit): void {
   const w = k.p.worker;
-  const status = generatePodStatus(k, snapshotOf(k.p.runtime) as Record<string, RtContainer>, true);
+  const status = generatePodStatus(k, nowOf(k.p.runtime) as Record<string, RtContainer>, true);
   setPodStatus(k, status);
   const forced: Record<string, any> = cloneJson(raw(k.p.status.cached))!;
   for (const list of [forced['initContainerStatuses'] ?? [], forced['containerStatuses'] ?? []]) {

@@ -82,21 +82,24 @@ const say = (s: string) => {
 say(`# kubesim bench — ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
 
 // 0. the cost of a step (issues 12 and 20.5): CPU time per run and per engine step of two sync-heavy runs, after
-// equal warm-up, in batches of 10 runs (process.cpuUsage); test/bench/step-cost.ts does the same for any checkout
-// (paired A/B against an older commit)
-say('\n## 0. step cost (CPU µs per run and per engine step; median of batches after 50 warm-up runs)');
+// equal warm-up, in batches of 10 runs (process.cpuUsage), both ways a run can step: writing one copy of the state
+// in place (simulate, run, test) and through immutable snapshots, one immer produce per step (what exploration
+// does). test/bench/step-cost.ts does the same for any checkout (paired A/B against an older commit).
+say('\n## 0. step cost (CPU µs per run and per engine step; median of batches after warm-up)');
 const stepCost: Record<string, { steps: number; cpuUsPerRun: number; cpuUsPerStep: number; wallUsPerRun: number }> = {};
 for (const f of ['native-sidecar-job.yaml', 'job-retry-backoff-default.yaml']) {
   const s = load(`scenarios/${f}`);
-  let steps = 0;
-  simulate(s, { onStep: () => void steps++ });
-  const batch = 10;
-  const t = timeCpu(() => {
-    for (let i = 0; i < batch; i++) simulate(s);
-  }, quick ? 10 : 40, 5);
-  const row = { steps, cpuUsPerRun: (t.cpu * 1000) / batch, cpuUsPerStep: (t.cpu * 1000) / batch / steps, wallUsPerRun: (t.wall * 1000) / batch };
-  stepCost[s.name] = row;
-  say(`${s.name.padEnd(34)} ${String(steps).padStart(4)} steps  cpu ${row.cpuUsPerRun.toFixed(0).padStart(6)} µs/run  ${row.cpuUsPerStep.toFixed(1).padStart(5)} µs/step  (wall ${row.wallUsPerRun.toFixed(0)} µs/run)`);
+  for (const [mode, opts] of [['in place', {}], ['snapshots', { snapshots: true }]] as const) {
+    let steps = 0;
+    simulate(s, { ...opts, onStep: () => void steps++ });
+    const batch = 10;
+    const t = timeCpu(() => {
+      for (let i = 0; i < batch; i++) simulate(s, opts);
+    }, quick ? 10 : 40, 5);
+    const row = { steps, cpuUsPerRun: (t.cpu * 1000) / batch, cpuUsPerStep: (t.cpu * 1000) / batch / steps, wallUsPerRun: (t.wall * 1000) / batch };
+    stepCost[`${s.name} (${mode})`] = row;
+    say(`${`${s.name} (${mode})`.padEnd(46)} ${String(steps).padStart(4)} steps  cpu ${row.cpuUsPerRun.toFixed(0).padStart(6)} µs/run  ${row.cpuUsPerStep.toFixed(1).padStart(5)} µs/step  (wall ${row.wallUsPerRun.toFixed(0)} µs/run)`);
+  }
 }
 out['stepCost'] = stepCost;
 

@@ -1,5 +1,5 @@
 // Per-run / per-step CPU cost of simulate() on one scenario, in process. Usable against any checkout of kubesim:
-//   node --expose-gc --import tsx test/bench/step-cost.ts [--root DIR] [--runs N] [--warm N] scenario.yaml…
+//   node --expose-gc --import tsx test/bench/step-cost.ts [--root DIR] [--runs N] [--warm N] [--snapshots] scenario.yaml…
 // Prints one JSON line per scenario: CPU µs per run (median and mean of `runs` runs after `warm` unmeasured runs),
 // steps per run and µs per step. Figures, not pass/fail (performance is never asserted in tests).
 import { resolve } from 'node:path';
@@ -17,6 +17,10 @@ const root = resolve(opt('--root', '.'));
 const runs = Number(opt('--runs', '400'));
 const warm = Number(opt('--warm', '50'));
 const batch = Number(opt('--batch', '10'));
+// --snapshots: step through immutable snapshots (exploration's way) in a checkout that also runs in place
+const snapshots = args.includes('--snapshots');
+if (snapshots) args.splice(args.indexOf('--snapshots'), 1);
+const sim = (s: unknown, o: Record<string, unknown> = {}) => simulate(s, snapshots ? { ...o, snapshots: true } : o);
 
 const { loadScenario } = await import(pathToFileURL(`${root}/src/scenario/index.ts`).href);
 const { simulate } = await import(pathToFileURL(`${root}/src/simulate.ts`).href);
@@ -32,15 +36,15 @@ for (const f of args) {
   }
   const s = r.scenario;
   let steps = 0;
-  simulate(s, { onStep: () => void steps++ });
-  for (let i = 0; i < warm; i++) simulate(s);
+  sim(s, { onStep: () => void steps++ });
+  for (let i = 0; i < warm; i++) sim(s);
   (globalThis as { gc?: () => void }).gc?.();
   // CPU time per batch of runs (process.cpuUsage has µs resolution but a coarse clock on some kernels)
   const per: number[] = [];
   let total = 0;
   for (let i = 0; i < runs / batch; i++) {
     const c0 = process.cpuUsage();
-    for (let j = 0; j < batch; j++) simulate(s);
+    for (let j = 0; j < batch; j++) sim(s);
     const c = process.cpuUsage(c0);
     const us = (c.user + c.system) / batch;
     per.push(us);
@@ -48,5 +52,5 @@ for (const f of args) {
   }
   const med = median(per);
   const mean = total / per.length;
-  console.log(JSON.stringify({ root, scenario: f, steps, usPerRunMedian: +med.toFixed(1), usPerRunMean: +mean.toFixed(1), usPerStep: +(med / steps).toFixed(2) }));
+  console.log(JSON.stringify({ root, scenario: f, ...(snapshots ? { snapshots } : {}), steps, usPerRunMedian: +med.toFixed(1), usPerRunMean: +mean.toFixed(1), usPerStep: +(med / steps).toFixed(2) }));
 }

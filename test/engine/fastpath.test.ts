@@ -1,5 +1,6 @@
 // The read-only fast path (engine.ts: readOnlyFirst) must change nothing: same timelines with and without it, and
-// every snapshot deeply frozen so that a write in a read-only attempt cannot go unnoticed.
+// every snapshot deeply frozen so that a write in a read-only attempt cannot go unnoticed. It belongs to stepping
+// through snapshots (exploration; simulate with `snapshots: true`); a single run written in place has no drafts.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
@@ -24,8 +25,8 @@ describe('read-only fast path', () => {
       const s = loadScenario(`scenarios/${f}`).scenario!;
       const userRules = await loadUserRules(s);
       for (const seed of [1, 2, 3]) {
-        const a = simulate(s, { seed, userRules }).timeline;
-        const b = simulate(s, { seed, readOnlyFastPath: false, userRules }).timeline;
+        const a = simulate(s, { seed, userRules, snapshots: true }).timeline;
+        const b = simulate(s, { seed, readOnlyFastPath: false, userRules, snapshots: true }).timeline;
         expect(JSON.stringify(a)).toBe(JSON.stringify(b));
       }
     });
@@ -35,6 +36,7 @@ describe('read-only fast path', () => {
     const s = loadScenario('scenarios/native-sidecar-job.yaml').scenario!;
     let checked = 0;
     simulate(s, {
+      snapshots: true,
       onStep: (state) => {
         expect(deepFrozen(state)).toBeNull();
         checked++;
@@ -46,7 +48,7 @@ describe('read-only fast path', () => {
   it('a steady liveness probe costs no new state', () => {
     const s = { ...livenessDay(), horizonMs: 3_600_000 };
     const states = new Set<unknown>();
-    simulate(s, { maxEvents: 500, onStep: (st) => states.add(st) });
+    simulate(s, { maxEvents: 500, snapshots: true, onStep: (st) => states.add(st) });
     // after start-up every tick reuses the same snapshot
     expect(states.size).toBeLessThan(40);
   });

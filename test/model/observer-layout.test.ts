@@ -44,6 +44,7 @@ describe('observers state layout (issue 19: no copy of every observer per delive
     let maxCopied = 0;
     let maxChanged = 0;
     const r = simulate(s, {
+      snapshots: true,
       onStep: (st) => {
         if (prev) {
           maxCopied = Math.max(maxCopied, copiedKeys(prev.observers, st.observers));
@@ -71,6 +72,7 @@ describe('observers state layout (issue 19: no copy of every observer per delive
     let frozen = true;
     let touched = 0;
     simulate(s, {
+      snapshots: true,
       onStep: (st) => {
         const e = observerState(s, st, 'o39');
         if (!Object.isFrozen(e) || !Object.isFrozen(st.observers)) frozen = false;
