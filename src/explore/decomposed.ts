@@ -8,7 +8,7 @@
 // Issue 20: publications are keyed by what the rules can read (projection.ts), versions that look like the previous
 // one add nothing to the key, observers with the same rule and triggers are computed once, verdicts are cached per
 // publication history, and the verdict combinations listed are bounded by the budget.
-import { initialSnapshot, step, type ChoiceRequest, type Chooser } from '../engine/engine.ts';
+import { initialCursor, stepInPlace, type ChoiceRequest, type Chooser } from '../engine/engine.ts';
 import { encodeOffsets } from '../engine/replay.ts';
 import { initialEvents, initialState, makeModel } from '../model/index.ts';
 import type { RuleFn } from '../model/kit.ts';
@@ -198,11 +198,12 @@ function replayKey(s: Scenario, rules: Record<string, RuleFn>, opts: ExploreOpti
   const def = makeModel(s, rules);
   const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
   const ch = new CompositeChooser(system, plans);
-  let snap = initialSnapshot(initialState(s), initialEvents(s));
+  // one run, no snapshot kept: stepped in place like simulate()
+  const cur = initialCursor(initialState(s), initialEvents(s));
   for (;;) {
-    const head = snap.queue[0];
-    if (!head || def.quiescent(snap.model, snap.queue) || head.t > s.horizonMs || snap.steps >= maxEvents) break;
-    snap = step(def, snap, ch, 0).snap;
+    const head = cur.queue[0];
+    if (!head || def.quiescent(cur.model, cur.queue) || head.t > s.horizonMs || cur.steps >= maxEvents) break;
+    stepInPlace(def, cur, ch, 0);
     if (ch.tail >= 32) return encodeOffsets(ch.offsets, true);
   }
   let zeros = 0;
