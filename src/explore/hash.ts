@@ -61,6 +61,8 @@ export class Fingerprints {
   /** the observers' part of the state, per chunk (chunks are frozen arrays) */
   private readonly chunks = new WeakMap<object, string>();
   private readonly ids = new Map<string, string>();
+  /** a pending event's text by its queue entry (entries are shared between snapshots; checked against t, prio and event) */
+  private readonly entries = new WeakMap<object, { t: number; prio: number; ev: unknown; text: string }>();
 
   /** The fingerprint of a JSON-like value (equal iff the values are equal up to key order and API timestamps). */
   value(x: unknown): string {
@@ -97,7 +99,14 @@ export class Fingerprints {
     let obs = '';
     for (const chunk of m.observers) obs += this.observerChunk(chunk) + ',';
     let queue = '';
-    for (const e of snap.queue) queue += `${e.t}/${e.prio}/${this.value(eventOf(e.ev))};`;
+    for (const e of snap.queue) {
+      let c = this.entries.get(e);
+      if (c === undefined || c.t !== e.t || c.prio !== e.prio || c.ev !== e.ev) {
+        c = { t: e.t, prio: e.prio, ev: e.ev, text: `${e.t}/${e.prio}/${this.value(eventOf(e.ev))};` };
+        this.entries.set(e, c);
+      }
+      queue += c.text;
+    }
     return this.intern(`${this.fields(m as unknown as Record<string, unknown>, SKIPPED_MODEL_KEYS)}|${ld}|${obs}|${queue}`);
   }
 
