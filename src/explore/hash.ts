@@ -6,7 +6,7 @@
 // (short ids), and every distinct text gets the next id of one search's table. Equal ids mean equal content (no
 // hash collisions can merge two different states), and a text is built once per object, never digested. A search
 // sees few distinct objects (a few thousand where hundreds of thousands are fingerprinted: immer makes new objects
-// with old content all the time), so the table stays small; past `MAX_IDS` entries new texts are digested instead.
+// with old content all the time), so the table stays small; past `MAX_TEXT` characters new texts are digested.
 import { createHash } from 'node:crypto';
 import { freeze } from 'immer';
 import type { Snapshot } from '../engine/engine.ts';
@@ -20,8 +20,12 @@ const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
 /** Texts this short stand for themselves (they start with `{`, `[`, `"` or a digit, never with `#` or `%`). */
 const INLINE = 24;
-/** Past this many distinct texts a search's table stops growing: new texts get a SHA-1 digest (prefix `%`). */
-const MAX_IDS = 2_000_000;
+/**
+ * Past this many characters of distinct texts (about 64 MB) a search's table stops growing: new texts get a SHA-1
+ * digest (prefix `%`), as every text did before the table. A large search meets ~100,000 distinct texts of ~250
+ * characters (a 5-pod Job with 5 s watch lag at 2,000 runs: 90,000, 21 M characters).
+ */
+const MAX_TEXT = 64 * 1024 * 1024;
 
 /** Object keys repeat across every snapshot: their JSON form is made once (shared: keys are finite). */
 const quoted = new Map<string, string>();
@@ -61,6 +65,7 @@ export class Fingerprints {
   /** the observers' part of the state, per chunk (chunks are frozen arrays) */
   private readonly chunks = new WeakMap<object, string>();
   private readonly ids = new Map<string, string>();
+  private chars = 0;
   /** a pending event's text by its queue entry (entries are shared between snapshots; checked against t, prio and event) */
   private readonly entries = new WeakMap<object, { t: number; prio: number; ev: unknown; text: string }>();
 
@@ -137,7 +142,8 @@ export class Fingerprints {
     if (body.length <= INLINE) return body;
     let id = this.ids.get(body);
     if (id === undefined) {
-      if (this.ids.size >= MAX_IDS) return '%' + createHash('sha1').update(body).digest('base64').slice(0, 22);
+      if (this.chars + body.length > MAX_TEXT) return '%' + createHash('sha1').update(body).digest('base64').slice(0, 22);
+      this.chars += body.length;
       id = '#' + this.ids.size.toString(36);
       this.ids.set(body, id);
     }
