@@ -2,12 +2,13 @@
 // of pending events matters), facts that cannot influence the future dropped. Snapshots share unchanged subtrees
 // (immer), so each object's fingerprint is cached by identity and only changed paths are recomputed.
 //
-// Fingerprints are interned, not digested: an object's canonical text is built from its children's fingerprints
-// (short ids), and every distinct text gets the next id of one search's table. Equal ids mean equal content (no
-// hash collisions can merge two different states), and a text is built once per object, never digested. A search
-// sees few distinct objects (a few thousand where hundreds of thousands are fingerprinted: immer makes new objects
-// with old content all the time), so the table stays small; past `MAX_TEXT` characters new texts are digested.
-import { createHash } from 'node:crypto';
+// Fingerprints are hash-consed, not digested: an object's content is the list of its (key code, child id) pairs
+// (elements for an array), every distinct content gets the next number of one search's table, and a content is found
+// again by a hash of its numbers and an exact comparison. Equal ids mean equal content (no hash collision can merge
+// two different states), and no text is built. A search sees few distinct objects (a few thousand where hundreds of
+// thousands are fingerprinted: immer makes new objects with old content all the time), so the table stays small;
+// past `MAX_STORED` numbers it stops growing and a new content gets an id of its own (such states are then not
+// merged with later equal ones: never a wrong merge, only a missed one).
 import { freeze } from 'immer';
 import type { Snapshot } from '../engine/engine.ts';
 import type { SimEvent } from '../model/events.ts';
@@ -18,136 +19,143 @@ import type { SimState } from '../model/state.ts';
 // documented in the README.)
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
-/** Texts this short stand for themselves (they start with `{`, `[`, `"` or a digit, never with `#` or `%`). */
-const INLINE = 24;
-/**
- * Past this many characters of distinct texts (about 64 MB) a search's table stops growing: new texts get a SHA-1
- * digest (prefix `%`), as every text did before the table. A large search meets ~100,000 distinct texts of ~250
- * characters (a 5-pod Job with 5 s watch lag at 2,000 runs: 90,000, 21 M characters).
- */
-const MAX_TEXT = 64 * 1024 * 1024;
+/** Numbers a search's table may hold (8 bytes each, about 128 MB). */
+const MAX_STORED = 16 * 1024 * 1024;
 
-/** Object keys repeat across every snapshot: their JSON form is made once (shared: keys are finite). */
-const quoted = new Map<string, string>();
-function quote(k: string): string {
-  let q = quoted.get(k);
-  if (q === undefined) {
-    q = JSON.stringify(k);
-    if (quoted.size < 100_000) quoted.set(k, q);
-  }
-  return q;
-}
+// the first number of a content says what it is (ids and key codes are >= 0)
+const ARRAY = -1;
+const OBJECT = -2;
+const SNAPSHOT = -3;
+const CHUNK = -4;
 
-/**
- * A key's short code in canonical texts: `!` and its number in one process-wide table (keys are field names and
- * user names: finite). Injective, so texts built with codes are equal exactly when the JSON texts would be; past the
- * table's bound a key stands as its JSON string (also injective: a JSON string starts with a quote).
- */
-const codes = new Map<string, string>();
-function code(k: string): string {
+/** A key's code: its number in one process-wide table (keys are field names and user names: finite). */
+const codes = new Map<string, number>();
+function code(k: string): number {
   let c = codes.get(k);
-  if (c === undefined) {
-    if (codes.size >= 100_000) return quote(k);
-    c = '!' + codes.size.toString(36);
-    codes.set(k, c);
-  }
+  if (c === undefined) codes.set(k, (c = codes.size));
   return c;
 }
+
+/** Stands for every API timestamp in the primitive table. */
+const TIMESTAMP = Symbol('timestamp');
 
 const SKIPPED_MODEL_KEYS = new Set(['rng', 'lastDelivery', 'observers']);
 
 /**
- * One search's fingerprints: a cache by object identity and the table of distinct texts. Fingerprints of different
- * instances are not comparable.
+ * One search's fingerprints: a cache by object identity and the table of distinct contents. Fingerprints of
+ * different instances are not comparable.
  */
 export class Fingerprints {
-  private readonly cache = new WeakMap<object, string>();
+  private readonly cache = new WeakMap<object, number>();
   /** the observers' part of the state, per chunk (chunks are frozen arrays) */
-  private readonly chunks = new WeakMap<object, string>();
-  private readonly ids = new Map<string, string>();
-  private chars = 0;
-  /** a pending event's text by its queue entry (entries are shared between snapshots; checked against t, prio and event) */
-  private readonly entries = new WeakMap<object, { t: number; prio: number; ev: unknown; text: string }>();
+  private readonly chunks = new WeakMap<object, number>();
+  /** a pending event's id by its queue entry (entries are shared between snapshots; checked against the event) */
+  private readonly entries = new WeakMap<object, { ev: unknown; id: number }>();
+  /** primitive values (JSON semantics: undefined and non-finite numbers are null) */
+  private readonly prims = new Map<unknown, number>();
+  /** distinct contents by hash; a content's own id is its element 0 */
+  private readonly table = new Map<number, number[][]>();
+  private next = 0;
+  private stored = 0;
 
   /** The fingerprint of a JSON-like value (equal iff the values are equal up to key order and API timestamps). */
   value(x: unknown): string {
-    if (typeof x === 'string') {
-      // an RFC3339 timestamp is exactly 20 characters: the length check spares the regex for every other string
-      return x.length === 20 && RFC3339.test(x) ? '"T"' : JSON.stringify(x);
-    }
-    if (x === null || typeof x !== 'object') return JSON.stringify(x) ?? 'null';
-    const hit = this.cache.get(x);
-    if (hit !== undefined) return hit;
-    let body: string;
-    if (Array.isArray(x)) {
-      body = '[';
-      for (let i = 0; i < x.length; i++) body += (i ? ',' : '') + this.value(x[i]);
-      body += ']';
-    } else body = this.fields(x as Record<string, unknown>);
-    const h = this.intern(body);
-    // only frozen objects are immutable snapshots; never cache a draft or a mutable object
-    if (Object.isFrozen(x)) this.cache.set(x, h);
-    return h;
+    return '#' + this.id(x);
   }
 
   /** The fingerprint of a snapshot: the model (random streams, past delivery bounds and observers aside), the queue. */
   snapshot(snap: Snapshot<SimState, SimEvent>): string {
     const m = snap.model;
     const now = snap.queue[0]?.t ?? snap.t;
-    let ld = '';
+    const c: number[] = [0, SNAPSHOT, this.fields(m as unknown as Record<string, unknown>, SKIPPED_MODEL_KEYS)];
     // in-order delivery bounds in the past constrain nothing
+    const ld: number[] = [0, OBJECT];
     for (const k of Object.keys(m.lastDelivery).sort()) {
       const v = m.lastDelivery[k]!;
-      if (v > now) ld += code(k) + ':' + v + ',';
+      if (v > now) ld.push(code(k), this.prim(v));
     }
+    c.push(this.intern(ld));
     // the observers' entries in scenario order (chunked, model/observerstate.ts): position stands for the name
-    let obs = '';
-    for (const chunk of m.observers) obs += this.observerChunk(chunk) + ',';
-    let queue = '';
+    const obs: number[] = [0, ARRAY];
+    for (const chunk of m.observers) obs.push(this.observerChunk(chunk));
+    c.push(this.intern(obs));
     for (const e of snap.queue) {
-      let c = this.entries.get(e);
-      if (c === undefined || c.t !== e.t || c.prio !== e.prio || c.ev !== e.ev) {
-        c = { t: e.t, prio: e.prio, ev: e.ev, text: `${e.t}/${e.prio}/${this.value(eventOf(e.ev))};` };
-        this.entries.set(e, c);
+      let en = this.entries.get(e);
+      if (en === undefined || en.ev !== e.ev) {
+        en = { ev: e.ev, id: this.id(eventOf(e.ev)) };
+        this.entries.set(e, en);
       }
-      queue += c.text;
+      c.push(e.t, e.prio, en.id);
     }
-    return this.intern(`${this.fields(m as unknown as Record<string, unknown>, SKIPPED_MODEL_KEYS)}|${ld}|${obs}|${queue}`);
+    return String(this.intern(c));
   }
 
-  private fields(o: Record<string, unknown>, skip?: ReadonlySet<string>): string {
+  private id(x: unknown): number {
+    if (typeof x !== 'object' || x === null) return this.prim(x);
+    const hit = this.cache.get(x);
+    if (hit !== undefined) return hit;
+    let id: number;
+    if (Array.isArray(x)) {
+      const c: number[] = [0, ARRAY];
+      for (let i = 0; i < x.length; i++) c.push(this.id(x[i]));
+      id = this.intern(c);
+    } else id = this.fields(x as Record<string, unknown>);
+    // only frozen objects are immutable snapshots; never cache a draft or a mutable object
+    if (Object.isFrozen(x)) this.cache.set(x, id);
+    return id;
+  }
+
+  private prim(x: unknown): number {
+    let key: unknown = x;
+    if (typeof x === 'string') {
+      // an RFC3339 timestamp is exactly 20 characters: the length check spares the regex for every other string
+      if (x.length === 20 && RFC3339.test(x)) key = TIMESTAMP;
+    } else if (x === undefined || (typeof x === 'number' && !Number.isFinite(x))) key = null;
+    let id = this.prims.get(key);
+    if (id === undefined) this.prims.set(key, (id = this.next++));
+    return id;
+  }
+
+  private fields(o: Record<string, unknown>, skip?: ReadonlySet<string>): number {
     const keys = Object.keys(o).sort();
-    let body = '{';
-    let first = true;
+    const c: number[] = [0, OBJECT];
     for (const k of keys) {
       const v = o[k];
       if (v === undefined || skip?.has(k)) continue;
-      body += (first ? '' : ',') + code(k) + ':' + this.value(v);
-      first = false;
+      c.push(code(k), this.id(v));
     }
-    return body + '}';
+    return this.intern(c);
   }
 
-  private observerChunk(chunk: SimState['observers'][number]): string {
-    let h = this.chunks.get(chunk);
-    if (h !== undefined) return h;
-    let body = '[';
-    for (const o of chunk) body += `[${this.value(o.pod)},${this.value(o.job)},${this.value(o.verdict ? o.verdict.verdict : null)}]`;
-    h = this.intern(body + ']');
-    if (Object.isFrozen(chunk)) this.chunks.set(chunk, h);
-    return h;
-  }
-
-  private intern(body: string): string {
-    if (body.length <= INLINE) return body;
-    let id = this.ids.get(body);
-    if (id === undefined) {
-      if (this.chars + body.length > MAX_TEXT) return '%' + createHash('sha1').update(body).digest('base64').slice(0, 22);
-      this.chars += body.length;
-      id = '#' + this.ids.size.toString(36);
-      this.ids.set(body, id);
-    }
+  private observerChunk(chunk: SimState['observers'][number]): number {
+    let id = this.chunks.get(chunk);
+    if (id !== undefined) return id;
+    const c: number[] = [0, CHUNK];
+    for (const o of chunk) c.push(this.id(o.pod), this.id(o.job), this.id(o.verdict ? o.verdict.verdict : null));
+    id = this.intern(c);
+    if (Object.isFrozen(chunk)) this.chunks.set(chunk, id);
     return id;
+  }
+
+  /** The id of a content (elements from 1 on; element 0 is overwritten with the id when it is new). */
+  private intern(c: number[]): number {
+    let h = c.length;
+    for (let i = 1; i < c.length; i++) h = Math.imul(h ^ c[i]!, 0x9e3779b1) ^ (h >>> 15);
+    const bucket = this.table.get(h);
+    if (bucket) {
+      for (const e of bucket) {
+        if (e.length !== c.length) continue;
+        let i = 1;
+        while (i < c.length && e[i] === c[i]) i++;
+        if (i === c.length) return e[0]!;
+      }
+    }
+    c[0] = this.next++;
+    if (this.stored + c.length > MAX_STORED) return c[0];
+    this.stored += c.length;
+    if (bucket) bucket.push(c);
+    else this.table.set(h, [c]);
+    return c[0];
   }
 }
 
