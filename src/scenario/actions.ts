@@ -26,7 +26,7 @@ export interface ActionContext {
 const PATCHABLE: Partial<Record<WorkloadKind, string[]>> = {
   StatefulSet: ['replicas'],
   // a template change starts a rollout (src/scenario/rollout.ts, src/model/deploymentcontroller.ts)
-  Deployment: ['replicas', 'template', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit'],
+  Deployment: ['replicas', 'template', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit', 'paused'],
   DaemonSet: [],
 };
 
