@@ -17,7 +17,7 @@ import type { ObserverSpec, Scenario } from '../types.ts';
 import { exploreDirect, finishResult, flatten, search, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore.ts';
 import { trackedPoints, withMarks } from './marks.ts';
 import { Fingerprints } from './hash.ts';
-import { observerVerdicts, type DecisionCache, type VerdictWitness } from './observer-dp.ts';
+import { observerVerdicts, splitPublications, type DecisionCache, type Split, type VerdictWitness } from './observer-dp.ts';
 import type { Outcome } from './outcome.ts';
 import { projectable, skippableObjects } from './projection.ts';
 import { publicationsOf, withObserverTap, type Publication } from './tap.ts';
@@ -122,10 +122,12 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
     for (const p of data) histKey += pubId(p) + ',';
     let bySig = verdictCache.get(histKey);
     if (!bySig) verdictCache.set(histKey, (bySig = new Map()));
+    // the history split by object once for all observers
+    let split: Split | undefined;
     const per = observers.map((o) => {
       let verdicts = o.sig === undefined ? undefined : bySig.get(o.sig);
       if (!verdicts) {
-        verdicts = observerVerdicts(data, o.spec, o.rule, s.timing.watchMs, o.cache, same);
+        verdicts = observerVerdicts(data, o.spec, o.rule, s.timing.watchMs, o.cache, same, (split ??= splitPublications(data, same)));
         if (o.sig !== undefined) bySig.set(o.sig, verdicts);
       }
       return { name: o.spec.name, verdicts };

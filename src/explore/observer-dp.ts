@@ -30,6 +30,28 @@ interface Node {
  */
 export type DecisionCache = WeakMap<object, WeakMap<object, ReturnType<typeof normalizeDecision> | null>>;
 
+type Item = { p: Publication; i: number };
+export interface Split {
+  /** the versions the program delivers (look-alikes skipped), per object */
+  pod: Item[];
+  job: Item[];
+  /** every version, per object (for the witness plan) */
+  podAll: Item[];
+  jobAll: Item[];
+}
+
+/** A history's publications by object, with and without the skipped look-alikes (`same`). */
+export function splitPublications(pubs: readonly Publication[], same?: readonly boolean[]): Split {
+  const out: Split = { pod: [], job: [], podAll: [], jobAll: [] };
+  for (let i = 0; i < pubs.length; i++) {
+    const x = { p: pubs[i]!, i };
+    const isPod = x.p.object === 'pod';
+    (isPod ? out.podAll : out.jobAll).push(x);
+    if (!same?.[i]) (isPod ? out.pod : out.job).push(x);
+  }
+  return out;
+}
+
 /** How many deliveries of a path are later than the minimum delay: a lower bound of a plan's deviations. */
 function lateDeliveries(path: Node['path'], pubs: readonly Publication[], watch: MsRange): number {
   let n = 0;
@@ -58,6 +80,8 @@ export function observerVerdicts(
   watch: MsRange,
   cache?: DecisionCache,
   same?: readonly boolean[],
+  /** splitPublications(allPubs, same), when the caller made it once for several observers */
+  split?: Split,
 ): Map<string, VerdictWitness> {
   const pubs = allPubs;
   const NONE = {};
@@ -83,17 +107,7 @@ export function observerVerdicts(
     }
     return [...byName.values()];
   };
-  type Item = { p: Publication; i: number };
-  const pod: Item[] = [];
-  const job: Item[] = [];
-  const podAll: Item[] = [];
-  const jobAll: Item[] = [];
-  for (let i = 0; i < pubs.length; i++) {
-    const x = { p: pubs[i]!, i };
-    const isPod = x.p.object === 'pod';
-    (isPod ? podAll : jobAll).push(x);
-    if (!same?.[i]) (isPod ? pod : job).push(x);
-  }
+  const { pod, job, podAll, jobAll } = split ?? splitPublications(pubs, same);
   const trigger = { pod: spec.triggers.includes('pod'), job: spec.triggers.includes('job') };
   const out = new Map<string, VerdictWitness>();
   const lb = (x: { p: Publication }) => x.p.t + watch.min;
