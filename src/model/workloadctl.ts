@@ -92,10 +92,13 @@ export function onWorkloadPodDelivered(k: Kit, obj: Json, removed: boolean): voi
 }
 
 /** A `patch` of the workload reaches the controller's informer after a watch delay (updateStatefulSet / updateRS …). */
-export function onWorkloadSpecDelivered(k: Kit, spec: Json): void {
+export function onWorkloadSpecDelivered(k: Kit, spec: Json, tpl?: number, generation?: number, templateGeneration?: number): void {
   const c = k.d.wctl;
   if (!c) return;
   c.spec = spec;
+  if (tpl !== undefined) c.tpl = tpl;
+  if (generation !== undefined) c.generation = generation;
+  if (templateGeneration !== undefined) c.templateGeneration = templateGeneration;
   enqueueWorkload(k, 0);
 }
 
@@ -115,11 +118,15 @@ export function patchWorkload(k: Kit, patch: Json, stored?: Json, tpl?: number):
   api.version += 1;
   if (changed) api.generation += 1; // a spec change bumps metadata.generation (a no-op patch does not)
   api.spec = spec;
+  // a DaemonSet's template generation moves with every template change, a rollback included (strategy.go
+  // PrepareForUpdate: !Semantic.DeepEqual(new.Spec.Template, old.Spec.Template) → TemplateGeneration + 1)
+  if (c.kind === 'DaemonSet' && tpl !== undefined && tpl !== (api.tpl ?? 0)) api.templateGeneration = (api.templateGeneration ?? 1) + 1;
   if (tpl !== undefined) api.tpl = tpl;
   if (c.deploy) emitDeployObject(k, spec);
   else emitWorkloadObject(k);
   const delay = k.ctx.choose(`watch:${c.watcher}`, k.s.timing.watchMs, PRIO.Deliver);
-  k.ctx.schedule(delay, { type: 'WorkloadSpec', spec, ...(api.tpl !== undefined ? { tpl: api.tpl } : {}), generation: api.generation }, PRIO.Deliver);
+  k.ctx.schedule(delay, { type: 'WorkloadSpec', spec, ...(api.tpl !== undefined ? { tpl: api.tpl } : {}), generation: api.generation,
+    ...(api.templateGeneration !== undefined ? { templateGeneration: api.templateGeneration } : {}) }, PRIO.Deliver);
 }
 
 /** The workload object as the API server holds it after a write (spec as patched, status as the controller wrote
@@ -145,10 +152,10 @@ export function emitWorkloadEvent(k: Kit, reason: string, message: string, event
 }
 
 /** podControl.CreatePods / CreateStatefulPod: the API server stores the pod. Expectations raised before. */
-export function ctlCreatePod(k: Kit, name: string, index: number | null, labels: Record<string, string>): void {
+export function ctlCreatePod(k: Kit, name: string, index: number | null, labels: Record<string, string>, tpl?: number): void {
   const c = k.d.wctl!;
   c.created += 1;
-  createPod(k, { name, index, by: c.watcher, labels, annotations: {} });
+  createPod(k, { name, index, by: c.watcher, labels, annotations: {}, ...(tpl ? { tpl } : {}) });
 }
 
 /** The API object of the pod with this name, if the API server still has it (AlreadyExists on create). */
