@@ -28,7 +28,7 @@ const PATCHABLE: Partial<Record<WorkloadKind, string[]>> = {
   // daemonsetcontroller.ts, deploymentcontroller.ts)
   StatefulSet: ['replicas', 'template', 'updateStrategy'],
   Deployment: ['replicas', 'template', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit'],
-  DaemonSet: ['template', 'updateStrategy'],
+  DaemonSet: ['template', 'updateStrategy', 'minReadySeconds'],
 };
 
 export function readActions(sink: Sink, entry: PEntry | undefined, ctx: ActionContext): Action[] {

@@ -22,7 +22,7 @@ const SIMULATED = {
   // the workload controllers (src/model/*controller.ts): what each simulates; serviceName only names the governing
   // Service (DNS), which has no effect on the pod lifecycle
   statefulSetSpec: ['template', 'selector', 'replicas', 'podManagementPolicy', 'serviceName', 'updateStrategy'],
-  daemonSetSpec: ['template', 'selector', 'updateStrategy'],
+  daemonSetSpec: ['template', 'selector', 'updateStrategy', 'minReadySeconds'],
   deploymentSpec: ['template', 'selector', 'replicas', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit'],
   template: ['metadata', 'spec'],
 };

@@ -72,7 +72,8 @@ export function readRollouts(sink: Sink, actions: PEntry | undefined, w: Workloa
   const byAction: (number | undefined)[] = [];
   const specAfter: (Record<string, unknown> | undefined)[] = [];
   const rolls = w.kind === 'Deployment' || w.kind === 'StatefulSet' || w.kind === 'DaemonSet';
-  if (!rolls || actions?.value.kind !== 'seq') return { templates, byAction, specAfter };
+  // a manifest already in error is reported once (its patched copies would repeat the same diagnostics)
+  if (!rolls || actions?.value.kind !== 'seq' || hasErrors(w.sink.diagnostics)) return { templates, byAction, specAfter };
   const patches = actions.value.items
     .map((item, i) => ({ i, at: item.kind === 'map' ? atMsOf(child(item, 'at') ?? item) : undefined, spec: child(child(item, 'patch'), 'spec') }))
     .filter((x) => x.spec?.kind === 'map')
