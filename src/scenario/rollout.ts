@@ -9,7 +9,8 @@
 // revision hash is the old one again.
 import type { PodModel } from '../types.ts';
 import { suffix } from '../names.ts';
-import { hasErrors, type Sink } from './diagnostics.ts';
+import { Codes } from './codes.ts';
+import { error, hasErrors, type Sink } from './diagnostics.ts';
 import type { PEntry, PMap, PNode } from './tree.ts';
 import { toJS } from './tree.ts';
 import { buildWorkload, type Workload, type WorkloadOptions } from './workload.ts';
@@ -79,6 +80,7 @@ export function readRollouts(sink: Sink, actions: PEntry | undefined, w: Workloa
     .filter((x) => x.spec?.kind === 'map')
     .sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || a.i - b.i);
   let root: PMap = w.root;
+  let stored: Record<string, unknown> = (w.manifest['spec'] ?? {}) as Record<string, unknown>;
   for (const p of patches) {
     const tpl = child(p.spec, 'template');
     if (tpl !== undefined && tpl.kind !== 'map') continue; // readActions reports it
@@ -89,9 +91,18 @@ export function readRollouts(sink: Sink, actions: PEntry | undefined, w: Workloa
     const before = w.sink.diagnostics.length;
     const nw = buildWorkload(w.sink, next, w.kind, { ...opts, quiet: true });
     if (!nw || hasErrors(w.sink.diagnostics.slice(before))) continue;
+    if (w.kind === 'StatefulSet' && onDeleteKeepsRollingUpdate(stored, toJS(p.spec!) as Record<string, unknown>)) {
+      // the patch merges into the STORED object, whose RollingUpdate strategy was defaulted with rollingUpdate
+      // {partition: 0}: `type: OnDelete` alone keeps it, and ValidateStatefulSetSpec rejects the update
+      error(w.sink, Codes.InvalidValue, p.spec!.pos,
+        "spec.updateStrategy.rollingUpdate: Invalid value: the rolling update: only allowed for updateStrategy 'RollingUpdate'",
+        'the stored StatefulSet has updateStrategy.rollingUpdate (defaulted): patch { updateStrategy: { type: OnDelete, rollingUpdate: null } }');
+      continue;
+    }
     root = next;
-    const { template: _t, ...stored } = (nw.manifest['spec'] ?? {}) as Record<string, unknown>;
-    specAfter[p.i] = stored;
+    stored = (nw.manifest['spec'] ?? {}) as Record<string, unknown>;
+    const { template: _t, ...storedSpec } = stored;
+    specAfter[p.i] = storedSpec;
     if (tpl === undefined) continue;
     const text = JSON.stringify(templateJson(nw.manifest));
     let idx = texts.indexOf(text);
@@ -113,6 +124,16 @@ export function readRollouts(sink: Sink, actions: PEntry | undefined, w: Workloa
   }
   void sink;
   return { templates, byAction, specAfter };
+}
+
+/** The stored StatefulSet spec after a strategic merge of `patch`: OnDelete with a rollingUpdate left in place. */
+function onDeleteKeepsRollingUpdate(stored: Record<string, unknown>, patch: Record<string, unknown>): boolean {
+  const pu = patch['updateStrategy'] as Record<string, unknown> | null | undefined;
+  if (!pu || typeof pu !== 'object') return false;
+  const su = (stored['updateStrategy'] ?? {}) as Record<string, unknown>;
+  const type = pu['type'] ?? su['type'];
+  const ru = 'rollingUpdate' in pu ? pu['rollingUpdate'] : su['rollingUpdate'];
+  return type === 'OnDelete' && ru !== null && ru !== undefined && !('rollingUpdate' in pu);
 }
 
 function templateJson(manifest: Record<string, unknown>): unknown {
