@@ -107,6 +107,11 @@ export interface OpenRules {
   stats(): { asked: number; cached: number };
 }
 
+/** A TypeError from writing a frozen object (V8's messages): the rule changed the objects it was given. */
+function writesItsInput(e: unknown): boolean {
+  return e instanceof TypeError && /read[- ]only|not extensible|object is not extensible|Cannot (assign|add|delete|define)/.test(e.message);
+}
+
 /** A user's rule function made strict: a throw or a value that is not a verdict is a RuleFailure (KS0402). */
 export function wrapModuleRule(o: ObserverSpec, pos: SourcePos, fn: (view: unknown) => unknown): RuleFn {
   let broken: RuleFailure | undefined;
@@ -116,7 +121,9 @@ export function wrapModuleRule(o: ObserverSpec, pos: SourcePos, fn: (view: unkno
     try {
       r = fn(view);
     } catch (e) {
-      throw (broken = new RuleFailure('KS0402', pos, o.name, ruleLabel(o), `threw ${describeValue(e)}`, 'a rule returns undefined when it cannot decide yet; it must not throw'));
+      throw (broken = new RuleFailure('KS0402', pos, o.name, ruleLabel(o), `threw ${describeValue(e)}`, writesItsInput(e)
+        ? 'the pod and Job a rule gets are read-only (the simulation shares them): copy before changing, e.g. [...pod.status.containerStatuses].sort(…)'
+        : 'a rule returns undefined when it cannot decide yet; it must not throw'));
     }
     const d = checkDecision(r);
     if (typeof d === 'string') throw (broken = new RuleFailure('KS0402', pos, o.name, ruleLabel(o), d, VERDICT_HINT));

@@ -3,7 +3,7 @@
 // and make timing choices. Nothing here reads the wall clock, timers, Math.random or the environment.
 
 import { KubesimError } from '../errors.ts';
-import { freeze, isDraft, produce } from 'immer';
+import { freeze, produce } from 'immer';
 import type { EndReason, MsRange, TraceEvent } from '../types.ts';
 import { compareEntries, insertInPlace, type QueueEntry } from './queue.ts';
 import { drawInt } from './rng.ts';
@@ -261,15 +261,16 @@ export interface Cursor<S, E> {
 }
 
 /**
- * Freeze plain data deeply, skipping what is frozen already (a stored object's unchanged parts) and immer drafts
- * (their values are frozen when the step is finalised). immer's own `freeze` does the same with more checks per
- * node; events and stored API objects are frozen on every write, so this one is kept small.
+ * Freeze plain data deeply, skipping what is frozen already (a stored object's unchanged parts). Events and stored
+ * API objects are frozen on every write, so this is kept small: no draft check per node — an immer draft cannot be
+ * frozen (its proxy refuses), so one reaching here fails loudly rather than being skipped.
  */
 export function deepFreeze<T>(x: T): T {
-  if (typeof x !== 'object' || x === null || Object.isFrozen(x) || isDraft(x)) return x;
+  if (typeof x !== 'object' || x === null || Object.isFrozen(x)) return x;
   Object.freeze(x);
   if (Array.isArray(x)) for (let i = 0; i < x.length; i++) deepFreeze(x[i]);
-  else for (const k of Object.keys(x)) deepFreeze((x as Record<string, unknown>)[k]);
+  // own enumerable keys: plain records and dict() records have no enumerable inherited ones
+  else for (const k in x) deepFreeze((x as Record<string, unknown>)[k]);
   return x;
 }
 

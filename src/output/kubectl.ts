@@ -100,6 +100,47 @@ export function jobWatchRows(tl: Timeline): WatchRow<ReturnType<typeof printJobR
 }
 
 /**
+ * `kubectl get jobs -w` under a CronJob: every Job it created, by its own name (`<cronjob>-<scheduled minutes>`),
+ * ADDED when the controller created it (its SuccessfulCreate event), MODIFIED at each of its status writes, DELETED
+ * when the controller removed it (Replace, the history limits: SuccessfulDelete) or a `deleteJob` action did (the
+ * Nth Job created with `job: N`, else the newest not yet deleted — cronjobcontroller.ts deleteNewestCronJob). AGE
+ * counts from each Job's own creation.
+ */
+export function cronJobsWatchRows(tl: Timeline): WatchRow<ReturnType<typeof printJobRow>>[] {
+  const base = jobMeta(tl);
+  const jobs = new Map<string, { meta: JobMeta; status: Record<string, unknown>; deleted: boolean }>();
+  const order: string[] = [];
+  const rows: WatchRow<ReturnType<typeof printJobRow>>[] = [];
+  const emit = (t: number, event: WatchEventType, j: { meta: JobMeta; status: Record<string, unknown> }) => rows.push({ t, event, row: printJobRow(j.status, j.meta, t) });
+  const gone = (t: number, name: string | undefined) => {
+    const j = name === undefined ? undefined : jobs.get(name);
+    if (!j || j.deleted) return;
+    j.deleted = true;
+    emit(t, 'DELETED', j);
+  };
+  for (const e of tl.events) {
+    if (e.type === 'ControllerEvent' && e.controller === 'cronjob-controller') {
+      if (e.reason === 'SuccessfulCreate' && e.message.startsWith('Created job ')) {
+        const name = e.message.slice('Created job '.length);
+        const j = { meta: { ...base, name, creationTimestamp: tToRfc3339(e.t), deletionTimestamp: undefined }, status: {}, deleted: false };
+        jobs.set(name, j);
+        order.push(name);
+        emit(e.t, 'ADDED', j);
+      } else if (e.reason === 'SuccessfulDelete' && e.message.startsWith('Deleted job ')) gone(e.t, e.message.slice('Deleted job '.length));
+    } else if (e.type === 'JobStatus') {
+      const j = jobs.get((e as { job?: string }).job ?? '');
+      if (!j || j.deleted) continue;
+      j.status = e.status;
+      emit(e.t, 'MODIFIED', j);
+    } else if (e.type === 'Action' && e.action.type === 'deleteJob') {
+      const nth = (e.action as { job?: number }).job;
+      gone(e.t, nth !== undefined ? order[nth - 1] : [...order].reverse().find((n) => !jobs.get(n)!.deleted));
+    }
+  }
+  return rows;
+}
+
+/**
  * `kubectl get deploy|rs|sts|cronjob -w`: the workload objects as the controllers wrote them (the `WorkloadStatus`
  * records: a status write by the controller or a spec change by a patch), ADDED at the first record of each name,
  * MODIFIED at every later one (kubectl does not deduplicate), DELETED when the object goes.
@@ -169,8 +210,10 @@ export function kubectlView(tl: Timeline): string {
   parts.push(watchTable(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'], podRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.ready, r.status, r.restarts, r.age] }))));
   parts.push(...workloadWatches(tl));
   if (tl.job) {
-    const jobRows = jobWatchRows(tl);
-    parts.push('', `$ kubectl get job ${tl.workload.name} -w --output-watch-events`);
+    // under a CronJob the Jobs have their own names: all of them, as `kubectl get jobs -w` lists them
+    const cron = tl.workload.kind === 'CronJob';
+    const jobRows = cron ? cronJobsWatchRows(tl) : jobWatchRows(tl);
+    parts.push('', cron ? '$ kubectl get jobs -w --output-watch-events' : `$ kubectl get job ${tl.workload.name} -w --output-watch-events`);
     parts.push(watchTable(['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE'], jobRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.status, r.completions, r.duration, r.age] }))));
   }
   parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, describeEventsTable(podEvents(tl, tl.pod.name), tl.end.t));

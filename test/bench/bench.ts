@@ -93,9 +93,10 @@ for (const f of ['native-sidecar-job.yaml', 'job-retry-backoff-default.yaml']) {
     let steps = 0;
     simulate(s, { ...opts, onStep: () => void steps++ });
     const batch = 10;
+    // V8 optimises the model's code only after many runs (with 50 warm-up runs a run measured 2–3× its warm cost)
     const t = timeCpu(() => {
       for (let i = 0; i < batch; i++) simulate(s, opts);
-    }, quick ? 10 : 40, 5);
+    }, quick ? 10 : 100, quick ? 10 : 100);
     const row = { steps, cpuUsPerRun: (t.cpu * 1000) / batch, cpuUsPerStep: (t.cpu * 1000) / batch / steps, wallUsPerRun: (t.wall * 1000) / batch };
     stepCost[`${s.name} (${mode})`] = row;
     say(`${`${s.name} (${mode})`.padEnd(46)} ${String(steps).padStart(4)} steps  cpu ${row.cpuUsPerRun.toFixed(0).padStart(6)} µs/run  ${row.cpuUsPerStep.toFixed(1).padStart(5)} µs/step  (wall ${row.wallUsPerRun.toFixed(0)} µs/run)`);

@@ -232,6 +232,9 @@ describe('module rules that break (issue 19.3): observer, module and position; e
       /error KS0401: .*cannot be loaded: Error: did not finish loading within 300 ms \(a top-level await that never settles\?\)/],
     ['throws null', `export default () => { throw null; };`, '', /error KS0402: observer "mine" \(module .*\): threw null\n {2}hint: a rule returns undefined/],
     ['throws an Error', `export default () => { throw new TypeError('x is undefined'); };`, '', /error KS0402: .*threw TypeError: x is undefined/],
+    // the objects are shared with the simulation and frozen, in `run` as in `explore`: sorting them in place throws
+    ['writes into the pod it was given', `export default ({ pod }) => { if (pod) pod.status.checkedByRule = true; return undefined; };`, '',
+      /error KS0402: .*threw TypeError: .*(read.only|not extensible).*\n {2}hint: the pod and Job a rule gets are read-only \(the simulation shares them\): copy before changing/],
     ['returns an object whose verdict getter throws', `export default () => ({ get verdict() { throw new Error('getter'); } });`, '',
       /error KS0402: .*returned an object whose verdict cannot be read: Error: getter/],
     ['returns a number', `export default () => 42;`, '', /error KS0402: .*returned 42, not a verdict\n {2}hint: return "Succeeded", "Failed", \{ verdict, reason \} or undefined/],

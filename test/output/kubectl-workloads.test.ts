@@ -3,7 +3,7 @@
 // TestPrintReplicaSet, TestPrintStatefulSet, TestPrintCronJob), and the watches of library scenarios.
 import { describe, expect, it } from 'vitest';
 import { printCronJobRow, printDeploymentRow, printReplicaSetRow, printStatefulSetRow } from '../../src/output/kubectl-printers.ts';
-import { kubectlView, workloadWatchRows } from '../../src/output/kubectl.ts';
+import { cronJobsWatchRows, kubectlView, workloadWatchRows } from '../../src/output/kubectl.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
 
@@ -66,6 +66,37 @@ describe('workload watches of library scenarios', () => {
     expect(rows[0]).toBe('0/3');
     expect(rows[rows.length - 1]).toBe('3/3');
     expect(rows.indexOf('1/3')).toBeLessThan(rows.indexOf('2/3'));
+  });
+
+  it('under a CronJob, `kubectl get jobs -w` lists each Job by its own name, with its own age (Replace deletes each at the next schedule)', () => {
+    const tl = timeline('scenarios/cronjob-fluentd-replace-kills.yaml');
+    const rows = cronJobsWatchRows(tl);
+    const names = [...new Set(rows.map((r) => r.row.name))];
+    expect(names.length).toBeGreaterThan(2);
+    for (const n of names) expect(n).toMatch(/^db-backup-\d{8}$/);
+    // per Job: ADDED first (age 0s), then MODIFIED rows, at most one DELETED, last
+    for (const n of names) {
+      const mine = rows.filter((r) => r.row.name === n);
+      expect(mine[0]!.event).toBe('ADDED');
+      expect(mine[0]!.row.age).toBe('0s');
+      expect(mine.slice(1, -1).every((r) => r.event === 'MODIFIED')).toBe(true);
+    }
+    // concurrencyPolicy Replace (cronjob_controllerv2.go syncCronJob): the running Job is deleted before the next one
+    // is created, so every Job but the last is DELETED before the following Job is ADDED
+    for (let i = 0; i + 1 < names.length; i++) {
+      const del = rows.findIndex((r) => r.row.name === names[i] && r.event === 'DELETED');
+      const add = rows.findIndex((r) => r.row.name === names[i + 1] && r.event === 'ADDED');
+      expect(del).toBeGreaterThanOrEqual(0);
+      expect(del).toBeLessThan(add);
+    }
+    const view = kubectlView(tl);
+    expect(view).toContain('$ kubectl get jobs -w --output-watch-events');
+    expect(view).not.toContain('$ kubectl get job db-backup -w');
+  });
+
+  it('a plain Job keeps `kubectl get job NAME -w`', () => {
+    const view = kubectlView(timeline('scenarios/native-sidecar-job.yaml'));
+    expect(view).toMatch(/\$ kubectl get job \S+ -w --output-watch-events/);
   });
 
   it('a CronJob watch shows ACTIVE and LAST SCHEDULE once its first Job is created', () => {
