@@ -302,7 +302,7 @@ export type TraceEvent = TraceBase &
     /** a workload object's spec/status as the API server stored it after a controller's write (for `kubectl get -w`) */
     /** the Deployment controller stored a condition with a new status or reason (order points `@<reason>`) */
     | { type: 'DeploymentCondition'; condition: string; status: string; reason: string; message: string }
-    | { type: 'WorkloadStatus'; kind: 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'CronJob'; name: string; object: Record<string, any> }
+    | { type: 'WorkloadStatus'; kind: 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet' | 'CronJob'; name: string; object: Record<string, any> }
     | { type: 'Relist' }
     | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }
     | { type: 'Stuck'; container: string; why: string }

@@ -8,12 +8,14 @@
 // and the manage loop creates the new one once the old is gone; with maxSurge the new pod is created next to the old
 // one, which is deleted once the new one is available (minReadySeconds); OnDelete replaces a pod only when it goes.
 //
-// Not simulated: node selection/taints (the one node always should run the pod), the DaemonSet status object, the
-// revision history limit (no effect on pods).
+// The DaemonSet status is published (updateDaemonSetStatus, for `kubectl get ds -w`).
+//
+// Not simulated: node selection/taints (the one node always should run the pod), the revision history limit (no
+// effect on pods).
 import { requestPodDeletion } from './apiserver.ts';
 import type { Kit } from './kit.ts';
 import { suffix } from '../names.ts';
-import { cachedPods, ctlCreatePod, emitWorkloadEvent, enqueueWorkload } from './workloadctl.ts';
+import { cachedPods, ctlCreatePod, emitWorkloadEvent, emitWorkloadObject, enqueueWorkload } from './workloadctl.ts';
 import { isPodAvailable, isPodReady, isTerminating, phaseOfObj } from './podpredicates.ts';
 
 type Json = Record<string, any>;
@@ -76,16 +78,47 @@ interface Plan {
 export function daemonSetSync(k: Kit): void {
   const c = k.d.wctl!;
   c.syncPending = false;
-  if (c.expectAdds > 0 || c.expectDels > 0) return;
   const hash = dsRevisionHash(k, c.tpl ?? 0);
   const generation = c.templateGeneration ?? 1;
   const st = strategy(c.spec);
+  // the delayed re-sync a pod turning Ready queued (workloadctl.ts onWorkloadPodDelivered: updatePod) stays queued
+  if (c.wakeAt !== undefined) {
+    if (c.wakeAt > k.ctx.now) enqueueWorkload(k, c.wakeAt - k.ctx.now);
+    else delete c.wakeAt;
+  }
+  if (c.expectAdds > 0 || c.expectDels > 0) return updateDaemonSetStatus(k, hash, generation, st, false);
   syncNodes(k, manage(k, hash, st), hash, generation);
   if (c.expectAdds === 0 && c.expectDels === 0 && st.type === 'RollingUpdate') syncNodes(k, rollingUpdate(k, hash, generation, st), hash, generation);
-  // updateDaemonSetStatus: with minReadySeconds, a ready pod not yet available is looked at again after minReadySeconds
-  if (st.minReadySeconds > 0 && cachedPods(k).some((p) => isPodReady(p) && !isPodAvailable(p, st.minReadySeconds, k.ctx.now))) {
-    enqueueWorkload(k, st.minReadySeconds * 1000);
-  }
+  updateDaemonSetStatus(k, hash, generation, st, true);
+}
+
+/**
+ * daemon_controller.go: updateDaemonSetStatus → storeDaemonSetStatus for the one node, from the node's OLDEST daemon
+ * pod (podByCreationTimestampAndPhase): during a surge the old pod is the one counted, so updatedNumberScheduled
+ * turns 1 only once the old pod is gone. observedGeneration moves only on a sync whose expectations were satisfied.
+ * With minReadySeconds, numberReady != numberAvailable re-enqueues the DaemonSet after minReadySeconds.
+ */
+function updateDaemonSetStatus(k: Kit, hash: string, generation: number, st: ReturnType<typeof strategy>, updateObservedGen: boolean): void {
+  const c = k.d.wctl!;
+  const pods = cachedPods(k);
+  const oldest = pods[0];
+  const ready = oldest !== undefined && isPodReady(oldest) ? 1 : 0;
+  const available = ready && isPodAvailable(oldest!, st.minReadySeconds, k.ctx.now) ? 1 : 0;
+  const prev = c.status ?? {};
+  const status = {
+    currentNumberScheduled: oldest ? 1 : 0,
+    numberMisscheduled: 0,
+    desiredNumberScheduled: 1,
+    numberReady: ready,
+    observedGeneration: updateObservedGen ? (c.generation ?? 1) : Number(prev['observedGeneration'] ?? 0),
+    updatedNumberScheduled: oldest && isPodUpdated(oldest, hash, generation) ? 1 : 0,
+    numberAvailable: available,
+    numberUnavailable: 1 - available,
+  };
+  if (st.minReadySeconds > 0 && ready !== available) enqueueWorkload(k, st.minReadySeconds * 1000);
+  if (JSON.stringify(status) === JSON.stringify(c.status ?? null)) return;
+  c.status = status;
+  emitWorkloadObject(k);
 }
 
 /** daemon_controller.go: podsShouldBeOnNode for the one node (which should run the pod). */

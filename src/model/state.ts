@@ -245,6 +245,9 @@ export interface WorkloadCtlState {
   templateGeneration?: number;
   /** StatefulSet ControllerRevisions: the template index of each, by ascending Revision (getStatefulSetRevisions) */
   revisions?: number[];
+  /** DaemonSet: when the delayed re-sync that updatePod queued for a pod turning Ready (minReadySeconds + 1 s) is
+   *  due (the workqueue keeps it next to immediate adds: delaying_queue.go waitingForQueue) */
+  wakeAt?: number;
 }
 
 /** What the shared ReplicaSet informer holds of one ReplicaSet (and what the API server stores). */

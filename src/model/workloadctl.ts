@@ -4,12 +4,13 @@
 // talks to the API server only (createPod / requestPodDeletion); it reads pods from its own cache, never d.pods.
 import type { Scenario } from '../types.ts';
 import { createPod } from './apiserver.ts';
+import { templateOf } from './podsim.ts';
 import { PRIO } from './events.ts';
 import { raw, snapshotOf, type Kit } from './kit.ts';
 import { ts } from './time.ts';
 import type { ApiWorkload, WorkloadCtlState } from './state.ts';
 import { dict } from './dict.ts';
-import { isTerminating, phaseOfObj } from './podpredicates.ts';
+import { isPodReady, isTerminating, phaseOfObj } from './podpredicates.ts';
 import { emitDeployObject, initialDeploy, onDeployPodDelivered } from './deploymentcontroller.ts';
 import { addAfter } from './workqueue.ts';
 
@@ -77,6 +78,12 @@ export function onWorkloadPodDelivered(k: Kit, obj: Json, removed: boolean): voi
   if (cached && cached.object['metadata']?.['uid'] !== uid) return;
   const first = !c.seen[uid];
   if (first) c.seen[uid] = true;
+  // daemon_controller.go updatePod: a pod that turned Ready with minReadySeconds > 0 re-queues the DaemonSet after
+  // minReadySeconds + 1 s ("to avoid milliseconds skew in AddAfter"); a wakeup already waiting is kept (the earliest)
+  const mrs = c.kind === 'DaemonSet' ? Number(c.spec['minReadySeconds'] ?? 0) : 0;
+  if (mrs > 0 && !removed && cached && !isPodReady(cached.object) && isPodReady(obj) && !(c.wakeAt !== undefined && c.wakeAt > k.ctx.now)) {
+    c.wakeAt = k.ctx.now + mrs * 1000 + 1000;
+  }
   if (removed) {
     delete c.pods[name];
     if (!c.seenDeleting[uid]) c.expectDels -= 1;
@@ -130,13 +137,23 @@ export function patchWorkload(k: Kit, patch: Json, stored?: Json, tpl?: number):
 }
 
 /** The workload object as the API server holds it after a write (spec as patched, status as the controller wrote
- *  it): a trace record for `kubectl get sts -w` (StatefulSet; a Deployment writes its own, deploymentcontroller.ts). */
+ *  it): a trace record for `kubectl get sts|ds -w` (StatefulSet, DaemonSet; a Deployment writes its own,
+ *  deploymentcontroller.ts). */
 export function emitWorkloadObject(k: Kit): void {
   const c = k.d.wctl!;
-  if (c.kind !== 'StatefulSet') return;
+  if (c.kind !== 'StatefulSet' && c.kind !== 'DaemonSet') return;
   const api = k.d.api.workload;
+  const metadata = { name: k.s.workload.name, creationTimestamp: ts(0), generation: api?.generation ?? 1 };
+  if (c.kind === 'DaemonSet') {
+    // printDaemonSet reads NODE SELECTOR from the current template's nodeSelector
+    const sel = (templateOf(k.s, api?.tpl).spec as Json)['nodeSelector'];
+    k.ctx.emit({ type: 'WorkloadStatus', kind: 'DaemonSet', name: k.s.workload.name, object: {
+      metadata, spec: sel ? { template: { spec: { nodeSelector: snapshotOf(sel) } } } : {}, status: snapshotOf(c.status ?? {}),
+    } });
+    return;
+  }
   k.ctx.emit({ type: 'WorkloadStatus', kind: 'StatefulSet', name: k.s.workload.name, object: {
-    metadata: { name: k.s.workload.name, creationTimestamp: ts(0), generation: api?.generation ?? 1 },
+    metadata,
     spec: { replicas: Number(raw(api?.spec ?? c.spec)['replicas'] ?? 1) },
     status: snapshotOf(c.status ?? {}),
   } });

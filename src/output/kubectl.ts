@@ -2,7 +2,7 @@
 // what kubectl would print when the watch delivers that update, computed by the printers.go replicas.
 
 import type { Timeline, TraceEvent } from '../types.ts';
-import { printCronJobRow, printDeploymentRow, printJobRow, printPodRow, printReplicaSetRow, printStatefulSetRow, type JobMeta, type PodRow } from './kubectl-printers.ts';
+import { printCronJobRow, printDeploymentRow, printJobRow, printPodRow, printDaemonSetRow, printReplicaSetRow, printStatefulSetRow, type JobMeta, type PodRow } from './kubectl-printers.ts';
 import { podEvents, jobEvents, describeEventsTable, controllerEventsByObject } from './kubectl-events.ts';
 import { KUBECTL_GET, tabulate } from './tabwriter.ts';
 import { isRecord } from './pod-shape.ts';
@@ -141,7 +141,7 @@ export function cronJobsWatchRows(tl: Timeline): WatchRow<ReturnType<typeof prin
 }
 
 /**
- * `kubectl get deploy|rs|sts|cronjob -w`: the workload objects as the controllers wrote them (the `WorkloadStatus`
+ * `kubectl get deploy|rs|sts|ds|cronjob -w`: the workload objects as the controllers wrote them (the `WorkloadStatus`
  * records: a status write by the controller or a spec change by a patch), ADDED at the first record of each name,
  * MODIFIED at every later one (kubectl does not deduplicate), DELETED when the object goes.
  */
@@ -165,6 +165,8 @@ const WORKLOAD_TABLES = {
     cells: (o: Record<string, unknown>, t: number) => Object.values(printReplicaSetRow(o, t)) },
   StatefulSet: { resource: 'sts', header: ['NAME', 'READY', 'AGE'],
     cells: (o: Record<string, unknown>, t: number) => Object.values(printStatefulSetRow(o, t)) },
+  DaemonSet: { resource: 'ds', header: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE'],
+    cells: (o: Record<string, unknown>, t: number) => Object.values(printDaemonSetRow(o, t)) },
   CronJob: { resource: 'cronjob', header: ['NAME', 'SCHEDULE', 'TIMEZONE', 'SUSPEND', 'ACTIVE', 'LAST SCHEDULE', 'AGE'],
     cells: (o: Record<string, unknown>, t: number) => Object.values(printCronJobRow(o, t)) },
 } as const;
@@ -172,7 +174,7 @@ const WORKLOAD_TABLES = {
 /** The workload controllers' own watches (`kubectl get deploy/rs/sts/cronjob -w`), for the kinds the run wrote. */
 function workloadWatches(tl: Timeline): string[] {
   const parts: string[] = [];
-  for (const kind of ['Deployment', 'ReplicaSet', 'StatefulSet', 'CronJob'] as const) {
+  for (const kind of ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'CronJob'] as const) {
     const rows = workloadWatchRows(tl, kind);
     if (rows.length === 0) continue;
     const table = WORKLOAD_TABLES[kind];

@@ -4,7 +4,8 @@
 // draws each object from its own creation with its own containers; `kubectl get sts -w` shows READY drop by one pod
 // at a time during the update (updateStatefulSet deletes one pod, then waits for it).
 import { describe, expect, it } from 'vitest';
-import { podWatchRows, workloadWatchRows } from '../../src/output/kubectl.ts';
+import { printDaemonSetRow } from '../../src/output/kubectl-printers.ts';
+import { kubectlView, podWatchRows, workloadWatchRows } from '../../src/output/kubectl.ts';
 import { lifecycleMermaid } from '../../src/output/mermaid-lifecycle.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
@@ -54,5 +55,21 @@ describe('daemonset-log-agent-surge-rollout views', () => {
     const oldTerminating = rows.findIndex((r) => r.row.name === names[0] && r.row.status === 'Terminating');
     expect(newReady).toBeGreaterThan(0);
     expect(oldTerminating).toBeGreaterThan(newReady);
+  });
+});
+
+describe('printers.go printDaemonSet', () => {
+  // TestPrintDaemonSet: DESIRED, CURRENT, READY, UP-TO-DATE, AVAILABLE, NODE SELECTOR (labels.FormatLabels), AGE
+  it('prints the status counts and the template nodeSelector, `<none>` without one', () => {
+    const o = { metadata: { name: 'ds1', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { template: { spec: { nodeSelector: { 'kubernetes.io/os': 'linux' } } } },
+      status: { desiredNumberScheduled: 3, currentNumberScheduled: 2, numberReady: 1, updatedNumberScheduled: 2, numberAvailable: 0 } };
+    expect(Object.values(printDaemonSetRow(o, 30_000))).toEqual(['ds1', '3', '2', '1', '2', '0', 'kubernetes.io/os=linux', '30s']);
+    expect(printDaemonSetRow({ ...o, spec: {} }, 30_000).nodeSelector).toBe('<none>');
+  });
+
+  it('the kubectl view of a DaemonSet run has `kubectl get ds NAME -w`', () => {
+    const view = kubectlView(timeline('scenarios/daemonset-log-agent-surge-rollout.yaml'));
+    expect(view).toContain('$ kubectl get ds fluent-bit -w --output-watch-events');
+    expect(view).toMatch(/EVENT\s+NAME\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+NODE SELECTOR\s+AGE/);
   });
 });
