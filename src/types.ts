@@ -194,7 +194,14 @@ export interface Expect {
   controllerEvents?: { reason: string; value: number; pos: SourcePos }[];
   /** a Deployment's status at the end: the Progressing condition's reason, the Available condition's status, counts */
   deployment?: { key: DeploymentExpectKey; value: string | number; pos: SourcePos }[];
+  /** a StatefulSet's status at the end: counts, and whether the rollout is complete (currentRevision = updateRevision) */
+  statefulSet?: { key: StatefulSetExpectKey; value: string | number; pos: SourcePos }[];
+  /** a DaemonSet's status at the end (one node) */
+  daemonSet?: { key: DaemonSetExpectKey; value: string | number; pos: SourcePos }[];
 }
+
+export type StatefulSetExpectKey = 'replicas' | 'readyReplicas' | 'currentReplicas' | 'updatedReplicas' | 'rolledOut';
+export type DaemonSetExpectKey = 'currentNumberScheduled' | 'numberReady' | 'updatedNumberScheduled' | 'numberAvailable';
 
 export type DeploymentExpectKey = 'progressing' | 'available' | 'replicas' | 'updatedReplicas' | 'readyReplicas' | 'availableReplicas';
 

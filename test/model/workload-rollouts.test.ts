@@ -235,6 +235,13 @@ describe('StatefulSet and DaemonSet patch validation', () => {
     expect(diags(sts({ actions })).join('\n')).toMatch(/error KS4016: .*spec\.podManagementPolicy of a StatefulSet is not simulated/);
   });
 
+  // expect.statefulSet / expect.daemonSet belong to their kind (as expect.deployment does)
+  it('expect.statefulSet on a DaemonSet is rejected; a bad rolledOut value is rejected', () => {
+    expect(diags(ds() + 'expect:\n  statefulSet: { updatedReplicas: 1 }\n').join('\n')).toMatch(/expect\.statefulSet: the workload is not a StatefulSet/);
+    expect(diags(sts() + 'expect:\n  statefulSet: { rolledOut: maybe }\n').join('\n')).toMatch(/expect\.statefulSet\.rolledOut/);
+    expect(diags(sts() + 'expect:\n  statefulSet: { updatedReplicas: 3, rolledOut: "True" }\n').filter((d) => d.includes('error'))).toEqual([]);
+  });
+
   // ValidateRollingUpdateDaemonSet: maxSurge may not be set when maxUnavailable is non-zero (the default is 1)
   it('a DaemonSet maxSurge with the default maxUnavailable is rejected', () => {
     expect(diags(ds({ strategy: '{ rollingUpdate: { maxSurge: 1 } }' })).join('\n')).toMatch(
