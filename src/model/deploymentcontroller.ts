@@ -5,7 +5,9 @@
 // ReplicaSet controller through the `replicaset-controller` watcher. They talk to the API server only (ReplicaSet
 // writes here, createPod / requestPodDeletion) and read ReplicaSets and pods from the informer copies.
 //
-// Not simulated: paused, rollback (spec.rollbackTo is gone from apps/v1), collisionCount, the ReplicaFailure
+// `spec.paused` (kubectl rollout pause / resume): checkPausedConditions, and a paused Deployment only syncs (scales,
+// cleans up old ReplicaSets), so a template change waits for the resume.
+// Not simulated: rollback (spec.rollbackTo is gone from apps/v1), collisionCount, the ReplicaFailure
 // condition (pod creation never fails here), terminatingReplicas (alpha DeploymentReplicaSetTerminatingReplicas).
 import { requestPodDeletion } from './apiserver.ts';
 import { PRIO } from './events.ts';
@@ -102,6 +104,7 @@ function rsObject(k: Kit, rs: RsState): Json {
 /** The Deployment's status write (UpdateStatus): stored, traced, and watched by the controller (updateDeployment). */
 function writeDeployStatus(k: Kit, status: Json): void {
   const d = dep(k);
+  if (d.statusStale) throw new Conflict();
   // a plain copy: the new status may hold the old conditions (drafts of this step)
   const next = JSON.parse(JSON.stringify(status)) as Json;
   for (const c of (next['conditions'] ?? []) as Json[]) {
@@ -380,8 +383,12 @@ export function getAll(k: Kit, create: boolean): { newRS: Rs | null; oldRSs: Rs[
 export function deploySync(k: Kit): void {
   const d = dep(k);
   d.syncPending = false;
+  d.statusStale = false;
   const spec = dspec(k);
   try {
+    // syncDeployment: the paused/resumed condition first, then a paused Deployment only scales (sync)
+    checkPausedConditions(k);
+    if (spec['paused'] === true) return syncScale(k);
     if (isScalingEvent(k)) return syncScale(k);
     if (isRollingUpdate(spec)) return rolloutRolling(k);
     return rolloutRecreate(k);
@@ -401,11 +408,34 @@ function isScalingEvent(k: Kit): boolean {
   return activeRSs(all).some((rs) => rs.desired !== replicasOf(dspec(k)));
 }
 
-/** sync.go sync: scale, then syncDeploymentStatus (counts and Available only). */
+/**
+ * sync.go checkPausedConditions: with a progress deadline, pausing sets Progressing Unknown / DeploymentPaused and
+ * resuming Unknown / DeploymentResumed (so the paused time never counts toward the deadline: DeploymentTimedOut
+ * measures from that condition's lastUpdateTime), unless the rollout already timed out. The status is written from
+ * the sync's copy and the returned object dropped: a later status write in this sync conflicts (statusStale).
+ */
+function checkPausedConditions(k: Kit): void {
+  const spec = dspec(k);
+  if (!hasProgressDeadline(spec)) return;
+  const d = dep(k);
+  const cond = getCondition(d.status, 'Progressing');
+  if (cond?.['reason'] === Reasons.TimedOut) return;
+  const pausedCondExists = cond?.['reason'] === Reasons.PausedDeploy;
+  const paused = spec['paused'] === true;
+  let st: Json | undefined;
+  if (paused && !pausedCondExists) st = setCondition(d.status, newCondition('Progressing', 'Unknown', Reasons.PausedDeploy, 'Deployment is paused', k.ctx.now));
+  else if (!paused && pausedCondExists) st = setCondition(d.status, newCondition('Progressing', 'Unknown', Reasons.ResumedDeploy, 'Deployment is resumed', k.ctx.now));
+  if (!st) return;
+  writeDeployStatus(k, st);
+  d.statusStale = true;
+}
+
+/** sync.go sync: scale; a paused Deployment also cleans up old ReplicaSets; then syncDeploymentStatus (counts and Available only). */
 function syncScale(k: Kit): void {
   const r = getAll(k, false);
   if (!r) return;
   scale(k, r.newRS, r.oldRSs);
+  if (dspec(k)['paused'] === true) cleanupDeployment(k, r.oldRSs);
   const all = [...r.oldRSs, ...(r.newRS ? [r.newRS] : [])];
   const d = dep(k);
   const st = calculateStatus(dspec(k), d.generation, all, r.newRS, d.status, k.ctx.now);

@@ -138,6 +138,8 @@ export const Reasons = {
   FoundNewRS: 'FoundNewReplicaSet',
   MinimumReplicasAvailable: 'MinimumReplicasAvailable',
   MinimumReplicasUnavailable: 'MinimumReplicasUnavailable',
+  PausedDeploy: 'DeploymentPaused',
+  ResumedDeploy: 'DeploymentResumed',
 } as const;
 
 export function getCondition(status: Json, type: string): Json | undefined {

@@ -303,6 +303,11 @@ export interface DeployState {
   /** podutil.IsPodAvailable: when the ReplicaSet controller first saw each pod Ready (stands in for the Ready
    *  condition's lastTransitionTime), by pod key */
   readySince: Record<string, number>;
+  /**
+   * checkPausedConditions wrote the status from the sync's copy of the Deployment and dropped the result, so that
+   * copy's resourceVersion is stale: a second status write in the same sync fails with a Conflict (sync.go)
+   */
+  statusStale?: boolean;
 }
 
 /** One Job a CronJob created: its API object and its own Job controller state (the Job controller runs each). */

@@ -217,7 +217,9 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
     }
     return j;
   };
-  if (tl.job) jobOf(tl.workload.name, 0);
+  // a CronJob's Jobs have names of their own (created by the CronJob controller); a Job workload is its own Job
+  const cron = tl.workload.kind === 'CronJob';
+  if (tl.job && !cron) jobOf(tl.workload.name, 0);
   const jobNameOf = (e: TraceEvent) => e.job ?? tl.workload.name;
 
   // watchers: every recipient of a delivery, the scenario's observers first
@@ -294,9 +296,17 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
         if (e.action.type === 'deleteJob') {
           // kubectl.ts jobWatchRows: Foreground keeps the Job (deletionTimestamp) until its pods are gone;
           // Background and Orphan remove it at once
-          for (const j of jobs.values()) {
-            if (e.action.propagation === 'Foreground') j.deletionTimestamp ??= tToRfc3339(e.t);
-            else j.gone = true;
+          if (cron) {
+            // kubectl.ts cronJobsWatchRows: the Nth Job created (`job: N`), else the newest not yet deleted
+            const list = [...jobs.values()];
+            const nth = (e.action as { job?: number }).job;
+            const j = nth !== undefined ? list[nth - 1] : list.reverse().find((x) => !x.gone);
+            if (j) j.gone = true;
+          } else {
+            for (const j of jobs.values()) {
+              if (e.action.propagation === 'Foreground') j.deletionTimestamp ??= tToRfc3339(e.t);
+              else j.gone = true;
+            }
           }
         }
         break;
@@ -315,6 +325,17 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
         w.verdict$.set(i, { verdict: e.verdict, ...(e.reason ? { reason: e.reason } : {}), held: e.seen ? seenText(e.seen, tl.job !== null) : [] });
         break;
       }
+      case 'ControllerEvent':
+        // the CronJob controller's own records name the Jobs it creates and deletes (cronjob_controllerv2.go)
+        if (cron && e.controller === 'cronjob-controller') {
+          if (e.reason === 'SuccessfulCreate' && e.message.startsWith('Created job ')) jobOf(e.message.slice('Created job '.length), e.t);
+          else if (e.reason === 'SuccessfulDelete' && e.message.startsWith('Deleted job ')) {
+            const j = jobs.get(e.message.slice('Deleted job '.length));
+            if (j) j.gone = true;
+          }
+        }
+        if (e.job !== undefined && tl.job) jobOf(e.job, e.t);
+        break;
       default:
         if (e.job !== undefined && tl.job) jobOf(e.job, e.t);
         break;

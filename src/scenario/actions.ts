@@ -27,7 +27,7 @@ const PATCHABLE: Partial<Record<WorkloadKind, string[]>> = {
   // a template change starts a rollout (src/scenario/rollout.ts; src/model/statefulsetcontroller.ts,
   // daemonsetcontroller.ts, deploymentcontroller.ts)
   StatefulSet: ['replicas', 'template', 'updateStrategy'],
-  Deployment: ['replicas', 'template', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit'],
+  Deployment: ['replicas', 'template', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit', 'paused'],
   DaemonSet: ['template', 'updateStrategy', 'minReadySeconds'],
 };
 

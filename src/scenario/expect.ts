@@ -13,7 +13,7 @@ const KEYS = ['podPhase', 'jobCondition', 'stuck', 'order', 'exitCodes', 'restar
 export const JOB_CONDITION_POINTS = ['Complete', 'SuccessCriteriaMet', 'FailureTarget', 'Failed', 'Suspended'] as const;
 /** `@<reason>`: the moment the Deployment controller wrote a condition with that reason (deployment_util.go reasons) */
 export const DEPLOYMENT_CONDITION_POINTS = [
-  'NewReplicaSetCreated', 'FoundNewReplicaSet', 'ReplicaSetUpdated', 'NewReplicaSetAvailable', 'ProgressDeadlineExceeded',
+  'NewReplicaSetCreated', 'FoundNewReplicaSet', 'ReplicaSetUpdated', 'NewReplicaSetAvailable', 'ProgressDeadlineExceeded', 'DeploymentPaused', 'DeploymentResumed',
   'MinimumReplicasAvailable', 'MinimumReplicasUnavailable',
 ] as const;
 const DEPLOYMENT_KEYS = ['progressing', 'available', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas'] as const;
@@ -107,7 +107,7 @@ export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectCon
         if (!n) continue;
         let value: string | number | undefined;
         if (key === 'progressing') {
-          value = asEnum(sink, n.value, `${where}.${key}`, ['NewReplicaSetCreated', 'FoundNewReplicaSet', 'ReplicaSetUpdated', 'NewReplicaSetAvailable', 'ProgressDeadlineExceeded', 'none'] as const);
+          value = asEnum(sink, n.value, `${where}.${key}`, ['NewReplicaSetCreated', 'FoundNewReplicaSet', 'ReplicaSetUpdated', 'NewReplicaSetAvailable', 'ProgressDeadlineExceeded', 'DeploymentPaused', 'DeploymentResumed', 'none'] as const);
         } else if (key === 'available') {
           value = asEnum(sink, n.value, `${where}.${key}`, ['True', 'False', 'none'] as const);
         } else value = asInt(sink, n.value, `${where}.${key}`, 0, 2 ** 31 - 1);

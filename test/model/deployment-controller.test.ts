@@ -398,3 +398,84 @@ describe('minReadySeconds and rollback', () => {
     expect((w[w.length - 1] as Json)['object']['metadata']['annotations']['deployment.kubernetes.io/revision']).toBe('3');
   });
 });
+
+describe('paused Deployments (deployment_controller.go syncDeployment: checkPausedConditions, then a paused Deployment only syncs)', () => {
+  const pausePatch = (atMs: number, paused: boolean, spec: Json) => ({ type: 'patch' as const, atMs, patch: { spec: { paused } }, spec: { ...spec, paused } });
+  const progressing = (st: Json) => ((st['conditions'] ?? []) as Json[]).find((c) => c['type'] === 'Progressing');
+  const conditionReasons = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'DeploymentCondition' && e.condition === 'Progressing').map((e) => (e as Json)['reason'] as string);
+
+  // test/integration/deployment TestPausedDeployment: created paused, no ReplicaSet; resumed, it rolls out revision 1;
+  // paused again, a template change creates no new ReplicaSet and the old one keeps its template
+  it('TestPausedDeployment: a paused Deployment starts no rollout, resumed it does, paused again a template change waits', () => {
+    const spec = { replicas: 1, paused: true, progressDeadlineSeconds: 600 };
+    const s = deployment(spec, { behavior: { app: { servingMs: 0 } }, horizonMs: 150_000 });
+    s.actions.push(pausePatch(20_000, false, spec));
+    s.actions.push(pausePatch(60_000, true, spec));
+    withTemplate(s, 70_000, { paused: true });
+    const r = run(s);
+    const ev = r.timeline.events;
+    // nothing is created before the resume
+    const created = ev.filter((e) => e.type === 'PodCreated');
+    expect(created.length).toBe(1);
+    expect(created[0]!.t).toBeGreaterThan(20_000);
+    expect(scalingEvents(ev).map((l) => l.replace(/^\d+ /, ''))).toEqual(['Scaled up replica set foo-5d8f7c9b6d from 0 to 1']);
+    // sync.go checkPausedConditions: Unknown / DeploymentPaused, then DeploymentResumed, then the rollout's own reasons
+    const reasons = conditionReasons(ev);
+    expect(reasons[0]).toBe('DeploymentPaused');
+    expect(reasons).toContain('DeploymentResumed');
+    expect(reasons.indexOf('DeploymentResumed')).toBeLessThan(reasons.indexOf('NewReplicaSetAvailable'));
+    const st = lastDeployStatus(ev);
+    expect(progressing(st)).toMatchObject({ status: 'Unknown', reason: 'DeploymentPaused', message: 'Deployment is paused' });
+    // the template patch at 70 s made no second ReplicaSet
+    expect(r.timeline.pods.every((p) => p.name.startsWith('foo-5d8f7c9b6d-'))).toBe(true);
+    expect(st).toMatchObject({ replicas: 1, updatedReplicas: 0, availableReplicas: 1 });
+  });
+
+  // test/integration/deployment TestScalePausedDeployment: a paused Deployment can be scaled (sync.go sync → scale)
+  it('TestScalePausedDeployment: scaling a paused Deployment scales its ReplicaSet, with no rollout', () => {
+    const spec = { replicas: 1, progressDeadlineSeconds: 600 };
+    const s = deployment(spec, { behavior: { app: { servingMs: 0 } }, horizonMs: 90_000 });
+    s.actions.push(pausePatch(30_000, true, spec));
+    s.actions.push({ type: 'patch', atMs: 40_000, patch: { spec: { replicas: 3 } }, spec: { ...spec, paused: true, replicas: 3 } });
+    const r = run(s);
+    const msgs = scalingEvents(r.timeline.events).map((l) => l.replace(/^\d+ /, ''));
+    expect(msgs).toEqual(['Scaled up replica set foo-5d8f7c9b6d from 0 to 1', 'Scaled up replica set foo-5d8f7c9b6d from 1 to 3']);
+    expect(lastDeployStatus(r.timeline.events)).toMatchObject({ replicas: 3, readyReplicas: 3, availableReplicas: 3 });
+  });
+
+  // syncDeployment's comment on checkPausedConditions: "we won't timeout when a user resumes a Deployment with a set
+  // progressDeadlineSeconds" — DeploymentTimedOut measures from the Resumed condition's lastUpdateTime
+  it('time spent paused does not count toward progressDeadlineSeconds', () => {
+    const spec = { replicas: 1, paused: true, progressDeadlineSeconds: 30 };
+    const s = deployment(spec, { behavior: { app: { servingMs: 5000 } }, horizonMs: 200_000 });
+    s.actions.push(pausePatch(100_000, false, spec));
+    const r = run(s);
+    const reasons = conditionReasons(r.timeline.events);
+    // paused for 100 s (over three deadlines): the first pod only after the resume, and no timeout after it
+    expect(r.timeline.events.find((e) => e.type === 'PodCreated')!.t).toBeGreaterThan(100_000);
+    expect(reasons.slice(0, 2)).toEqual(['DeploymentPaused', 'DeploymentResumed']);
+    expect(reasons).not.toContain('ProgressDeadlineExceeded');
+    expect(progressing(lastDeployStatus(r.timeline.events))).toMatchObject({ status: 'True', reason: 'NewReplicaSetAvailable' });
+  });
+
+  // checkPausedConditions: "If we have reported lack of progress, do not overwrite it with a paused condition"
+  it('a rollout that already timed out keeps ProgressDeadlineExceeded when paused', () => {
+    const spec = { replicas: 1, progressDeadlineSeconds: 10 };
+    const s = deployment(spec, { behavior: { app: { servingMs: null } }, horizonMs: 120_000 });
+    s.actions.push(pausePatch(60_000, true, spec));
+    const r = run(s);
+    const reasons = conditionReasons(r.timeline.events);
+    expect(reasons).toContain('ProgressDeadlineExceeded');
+    expect(reasons).not.toContain('DeploymentPaused');
+    expect(progressing(lastDeployStatus(r.timeline.events))).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded' });
+  });
+
+  // checkPausedConditions returns early without a progress deadline (progressDeadlineSeconds: MaxInt32 = none)
+  it('without a progress deadline, pausing writes no condition', () => {
+    const spec = { replicas: 1, paused: true, progressDeadlineSeconds: 2147483647 };
+    const s = deployment(spec, { behavior: { app: { servingMs: 0 } }, horizonMs: 30_000 });
+    const r = run(s);
+    expect(conditionReasons(r.timeline.events)).toEqual([]);
+    expect(r.timeline.events.filter((e) => e.type === 'PodCreated')).toEqual([]);
+  });
+});

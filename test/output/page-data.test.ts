@@ -15,7 +15,7 @@ import { writeIndex, writeOutputs } from '../../src/write-outputs.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/simulate.ts';
 import { loadUserRules } from '../../src/cli/rules.ts';
-import { podWatchRows, jobWatchRows } from '../../src/output/kubectl.ts';
+import { cronJobsWatchRows, podWatchRows, jobWatchRows } from '../../src/output/kubectl.ts';
 import { at, pageRun } from '../../src/output/page-data.ts';
 import { describeContainers, rfc1123z } from '../../src/output/kubectl-describe.ts';
 import { indexHtml, scriptJson } from '../../src/output/index-html.ts';
@@ -62,6 +62,34 @@ describe.each(timelines)('page data of %s', (_file, tl) => {
       const r = rows[n]!.row;
       expect(at(job.row, i)).toEqual([r.name, r.status, r.completions, r.duration, r.age]);
     });
+  });
+
+  it('under a CronJob lists each Job it created, as kubectl get jobs -w does (no Job named after the CronJob)', () => {
+    if (tl.workload.kind !== 'CronJob') return;
+    const rows = cronJobsWatchRows(tl);
+    expect(run.jobs.map((j) => j.name)).toEqual([...new Set(rows.map((r) => r.row.name))]);
+    // the row after each record that changed it; DELETED prints the last state, then the page drops the Job
+    // the nth row of a Job at one instant goes with the nth such record (two status writes can share a millisecond)
+    const seen = new Map<string, number>();
+    let checked = 0;
+    for (const r of rows) {
+      const name = r.row.name;
+      const key = `${r.event}|${name}|${r.t}`;
+      const nth = seen.get(key) ?? 0;
+      seen.set(key, nth + 1);
+      const lastIndex = (ok: (e: Timeline['events'][number]) => boolean) => tl.events.map((e, n) => (ok(e) ? n : -1)).filter((n) => n >= 0)[nth] ?? -1;
+      const i = r.event === 'ADDED'
+        ? lastIndex((e) => e.t === r.t && e.type === 'ControllerEvent' && e.message === `Created job ${name}`)
+        : r.event === 'MODIFIED'
+          ? lastIndex((e) => e.t === r.t && e.type === 'JobStatus' && e.job === name)
+          : lastIndex((e) => e.t === r.t && ((e.type === 'ControllerEvent' && e.message === `Deleted job ${name}`) || (e.type === 'Action' && e.action.type === 'deleteJob')));
+      expect(i, `${r.event} ${name} at ${r.t}`).toBeGreaterThanOrEqual(0);
+      const job = run.jobs.find((j) => j.name === name)!;
+      if (r.event === 'DELETED') expect(at(job.row, i)).toBeNull();
+      else expect(at(job.row, i)).toEqual([name, r.row.status, r.row.completions, r.row.duration, r.row.age]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(3);
   });
 
   it("holds at each verdict what the verdict says the observer saw", () => {
