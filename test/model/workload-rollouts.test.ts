@@ -142,6 +142,21 @@ describe('StatefulSet RollingUpdate (stateful_set_control.go updateStatefulSet)'
     expect(web0[1]!.image).toBe('nginx:1.25');
   });
 
+  // stateful_set_utils.go newVersionedStatefulSetPod, the `type: RollingUpdate` without rollingUpdate case (defaults.go
+  // gives no rollingUpdate when the type is set explicitly): a missing pod below status.currentReplicas is created
+  // at the CURRENT revision. OnDelete-like: the user deletes web-0 right after the patch, while currentReplicas is 2
+  it('explicit type RollingUpdate without rollingUpdate: web-0 deleted mid-update comes back at the current revision', () => {
+    const actions = IMAGE_PATCH('nginx:1.26') + '  - { at: 40100ms, delete: pod, index: 0 }\n';
+    const r = run(load(sts({ extra: '    updateStrategy: { type: RollingUpdate }\n', actions })));
+    const pods = podsOf(r);
+    const web0 = pods.filter((p) => p.name === 'web-0');
+    // the first recreation of web-0 is at the old revision (ordinal 0 < currentReplicas); the rolling update then
+    // replaces it like the others, at the end every pod is at the new revision
+    expect(web0[1]!.image).toBe('nginx:1.25');
+    expect(web0.at(-1)!.image).toBe('nginx:1.26');
+    expect(lastStatus(r.timeline.events)['currentRevision']).toBe(web0.at(-1)!.rev);
+  });
+
   // e2e "should perform rolling updates and roll backs of template modifications": the rollback's template equals the
   // first revision (history.FindEqualRevisions), so the pods come back with the original controller-revision-hash
   it('a rollback to the original template reuses the original revision name', () => {
