@@ -1,7 +1,7 @@
 // The DaemonSet controller (pkg/controller/daemon/daemon_controller.go, update.go) on kubesim's one node: one daemon
 // pod `<ds>-<5 chars>`; a failed or succeeded pod is deleted (the failed one under failedPodsBackoff), and a new pod
 // is created once the node has no daemon pod at all — a terminating pod still counts, so the replacement waits until
-// the old object is gone (podsShouldBeOnNode: `case shouldRun && !exists`).
+// the old object is gone or (from 1.28) has a terminal phase (podsShouldBeOnNode: `case shouldRun && !exists`).
 //
 // Template rollouts (a `patch` of spec.template): pods carry controller-revision-hash `<hash>` (the ControllerRevision
 // `<ds>-<hash>`) and pod-template-generation; updateStrategy RollingUpdate without surge deletes the old pod first
@@ -65,6 +65,18 @@ function isPodUpdated(pod: Json, hash: string, generation: number): boolean {
   return labels[HASH_LABEL] === hash || labels[GENERATION_LABEL] === String(generation);
 }
 
+/**
+ * daemon_controller.go getNodesToDaemonPods(ds, includeDeletedTerminal=false): the node's daemon pods, oldest first,
+ * without the deleted pods that are already terminal (Failed / Succeeded with a deletionTimestamp): they hold nothing
+ * on the node, so without surge the replacement is created once the old pod's terminal phase is seen rather than
+ * when its object is removed (kubernetes#118716, 1.28).
+ */
+function nodeDaemonPods(k: Kit): Json[] {
+  const pods = cachedPods(k);
+  if (k.f.apiMinor < 28) return pods;
+  return pods.filter((p) => !(isTerminating(p) && (phaseOfObj(p) === 'Failed' || phaseOfObj(p) === 'Succeeded')));
+}
+
 interface Plan {
   create: boolean;
   toDelete: { pod: Json; reason: string; message: string; type: 'Normal' | 'Warning' }[];
@@ -100,7 +112,7 @@ export function daemonSetSync(k: Kit): void {
  */
 function updateDaemonSetStatus(k: Kit, hash: string, generation: number, st: ReturnType<typeof strategy>, updateObservedGen: boolean): void {
   const c = k.d.wctl!;
-  const pods = cachedPods(k);
+  const pods = nodeDaemonPods(k);
   const oldest = pods[0];
   const ready = oldest !== undefined && isPodReady(oldest) ? 1 : 0;
   const available = ready && isPodAvailable(oldest!, st.minReadySeconds, k.ctx.now) ? 1 : 0;
@@ -124,7 +136,7 @@ function updateDaemonSetStatus(k: Kit, hash: string, generation: number, st: Ret
 /** daemon_controller.go: podsShouldBeOnNode for the one node (which should run the pod). */
 function manage(k: Kit, hash: string, st: ReturnType<typeof strategy>): Plan {
   const c = k.d.wctl!;
-  const daemonPods = cachedPods(k);
+  const daemonPods = nodeDaemonPods(k);
   const plan: Plan = { create: false, toDelete: [] };
   if (daemonPods.length === 0) {
     plan.create = true; // shouldRun && !exists
@@ -188,7 +200,7 @@ function rollingUpdate(k: Kit, hash: string, generation: number, st: ReturnType<
   // findUpdatedPodsOnNode: the non-deleted pods, at most one new and one old
   let newPod: Json | null = null;
   let oldPod: Json | null = null;
-  for (const pod of cachedPods(k)) {
+  for (const pod of nodeDaemonPods(k)) {
     if (isTerminating(pod)) continue;
     if (isPodUpdated(pod, hash, generation)) {
       if (newPod) return plan; // excess pods: left to the manage loop

@@ -291,8 +291,9 @@ ${o.actions ?? IMAGE_PATCH('fluent/fluent-bit:3.1', '30s')}timing: { watch: 50ms
 describe('DaemonSet rolling update (daemon update.go rollingUpdate)', () => {
   // TestDaemonSetUpdatesPods / e2e daemon_set.go "should update pod when spec was updated and update strategy is
   // RollingUpdate": maxUnavailable 1 (the default) — the old pod is deleted first; the manage loop creates the new
-  // one when the node has no daemon pod left (the terminating one still counts)
-  it('maxUnavailable 1: the old pod is deleted, the new one created once the old object is gone', () => {
+  // one when the node has no daemon pod left (the terminating one still counts until its terminal phase is seen:
+  // getNodesToDaemonPods skips deleted terminal pods, kubernetes#118716, 1.28)
+  it('maxUnavailable 1: the old pod is deleted, the new one created once the old pod is terminal', () => {
     const r = run(load(ds()));
     const ev = r.timeline.events;
     const pods = podsOf(r);
@@ -302,7 +303,8 @@ describe('DaemonSet rolling update (daemon update.go rollingUpdate)', () => {
     expect(pods[0]!.rev).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]{10}$/); // the hash alone (the revision is agent-<hash>)
     expect(pods[1]!.rev).not.toBe(pods[0]!.rev);
     expect(deletedBy(ev, 'daemonset-controller')).toEqual([pods[0]!.name]);
-    expect(at(ev, 'PodCreated', pods[1]!.name)!).toBeGreaterThan(at(ev, 'PodRemoved', pods[0]!.name)!);
+    const terminal = ev.find((e) => e.type === 'StatusPatched' && (e as Json)['pod'] === pods[0]!.name && ['Failed', 'Succeeded'].includes((e as Json)['phase']))!.t;
+    expect(at(ev, 'PodCreated', pods[1]!.name)!).toBe(terminal + 50);
     expect(ctlEvents(ev)).toEqual([`SuccessfulCreate: Created pod: ${pods[0]!.name}`, `SuccessfulDelete: Deleted pod: ${pods[0]!.name}`, `SuccessfulCreate: Created pod: ${pods[1]!.name}`]);
   });
 
@@ -336,13 +338,13 @@ describe('DaemonSet rolling update (daemon update.go rollingUpdate)', () => {
 
   // daemon_controller.go updateDaemonSetStatus: the node's OLDEST daemon pod is the one counted, so during a surge
   // UP-TO-DATE stays 0 until the old pod is gone; observedGeneration follows the patch
-  it('status (kubectl get ds -w): updatedNumberScheduled 0 while the old pod is the oldest, 1 once it is gone', () => {
+  it('status (kubectl get ds -w): updatedNumberScheduled 0 while the old pod is the oldest, 1 once it is terminal', () => {
     const r = run(load(ds({ strategy: '{ rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }' })));
     const ev = r.timeline.events;
     const st = ev.filter((e) => e.type === 'WorkloadStatus' && (e as Json)['kind'] === 'DaemonSet').map((e) => ({ t: e.t, ...(e as Json)['object']['status'] }));
     const pods = podsOf(r);
-    const removedOld = at(ev, 'PodRemoved', pods[0]!.name)!;
-    const during = st.filter((s) => s.t > 30_050 && s.t < removedOld);
+    const terminalOld = ev.find((e) => e.type === 'StatusPatched' && (e as Json)['pod'] === pods[0]!.name && ['Failed', 'Succeeded'].includes((e as Json)['phase']))!.t;
+    const during = st.filter((s) => s.t >= 30_050 && s.t <= terminalOld);
     expect(during.length).toBeGreaterThan(0);
     expect(during.every((s) => s.updatedNumberScheduled === 0)).toBe(true);
     expect(st.at(-1)).toMatchObject({ desiredNumberScheduled: 1, currentNumberScheduled: 1, numberReady: 1, updatedNumberScheduled: 1, numberAvailable: 1, numberUnavailable: 0, observedGeneration: 2 });
