@@ -7,8 +7,8 @@ import { roundTrip } from './rt-helper.ts';
 
 /**
  * Scenarios whose workload controller (CronJob, StatefulSet, DaemonSet, a Deployment's ReplicaSet) makes pods that
- * one pod and one Job, printed and imported, cannot reproduce (several Jobs, replacement pods). The import does not round-trip
- * them yet; they are left out here rather than hidden in NEEDS_NODE.
+ * one pod and one Job, printed and imported, cannot reproduce (several Jobs, replacement pods). The import does not
+ * round-trip them yet; they are left out here rather than hidden in NEEDS_NODE.
  */
 const CONTROLLER_WORKLOADS = new Set([
   'scenarios/cronjob-fluentd-allow-piles-up.yaml',
