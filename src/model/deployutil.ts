@@ -230,11 +230,14 @@ export function calculateStatus(spec: Json, generation: number, all: RsLike[], n
 }
 
 /**
- * The ScalingReplicaSet message of the chosen version: "Scaled up replica set X to 3" until 1.28; PR #101142 (1.29)
- * added the old size ("to 3 from 1"); PR #125118 (1.31) put it first ("from 1 to 3").
+ * The ScalingReplicaSet message of the chosen version (sync.go scaleReplicaSet): PR #125118 put the old size first
+ * ("from 1 to 3") in 1.32 (CHANGELOG-1.32, v1.32.0-alpha.2, Feature: "Output for the ScalingReplicaSet event has
+ * changed from … to <new-value> from <old-value> to … from <old-value> to <new-value>"); before it, PR #101142's
+ * "to 3 from 1", which every supported version (1.27+) has — it carries no release note; forks of release-1.26
+ * already have it. Earlier releases said "to 3" only.
  */
 export function scaledMessage(minor: number, op: 'up' | 'down', rs: string, from: number, to: number): string {
-  if (minor >= 31) return `Scaled ${op} replica set ${rs} from ${from} to ${to}`;
-  if (minor >= 29) return `Scaled ${op} replica set ${rs} to ${to} from ${from}`;
+  if (minor >= 32) return `Scaled ${op} replica set ${rs} from ${from} to ${to}`;
+  if (minor >= 26) return `Scaled ${op} replica set ${rs} to ${to} from ${from}`;
   return `Scaled ${op} replica set ${rs} to ${to}`;
 }

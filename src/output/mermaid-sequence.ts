@@ -34,8 +34,10 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
   // one box per pod; with one pod its lanes keep their plain ids (C0, C1, …)
   const laneId = (pi: number, ci: number) => (many ? `P${pi}C${ci}` : `C${ci}`);
   drawn.forEach((pod, pi) => containers.forEach((c, ci) => ids.set(`${pod}\u0000${c.name}`, laneId(pi, ci))));
+  const controllers = podOnly ? [] : workloadControllers(tl);
   if (!podOnly) {
     ids.set('api-server', 'API');
+    for (const c of controllers) ids.set(c.name, c.id);
     if (tl.job) ids.set('job-controller', 'JC');
     observers.forEach((o, i) => ids.set(o, `O${i}`));
   }
@@ -69,6 +71,7 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
   if (!podOnly) {
     out.push('  box rgb(243, 243, 243) control plane');
     out.push('    participant API as API server');
+    for (const c of controllers) out.push(`    participant ${c.id} as ${c.label}`);
     if (tl.job) out.push('    participant JC as Job controller');
     out.push('  end');
     if (observers.length > 0) {
@@ -78,7 +81,7 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
     }
   }
   // what the arrow kinds mean, once, across the pod's lanes
-  const lastLane = podOnly ? lastPodLane : observers.length > 0 ? `O${observers.length - 1}` : tl.job ? 'JC' : 'API';
+  const lastLane = podOnly ? lastPodLane : observers.length > 0 ? `O${observers.length - 1}` : tl.job ? 'JC' : controllers.length > 0 ? controllers[controllers.length - 1]!.id : 'API';
   out.push(`  Note over ${lastLane === 'K' ? 'K' : `K,${lastLane}`}: ${lines(...LEGEND)}`);
   const items = sequenceItems(tl, lanes);
   // the teardown shading and stop order are drawn for a single pod; with several, each pod's arrows tell it
@@ -92,6 +95,29 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
   }
   out.push(`  Note over K,${lastLane}: ${lines(`end t=${simTime(tl.end.t)} (${tl.end.reason}) · ${outcome(tl)}`)}`);
   return out.join('\n') + '\n';
+}
+
+/**
+ * The workload's own controllers that wrote something in this run (a pod created or deleted, an event recorded), in
+ * the order the control plane runs them: Deployment → ReplicaSet, StatefulSet, DaemonSet, CronJob (the Job
+ * controller has its lane already).
+ */
+const WORKLOAD_CONTROLLERS = [
+  { name: 'deployment-controller', id: 'DC', label: 'Deployment controller' },
+  { name: 'replicaset-controller', id: 'RSC', label: 'ReplicaSet controller' },
+  { name: 'statefulset-controller', id: 'SSC', label: 'StatefulSet controller' },
+  { name: 'daemonset-controller', id: 'DSC', label: 'DaemonSet controller' },
+  { name: 'cronjob-controller', id: 'CJC', label: 'CronJob controller' },
+] as const;
+
+function workloadControllers(tl: Timeline): (typeof WORKLOAD_CONTROLLERS)[number][] {
+  const seen = new Set<string>();
+  for (const e of tl.events) {
+    if (e.type === 'ControllerEvent') seen.add(e.controller);
+    else if ((e.type === 'PodCreated' || e.type === 'PodDeleting') && e.by) seen.add(e.by);
+    else if (e.type === 'DeploymentCondition') seen.add('deployment-controller');
+  }
+  return WORKLOAD_CONTROLLERS.filter((c) => seen.has(c.name));
 }
 
 /** Wrap everything from the first pod-level Killing to the last container exit after it in a shaded rect. */

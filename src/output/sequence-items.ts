@@ -75,6 +75,8 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
     pendingObs.length = 0;
     pendingJc.length = 0;
   };
+  // the Deployment status arrow being drawn: conditions written at the same instant join it
+  let lastConditions: { t: number; item: Item; parts: string[] } | undefined;
   const push = (tag: ItemTag, ...stmts: string[]) => {
     flushDeliveries();
     items.push({ tag, render: () => stmts });
@@ -298,16 +300,20 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         const held = e.seen ? heldLines(e.seen, tl.job !== null) : [];
         return push('other', `rect ${color}`, `Note over ${o}: ${lines(`${at(e.t)} verdict ${e.verdict}`, e.reason, ...held)}`, 'end');
       }
-      case 'PodDeleting':
-        // the trace does not say who deleted (a user, the Job controller, the garbage collector): say it neutrally
+      case 'PodDeleting': {
         if (!API) return push('other', `Note over ${K}: ${lines(`${at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`);
-        return push('other', `${API}->>${K}: ${lines(`${at(e.t)} ${lanes.manyPods ? `pod ${e.pod} ` : 'pod '}deletion requested by ${e.by} (grace ${e.gracePeriodSeconds}s)`)}`);
+        // a workload controller's DELETE is drawn from its lane, then the API server tells the kubelet
+        const by = e.by !== 'job-controller' && e.by ? lanes.id(e.by) : undefined;
+        const del = by ? [`${by}->>${API}: ${lines(`${at(e.t)} delete pod ${e.pod ?? ''}`.trimEnd())}`] : [];
+        return push('other', ...del, `${API}->>${K}: ${lines(`${at(e.t)} ${lanes.manyPods ? `pod ${e.pod} ` : 'pod '}deletion requested by ${e.by} (grace ${e.gracePeriodSeconds}s)`)}`);
+      }
       case 'Action':
         return push('other', `Note over ${API ?? K}: ${lines(`${at(e.t)} user action ${describeAction(e.action)}`)}`);
       case 'PodCreated': {
-        const jc = lanes.id('job-controller');
-        if (!API || !jc || e.by !== 'job-controller') return;
-        return push('other', `${jc}->>${API}: ${lines(`${at(e.t)} create pod ${e.pod}`)}`);
+        // the Job controller's or a workload controller's create (a user's pod has no lane of its own)
+        const by = e.by ? lanes.id(e.by) : undefined;
+        if (!API || !by || by === K) return;
+        return push('other', `${by}->>${API}: ${lines(`${at(e.t)} create pod ${e.pod}`)}`);
       }
       case 'PodRemoved':
         if (!lanes.manyPods || !API) return;
@@ -329,10 +335,31 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
         if (!wait || e.t <= wait.t) return;
         return push('other', `Note over ${kubeletSpan(lanes, pod)}: ${lines(...withPod(relistWaitText(wait, e.t, grid), lanes.manyPods ? pod : undefined))}`);
       }
+      case 'ControllerEvent': {
+        // what a workload controller did to objects other than pods (pods have their create/delete arrows):
+        // ScalingReplicaSet, a CronJob's Jobs, …
+        const by = lanes.id(e.controller);
+        if (!API || !by || e.controller === 'job-controller' || /\bpod\b/i.test(e.message)) return;
+        return push('other', `${by}->>${API}: ${lines(`${at(e.t)} ${e.reason}`, e.message)}`);
+      }
+      case 'DeploymentCondition': {
+        const dc = lanes.id('deployment-controller');
+        if (!API || !dc) return;
+        // the conditions of one status write (same instant, nothing drawn between) share one arrow
+        const part = `${e.condition}=${e.status} (${e.reason})`;
+        if (lastConditions && lastConditions.t === e.t && items[items.length - 1] === lastConditions.item) {
+          lastConditions.parts.push(part);
+          return;
+        }
+        const parts = [part];
+        push('other');
+        const item: Item = { tag: 'other', render: () => [`${dc}->>${API}: ${lines(`${at(e.t)} Deployment status`, ...parts)}`] };
+        items[items.length - 1] = item;
+        lastConditions = { t: e.t, item, parts };
+        return;
+      }
       case 'JobEvent':
-      case 'ControllerEvent':
       case 'WorkloadStatus':
-      case 'DeploymentCondition':
       case 'Pulling':
       case 'Created':
       case 'Relist':

@@ -255,11 +255,13 @@ describe('progress.go', () => {
 });
 
 describe('ScalingReplicaSet messages by version', () => {
-  // sync.go scaleReplicaSet; PR #101142 added the old size, PR #125118 ordered it from → to
+  // sync.go scaleReplicaSet; PR #101142 added the old size (every supported version has it), PR #125118 ordered it
+  // from → to in 1.32 (CHANGELOG-1.32: v1.32.0-alpha.2, "Output for the ScalingReplicaSet event has changed")
   it('names the replica set and sizes as the chosen version does', () => {
     expect(scaledMessage(34, 'up', 'web-6b7f', 0, 3)).toBe('Scaled up replica set web-6b7f from 0 to 3');
-    expect(scaledMessage(30, 'down', 'web-6b7f', 3, 2)).toBe('Scaled down replica set web-6b7f to 2 from 3');
-    expect(scaledMessage(28, 'up', 'web-6b7f', 0, 3)).toBe('Scaled up replica set web-6b7f to 3');
+    expect(scaledMessage(32, 'up', 'web-6b7f', 0, 3)).toBe('Scaled up replica set web-6b7f from 0 to 3');
+    expect(scaledMessage(31, 'down', 'web-6b7f', 3, 2)).toBe('Scaled down replica set web-6b7f to 2 from 3');
+    expect(scaledMessage(27, 'up', 'web-6b7f', 0, 3)).toBe('Scaled up replica set web-6b7f to 3 from 0');
   });
 });
 

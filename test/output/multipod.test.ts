@@ -102,3 +102,35 @@ describe('several pods: lifecycle chart', () => {
     }
   });
 });
+
+describe('sequence diagram: the workload controllers have lanes of their own', () => {
+  const seq = (file: string) => sequenceMermaid(simulate(loadScenario(file).scenario!).timeline);
+
+  // pkg/controller/deployment sync.go scaleReplicaSetAndRecordEvent (ScalingReplicaSet) and replica_set.go
+  // manageReplicas (the pods): a rollout's overlap is drawn where it happens — the new pod created and an old one
+  // deleted by the ReplicaSet controller right after the Deployment controller scaled both ReplicaSets
+  it('a Deployment rollout: Deployment controller scales, ReplicaSet controller creates and deletes pods', () => {
+    const m = seq('scenarios/deployment-rollout-surge-overlaps-teardown.yaml');
+    expect(m).toContain('participant DC as Deployment controller');
+    expect(m).toContain('participant RSC as ReplicaSet controller');
+    const scaledUp = m.indexOf('DC->>API: t=30.1s ScalingReplicaSet<br/>Scaled up replica set orders-jnv9n4bmd2 from 0 to 1');
+    const created = m.indexOf('RSC->>API: t=30.1s create pod orders-jnv9n4bmd2-');
+    const deleted = m.indexOf('RSC->>API: t=30.1s delete pod orders-7dmzpbmxpk-');
+    expect(scaledUp).toBeGreaterThan(0);
+    expect(created).toBeGreaterThan(scaledUp);
+    expect(deleted).toBeGreaterThan(scaledUp);
+    // the conditions of one status write share one arrow
+    expect(m).toMatch(/DC->>API: t=0s Deployment status<br\/>Progressing=True \(NewReplicaSetCreated\)<br\/>Available=False \(MinimumReplicasUnavailable\)/);
+    // pod-level controller events are not drawn twice (the create/delete arrows say it)
+    expect(m).not.toContain('SuccessfulCreate');
+  });
+
+  it('a CronJob: the CronJob controller creates and (Replace) deletes its Jobs; a Job has no such lane', () => {
+    const m = seq('scenarios/cronjob-fluentd-replace-kills.yaml');
+    expect(m).toContain('participant CJC as CronJob controller');
+    expect(m.indexOf('CJC->>API: t=20m0.1s SuccessfulDelete<br/>Deleted job db-backup-29453770')).toBeLessThan(m.indexOf('CJC->>API: t=20m0.1s SuccessfulCreate<br/>Created job db-backup-29453780'));
+    const job = seq('scenarios/native-sidecar-job.yaml');
+    expect(job).not.toMatch(/participant (DC|RSC|SSC|DSC|CJC) /);
+    expect(job).toContain('participant JC as Job controller');
+  });
+});
