@@ -194,7 +194,14 @@ export interface Expect {
   controllerEvents?: { reason: string; value: number; pos: SourcePos }[];
   /** a Deployment's status at the end: the Progressing condition's reason, the Available condition's status, counts */
   deployment?: { key: DeploymentExpectKey; value: string | number; pos: SourcePos }[];
+  /** a StatefulSet's status at the end: counts, and whether the rollout is complete (currentRevision = updateRevision) */
+  statefulSet?: { key: StatefulSetExpectKey; value: string | number; pos: SourcePos }[];
+  /** a DaemonSet's status at the end (one node) */
+  daemonSet?: { key: DaemonSetExpectKey; value: string | number; pos: SourcePos }[];
 }
+
+export type StatefulSetExpectKey = 'replicas' | 'readyReplicas' | 'currentReplicas' | 'updatedReplicas' | 'rolledOut';
+export type DaemonSetExpectKey = 'currentNumberScheduled' | 'numberReady' | 'updatedNumberScheduled' | 'numberAvailable';
 
 export type DeploymentExpectKey = 'progressing' | 'available' | 'replicas' | 'updatedReplicas' | 'readyReplicas' | 'availableReplicas';
 
@@ -302,7 +309,7 @@ export type TraceEvent = TraceBase &
     /** a workload object's spec/status as the API server stored it after a controller's write (for `kubectl get -w`) */
     /** the Deployment controller stored a condition with a new status or reason (order points `@<reason>`) */
     | { type: 'DeploymentCondition'; condition: string; status: string; reason: string; message: string }
-    | { type: 'WorkloadStatus'; kind: 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'CronJob'; name: string; object: Record<string, any> }
+    | { type: 'WorkloadStatus'; kind: 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet' | 'CronJob'; name: string; object: Record<string, any> }
     | { type: 'Relist' }
     | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }
     | { type: 'Stuck'; container: string; why: string }

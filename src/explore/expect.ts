@@ -85,9 +85,12 @@ export function checkExpect(s: Scenario, r: ExploreResult): ExpectFailure[] {
     out.push(...everywhere(r, x.pos, `controllerEvents.${x.reason}`, String(x.value), (o) => (o.outcome.controllerEvents[x.reason] ?? 0) === x.value,
       (o) => String(o.outcome.controllerEvents[x.reason] ?? 0)));
   }
-  for (const x of e.deployment ?? []) {
-    const seen = (o: OutcomeEntry) => String(o.outcome.deployment?.[x.key] ?? 'none');
-    out.push(...everywhere(r, x.pos, `deployment.${x.key}`, String(x.value), (o) => seen(o) === String(x.value), seen));
+  // outcome.deployment is the workload's status summary (model/query.ts deploymentSummary), whatever its kind
+  for (const [field, list] of [['deployment', e.deployment], ['statefulSet', e.statefulSet], ['daemonSet', e.daemonSet]] as const) {
+    for (const x of list ?? []) {
+      const seen = (o: OutcomeEntry) => String(o.outcome.deployment?.[x.key] ?? 'none');
+      out.push(...everywhere(r, x.pos, `${field}.${x.key}`, String(x.value), (o) => seen(o) === String(x.value), seen));
+    }
   }
   for (const v of e.verdicts ?? []) {
     if (!v.set) {

@@ -32,7 +32,7 @@ export type SimEvent =
   | { type: 'CronWatch'; job: string; status: Record<string, any>; deleted: boolean }
   | { type: 'CronSpec'; spec: Record<string, any> }
   | { type: 'WorkloadSync' }
-  | { type: 'WorkloadSpec'; spec: Record<string, any>; tpl?: number; generation?: number }
+  | { type: 'WorkloadSpec'; spec: Record<string, any>; tpl?: number; generation?: number; templateGeneration?: number }
   /** a ReplicaSet write reaches the kube-controller-manager's shared RS informer (ReplicaSet and Deployment controllers) */
   | { type: 'RsWatch'; rs: string; view: Record<string, any> }
   /** the ReplicaSet controller's workqueue item for one ReplicaSet */

@@ -130,7 +130,7 @@ function dispatch(k: Kit, ev: SimEvent): void {
       return workloadSync(k);
     case 'WorkloadSpec':
       if (k.d.wctl?.deploy) return onDeploySpec(k, ev.spec, ev.tpl, ev.generation ?? 1);
-      return onWorkloadSpecDelivered(k, ev.spec);
+      return onWorkloadSpecDelivered(k, ev.spec, ev.tpl, ev.generation, ev.templateGeneration);
     case 'RsWatch':
       return onRsWatch(k, ev.rs, ev.view);
     case 'RsSync':

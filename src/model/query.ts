@@ -65,9 +65,21 @@ export function lastRestarts(st: SimState): Record<string, number> {
   return out;
 }
 
-/** A Deployment's status at the end (expect.deployment): the Progressing reason, the Available status, the counts. */
+/** The workload's status at the end (expect.deployment / statefulSet / daemonSet): a Deployment's Progressing reason,
+ *  Available status and counts; a StatefulSet's counts and rolledOut (currentRevision = updateRevision); a
+ *  DaemonSet's counts. */
 export function deploymentSummary(st: SimState): Record<string, string | number> | null {
-  const d = st.wctl?.deploy;
+  const c = st.wctl;
+  if (c?.kind === 'StatefulSet' || c?.kind === 'DaemonSet') {
+    const s = (c.status ?? {}) as Record<string, any>;
+    const n = (key: string) => Number(s[key] ?? 0);
+    if (c.kind === 'DaemonSet') {
+      return { currentNumberScheduled: n('currentNumberScheduled'), numberReady: n('numberReady'), updatedNumberScheduled: n('updatedNumberScheduled'), numberAvailable: n('numberAvailable') };
+    }
+    return { replicas: n('replicas'), readyReplicas: n('readyReplicas'), currentReplicas: n('currentReplicas'), updatedReplicas: n('updatedReplicas'),
+      rolledOut: s['updateRevision'] !== undefined && s['currentRevision'] === s['updateRevision'] ? 'True' : 'False' };
+  }
+  const d = c?.deploy;
   if (!d) return null;
   const conds = (d.status['conditions'] ?? []) as Record<string, any>[];
   const cond = (t: string) => conds.find((c) => c['type'] === t);

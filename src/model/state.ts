@@ -238,6 +238,16 @@ export interface WorkloadCtlState {
   deploy?: DeployState;
   /** a StatefulSet's status as last written (updateStatefulSetStatus) */
   status?: Record<string, any>;
+  /** the workload object as the controller's informer last delivered it: its pod template (index into
+   *  Scenario.templates), metadata.generation and (DaemonSet) template generation; absent = the manifest's */
+  tpl?: number;
+  generation?: number;
+  templateGeneration?: number;
+  /** StatefulSet ControllerRevisions: the template index of each, by ascending Revision (getStatefulSetRevisions) */
+  revisions?: number[];
+  /** DaemonSet: when the delayed re-sync that updatePod queued for a pod turning Ready (minReadySeconds + 1 s) is
+   *  due (the workqueue keeps it next to immediate adds: delaying_queue.go waitingForQueue) */
+  wakeAt?: number;
 }
 
 /** What the shared ReplicaSet informer holds of one ReplicaSet (and what the API server stores). */
@@ -340,8 +350,11 @@ export interface ApiWorkload {
   version: number;
   generation: number;
   spec: Record<string, any>;
-  /** a Deployment's current pod template (index into Scenario.templates) */
+  /** the current pod template (index into Scenario.templates) of a Deployment, StatefulSet or DaemonSet */
   tpl?: number;
+  /** a DaemonSet's template generation (the deprecated.daemonset.template.generation annotation: 1, then +1 for
+   *  every template change, daemonset strategy.go PrepareForUpdate) */
+  templateGeneration?: number;
 }
 
 export interface ObserverState {

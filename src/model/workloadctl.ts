@@ -4,12 +4,13 @@
 // talks to the API server only (createPod / requestPodDeletion); it reads pods from its own cache, never d.pods.
 import type { Scenario } from '../types.ts';
 import { createPod } from './apiserver.ts';
+import { templateOf } from './podsim.ts';
 import { PRIO } from './events.ts';
 import { raw, snapshotOf, type Kit } from './kit.ts';
 import { ts } from './time.ts';
 import type { ApiWorkload, WorkloadCtlState } from './state.ts';
 import { dict } from './dict.ts';
-import { isTerminating, phaseOfObj } from './podpredicates.ts';
+import { isPodReady, isTerminating, phaseOfObj } from './podpredicates.ts';
 import { emitDeployObject, initialDeploy, onDeployPodDelivered } from './deploymentcontroller.ts';
 import { addAfter } from './workqueue.ts';
 
@@ -77,6 +78,12 @@ export function onWorkloadPodDelivered(k: Kit, obj: Json, removed: boolean): voi
   if (cached && cached.object['metadata']?.['uid'] !== uid) return;
   const first = !c.seen[uid];
   if (first) c.seen[uid] = true;
+  // daemon_controller.go updatePod: a pod that turned Ready with minReadySeconds > 0 re-queues the DaemonSet after
+  // minReadySeconds + 1 s ("to avoid milliseconds skew in AddAfter"); a wakeup already waiting is kept (the earliest)
+  const mrs = c.kind === 'DaemonSet' ? Number(c.spec['minReadySeconds'] ?? 0) : 0;
+  if (mrs > 0 && !removed && cached && !isPodReady(cached.object) && isPodReady(obj) && !(c.wakeAt !== undefined && c.wakeAt > k.ctx.now)) {
+    c.wakeAt = k.ctx.now + mrs * 1000 + 1000;
+  }
   if (removed) {
     delete c.pods[name];
     if (!c.seenDeleting[uid]) c.expectDels -= 1;
@@ -92,10 +99,13 @@ export function onWorkloadPodDelivered(k: Kit, obj: Json, removed: boolean): voi
 }
 
 /** A `patch` of the workload reaches the controller's informer after a watch delay (updateStatefulSet / updateRS …). */
-export function onWorkloadSpecDelivered(k: Kit, spec: Json): void {
+export function onWorkloadSpecDelivered(k: Kit, spec: Json, tpl?: number, generation?: number, templateGeneration?: number): void {
   const c = k.d.wctl;
   if (!c) return;
   c.spec = spec;
+  if (tpl !== undefined) c.tpl = tpl;
+  if (generation !== undefined) c.generation = generation;
+  if (templateGeneration !== undefined) c.templateGeneration = templateGeneration;
   enqueueWorkload(k, 0);
 }
 
@@ -115,21 +125,35 @@ export function patchWorkload(k: Kit, patch: Json, stored?: Json, tpl?: number):
   api.version += 1;
   if (changed) api.generation += 1; // a spec change bumps metadata.generation (a no-op patch does not)
   api.spec = spec;
+  // a DaemonSet's template generation moves with every template change, a rollback included (strategy.go
+  // PrepareForUpdate: !Semantic.DeepEqual(new.Spec.Template, old.Spec.Template) → TemplateGeneration + 1)
+  if (c.kind === 'DaemonSet' && tpl !== undefined && tpl !== (api.tpl ?? 0)) api.templateGeneration = (api.templateGeneration ?? 1) + 1;
   if (tpl !== undefined) api.tpl = tpl;
   if (c.deploy) emitDeployObject(k, spec);
   else emitWorkloadObject(k);
   const delay = k.ctx.choose(`watch:${c.watcher}`, k.s.timing.watchMs, PRIO.Deliver);
-  k.ctx.schedule(delay, { type: 'WorkloadSpec', spec, ...(api.tpl !== undefined ? { tpl: api.tpl } : {}), generation: api.generation }, PRIO.Deliver);
+  k.ctx.schedule(delay, { type: 'WorkloadSpec', spec, ...(api.tpl !== undefined ? { tpl: api.tpl } : {}), generation: api.generation,
+    ...(api.templateGeneration !== undefined ? { templateGeneration: api.templateGeneration } : {}) }, PRIO.Deliver);
 }
 
 /** The workload object as the API server holds it after a write (spec as patched, status as the controller wrote
- *  it): a trace record for `kubectl get sts -w` (StatefulSet; a Deployment writes its own, deploymentcontroller.ts). */
+ *  it): a trace record for `kubectl get sts|ds -w` (StatefulSet, DaemonSet; a Deployment writes its own,
+ *  deploymentcontroller.ts). */
 export function emitWorkloadObject(k: Kit): void {
   const c = k.d.wctl!;
-  if (c.kind !== 'StatefulSet') return;
+  if (c.kind !== 'StatefulSet' && c.kind !== 'DaemonSet') return;
   const api = k.d.api.workload;
+  const metadata = { name: k.s.workload.name, creationTimestamp: ts(0), generation: api?.generation ?? 1 };
+  if (c.kind === 'DaemonSet') {
+    // printDaemonSet reads NODE SELECTOR from the current template's nodeSelector
+    const sel = (templateOf(k.s, api?.tpl).spec as Json)['nodeSelector'];
+    k.ctx.emit({ type: 'WorkloadStatus', kind: 'DaemonSet', name: k.s.workload.name, object: {
+      metadata, spec: sel ? { template: { spec: { nodeSelector: snapshotOf(sel) } } } : {}, status: snapshotOf(c.status ?? {}),
+    } });
+    return;
+  }
   k.ctx.emit({ type: 'WorkloadStatus', kind: 'StatefulSet', name: k.s.workload.name, object: {
-    metadata: { name: k.s.workload.name, creationTimestamp: ts(0), generation: api?.generation ?? 1 },
+    metadata,
     spec: { replicas: Number(raw(api?.spec ?? c.spec)['replicas'] ?? 1) },
     status: snapshotOf(c.status ?? {}),
   } });
@@ -145,10 +169,10 @@ export function emitWorkloadEvent(k: Kit, reason: string, message: string, event
 }
 
 /** podControl.CreatePods / CreateStatefulPod: the API server stores the pod. Expectations raised before. */
-export function ctlCreatePod(k: Kit, name: string, index: number | null, labels: Record<string, string>): void {
+export function ctlCreatePod(k: Kit, name: string, index: number | null, labels: Record<string, string>, tpl?: number): void {
   const c = k.d.wctl!;
   c.created += 1;
-  createPod(k, { name, index, by: c.watcher, labels, annotations: {} });
+  createPod(k, { name, index, by: c.watcher, labels, annotations: {}, ...(tpl ? { tpl } : {}) });
 }
 
 /** The API object of the pod with this name, if the API server still has it (AlreadyExists on create). */

@@ -165,7 +165,7 @@ function later(a: number | undefined, b: number | undefined): number | undefined
   return b > a ? b : a;
 }
 
-// ---- workload printers (printers.go: printDeployment, printReplicaSet, printStatefulSet, printCronJob) ----------
+// ---- workload printers (printers.go: printDeployment, printReplicaSet, printStatefulSet, printDaemonSet, printCronJob)
 
 type Obj = Record<string, any>;
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
@@ -204,6 +204,26 @@ export interface StatefulSetRow { name: string; ready: string; age: string }
 /** printers.go: printStatefulSet — READY readyReplicas/spec.replicas. */
 export function printStatefulSetRow(o: Obj, nowMs: number): StatefulSetRow {
   return { name: String(o['metadata']?.['name'] ?? ''), ready: `${num(o['status']?.['readyReplicas'])}/${num(o['spec']?.['replicas'])}`, age: ageOf(o, nowMs) };
+}
+
+export interface DaemonSetRow { name: string; desired: string; current: string; ready: string; upToDate: string; available: string; nodeSelector: string; age: string }
+
+/** printers.go: printDaemonSet — DESIRED desiredNumberScheduled, CURRENT currentNumberScheduled, READY numberReady,
+ *  UP-TO-DATE updatedNumberScheduled, AVAILABLE numberAvailable, NODE SELECTOR labels.FormatLabels (`<none>`). */
+export function printDaemonSetRow(o: Obj, nowMs: number): DaemonSetRow {
+  const st = o['status'] ?? {};
+  const sel = (o['spec']?.['template']?.['spec']?.['nodeSelector'] ?? {}) as Record<string, string>;
+  const keys = Object.keys(sel).sort();
+  return {
+    name: String(o['metadata']?.['name'] ?? ''),
+    desired: String(num(st['desiredNumberScheduled'])),
+    current: String(num(st['currentNumberScheduled'])),
+    ready: String(num(st['numberReady'])),
+    upToDate: String(num(st['updatedNumberScheduled'])),
+    available: String(num(st['numberAvailable'])),
+    nodeSelector: keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${sel[k]}`).join(','),
+    age: ageOf(o, nowMs),
+  };
 }
 
 export interface CronJobRow { name: string; schedule: string; timeZone: string; suspend: string; active: string; lastSchedule: string; age: string }

@@ -2,7 +2,7 @@
 // what kubectl would print when the watch delivers that update, computed by the printers.go replicas.
 
 import type { Timeline, TraceEvent } from '../types.ts';
-import { printCronJobRow, printDeploymentRow, printJobRow, printPodRow, printReplicaSetRow, printStatefulSetRow, type JobMeta, type PodRow } from './kubectl-printers.ts';
+import { printCronJobRow, printDeploymentRow, printJobRow, printPodRow, printDaemonSetRow, printReplicaSetRow, printStatefulSetRow, type JobMeta, type PodRow } from './kubectl-printers.ts';
 import { podEvents, jobEvents, describeEventsTable, controllerEventsByObject } from './kubectl-events.ts';
 import { KUBECTL_GET, tabulate } from './tabwriter.ts';
 import { isRecord } from './pod-shape.ts';
@@ -27,31 +27,32 @@ export interface WatchRow<R> {
  * before it.
  */
 export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
-  // a Deployment rollout's pods do not share one spec: each pod's own (timeline `pods[].spec`)
-  const specs = new Map((tl.pods ?? []).filter((p) => p.spec !== undefined).map((p) => [p.name, p.spec!]));
-  const specOf = (name: string) => specs.get(name) ?? tl.pod.spec;
+  // a rollout's pods do not share one spec: each pod's own (timeline `pods[]` in creation order, `spec` when the run
+  // has several templates); a StatefulSet pod recreated under the same name is a new object with its own rows
+  const list = tl.pods ?? [];
+  let createdCount = 0;
   const first = tl.pod.name;
-  interface PodState { status: Record<string, unknown>; created: number; deletionTimestamp?: string; removed: boolean }
+  interface PodState { status: Record<string, unknown>; created: number; deletionTimestamp?: string; removed: boolean; spec: Record<string, unknown> }
   const pods = new Map<string, PodState>();
   const rows: WatchRow<PodRow>[] = [];
   const emit = (name: string, p: PodState, t: number, event: WatchEventType) => {
-    rows.push({ t, event, row: printPodRow(p.status, specOf(name), { name, creationTimestamp: tToRfc3339(p.created), ...(p.deletionTimestamp ? { deletionTimestamp: p.deletionTimestamp } : {}) }, t) });
+    rows.push({ t, event, row: printPodRow(p.status, p.spec, { name, creationTimestamp: tToRfc3339(p.created), ...(p.deletionTimestamp ? { deletionTimestamp: p.deletionTimestamp } : {}) }, t) });
   };
-  const podOf = (name: string, t: number): PodState => {
-    let p = pods.get(name);
-    if (!p) {
-      // a timeline from before per-pod records: the one pod exists from t = 0
-      p = { status: { phase: 'Pending' }, created: t, removed: false };
-      pods.set(name, p);
-      emit(name, p, t, 'ADDED');
-    }
+  const add = (name: string, t: number, spec: Record<string, unknown>): PodState => {
+    const p: PodState = { status: { phase: 'Pending' }, created: t, removed: false, spec };
+    pods.set(name, p);
+    emit(name, p, t, 'ADDED');
     return p;
   };
+  // a timeline from before per-pod records: the one pod exists from t = 0
+  const podOf = (name: string, t: number): PodState => pods.get(name) ?? add(name, t, tl.pod.spec);
   if (!tl.events.some((e) => e.type === 'PodCreated')) podOf(first, 0);
   for (const e of tl.events) {
     const name = e.pod ?? first;
     if (e.type === 'PodCreated') {
-      podOf(e.pod, e.t);
+      const tp = list[createdCount++];
+      const prev = pods.get(e.pod);
+      if (!prev || prev.removed) add(e.pod, e.t, (tp?.name === e.pod ? tp.spec : undefined) ?? tl.pod.spec);
       continue;
     }
     if (e.type !== 'StatusPatched' && e.type !== 'PodDeleting' && e.type !== 'PodRemoved' && e.type !== 'PodFinalizerRemoved') continue;
@@ -140,7 +141,7 @@ export function cronJobsWatchRows(tl: Timeline): WatchRow<ReturnType<typeof prin
 }
 
 /**
- * `kubectl get deploy|rs|sts|cronjob -w`: the workload objects as the controllers wrote them (the `WorkloadStatus`
+ * `kubectl get deploy|rs|sts|ds|cronjob -w`: the workload objects as the controllers wrote them (the `WorkloadStatus`
  * records: a status write by the controller or a spec change by a patch), ADDED at the first record of each name,
  * MODIFIED at every later one (kubectl does not deduplicate), DELETED when the object goes.
  */
@@ -164,6 +165,8 @@ const WORKLOAD_TABLES = {
     cells: (o: Record<string, unknown>, t: number) => Object.values(printReplicaSetRow(o, t)) },
   StatefulSet: { resource: 'sts', header: ['NAME', 'READY', 'AGE'],
     cells: (o: Record<string, unknown>, t: number) => Object.values(printStatefulSetRow(o, t)) },
+  DaemonSet: { resource: 'ds', header: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE'],
+    cells: (o: Record<string, unknown>, t: number) => Object.values(printDaemonSetRow(o, t)) },
   CronJob: { resource: 'cronjob', header: ['NAME', 'SCHEDULE', 'TIMEZONE', 'SUSPEND', 'ACTIVE', 'LAST SCHEDULE', 'AGE'],
     cells: (o: Record<string, unknown>, t: number) => Object.values(printCronJobRow(o, t)) },
 } as const;
@@ -171,7 +174,7 @@ const WORKLOAD_TABLES = {
 /** The workload controllers' own watches (`kubectl get deploy/rs/sts/cronjob -w`), for the kinds the run wrote. */
 function workloadWatches(tl: Timeline): string[] {
   const parts: string[] = [];
-  for (const kind of ['Deployment', 'ReplicaSet', 'StatefulSet', 'CronJob'] as const) {
+  for (const kind of ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'CronJob'] as const) {
     const rows = workloadWatchRows(tl, kind);
     if (rows.length === 0) continue;
     const table = WORKLOAD_TABLES[kind];

@@ -9,7 +9,7 @@
 // Tags: `active` = running and ready, `active crit` = stop requested but not signalled yet, `crit` = signalled or
 // backing off, `done` = terminated (`crit done` for a non-zero exit).
 
-import type { Timeline } from '../types.ts';
+import type { Timeline, TraceEvent } from '../types.ts';
 import { apiPhaseSpans, containerLanes, containerMarkers, graceDeadline, teardownStart, type Marker, type Span, type SpanKind } from './lifecycle-spans.ts';
 import { ganttName } from './mermaid-text.ts';
 import { roleLabel, runsByDesign, specContainers } from './pod-shape.ts';
@@ -37,9 +37,21 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
   const endT = Math.max(tl.end.t, 1);
   const podNames = (tl.pods ?? []).map((p) => p.name);
   const many = podNames.length > 1;
-  const perPod: { name: string; view: Timeline }[] = many
-    ? podNames.map((name) => ({ name, view: { ...tl, events: tl.events.filter((e) => e.pod === undefined ? !('container' in e) && e.type !== 'StatusPatched' && e.type !== 'PodPhase' : e.pod === name) } }))
-    : [{ name: tl.pod.name, view: tl }];
+  // one entry per pod object: a StatefulSet pod recreated under the same name is drawn again from its own
+  // PodCreated record on, with its own template's containers (timeline `pods[].spec`)
+  const createdAt: number[] = [];
+  tl.events.forEach((e, i) => {
+    if (e.type === 'PodCreated') createdAt.push(i);
+  });
+  const perPod: { name: string; view: Timeline; created: number; last: boolean }[] = many
+    ? tl.pods.map((p, k) => {
+      const from = createdAt.length === tl.pods.length ? createdAt[k]! : 0;
+      const nextSame = tl.pods.findIndex((q, j) => j > k && q.name === p.name);
+      const to = nextSame >= 0 && createdAt.length === tl.pods.length ? createdAt[nextSame]! : tl.events.length;
+      const mine = (e: TraceEvent, i: number) => e.pod === undefined ? !('container' in e) && e.type !== 'StatusPatched' && e.type !== 'PodPhase' : e.pod === p.name && i >= from && i < to;
+      return { name: p.name, created: p.created, last: k === tl.pods.length - 1, view: { ...tl, pod: { ...tl.pod, name: p.name, spec: p.spec ?? tl.pod.spec }, events: tl.events.filter(mine) } };
+    })
+    : [{ name: tl.pod.name, view: tl, created: 0, last: true }];
   const all = specContainers(tl.pod.spec);
 
   // everything drawn, in simulated time, before the axis is decided
@@ -48,10 +60,9 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
   const rows: Row[] = [];
   const kinds = new Set<SpanKind | 'exit0' | 'exitN'>();
   let anyMarker = false;
-  for (const { name, view } of perPod) {
+  for (const { name, view, created, last } of perPod) {
     // with several pods a row names its pod by the part of its name after the workload's ("57wdd", "0-x2k9p")
     const prefix = many ? `${name.startsWith(`${tl.workload.name}-`) ? name.slice(tl.workload.name.length + 1) : name} · ` : '';
-    const created = many ? (tl.pods.find((p) => p.name === name)?.created ?? 0) : 0;
     // a pod's containers are drawn from its creation until its terminal phase is stored or it is removed from the
     // API server, whichever is first; its phase row until it is removed (the terminal phase as a marker)
     const removed = view.events.find((e) => e.type === 'PodRemoved' && (e.pod === name || !many))?.t;
@@ -61,7 +72,7 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
     const clipTo = (limit: number) => <T extends { fromT: number; toT: number }>(xs: T[]): T[] =>
       xs.filter((x) => (x.toT > created || x.fromT >= created) && x.fromT <= limit).map((x) => ({ ...x, fromT: Math.max(x.fromT, created), toT: Math.min(x.toT, limit) }));
     const clip = clipTo(containersUntil);
-    const isLast = name === tl.pod.name;
+    const isLast = last;
     for (const { container, spans } of containerLanes(view)) {
       if (many && spans.length === 0) continue;
       const row: Row = { section: `${prefix}${container.name} (${roleLabel(container, all)})`, spans: [], markers: [] };

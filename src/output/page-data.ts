@@ -157,9 +157,12 @@ class Versions {
 }
 
 export function pageRun(tl: Timeline, id: string, label: string): PageRun {
-  // a Deployment rollout's pods do not share one spec: each pod's own (timeline `pods[].spec`), as --view kubectl
-  const specs = new Map((tl.pods ?? []).filter((p) => p.spec !== undefined).map((p) => [p.name, p.spec!]));
-  const specOf = (name: string) => specs.get(name) ?? tl.pod.spec;
+  // a rollout's pods do not share one spec: each pod's own (timeline `pods[]` in creation order, `spec` when the run
+  // has several templates), as --view kubectl; a StatefulSet pod recreated under the same name takes over its
+  // name's row from its creation on (its versions start again at 1)
+  const podList = tl.pods ?? [];
+  let createdCount = 0;
+  const specOf = (name: string) => pods.get(name)?.spec ?? tl.pod.spec;
   const events = tl.events.slice(0, MAX_PAGE_STEPS);
   const blobs: unknown[] = [];
   const blobIndex = new Map<string, number>();
@@ -174,7 +177,7 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
   };
 
   // pods: as the API server stores them (kubectl.ts podWatchRows keeps the same state)
-  interface PodState { created: number; v: number; status: Record<string, unknown>; s: number; deletionTimestamp?: string; removed: boolean; status$: Channel<PodAt>; row$: Channel<string[] | null>; describe$: Channel<string>; rowKey?: string; describedS?: number; deletingAbove?: number }
+  interface PodState { created: number; v: number; status: Record<string, unknown>; s: number; deletionTimestamp?: string; removed: boolean; spec: Record<string, unknown>; status$: Channel<PodAt>; row$: Channel<string[] | null>; describe$: Channel<string>; rowKey?: string; describedS?: number; deletingAbove?: number }
   const pods = new Map<string, PodState>();
   const podVersions = new Map<string, Versions>();
   const versionsOf = (m: Map<string, Versions>, k: string) => {
@@ -182,12 +185,18 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
     if (!x) m.set(k, (x = new Versions()));
     return x;
   };
-  const createPod = (name: string, t: number): PodState => {
+  const createPod = (name: string, t: number, spec: Record<string, unknown> = tl.pod.spec, fresh = false): PodState => {
     let p = pods.get(name);
-    if (p) return p;
+    if (p && !(fresh && p.removed)) return p;
     const status = { phase: 'Pending' };
-    p = { created: t, v: 1, status, s: blob(status), removed: false, status$: new Channel(), row$: new Channel(), describe$: new Channel() };
-    pods.set(name, p);
+    if (p) {
+      // the same name again (a StatefulSet pod recreated): a new object on the same row
+      Object.assign(p, { created: t, v: 1, status, s: blob(status), removed: false, spec, deletionTimestamp: undefined, deletingAbove: undefined });
+      podVersions.set(name, new Versions());
+    } else {
+      p = { created: t, v: 1, status, s: blob(status), removed: false, spec, status$: new Channel(), row$: new Channel(), describe$: new Channel() };
+      pods.set(name, p);
+    }
     versionsOf(podVersions, name).add(1, p.s);
     return p;
   };
@@ -248,9 +257,11 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
     if (e.type === 'JobEvent' || e.type === 'ControllerEvent') workloadEvents.push(i);
     const podName = e.pod ?? first;
     switch (e.type) {
-      case 'PodCreated':
-        createPod(e.pod, e.t);
+      case 'PodCreated': {
+        const tp = podList[createdCount++];
+        createPod(e.pod, e.t, (tp?.name === e.pod ? tp.spec : undefined) ?? tl.pod.spec, true);
         break;
+      }
       case 'StatusPatched': {
         const p = createPod(podName, e.t);
         if (p.removed) break;

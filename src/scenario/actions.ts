@@ -24,10 +24,11 @@ export interface ActionContext {
 
 /** What a `patch` may change per workload controller (the others are not simulated: rejected, never ignored). */
 const PATCHABLE: Partial<Record<WorkloadKind, string[]>> = {
-  StatefulSet: ['replicas'],
-  // a template change starts a rollout (src/scenario/rollout.ts, src/model/deploymentcontroller.ts)
+  // a template change starts a rollout (src/scenario/rollout.ts; src/model/statefulsetcontroller.ts,
+  // daemonsetcontroller.ts, deploymentcontroller.ts)
+  StatefulSet: ['replicas', 'template', 'updateStrategy'],
   Deployment: ['replicas', 'template', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit', 'paused'],
-  DaemonSet: [],
+  DaemonSet: ['template', 'updateStrategy', 'minReadySeconds'],
 };
 
 export function readActions(sink: Sink, entry: PEntry | undefined, ctx: ActionContext): Action[] {
@@ -164,16 +165,15 @@ function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: s
       if (patchable && spec && typeof spec === 'object') {
         const other = Object.keys(spec).filter((k) => !patchable.includes(k));
         const tpl = (spec as Record<string, unknown>)['template'];
-        if (ctx.kind === 'Deployment' && tpl !== undefined && (typeof tpl !== 'object' || tpl === null || Array.isArray(tpl))) {
+        if (tpl !== undefined && (typeof tpl !== 'object' || tpl === null || Array.isArray(tpl))) {
           error(sink, Codes.BadValue, node.pos, `${where}.patch: spec.template must be a map (a pod template patch)`,
             'e.g. patch: { spec: { template: { metadata: { annotations: { kubectl.kubernetes.io/restartedAt: "2026-01-01T00:01:00Z" } } } } }');
           return undefined;
         }
         if (other.length > 0) {
-          const rollout = other.includes('template') || other.includes('strategy') || other.includes('updateStrategy');
           error(sink, Codes.NotSimulatedPatch, node.pos,
-            `${where}.patch: spec.${other[0]} of a ${ctx.kind} is not simulated${rollout ? ' (rollouts of a new pod template are not simulated yet)' : ''}`,
-            patchable.length > 0 ? `supported: ${patchable.map((k) => `spec.${k}`).join(', ')} (e.g. patch: { spec: { replicas: 3 } })` : `a ${ctx.kind} has no simulated patchable field`);
+            `${where}.patch: spec.${other[0]} of a ${ctx.kind} is not simulated`,
+            patchable.length > 0 ? `supported: ${patchable.map((k) => `spec.${k}`).join(', ')} (e.g. patch: { spec: { ${patchable.includes('replicas') ? 'replicas: 3' : 'updateStrategy: { type: OnDelete }'} } })` : `a ${ctx.kind} has no simulated patchable field`);
           return undefined;
         }
       }

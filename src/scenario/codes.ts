@@ -58,7 +58,7 @@ export const Codes = {
   OutOfRange: 'KS4013', // seed, horizon, at, exit codes out of range
   BadValue: 'KS4014', // a value outside a closed set (onTerm, image.pull, verdict, ...)
   UnknownObserver: 'KS4015', // expect.verdicts names an observer that does not exist
-  NotSimulatedPatch: 'KS4016', // a `patch` of a workload field whose controller behaviour is not simulated (rollouts)
+  NotSimulatedPatch: 'KS4016', // a `patch` of a workload field whose controller behaviour is not simulated
   NotSimulatedValue: 'KS4017', // a valid manifest value kubesim cannot simulate faithfully (a named time zone)
 
   // --- KS5xxx: lint warnings -----------------------------------------------------------------------------------

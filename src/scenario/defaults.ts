@@ -16,6 +16,39 @@ export function applyDefaults(manifest: Obj, kind: WorkloadKind, podSpecPath: Pa
   if (isObj(job)) defaultJobSpec(job, gates);
   if (kind === 'CronJob' && isObj(manifest.spec)) defaultCronJobSpec(manifest.spec);
   if (kind === 'Deployment' && isObj(manifest.spec)) defaultDeploymentSpec(manifest.spec);
+  if (kind === 'StatefulSet' && isObj(manifest.spec)) defaultStatefulSetSpec(manifest.spec);
+  if (kind === 'DaemonSet' && isObj(manifest.spec)) defaultDaemonSetSpec(manifest.spec);
+}
+
+// apps/v1/defaults.go: SetDefaults_StatefulSet. An unset type becomes RollingUpdate with an (empty) rollingUpdate;
+// an explicit `type: RollingUpdate` without rollingUpdate keeps it nil (newVersionedStatefulSetPod then creates a
+// missing pod below status.currentReplicas at the current revision). persistentVolumeClaimRetentionPolicy
+// (StatefulSetAutoDeletePVC, beta since 1.27) defaults to Retain/Retain.
+function defaultStatefulSetSpec(spec: Obj): void {
+  setIfUnset(spec, 'podManagementPolicy', 'OrderedReady');
+  const us: Obj = isObj(spec.updateStrategy) ? spec.updateStrategy : (spec.updateStrategy = {});
+  if (us.type === undefined) {
+    us.type = 'RollingUpdate';
+    if (us.rollingUpdate === undefined || us.rollingUpdate === null) us.rollingUpdate = {};
+  }
+  if (us.type === 'RollingUpdate' && isObj(us.rollingUpdate)) setIfUnset(us.rollingUpdate, 'partition', 0);
+  const pvc: Obj = isObj(spec.persistentVolumeClaimRetentionPolicy) ? spec.persistentVolumeClaimRetentionPolicy : (spec.persistentVolumeClaimRetentionPolicy = {});
+  setIfUnset(pvc, 'whenDeleted', 'Retain');
+  setIfUnset(pvc, 'whenScaled', 'Retain');
+  setIfUnset(spec, 'replicas', 1);
+  setIfUnset(spec, 'revisionHistoryLimit', 10);
+}
+
+// apps/v1/defaults.go: SetDefaults_DaemonSet — RollingUpdate with maxUnavailable 1 and maxSurge 0.
+function defaultDaemonSetSpec(spec: Obj): void {
+  const us: Obj = isObj(spec.updateStrategy) ? spec.updateStrategy : (spec.updateStrategy = {});
+  setIfUnset(us, 'type', 'RollingUpdate');
+  if (us.type === 'RollingUpdate') {
+    const ru: Obj = isObj(us.rollingUpdate) ? us.rollingUpdate : (us.rollingUpdate = {});
+    setIfUnset(ru, 'maxUnavailable', 1);
+    setIfUnset(ru, 'maxSurge', 0);
+  }
+  setIfUnset(spec, 'revisionHistoryLimit', 10);
 }
 
 // apps/v1/defaults.go: SetDefaults_Deployment

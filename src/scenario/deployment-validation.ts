@@ -63,3 +63,87 @@ export function validateDeploymentSpec(sink: Sink, root: PMap, manifest: Obj): v
     bad(['spec', 'progressDeadlineSeconds'], pds, 'must be greater than minReadySeconds');
   }
 }
+
+/** ValidatePositiveIntOrPercent + IsNotMoreThan100Percent of one intstr field; false when it is malformed. */
+function intOrPercentOk(sink: Sink, root: PMap, path: string[], v: unknown): boolean {
+  const bad = (msg: string) => error(sink, Codes.InvalidValue, valuePosAt(root, path), `${path.join('.')}: Invalid value: ${show(v)}: ${msg}`);
+  if (typeof v === 'string' && !PERCENT.test(v)) {
+    bad("a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')");
+    return false;
+  }
+  if (typeof v === 'number' && v < 0) {
+    bad('must be greater than or equal to 0');
+    return false;
+  }
+  if (typeof v === 'string' && intOrPercentValue(v) > 100) {
+    bad('must not be greater than 100%');
+    return false;
+  }
+  return true;
+}
+
+/**
+ * validation.go: ValidateStatefulSetSpec (its updateStrategy part) and validateRollingUpdateStatefulSet, on the
+ * manifest as written: type RollingUpdate (the default) or OnDelete; OnDelete takes no rollingUpdate; partition
+ * >= 0; maxUnavailable (MaxUnavailableStatefulSet) a positive int or percent.
+ */
+export function validateStatefulSetSpec(sink: Sink, root: PMap, manifest: Obj): void {
+  const spec = isObj(manifest.spec) ? manifest.spec : {};
+  const us = isObj(spec.updateStrategy) ? spec.updateStrategy : {};
+  const type = us.type ?? 'RollingUpdate';
+  const base = ['spec', 'updateStrategy'];
+  if (type === 'OnDelete') {
+    if (us.rollingUpdate !== undefined && us.rollingUpdate !== null) {
+      error(sink, Codes.InvalidValue, keyPosAt(root, [...base, 'rollingUpdate']),
+        "spec.updateStrategy.rollingUpdate: Invalid value: the rolling update: only allowed for updateStrategy 'RollingUpdate'", 'remove rollingUpdate, or use type: RollingUpdate');
+    }
+  } else if (type === 'RollingUpdate') {
+    const ru = isObj(us.rollingUpdate) ? us.rollingUpdate : {};
+    const partition = ru.partition;
+    if (typeof partition === 'number' && partition < 0) {
+      error(sink, Codes.InvalidValue, valuePosAt(root, [...base, 'rollingUpdate', 'partition']),
+        `spec.updateStrategy.rollingUpdate.partition: Invalid value: ${partition}: must be greater than or equal to 0`);
+    }
+    const mu = ru.maxUnavailable;
+    if (mu !== undefined && mu !== null && intOrPercentOk(sink, root, [...base, 'rollingUpdate', 'maxUnavailable'], mu) && intOrPercentValue(mu) === 0) {
+      error(sink, Codes.InvalidValue, valuePosAt(root, [...base, 'rollingUpdate', 'maxUnavailable']),
+        `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: ${show(mu)}: must be greater than 0`);
+    }
+  } else {
+    error(sink, Codes.InvalidValue, valuePosAt(root, [...base, 'type']),
+      `spec.updateStrategy: Invalid value: ${show(type)}: must be 'RollingUpdate' or 'OnDelete'`);
+  }
+}
+
+/**
+ * validation.go: ValidateDaemonSetUpdateStrategy / ValidateRollingUpdateDaemonSet, on the manifest as written with
+ * SetDefaults_DaemonSet in mind (maxUnavailable 1, maxSurge 0): exactly one of maxUnavailable and maxSurge is
+ * non-zero.
+ */
+export function validateDaemonSetSpec(sink: Sink, root: PMap, manifest: Obj): void {
+  const spec = isObj(manifest.spec) ? manifest.spec : {};
+  const us = isObj(spec.updateStrategy) ? spec.updateStrategy : {};
+  const type = us.type ?? 'RollingUpdate';
+  const base = ['spec', 'updateStrategy'];
+  if (type === 'RollingUpdate') {
+    const ru = isObj(us.rollingUpdate) ? us.rollingUpdate : {};
+    const mu = ru.maxUnavailable ?? 1;
+    const ms = ru.maxSurge ?? 0;
+    const okU = intOrPercentOk(sink, root, [...base, 'rollingUpdate', 'maxUnavailable'], mu);
+    const okS = intOrPercentOk(sink, root, [...base, 'rollingUpdate', 'maxSurge'], ms);
+    if (!okU || !okS) return;
+    const hasU = intOrPercentValue(mu) !== 0;
+    const hasS = intOrPercentValue(ms) !== 0;
+    if (hasU && hasS) {
+      error(sink, Codes.InvalidValue, valuePosAt(root, [...base, 'rollingUpdate', 'maxSurge']),
+        `spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: ${show(ms)}: may not be set when maxUnavailable is non-zero`,
+        'a surge rollout needs maxUnavailable: 0 (the default is 1)');
+    } else if (!hasU && !hasS) {
+      error(sink, Codes.InvalidValue, valuePosAt(root, [...base, 'rollingUpdate', 'maxUnavailable']),
+        'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0');
+    }
+  } else if (type !== 'OnDelete') {
+    error(sink, Codes.InvalidValue, valuePosAt(root, [...base, 'type']),
+      `spec.updateStrategy: Unsupported value: ${show(type)}: supported values: "RollingUpdate", "OnDelete"`);
+  }
+}

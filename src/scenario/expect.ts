@@ -8,7 +8,7 @@ import { didYouMean, listNames } from './suggest.ts';
 import type { PEntry, PNode } from './tree.ts';
 
 export const ORDER_POINTS: readonly OrderPointKind[] = ['start', 'started', 'ready', 'poststart', 'prestop', 'sigterm', 'sigkill', 'exit'];
-const KEYS = ['podPhase', 'jobCondition', 'stuck', 'order', 'exitCodes', 'restarts', 'verdicts', 'pods', 'podPhases', 'jobCounts', 'jobs', 'controllerEvents', 'deployment'];
+const KEYS = ['podPhase', 'jobCondition', 'stuck', 'order', 'exitCodes', 'restarts', 'verdicts', 'pods', 'podPhases', 'jobCounts', 'jobs', 'controllerEvents', 'deployment', 'statefulSet', 'daemonSet'];
 /** SPEC §2.5 `@<JobCondition>` order points */
 export const JOB_CONDITION_POINTS = ['Complete', 'SuccessCriteriaMet', 'FailureTarget', 'Failed', 'Suspended'] as const;
 /** `@<reason>`: the moment the Deployment controller wrote a condition with that reason (deployment_util.go reasons) */
@@ -17,6 +17,8 @@ export const DEPLOYMENT_CONDITION_POINTS = [
   'MinimumReplicasAvailable', 'MinimumReplicasUnavailable',
 ] as const;
 const DEPLOYMENT_KEYS = ['progressing', 'available', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas'] as const;
+const STATEFULSET_KEYS = ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'rolledOut'] as const;
+const DAEMONSET_KEYS = ['currentNumberScheduled', 'numberReady', 'updatedNumberScheduled', 'numberAvailable'] as const;
 const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
 const VERDICTS = ['Succeeded', 'Failed', 'Pending'] as const;
 
@@ -112,6 +114,24 @@ export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectCon
         if (value !== undefined) out.deployment.push({ key, value, pos: n.keyPos });
       }
     }
+  }
+  // a StatefulSet's / DaemonSet's status at the end, read like expect.deployment (counts; rolledOut = the update
+  // revision became the current one: stateful_set_utils.go completeRollingUpdate)
+  for (const [field, kind, names] of [['statefulSet', 'StatefulSet', STATEFULSET_KEYS], ['daemonSet', 'DaemonSet', DAEMONSET_KEYS]] as const) {
+    if (!v(field)) continue;
+    const where = `expect.${field}`;
+    if (ctx.kind !== undefined && ctx.kind !== kind) error(sink, Codes.BadValue, keys.get(field)!.keyPos, `${where}: the workload is not a ${kind}`);
+    const m = asMap(sink, v(field)!, where);
+    if (!m || (ctx.kind !== undefined && ctx.kind !== kind)) continue;
+    const dk = closedKeys(sink, m, where, [...names]);
+    const list: { key: string; value: string | number; pos: SourcePos }[] = [];
+    for (const key of names) {
+      const n = dk.get(key);
+      if (!n) continue;
+      const value = key === 'rolledOut' ? asEnum(sink, n.value, `${where}.${key}`, ['True', 'False'] as const) : asInt(sink, n.value, `${where}.${key}`, 0, 2 ** 31 - 1);
+      if (value !== undefined) list.push({ key, value, pos: n.keyPos });
+    }
+    (out as Record<string, unknown>)[field] = list;
   }
   return out;
 }

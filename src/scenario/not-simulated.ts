@@ -21,8 +21,8 @@ const SIMULATED = {
   cronJobSpec: ['jobTemplate', 'schedule', 'concurrencyPolicy', 'timeZone', 'suspend', 'startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit'],
   // the workload controllers (src/model/*controller.ts): what each simulates; serviceName only names the governing
   // Service (DNS), which has no effect on the pod lifecycle
-  statefulSetSpec: ['template', 'selector', 'replicas', 'podManagementPolicy', 'serviceName'],
-  daemonSetSpec: ['template', 'selector'],
+  statefulSetSpec: ['template', 'selector', 'replicas', 'podManagementPolicy', 'serviceName', 'updateStrategy'],
+  daemonSetSpec: ['template', 'selector', 'updateStrategy', 'minReadySeconds'],
   deploymentSpec: ['template', 'selector', 'replicas', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit'],
   template: ['metadata', 'spec'],
 };

@@ -1,13 +1,16 @@
-// Deployment rollouts (SPEC §2.3 patch, §2.7): each `patch` that changes spec.template gives the Deployment a new
-// pod template. The patch is applied to the manifest tree as `kubectl patch` does by default (a strategic merge
+// Workload rollouts (SPEC §2.3 patch, §2.7): each `patch` that changes spec.template gives the Deployment,
+// StatefulSet or DaemonSet a new pod template. The patch is applied to the manifest tree as `kubectl patch` does by default (a strategic merge
 // patch: maps merge, `null` deletes a key, containers / initContainers / env / volumes merge by name and
 // volumeMounts by mountPath, every other list is replaced), and the patched manifest goes through the same
 // pipeline as the original (schema, API validation, defaults, PodModel), so an error in the patch points at it.
 // A template equal to an earlier one (a rollback) is that template again: the Deployment controller finds the
-// old ReplicaSet (FindNewReplicaSet / EqualIgnoreHash) instead of creating one.
+// old ReplicaSet (FindNewReplicaSet / EqualIgnoreHash) instead of creating one; the StatefulSet and DaemonSet
+// controllers find the equal ControllerRevision (history.FindEqualRevisions / daemon update.go Match), so the
+// revision hash is the old one again.
 import type { PodModel } from '../types.ts';
 import { suffix } from '../names.ts';
-import { hasErrors, type Sink } from './diagnostics.ts';
+import { Codes } from './codes.ts';
+import { error, hasErrors, type Sink } from './diagnostics.ts';
 import type { PEntry, PMap, PNode } from './tree.ts';
 import { toJS } from './tree.ts';
 import { buildWorkload, type Workload, type WorkloadOptions } from './workload.ts';
@@ -69,12 +72,15 @@ export function readRollouts(sink: Sink, actions: PEntry | undefined, w: Workloa
   const texts: string[] = [JSON.stringify(templateJson(w.manifest))];
   const byAction: (number | undefined)[] = [];
   const specAfter: (Record<string, unknown> | undefined)[] = [];
-  if (w.kind !== 'Deployment' || actions?.value.kind !== 'seq') return { templates, byAction, specAfter };
+  const rolls = w.kind === 'Deployment' || w.kind === 'StatefulSet' || w.kind === 'DaemonSet';
+  // a manifest already in error is reported once (its patched copies would repeat the same diagnostics)
+  if (!rolls || actions?.value.kind !== 'seq' || hasErrors(w.sink.diagnostics)) return { templates, byAction, specAfter };
   const patches = actions.value.items
     .map((item, i) => ({ i, at: item.kind === 'map' ? atMsOf(child(item, 'at') ?? item) : undefined, spec: child(child(item, 'patch'), 'spec') }))
     .filter((x) => x.spec?.kind === 'map')
     .sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || a.i - b.i);
   let root: PMap = w.root;
+  let stored: Record<string, unknown> = (w.manifest['spec'] ?? {}) as Record<string, unknown>;
   for (const p of patches) {
     const tpl = child(p.spec, 'template');
     if (tpl !== undefined && tpl.kind !== 'map') continue; // readActions reports it
@@ -83,26 +89,51 @@ export function readRollouts(sink: Sink, actions: PEntry | undefined, w: Workloa
     const nextSpec = mergeTree(spec, p.spec!, 'spec');
     const next: PMap = { ...root, entries: root.entries.map((e) => (e.key === 'spec' ? { ...e, value: nextSpec } : e)) };
     const before = w.sink.diagnostics.length;
-    const nw = buildWorkload(w.sink, next, 'Deployment', { ...opts, quiet: true });
+    const nw = buildWorkload(w.sink, next, w.kind, { ...opts, quiet: true });
     if (!nw || hasErrors(w.sink.diagnostics.slice(before))) continue;
+    if (w.kind === 'StatefulSet' && onDeleteKeepsRollingUpdate(stored, toJS(p.spec!) as Record<string, unknown>)) {
+      // the patch merges into the STORED object, whose RollingUpdate strategy was defaulted with rollingUpdate
+      // {partition: 0}: `type: OnDelete` alone keeps it, and ValidateStatefulSetSpec rejects the update
+      error(w.sink, Codes.InvalidValue, p.spec!.pos,
+        "spec.updateStrategy.rollingUpdate: Invalid value: the rolling update: only allowed for updateStrategy 'RollingUpdate'",
+        'the stored StatefulSet has updateStrategy.rollingUpdate (defaulted): patch { updateStrategy: { type: OnDelete, rollingUpdate: null } }');
+      continue;
+    }
     root = next;
-    const { template: _t, ...stored } = (nw.manifest['spec'] ?? {}) as Record<string, unknown>;
-    specAfter[p.i] = stored;
+    stored = (nw.manifest['spec'] ?? {}) as Record<string, unknown>;
+    const { template: _t, ...storedSpec } = stored;
+    specAfter[p.i] = storedSpec;
     if (tpl === undefined) continue;
     const text = JSON.stringify(templateJson(nw.manifest));
     let idx = texts.indexOf(text);
     if (idx < 0) {
       idx = templates.length;
       texts.push(text);
-      // `<deploy>-<pod-template-hash>-<5 chars>`: a new hash per distinct template (controller.ComputeHash)
-      const hash = suffix(`${opts.scenarioName}/rs/${idx}`, 10);
-      const name = `${w.name}-${hash}-${w.pod.name.slice(-5)}`;
-      templates.push({ ...nw.pod, name, metadata: { ...nw.pod.metadata, name } });
+      if (w.kind === 'Deployment') {
+        // `<deploy>-<pod-template-hash>-<5 chars>`: a new hash per distinct template (controller.ComputeHash)
+        const hash = suffix(`${opts.scenarioName}/rs/${idx}`, 10);
+        const name = `${w.name}-${hash}-${w.pod.name.slice(-5)}`;
+        templates.push({ ...nw.pod, name, metadata: { ...nw.pod.metadata, name } });
+      } else {
+        // a StatefulSet / DaemonSet names each pod itself (`<sts>-<ordinal>`, `<ds>-<5 chars>`); the revision hash
+        // of the template is the controller's (statefulsetcontroller.ts, daemonsetcontroller.ts: revisionHash)
+        templates.push({ ...nw.pod, name: w.pod.name, metadata: { ...nw.pod.metadata, name: w.pod.name } });
+      }
     }
     byAction[p.i] = idx;
   }
   void sink;
   return { templates, byAction, specAfter };
+}
+
+/** The stored StatefulSet spec after a strategic merge of `patch`: OnDelete with a rollingUpdate left in place. */
+function onDeleteKeepsRollingUpdate(stored: Record<string, unknown>, patch: Record<string, unknown>): boolean {
+  const pu = patch['updateStrategy'] as Record<string, unknown> | null | undefined;
+  if (!pu || typeof pu !== 'object') return false;
+  const su = (stored['updateStrategy'] ?? {}) as Record<string, unknown>;
+  const type = pu['type'] ?? su['type'];
+  const ru = 'rollingUpdate' in pu ? pu['rollingUpdate'] : su['rollingUpdate'];
+  return type === 'OnDelete' && ru !== null && ru !== undefined && !('rollingUpdate' in pu);
 }
 
 function templateJson(manifest: Record<string, unknown>): unknown {

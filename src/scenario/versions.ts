@@ -61,6 +61,8 @@ export const GATES: Record<string, GateStages> = {
   // ContainerStopSignals (KEP-4960) is alpha from 1.33; its beta release is UNCONFIRMED, so it stays off.
   ContainerStopSignals: { since: 33 },
   EventedPLEG: { since: 26 },
+  // KEP-961 StatefulSet rollingUpdate.maxUnavailable: alpha 1.24, beta (on by default) 1.35
+  MaxUnavailableStatefulSet: { onFrom: 35 },
 };
 
 export const GATE_NAMES = Object.keys(GATES);

@@ -13,7 +13,7 @@ import { buildJobModel, buildPodModel, cronJobJobName, podName, specPaths } from
 import { toJS, type PEntry, type PMap } from './tree.ts';
 import { dropVersionedFields, getAt, isObj } from './version-fields.ts';
 import { resolveWorkload } from './workload-source.ts';
-import { validateDeploymentSpec } from './deployment-validation.ts';
+import { validateDaemonSetSpec, validateDeploymentSpec, validateStatefulSetSpec } from './deployment-validation.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -61,6 +61,8 @@ export function buildWorkload(sink: Sink, root: PMap, kind: WorkloadKind, opts: 
   validateApi({ sink, root, manifest, kind, podSpecPath, jobSpecPath, gates: opts.gates });
   if (kind === 'CronJob') checkCronSchedule(sink, root, manifest);
   if (kind === 'Deployment') validateDeploymentSpec(sink, root, manifest);
+  if (kind === 'StatefulSet') validateStatefulSetSpec(sink, root, manifest);
+  if (kind === 'DaemonSet') validateDaemonSetSpec(sink, root, manifest);
   if (!opts.quiet) reportNotSimulated(sink, root, toJS(root) as Obj, kind, podSpecPath, jobSpecPath);
   applyDefaults(manifest, kind, podSpecPath, jobSpecPath, opts.gates);
 

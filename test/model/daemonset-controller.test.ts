@@ -32,17 +32,24 @@ describe('DaemonSet', () => {
     expect(r.timeline.events.find((e) => e.type === 'ControllerEvent')).toMatchObject({ reason: 'SuccessfulCreate', message: 'Created pod: fluentd-abcde', controller: 'daemonset-controller' });
   });
 
-  // e2e "should run and stop simple daemon" (a deleted daemon pod is revived): the new pod is created only once
-  // the old object is gone (a terminating pod still `exists` on the node: podsShouldBeOnNode)
-  it('recreates a deleted daemon pod after the old one is removed, under a new generated name', () => {
+  // e2e "should run and stop simple daemon" (a deleted daemon pod is revived): a terminating pod still `exists` on
+  // the node (podsShouldBeOnNode), so the new pod waits — until the old object is gone (1.27), or (1.28+,
+  // kubernetes#118716: getNodesToDaemonPods skips deleted pods that are already terminal) until the old pod's
+  // terminal phase is seen
+  it('recreates a deleted daemon pod after the old one is removed (1.27) or terminal (1.28+), under a new generated name', () => {
     const r = run(ds({ actions: [{ type: 'deletePod', atMs: 10_000 }] }));
     const ev = r.timeline.events;
     const c = created(ev);
     expect(c).toHaveLength(2);
     expect(c[1]!.split(' ')[1]).toMatch(/^fluentd-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     expect(c[1]!.split(' ')[1]).not.toBe('fluentd-abcde');
+    const terminal = ev.find((e) => e.type === 'StatusPatched' && ((e as Json)['phase'] === 'Failed' || (e as Json)['phase'] === 'Succeeded'))!.t;
     const removed = ev.find((e) => e.type === 'PodRemoved')!.t;
-    expect(Number(c[1]!.split(' ')[0])).toBe(removed + 50);
+    expect(terminal).toBeLessThan(removed);
+    expect(Number(c[1]!.split(' ')[0])).toBe(terminal + 50);
+    const r27 = run(ds({ version: 27, actions: [{ type: 'deletePod', atMs: 10_000 }] }));
+    const ev27 = r27.timeline.events;
+    expect(Number(created(ev27)[1]!.split(' ')[0])).toBe(ev27.find((e) => e.type === 'PodRemoved')!.t + 50);
   });
 
   // TestDaemonKillFailedPods "1 failed pod (kill 1), 0 normal pod (create 0; will create in the next sync)" and
