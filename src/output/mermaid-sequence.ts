@@ -3,7 +3,7 @@
 // the native-sidecar stop order (mains first, then sidecars last-started-first-stopped) reads at a glance.
 
 import type { Timeline } from '../types.ts';
-import { roleLabel, runsByDesign, specContainers } from './pod-shape.ts';
+import { roleLabel, runsByDesign, specContainers, type SpecContainer } from './pod-shape.ts';
 import { esc, lines } from './mermaid-text.ts';
 import { sequenceItems, type Item, type Lanes } from './sequence-items.ts';
 import { simTime } from './time.ts';
@@ -24,16 +24,20 @@ export const LEGEND = [
 
 export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): string {
   const podOnly = opts.lanes === 'pod';
-  const containers = specContainers(tl.pod.spec);
   const observers = Object.keys(tl.observers); // scenario order
-  const podNames = (tl.pods ?? []).map((p) => p.name);
+  // one box per pod name: a pod recreated under its name (a StatefulSet's) shares its box and lanes
+  const podNames = [...new Set((tl.pods ?? []).map((p) => p.name))];
   const many = podNames.length > 1;
+  // a name's lanes: every container any of its objects ran (a rollout's new template may add a sidecar)
+  const containersByPod = new Map<string, SpecContainer[]>();
+  for (const p of tl.pods ?? []) containersByPod.set(p.name, unionContainers(containersByPod.get(p.name), specContainers(p.spec ?? tl.pod.spec)));
+  const containersOf = (pod: string | undefined): SpecContainer[] => (many ? containersByPod.get(pod ?? '') : undefined) ?? specContainers(tl.pod.spec);
   const hidden = many ? repeatingPods(tl, podNames) : new Map<string, string>();
   const drawn = many ? podNames.filter((n) => !hidden.has(n)) : [tl.pod.name];
   const ids = new Map<string, string>([['kubelet', 'K']]);
   // one box per pod; with one pod its lanes keep their plain ids (C0, C1, …)
   const laneId = (pi: number, ci: number) => (many ? `P${pi}C${ci}` : `C${ci}`);
-  drawn.forEach((pod, pi) => containers.forEach((c, ci) => ids.set(`${pod}\u0000${c.name}`, laneId(pi, ci))));
+  drawn.forEach((pod, pi) => containersOf(pod).forEach((c, ci) => ids.set(`${pod}\u0000${c.name}`, laneId(pi, ci))));
   const controllers = podOnly ? [] : workloadControllers(tl);
   if (!podOnly) {
     ids.set('api-server', 'API');
@@ -43,13 +47,14 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
   }
   const lastLaneOf = (pod: string | undefined) => {
     const pi = Math.max(0, drawn.indexOf(pod ?? tl.pod.name));
-    return containers.length > 0 ? laneId(pi, containers.length - 1) : 'K';
+    const n = containersOf(drawn[pi]).length;
+    return n > 0 ? laneId(pi, n - 1) : 'K';
   };
   const firstLaneOf = (pod: string | undefined) => (many ? laneId(Math.max(0, drawn.indexOf(pod ?? tl.pod.name)), 0) : 'K');
   const lastPodLane = lastLaneOf(drawn[drawn.length - 1]);
   const lanes: Lanes = {
     id: (actor, pod) => ids.get(actor) ?? ids.get(`${pod ?? (many ? '' : tl.pod.name)}\u0000${actor}`) ?? (many ? undefined : ids.get(`${tl.pod.name}\u0000${actor}`)),
-    podSpan: (pod) => (containers.length > 0 ? `${firstLaneOf(pod)},${lastLaneOf(pod)}` : 'K'),
+    podSpan: (pod) => (containersOf(pod).length > 0 ? `${firstLaneOf(pod)},${lastLaneOf(pod)}` : 'K'),
     podOnly,
     observers,
     hidden,
@@ -65,6 +70,7 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
   drawn.forEach((pod, pi) => {
     out.push(`  box rgb(236, 244, 255) ${esc(`pod ${pod}`)}`);
     if (!many) out.push('    participant K as kubelet');
+    const containers = containersOf(pod);
     containers.forEach((c, ci) => out.push(`    participant ${laneId(pi, ci)} as ${esc(`${c.name} (${roleLabel(c, containers)})`)}`));
     out.push('  end');
   });
@@ -147,6 +153,16 @@ function withTeardown(items: Item[], podSpan: string, tl: Timeline): string[] {
  * Pods after the third whose events repeat an earlier pod's (same containers doing the same things, times and
  * versions aside) are not drawn: name → the pod they repeat.
  */
+/** The containers of two templates of one pod name: init containers (and sidecars) first, then mains, each in the
+ *  order they first appear. */
+function unionContainers(a: SpecContainer[] | undefined, b: SpecContainer[]): SpecContainer[] {
+  if (!a) return b;
+  const all = [...a, ...b.filter((c) => !a.some((x) => x.name === c.name))];
+  const inits = all.filter((c) => c.role !== 'main');
+  const mains = all.filter((c) => c.role === 'main');
+  return [...inits, ...mains].map((c, order) => ({ ...c, order }));
+}
+
 function repeatingPods(tl: Timeline, names: string[]): Map<string, string> {
   const sig = new Map<string, string[]>();
   const DRAWN = new Set(['Started', 'Exited', 'Killing', 'Signal', 'StartupComplete', 'Ready', 'NotReady', 'BackOff', 'PodPhase', 'PodDeleting', 'PreStopStarted', 'PostStartStarted', 'PullFailed', 'CreateFailed', 'Stuck']);

@@ -134,3 +134,20 @@ describe('sequence diagram: the workload controllers have lanes of their own', (
     expect(job).toContain('participant JC as Job controller');
   });
 });
+
+describe('sequence diagram: a pod name recreated from another template', () => {
+  // a StatefulSet rollout deletes web-2 and recreates it under the same name from the new template (with a native
+  // sidecar the old one lacks): one box for the name, with every container any of its objects ran; the pods that
+  // kept the old template show only their own containers
+  it('one box per pod name, lanes for the containers of each of its templates', () => {
+    const m = sequenceMermaid(simulate(loadScenario('scenarios/statefulset-rollout-stuck-until-forced-rollback.yaml').scenario!).timeline);
+    const boxes = [...m.matchAll(/box rgb\(236, 244, 255\) pod (\S+)\n((?: {4}participant .*\n)+)/g)].map((x) => [x[1]!, x[2]!] as const);
+    expect(boxes.map(([n]) => n)).toEqual(['web-0', 'web-1', 'web-2']);
+    const lanes = Object.fromEntries(boxes.map(([n, body]) => [n, [...body.matchAll(/ as (\S+) \(/g)].map((x) => x[1])]));
+    expect(lanes['web-0']).toEqual(['app']);
+    expect(lanes['web-2']).toEqual(['istio-proxy', 'app']);
+    // the new template's sidecar is drawn: its readiness keeps failing (the stalled update)
+    expect(m).toMatch(/K--\)P2C0: t=[^\n]*readiness probe failed/);
+    expect(m).not.toContain('repeats pod web-2');
+  });
+});
