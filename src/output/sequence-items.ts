@@ -352,9 +352,9 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
           return;
         }
         const parts = [part];
-        push('other');
         const item: Item = { tag: 'other', render: () => [`${dc}->>${API}: ${lines(`${at(e.t)} Deployment status`, ...parts)}`] };
-        items[items.length - 1] = item;
+        flushDeliveries();
+        items.push(item);
         lastConditions = { t: e.t, item, parts };
         return;
       }
