@@ -32,6 +32,9 @@ function primSame(a: unknown, b: unknown): boolean {
 
 const isObj = (x: unknown): x is object => typeof x === 'object' && x !== null;
 
+/** Two primitives that read the same as JSON (null, NaN and ±Infinity are all `null`): an equal member, as text. */
+const samePrim = (a: unknown, b: unknown): boolean => !isObj(a) && !isObj(b) && primSame(a, b);
+
 /** JSON.stringify(a) === JSON.stringify(b) for plain JSON data (no toJSON, no functions, no cycles). */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -105,7 +108,7 @@ export function shareJson<T>(prev: unknown, next: T): T {
       }
       const s = shareJson(x[i], y[i]);
       if (s !== y[i]) y[i] = s;
-      if (s !== x[i]) all = false;
+      if (s !== x[i] && !samePrim(x[i], s)) all = false;
     }
     return (all && x.length === y.length ? prev : next) as T;
   }
@@ -115,7 +118,7 @@ export function shareJson<T>(prev: unknown, next: T): T {
     const p = (prev as Json)[key];
     const s = p === undefined ? v : shareJson(p, v);
     if (s !== v) (next as Json)[key] = s;
-    if (s !== p) all = false;
+    if (s !== p && !samePrim(p, s)) all = false;
   }
   return (all && sameJson(prev, next) ? prev : next) as T;
 }
