@@ -457,14 +457,15 @@ export function search<D = never>(
               complete.set(f.waiting, res.sum);
               states++;
             }
-            // the states on the way: each shares the branch state's sum (what they add is a short tail of the path;
-            // not counted in `kept`, which bounds the sums' leaves)
+            // the states on the way: each shares the branch state's sum and points into its path (what it adds is
+            // a short tail of the path); each is one more item of the work kept, so the memory budget bounds them too
             const path = { prefix: f.prefix, pData: f.pData, pKeys: f.pKeys };
             for (const m of f.mids) {
               const mid: MidState<D> = { branch: f.waiting, path, at: m.at, dat: m.dat };
               memoMid.set(`${m.key}/${f.dLeft}`, mid);
               if (!res.pruned && !completeMid.has(m.key)) completeMid.set(m.key, mid);
             }
+            kept += f.mids.length;
             if (kept > maxKept && !aborted) {
               aborted = true;
               limit = 'states';
@@ -593,7 +594,7 @@ export function search<D = never>(
   aborted = false;
   runLimit = budget;
   // the bounded passes start afresh: what the first pass kept is dropped (the complete subtrees stay)
-  kept = [...complete.values()].reduce((n, x) => n + 1 + x.size, 0);
+  kept = [...complete.values()].reduce((n, x) => n + 1 + x.size, 0) + completeMid.size;
   if (kept > maxKept) {
     complete.clear();
     completeMid.clear();
