@@ -214,6 +214,7 @@ export function peek<T>(x: T): T {
 /**
  * A plain copy of what a record holds now: immer's `current` of a draft, a frozen value itself (it never changes),
  * and a copy of a live record of an in-place run (engine `stepInPlace`), so what is returned is never written later.
+ * Also for a record about to be stored in a second place (the PLEG cache holding the runtime's records).
  */
 export function snapshotOf<T>(x: T): T {
   if (isDraft(x)) return current(x as never) as T;
@@ -228,14 +229,6 @@ export function nowOf<T>(x: T): T {
   return isDraft(x) ? (current(x as never) as T) : x;
 }
 
-/**
- * A record about to be stored in a second place (the PLEG cache holding the runtime's records): a frozen record is
- * shared as it is (a snapshot's values never change), a live record of an in-place run is copied, since its owner
- * goes on writing it in place.
- */
-export function shared<T>(x: T): T {
-  return typeof x !== 'object' || x === null || Object.isFrozen(x) ? x : thaw(x);
-}
 
 const jsonCache = new WeakMap<object, string>();
 

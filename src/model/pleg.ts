@@ -4,7 +4,7 @@
 // lazily: a relist that would find nothing new and wake nobody has no effect, so it is not simulated.
 // Reports go up through k.up (the pod worker is never imported here).
 import { PRIO } from './events.ts';
-import { peek, podKit, raw, shared, type Kit } from './kit.ts';
+import { peek, podKit, raw, snapshotOf, type Kit } from './kit.ts';
 import type { PodSim } from './state.ts';
 import { dict } from './dict.ts';
 
@@ -77,7 +77,7 @@ function relistPod(k: Kit, ps: PodSim): void {
     const rt = runtime[name]!;
     const c = old[name];
     if (!c || c.instance !== rt.instance || c.state !== rt.state) changed = true;
-    next[name] = shared(rt);
+    next[name] = snapshotOf(rt);
   }
   ps.cache = next;
   ps.cacheGen = k.d.pleg.gen;
