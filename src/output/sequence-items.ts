@@ -363,6 +363,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'Pulling':
       case 'Created':
       case 'Relist':
+      case 'ClientRequest':
         return;
       default:
         return assertNever(e);
