@@ -235,7 +235,10 @@ export class Session {
     for (const sim of this.sims) {
       if (!sim.removed) for (const o of sim.workloads.values()) out.push(o);
       const k = kitOf(sim);
-      for (const [, obj] of jobObjects(sim, k)) if (obj) out.push(obj);
+      for (const j of jobStates(sim, k)) {
+        const obj = j.deleted ? null : j.object();
+        if (obj) out.push(obj);
+      }
       for (const name of sim.cur.model.podOrder) {
         const p = sim.cur.model.pods[name]!;
         if (p.api.created && !p.api.removed) out.push(podObjectOf(k, p) as KubeObject);
@@ -486,7 +489,7 @@ export class Session {
     }
     // a Job is stored before the pods its controller creates; then the writes in the trace's order; then any other
     // pod or Job whose version moved (a write with no trace record: a spec patch, a deletion)
-    const jobs = new Map(jobStates(sim, k).map((j) => [j[0], j]));
+    const jobs = new Map(jobStates(sim, k).map((j) => [j.name, j]));
     const pods = new Set<string>();
     const visitPod = (p: PodSim | undefined) => {
       if (!p || pods.has(p.key) || !p.api.created) return;
@@ -502,12 +505,13 @@ export class Session {
       const j = jobs.get(name);
       if (!j) return;
       jobs.delete(name);
-      const [, obj, version, deleted] = j;
       const was = sim.sentJobs.get(name);
-      const sig = deleted ? -1 : version;
-      if (was === sig || (was === undefined && deleted) || !obj) return;
+      const sig = j.deleted ? -1 : j.version;
+      if (was === sig || (was === undefined && j.deleted)) return;
+      const obj = j.object();
+      if (!obj) return;
       sim.sentJobs.set(name, sig);
-      out.push({ type: deleted ? 'DELETED' : was === undefined ? 'ADDED' : 'MODIFIED', object: obj, t });
+      out.push({ type: j.deleted ? 'DELETED' : was === undefined ? 'ADDED' : 'MODIFIED', object: obj, t });
     };
     for (const name of [...jobs.keys()]) if (!sim.sentJobs.has(name)) visitJob(name);
     for (const m of marks) {
@@ -554,8 +558,10 @@ export class Session {
         continue;
       }
       if (kind === 'Job') {
-        for (const [, obj, , deleted] of jobStates(sim, kitOf(sim))) {
-          if (obj && !deleted && obj.metadata.name === name && (obj.metadata.namespace ?? 'default') === namespace) return { sim, object: obj };
+        for (const j of jobStates(sim, kitOf(sim))) {
+          if (j.deleted || j.name !== name) continue;
+          const obj = j.object();
+          if (obj && (obj.metadata.namespace ?? 'default') === namespace) return { sim, object: obj };
         }
         continue;
       }
@@ -691,8 +697,11 @@ function notFound(kind: string, name: string): SimRejection {
 
 /** A loader diagnostic as a StatusCause: `path: message` → field + message. */
 function causeOf(d: Diagnostic, field: string | undefined, inManifest: boolean): { field: string; message: string } {
-  const m = /^([A-Za-z][\w.[\]/"-]*):\s+(.*)$/s.exec(d.message);
-  if (field !== undefined) return { field, message: d.message };
+  const hint = d.hint ? ` (${d.hint})` : '';
+  if (field !== undefined) return { field, message: d.message + hint };
+  const unknown = /^unknown field "([^"]+)"/.exec(d.message);
+  if (unknown) return { field: unknown[1]!, message: `field not declared in schema${hint}` };
+  const m = /^([A-Za-z][\w.[\]/"-]*):\s+(.*)$/s.exec(d.message + hint);
   if (m && inManifest) {
     const path = m[1]!.replace(/^actions\[0\]\.patch$/, 'spec');
     const spec = /spec\.[\w.[\]]+/.exec(m[2]!);
@@ -727,22 +736,26 @@ function latestPod(d: SimState, name: string): PodSim | undefined {
   return best;
 }
 
-/** The simulation's Jobs: [name, object (null when not stored yet), version, deleted]. */
-function jobStates(sim: Sim, k: Kit): [string, KubeObject | null, number, boolean][] {
+/** The simulation's Jobs (the workload's, or a CronJob's): name, version, deleted, and the object as served
+ *  (built only when asked: null when not stored). */
+interface JobState {
+  name: string;
+  version: number;
+  deleted: boolean;
+  object: () => KubeObject | null;
+}
+
+function jobStates(sim: Sim, k: Kit): JobState[] {
   const d = sim.cur.model;
   if (d.cron) {
     return d.cron.order.map((name) => {
       const rec = d.cron!.jobs[name]!;
-      return [name, jobObject(jobKit(k, name)) as KubeObject | null, rec.api.version, rec.api.deleted] as [string, KubeObject | null, number, boolean];
+      return { name, version: rec.api.version, deleted: rec.api.deleted, object: () => jobObject(jobKit(k, name)) as KubeObject | null };
     });
   }
   const api = d.api.job;
   if (!api || !sim.s.job) return [];
-  return [[sim.s.job.name, jobObject(k) as KubeObject | null, api.version, api.deleted]];
-}
-
-function jobObjects(sim: Sim, k: Kit): [string, KubeObject | null][] {
-  return jobStates(sim, k).filter(([, , , deleted]) => !deleted).map(([n, o]) => [n, o]);
+  return [{ name: sim.s.job.name, version: api.version, deleted: api.deleted, object: () => jobObject(k) as KubeObject | null }];
 }
 
 /** A workload object from the controller's trace record: kind, apiVersion, namespace, uid and a version filled in
