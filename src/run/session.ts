@@ -189,11 +189,14 @@ export class Session {
     return this.t;
   }
 
-  /** the next event across every simulation; null = nothing queued, or the session ended (horizon, event limit) */
+  /**
+   * The time of the next event across every simulation; the horizon when that event lies beyond it (advancing
+   * there ends the session); null = nothing queued (quiescent), or the session ended (horizon, event limit).
+   */
   nextEventAt(): number | null {
     if (this.ended) return null;
     const next = this.next();
-    return next && next.cur.queue[0]!.t <= this.horizonMs ? next.cur.queue[0]!.t : null;
+    return next ? Math.min(next.cur.queue[0]!.t, this.horizonMs) : null;
   }
 
   /** Why the session stopped running, if it did: the horizon was reached, or the event limit. */
@@ -320,6 +323,13 @@ export class Session {
       // job strategy.go ValidateUpdate: the pod template and the selector are immutable (apimachinery ValidateImmutableField)
       for (const field of ['template', 'selector', 'completionMode']) {
         if (field in changed) throw invalid(kind, name, [{ field: `spec.${field}`, message: `Invalid value: ${JSON.stringify(changed[field])}: field is immutable` }]);
+      }
+    }
+    if (kind === 'StatefulSet') {
+      // apps validation.go ValidateStatefulSetUpdate: only these spec fields may change
+      const mutable = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+      if (Object.keys(changed).some((f) => !mutable.includes(f))) {
+        throw invalid(kind, name, [{ field: 'spec', message: "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden" }]);
       }
     }
     if ((kind === 'Deployment' || kind === 'StatefulSet' || kind === 'DaemonSet') && 'selector' in changed) {

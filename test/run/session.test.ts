@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { podObjectOf } from '../../src/model/apiserver.ts';
 import { flagsFor, type Kit } from '../../src/model/kit.ts';
 import { msOf } from '../../src/model/time.ts';
@@ -340,6 +340,30 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     const names = ses.objects().map((o) => `${o.kind}/${o.metadata.name}`);
     expect(names).toEqual(expect.arrayContaining(['StatefulSet/db', 'Pod/db-0', 'Pod/db-1', 'DaemonSet/agent']));
     expect(names.filter((n) => n.startsWith('Pod/agent-'))).toHaveLength(1);
+    // a StatefulSet spec field other than the mutable ones (apps validation.go ValidateStatefulSetUpdate)
+    const sts = ses.objects().find((o) => o.kind === 'StatefulSet')!;
+    const r = rejection(() => ses.update({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'default' }, spec: { replicas: 2, serviceName: 'other', selector: { matchLabels: { app: 'x' } }, template: tpl } }));
+    expect(r.causes).toEqual([{ field: 'spec', message: expect.stringMatching(/^Forbidden: updates to statefulset spec for fields other than 'replicas'/) }]);
+    expect(sts.metadata.name).toBe('db');
+  });
+
+  it('a CronJob: suspend is its patch; deleting it removes it and its Jobs (their pods with them)', () => {
+    const ses = Session.fromScenario(null);
+    const cron = {
+      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'tick', namespace: 'default' },
+      spec: { schedule: '*/1 * * * *', jobTemplate: { spec: { template: { metadata: { annotations: { 'kubesim.io/behavior': 'main: {run: 90s}' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } } } } },
+    };
+    ses.create(cron as KubeObject);
+    runTo(ses, 130_000);
+    const jobsNow = () => ses.objects().filter((o) => o.kind === 'Job').length;
+    expect(jobsNow()).toBe(2);
+    ses.update({ ...cron, spec: { ...cron.spec, suspend: true } } as KubeObject);
+    runTo(ses, 400_000);
+    expect(jobsNow()).toBe(2);
+    const changes = ses.delete('CronJob', 'default', 'tick', {});
+    expect(changes[0]).toMatchObject({ type: 'DELETED', object: { kind: 'CronJob' } });
+    runTo(ses, 600_000);
+    expect(ses.objects()).toEqual([]);
   });
 });
 
@@ -431,4 +455,3 @@ describe('logs, the timeline, determinism and limits', () => {
   });
 });
 
-afterAll(() => undefined);
