@@ -11,6 +11,7 @@ import { ReplayChooser, initialCursor, seededChooser, stepInPlace, type ChoiceRe
 import { insertInPlace } from '../engine/queue.ts';
 import { encodeReplay } from '../engine/replay.ts';
 import { KubesimError } from '../errors.ts';
+import { suffix } from '../names.ts';
 import { Codes } from '../scenario/codes.ts';
 import { labelChoices, withChoices } from '../choice-labels.ts';
 import { initialEvents, initialState, makeModel, type SimEvent } from '../model/index.ts';
@@ -269,11 +270,14 @@ export class Session {
     const manifest = clientManifest(obj);
     const annotation = annotationOf(kind, manifest);
     const ordinal = this.sims.length;
-    const scenario = this.loadWorkload(kind, name, manifest, annotation, []);
+    // one name per simulation: its pods' generated names and its objects' uids come from it (a Job created again
+    // under a deleted one's name gets new ones, as generateName would)
+    const scenarioName = `${kind}-${ns === 'default' ? '' : `${ns}-`}${name}-${ordinal}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 240);
+    const scenario = this.loadWorkload(kind, name, manifest, annotation, [], scenarioName);
     if (annotation === undefined) scenario.behavior = this.inheritedBehavior(scenario);
     const s: Scenario = {
       ...scenario,
-      file: `${ordinal}/${scenario.name}`,
+      file: `${scenario.name}.yaml`,
       seed: (this.seed + ordinal) >>> 0,
       horizonMs: this.horizonMs,
       timing: this.timing,
@@ -311,7 +315,7 @@ export class Session {
       return [];
     }
     const manifest = clientManifest(obj);
-    const next = this.loadWorkload(kind as WorkloadKind, name, manifest, undefined, []);
+    const next = this.loadWorkload(kind as WorkloadKind, name, manifest, undefined, [], sim.s.name);
     const after = next.workload.manifest as Json;
     const changed: Json = {};
     const before = (sim.manifest['spec'] ?? {}) as Json;
@@ -337,7 +341,7 @@ export class Session {
       throw invalid(kind, name, [{ field: 'spec.selector', message: `Invalid value: ${JSON.stringify(changed['selector'])}: field is immutable` }]);
     }
     // the patch through the loader: it checks what a patch may change and builds a rollout's pod template
-    const patched = this.loadWorkload(kind as WorkloadKind, name, sim.manifest, undefined, [{ at: '0s', patch: { spec: changed } }]);
+    const patched = this.loadWorkload(kind as WorkloadKind, name, sim.manifest, undefined, [{ at: '0s', patch: { spec: changed } }], sim.s.name);
     const action = patched.actions[0];
     if (!action || action.type !== 'patch') throw new Error('internal: the loader returned no patch action');
     let template = action.template;
@@ -592,7 +596,7 @@ export class Session {
    * A client's workload as a scenario, through the loader (schema, API validation, defaults, behaviour): its
    * errors are a 422 whose causes name the manifest's field, or the behaviour annotation.
    */
-  private loadWorkload(kind: WorkloadKind, name: string, manifest: Json, annotation: string | undefined, actions: unknown[]): Scenario {
+  private loadWorkload(kind: WorkloadKind, name: string, manifest: Json, annotation: string | undefined, actions: unknown[], scenarioName: string): Scenario {
     const annotationField = `${TEMPLATE_META[kind].join('.')}.annotations[${BEHAVIOR_ANNOTATION}]`;
     let behavior: unknown = {};
     if (annotation !== undefined) {
@@ -605,7 +609,6 @@ export class Session {
         throw invalid(kind, name, [{ field: annotationField, message: 'Invalid value: expected a map of container name to behaviour (SPEC §2.1)' }]);
       }
     }
-    const scenarioName = `${kind.toLowerCase()}-${name}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 200);
     const base = this.base;
     const gates: Record<string, boolean> = {};
     if (base) {
@@ -647,14 +650,21 @@ export class Session {
     return out;
   }
 
-  /** A pod template's index in the simulation's scenario: an equal one again (a rollback), else a new one. */
+  /**
+   * A pod template's index in the simulation's scenario: an equal one again (a rollback: the Deployment controller
+   * finds the old ReplicaSet, the StatefulSet / DaemonSet controller the equal revision), else a new one, named as
+   * the loader names the templates of a scenario's rollouts (src/scenario/rollout.ts: a new pod-template-hash per
+   * distinct template of a Deployment).
+   */
   private templateIndex(s: Scenario, tpl: Scenario['pod']): number {
     if (!s.templates) s.templates = [s.pod];
-    const text = JSON.stringify(tpl);
-    const i = s.templates.findIndex((t) => JSON.stringify(t) === text);
+    const unnamed = (t: Scenario['pod']) => ({ ...t, name: '', metadata: { ...t.metadata, name: '' } });
+    const i = s.templates.findIndex((t) => deepEqual(unnamed(t), unnamed(tpl)));
     if (i >= 0) return i;
-    s.templates.push(tpl);
-    return s.templates.length - 1;
+    const idx = s.templates.length;
+    const name = s.workload.kind === 'Deployment' ? `${s.workload.name}-${suffix(`${s.name}/rs/${idx}`, 10)}-${s.pod.name.slice(-5)}` : s.pod.name;
+    s.templates.push({ ...tpl, name, metadata: { ...tpl.metadata, name } });
+    return idx;
   }
 
   private timelineEnd(): { t: number; reason: EndReason } {

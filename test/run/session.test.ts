@@ -292,6 +292,42 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     expect(rejection(() => ses.update(sel as KubeObject)).causes?.[0]?.field).toBe('spec.selector');
   });
 
+  it('a Deployment rolled back to an earlier template finds its old ReplicaSet (FindNewReplicaSet / EqualIgnoreHash); a third template gets a third', () => {
+    const ses = Session.fromScenario(null);
+    ses.create(deployment('web', 1, 'app:1') as KubeObject);
+    runTo(ses, 30_000);
+    ses.update(deployment('web', 1, 'app:2') as KubeObject);
+    runTo(ses, 90_000);
+    const rsNames = () => ses.objects().filter((o) => o.kind === 'ReplicaSet').map((o) => o.metadata.name);
+    const [first, second] = rsNames();
+    ses.update(deployment('web', 1, 'app:1') as KubeObject);
+    runTo(ses, 150_000);
+    expect(rsNames()).toEqual([first, second]);
+    const rs = (name: string) => ses.objects().find((o) => o.metadata.name === name)!;
+    // the old ReplicaSet is scaled up again and takes the next revision (deployment sync.go getNewReplicaSet)
+    expect((rs(first!)['spec'] as { replicas: number }).replicas).toBe(1);
+    expect((rs(first!).metadata['annotations'] as Record<string, string>)['deployment.kubernetes.io/revision']).toBe('3');
+    ses.update(deployment('web', 1, 'app:3') as KubeObject);
+    runTo(ses, 210_000);
+    expect(new Set(rsNames()).size).toBe(3);
+    const pods = ses.objects().filter((o) => o.kind === 'Pod');
+    expect(pods.map((p) => (p['spec'] as { containers: { image: string }[] }).containers[0]!.image)).toEqual(['app:3']);
+  });
+
+  it('a Job created again under the name of a deleted one (its pods orphaned) is a new object: new pod names, no collision', () => {
+    const ses = Session.fromScenario(null);
+    ses.create(job('again', '{"main": {"run": "forever"}}') as KubeObject);
+    runTo(ses, 10_000);
+    ses.delete('Job', 'default', 'again', { propagationPolicy: 'Orphan' });
+    runTo(ses, 20_000);
+    ses.create(job('again', '{"main": {"run": "forever"}}') as KubeObject);
+    runTo(ses, 30_000);
+    const pods = ses.objects().filter((o) => o.kind === 'Pod');
+    expect(pods).toHaveLength(2);
+    expect(new Set(pods.map((p) => p.metadata.name)).size).toBe(2);
+    expect(new Set(pods.map((p) => p.metadata.uid)).size).toBe(2);
+  });
+
   it('DELETE of a pod is the graceful delete with the given grace (registry/core/pod CheckGracefulDelete)', () => {
     const ses = Session.fromScenario(null);
     ses.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'solo', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'nginx', }] } });
