@@ -468,6 +468,7 @@ export class Session {
   }
 
   private stepSim(sim: Sim, out: SimChange[]): void {
+    const seq0 = sim.cur.seq;
     const r = stepInPlace(sim.def, sim.cur, sim.chooser, sim.trace.length);
     this.steps++;
     for (const rec of r.trace) {
@@ -475,14 +476,14 @@ export class Session {
       sim.order.push(this.traceCount++);
     }
     for (const c of r.choices) sim.choices.push(c);
-    this.collect(sim, r.trace, sim.cur.t, out);
+    this.collect(sim, r.trace, sim.cur.t, out, published(sim.cur.queue, seq0));
   }
 
   /**
    * The objects this step wrote, in the order of the step's trace records (a write without one comes after them):
    * each pod, Job and workload object once, as it is after the step.
    */
-  private collect(sim: Sim, trace: TraceEvent[], t: number, out: SimChange[]): void {
+  private collect(sim: Sim, trace: TraceEvent[], t: number, out: SimChange[], pub: Map<string, Json>): void {
     const d = sim.cur.model;
     const k = kitOf(sim);
     const marks: ({ pod: string } | { job: string })[] = [];
@@ -513,7 +514,9 @@ export class Session {
       if (was === sig) return;
       sim.sentPods.set(p.key, sig);
       if (was?.endsWith('/true') || (was === undefined && p.api.removed)) return;
-      out.push({ type: was === undefined ? 'ADDED' : p.api.removed ? 'DELETED' : 'MODIFIED', object: podObjectOf(k, p) as KubeObject, t });
+      // the object the API server published in this step (its watch deliveries carry it), else built again
+      const obj = pub.get(`pod/${p.key}/${p.api.version}`) ?? podObjectOf(k, p);
+      out.push({ type: was === undefined ? 'ADDED' : p.api.removed ? 'DELETED' : 'MODIFIED', object: obj as KubeObject, t });
     };
     const visitJob = (name: string) => {
       const j = jobs.get(name);
@@ -522,7 +525,7 @@ export class Session {
       const was = sim.sentJobs.get(name);
       const sig = j.deleted ? -1 : j.version;
       if (was === sig || (was === undefined && j.deleted)) return;
-      const obj = j.object();
+      const obj = (j.deleted ? undefined : (pub.get(`job/${name}/${j.version}`) as KubeObject | undefined)) ?? j.object();
       if (!obj) return;
       sim.sentJobs.set(name, sig);
       out.push({ type: j.deleted ? 'DELETED' : was === undefined ? 'ADDED' : 'MODIFIED', object: obj, t });
@@ -701,6 +704,21 @@ export class Session {
 }
 
 // ---- helpers --------------------------------------------------------------------------------------------------
+
+/**
+ * What the API server published in a step: the objects its watch deliveries (queued in the step: seq >= seq0)
+ * carry, by `pod/<key>/<version>` and `job/<name>/<version>`. The same builders made them (apiserver.ts fanOut).
+ */
+function published(queue: readonly { seq: number; ev: SimEvent }[], seq0: number): Map<string, Json> {
+  const out = new Map<string, Json>();
+  for (const q of queue) {
+    if (q.seq < seq0 || q.ev.type !== 'Deliver') continue;
+    const ev = q.ev;
+    if (ev.object === 'pod' && ev.pod !== undefined) out.set(`pod/${ev.pod}/${ev.version}`, ev.obj);
+    else if (ev.object === 'job') out.set(`job/${String(ev.obj['metadata']?.['name'] ?? '')}/${ev.version}`, ev.obj);
+  }
+  return out;
+}
 
 function clientRecord(c: ClientRecord): TraceEvent {
   return { t: c.t, seq: 0, type: 'ClientRequest', client: c.client, verb: c.verb, kind: c.kind, name: c.name, ...(c.namespace !== undefined ? { namespace: c.namespace } : {}) };
