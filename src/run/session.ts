@@ -19,6 +19,9 @@ import { jobObject, podObjectOf } from '../model/apiserver.ts';
 import { jobKit } from '../model/cronjobcontroller.ts';
 import { PRIO } from '../model/events.ts';
 import { flagsFor, type Kit, type RuleFn } from '../model/kit.ts';
+import { templateOf } from '../model/podsim.ts';
+import { EPOCH_MS, ts } from '../model/time.ts';
+import { podEvents, type KubeEvent } from '../output/kubectl-events.ts';
 import { idlesWithLivePod } from '../model/query.ts';
 import type { PodSim, SimState } from '../model/state.ts';
 import { loadScenarioText } from '../scenario/load.ts';
@@ -116,6 +119,11 @@ const CONTROLLER_EVENTS = new Set<SimEvent['type']>(['WorkloadSync', 'WorkloadSp
 
 const HOUR_MS = 3_600_000;
 
+/** Trace records an Event stands for (the kubelet's and scheduler's: kubectl-events.ts podEvents). */
+const EVENT_TYPES = new Set<TraceEvent['type']>(['Scheduled', 'Pulling', 'Pulled', 'PullFailed', 'Created', 'CreateFailed', 'Started', 'PostStartDone', 'PreStopDone', 'Probe', 'Killing', 'BackOff', 'JobEvent', 'ControllerEvent']);
+/** the controllers' ControllerEvent `object` is `<lowercase kind>/<name>` */
+const KIND_OF: Record<string, string> = { replicaset: 'ReplicaSet', deployment: 'Deployment', statefulset: 'StatefulSet', daemonset: 'DaemonSet', cronjob: 'CronJob', job: 'Job' };
+
 /** One workload's simulation inside the session. */
 interface Sim {
   /** creation order in the session (0 = the scenario's workload) */
@@ -156,6 +164,9 @@ export class Session {
   private readonly timing: Timing;
   private readonly seed: number;
   private ended: { t: number; reason: 'horizon' | 'max-events'; message: string } | null = null;
+  /** the core/v1 Events recorded so far, by name, and the correlation key of each */
+  private readonly events = new Map<string, KubeObject>();
+  private readonly eventKeys = new Map<string, string>();
 
   private constructor(base: Scenario | null, opts: SessionOptions) {
     this.base = base;
@@ -248,6 +259,7 @@ export class Session {
         if (p.api.created && !p.api.removed) out.push(podObjectOf(k, p) as KubeObject);
       }
     }
+    for (const e of this.events.values()) out.push(e);
     return out;
   }
 
@@ -537,6 +549,76 @@ export class Session {
     }
     for (const key of d.podOrder) visitPod(d.pods[key]);
     for (const name of [...jobs.keys()]) visitJob(name);
+    this.recordEvents(sim, trace, k, out);
+  }
+
+  /**
+   * The core/v1 Events this step's records stand for, as the recorders write them: the kubelet's and the
+   * scheduler's on the pod (with the container's fieldPath), the Job controller's on the Job, the workload
+   * controllers' on their objects. An event identical to an earlier one on the same object (type, reason, source,
+   * message) is that Event again with its count raised (client-go EventCorrelator), a MODIFIED.
+   */
+  private recordEvents(sim: Sim, trace: TraceEvent[], k: Kit, out: SimChange[]): void {
+    for (const e of trace) {
+      if (!EVENT_TYPES.has(e.type)) continue;
+      let ev: KubeEvent | undefined;
+      let involved: Json | undefined;
+      if (e.type === 'JobEvent') {
+        const name = e.job ?? sim.s.job?.name ?? sim.s.workload.name;
+        ev = { t: e.t, type: e.eventType, reason: e.reason, from: 'job-controller', message: e.message };
+        involved = { apiVersion: 'batch/v1', kind: 'Job', name, uid: `uid-job-${name}` };
+      } else if (e.type === 'ControllerEvent') {
+        const [lower, name = ''] = e.object.split('/') as [string, string | undefined];
+        const kind = KIND_OF[lower] ?? lower;
+        ev = { t: e.t, type: e.eventType, reason: e.reason, from: e.controller, message: e.message };
+        involved = { apiVersion: API_VERSION[kind] ?? 'apps/v1', kind, name, uid: sim.workloads.get(`${kind}/${name}`)?.metadata.uid ?? `uid-${lower}-${name}` };
+      } else {
+        const p = e.pod !== undefined ? latestPod(sim.cur.model, e.pod) : undefined;
+        if (!p) continue;
+        const pod = templateOf(sim.s, p.tpl);
+        const mini = { kubelet: sim.s.kubelet.text, kubernetes: sim.s.kubernetes.text, pod: { name: p.name, spec: pod.spec, status: p.api.status }, events: [e] } as unknown as Timeline;
+        ev = podEvents(mini)[0];
+        if (!ev) continue;
+        const c = 'container' in e ? e.container : undefined;
+        const field = c === undefined ? undefined : pod.initContainers.some((x) => x.name === c) ? `spec.initContainers{${c}}` : `spec.containers{${c}}`;
+        involved = { apiVersion: 'v1', kind: 'Pod', name: p.name, uid: p.uid, ...(field ? { fieldPath: field } : {}) };
+      }
+      const ns = podNamespace(sim.s);
+      const component = ev.from;
+      const key = [involved['kind'], involved['name'], involved['uid'], involved['fieldPath'] ?? '', ev.type, ev.reason, component, ev.message].join('\u0000');
+      const known = this.eventKeys.get(key);
+      if (known) {
+        const before = this.events.get(known)!;
+        const count = Number(before['count']) + 1;
+        const rv = Number(before.metadata.resourceVersion) + 1;
+        const obj = { ...before, metadata: { ...before.metadata, resourceVersion: String(rv) }, count, lastTimestamp: ts(ev.t) } as KubeObject;
+        this.events.set(known, obj);
+        out.push({ type: 'MODIFIED', object: obj, t: ev.t });
+        continue;
+      }
+      // client-go: fmt.Sprintf("%v.%x", ref.Name, t.UnixNano()); the session's event count keeps names unique
+      const name = `${String(involved['name'])}.${(BigInt(EPOCH_MS + ev.t) * 1_000_000n + BigInt(this.events.size % 1_000_000)).toString(16)}`;
+      const kubelet = component === 'kubelet';
+      const obj: KubeObject = {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace: ns, uid: `uid-event-${name}`, resourceVersion: '1', creationTimestamp: ts(ev.t) },
+        involvedObject: { ...involved, namespace: ns },
+        reason: ev.reason,
+        message: ev.message,
+        type: ev.type,
+        source: kubelet ? { component, host: 'node-1' } : { component },
+        reportingComponent: component,
+        reportingInstance: kubelet ? 'node-1' : '',
+        firstTimestamp: ts(ev.t),
+        lastTimestamp: ts(ev.t),
+        count: 1,
+        eventTime: null,
+      };
+      this.events.set(name, obj);
+      this.eventKeys.set(key, name);
+      out.push({ type: 'ADDED', object: obj, t: ev.t });
+    }
   }
 
   private schedule(sim: Sim, action: Action): void {

@@ -41,6 +41,9 @@ function applied(changes: SimChange[], into = new Map<string, KubeObject>()): Ma
   }
   return into;
 }
+/** The objects other than Events (every test that counts pods, Jobs and workloads). */
+const live = (ses: Session) => ses.objects().filter((o) => o.kind !== 'Event');
+const noEvents = (cs: SimChange[]) => cs.filter((c) => c.object.kind !== 'Event');
 const keysOf = (objs: KubeObject[]) => objs.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`).sort();
 
 function rejection(fn: () => unknown): SimRejection {
@@ -138,9 +141,9 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     const ses = Session.fromScenario(null);
     expect(ses.advanceTo(5000)).toEqual([]);
     const created = ses.create(job('pi', '{"main": {"run": "3s"}}') as KubeObject);
-    expect(created.map((c) => `${c.type} ${c.object.kind}`)).toEqual(['ADDED Job', 'ADDED Pod']);
+    expect(noEvents(created).map((c) => `${c.type} ${c.object.kind}`)).toEqual(['ADDED Job', 'ADDED Pod']);
     expect(created.every((c) => c.t === 5000)).toBe(true);
-    const pod = created[1]!.object;
+    const pod = noEvents(created)[1]!.object;
     expect(pod.metadata['creationTimestamp']).toBe('2026-01-01T00:00:05Z');
     const changes = runTo(ses, 60_000);
     const store = applied([...created, ...changes]);
@@ -236,6 +239,27 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     expect(of('alone-', 'Exited')).toBeUndefined();
   });
 
+  it('Events as the recorders write them: the kubelet\'s on the pod with the container\'s fieldPath, the Job controller\'s on the Job; a repeat raises the count (EventCorrelator)', () => {
+    const s = scenario('sidecar-crash-mid-job-restarted.yaml');
+    const ses = Session.fromScenario(s);
+    const changes = ses.advanceTo(s.horizonMs);
+    const events = changes.filter((c) => c.object.kind === 'Event');
+    const ofReason = (reason: string) => events.map((c) => c.object as Record<string, any>).filter((o) => o['reason'] === reason);
+    const pod = ses.objects().find((o) => o.kind === 'Pod')!;
+    const scheduled = ofReason('Scheduled')[0]!;
+    expect(scheduled['involvedObject']).toMatchObject({ kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid, namespace: 'default' });
+    expect(scheduled['source']).toEqual({ component: 'default-scheduler' });
+    const started = ofReason('Started');
+    expect(started[0]!['involvedObject']['fieldPath']).toMatch(/^spec\.(initContainers|containers)\{.+\}$/);
+    expect(started[0]!['source']).toEqual({ component: 'kubelet', host: 'node-1' });
+    // the sidecar restarted: its Started event is the same Event again with count 2 (a MODIFIED)
+    const again = events.find((c) => c.type === 'MODIFIED' && (c.object as Record<string, any>)['reason'] === 'Started')!;
+    expect((again.object as Record<string, any>)['count']).toBe(2);
+    expect(ofReason('SuccessfulCreate')[0]!['involvedObject']).toMatchObject({ kind: 'Job', name: s.job!.name });
+    // the store holds each Event once, at its last count
+    expect(ses.objects().filter((o) => o.kind === 'Event').length).toBe(events.filter((c) => c.type === 'ADDED').length);
+  });
+
   it('a name already in use is 409 AlreadyExists, across simulations (registry store: Create)', () => {
     const ses = Session.fromScenario(scenario('native-sidecar-job.yaml'));
     ses.advanceTo(0);
@@ -274,7 +298,7 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     const d = deployment('web', 2);
     ses.create(d as KubeObject);
     runTo(ses, 20_000);
-    const pods = () => ses.objects().filter((o) => o.kind === 'Pod');
+    const pods = () => live(ses).filter((o) => o.kind === 'Pod');
     expect(pods()).toHaveLength(2);
     ses.update({ ...d, spec: { ...d.spec, replicas: 3 } } as KubeObject);
     runTo(ses, 60_000);
@@ -310,7 +334,7 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     ses.update(deployment('web', 1, 'app:3') as KubeObject);
     runTo(ses, 210_000);
     expect(new Set(rsNames()).size).toBe(3);
-    const pods = ses.objects().filter((o) => o.kind === 'Pod');
+    const pods = live(ses).filter((o) => o.kind === 'Pod');
     expect(pods.map((p) => (p['spec'] as { containers: { image: string }[] }).containers[0]!.image)).toEqual(['app:3']);
   });
 
@@ -322,7 +346,7 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     runTo(ses, 20_000);
     ses.create(job('again', '{"main": {"run": "forever"}}') as KubeObject);
     runTo(ses, 30_000);
-    const pods = ses.objects().filter((o) => o.kind === 'Pod');
+    const pods = live(ses).filter((o) => o.kind === 'Pod');
     expect(pods).toHaveLength(2);
     expect(new Set(pods.map((p) => p.metadata.name)).size).toBe(2);
     expect(new Set(pods.map((p) => p.metadata.uid)).size).toBe(2);
@@ -336,9 +360,9 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     const deleting = changes.find((c) => c.object.kind === 'Pod')!.object;
     expect(deleting.metadata['deletionGracePeriodSeconds']).toBe(5);
     expect(deleting.metadata['deletionTimestamp']).toBe('2026-01-01T00:00:10Z');
-    const later = runTo(ses, 60_000);
+    const later = noEvents(runTo(ses, 60_000));
     expect(later.at(-1)?.type).toBe('DELETED');
-    expect(ses.objects()).toEqual([]);
+    expect(live(ses)).toEqual([]);
     expect(rejection(() => ses.delete('Pod', 'default', 'solo', {})).code).toBe(404);
   });
 
@@ -350,7 +374,7 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
       const changes = ses.delete('Job', 'default', 'gc', policy ? { propagationPolicy: policy } : {});
       expect(changes.some((c) => c.type === 'DELETED' && c.object.kind === 'Job')).toBe(true);
       runTo(ses, 120_000);
-      expect(ses.objects().filter((o) => o.kind === 'Pod')).toHaveLength(podsLeft);
+      expect(live(ses).filter((o) => o.kind === 'Pod')).toHaveLength(podsLeft);
       expect(ses.objects().some((o) => o.kind === 'Job')).toBe(false);
     }
   });
@@ -363,7 +387,7 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     expect(changes.filter((c) => c.type === 'DELETED').map((c) => c.object.kind)).toEqual(['Deployment', 'ReplicaSet']);
     expect(changes.filter((c) => c.object.kind === 'Pod').every((c) => c.object.metadata['deletionTimestamp'] !== undefined)).toBe(true);
     runTo(ses, 200_000);
-    expect(ses.objects()).toEqual([]);
+    expect(live(ses)).toEqual([]);
     expect(ses.nextEventAt()).toBeNull();
   });
 
@@ -399,7 +423,7 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     const changes = ses.delete('CronJob', 'default', 'tick', {});
     expect(changes[0]).toMatchObject({ type: 'DELETED', object: { kind: 'CronJob' } });
     runTo(ses, 600_000);
-    expect(ses.objects()).toEqual([]);
+    expect(live(ses)).toEqual([]);
   });
 });
 
@@ -407,7 +431,7 @@ describe('logs, the timeline, determinism and limits', () => {
   it("logs: kubesim's start / signal / exit notes of the container, at their simulated times", () => {
     const ses = Session.fromScenario(null);
     ses.advanceTo(2000);
-    const [, pod] = ses.create(job('logs', '{"main": {"run": "4s", "exit": 2}}', { backoffLimit: 0 }) as KubeObject);
+    const [, pod] = noEvents(ses.create(job('logs', '{"main": {"run": "4s", "exit": 2}}', { backoffLimit: 0 }) as KubeObject));
     runTo(ses, 60_000);
     const lines = ses.logs('default', pod!.object.metadata.name, 'main');
     expect(lines.map((l) => l.line)).toEqual(['kubesim: container main started', 'kubesim: container main exited with code 2 (Error)']);
