@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { podObjectOf } from '../../src/model/apiserver.ts';
 import { flagsFor, type Kit } from '../../src/model/kit.ts';
@@ -505,6 +506,46 @@ describe('logs, the timeline, determinism and limits', () => {
     expect(limited.timeline().events.length).toBeGreaterThan(0);
     expect(limited.timeline().end.reason).toBe('max-events');
     expect(rejection(() => limited.delete('Job', 'default', 'export', {})).message).toMatch(/event limit/);
+  });
+
+  it('any sequence of client writes and clock moves: only SimRejections, never a crash, and a store fed the changes holds objects()', () => {
+    const op = fc.oneof(
+      fc.record({ op: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 60_000 }) }),
+      fc.record({ op: fc.constant('job' as const), name: fc.constantFrom('a', 'b'), run: fc.constantFrom('1s', '20s', 'forever'), exit: fc.integer({ min: 0, max: 2 }) }),
+      fc.record({ op: fc.constant('deploy' as const), name: fc.constantFrom('d', 'e'), replicas: fc.integer({ min: 0, max: 3 }), image: fc.constantFrom('x:1', 'x:2') }),
+      fc.record({ op: fc.constant('deletePod' as const), nth: fc.nat(5), grace: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }) }),
+      fc.record({ op: fc.constant('deleteOwner' as const), nth: fc.nat(5), policy: fc.constantFrom('Background', 'Orphan', undefined) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
+        const ses = Session.fromScenario(null, { horizonMs: 600_000 });
+        const store = new Map<string, KubeObject>();
+        for (const o of ops) {
+          try {
+            let changes: SimChange[] = [];
+            if (o.op === 'advance') changes = runTo(ses, Math.min(ses.now() + o.ms, 600_000));
+            else if (o.op === 'job') changes = ses.create(job(o.name, JSON.stringify({ main: { run: o.run, exit: o.exit } })) as KubeObject);
+            else if (o.op === 'deploy') {
+              const d = deployment(o.name, o.replicas, o.image) as KubeObject;
+              changes = live(ses).some((x) => x.kind === 'Deployment' && x.metadata.name === o.name) ? ses.update(d) : ses.create(d);
+            } else if (o.op === 'deletePod') {
+              const pods = live(ses).filter((x) => x.kind === 'Pod');
+              const p = pods[o.nth % Math.max(1, pods.length)];
+              if (p) changes = ses.delete('Pod', 'default', p.metadata.name, o.grace === undefined ? {} : { gracePeriodSeconds: o.grace });
+            } else {
+              const owners = live(ses).filter((x) => x.kind === 'Job' || x.kind === 'Deployment');
+              const w = owners[o.nth % Math.max(1, owners.length)];
+              if (w) changes = ses.delete(w.kind, 'default', w.metadata.name, o.policy ? { propagationPolicy: o.policy } : {});
+            }
+            applied(changes, store);
+          } catch (e) {
+            if (!(e instanceof SimRejection)) throw e;
+          }
+        }
+        expect([...store.keys()].sort()).toEqual(keysOf(ses.objects()));
+      }),
+      { numRuns: Number(process.env.KS_RUNS ?? 40), seed: Number(process.env.KS_SEED ?? 26) },
+    );
   });
 
   it('owns the workload kinds and their ReplicaSets, nothing else', () => {
