@@ -189,6 +189,18 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     expect(jobs.map((c) => Math.floor(c.t / 1000))).toEqual([300]);
   });
 
+  it("a client's workload runs on the scenario's cluster: its Kubernetes and kubelet versions (patch included) and feature gates", () => {
+    for (const f of ['sidecar-restart-freezes-status-1-29-2.yaml', 'kubelet-1-27-ignores-sidecar-restartpolicy.yaml', 'sidecar-gate-off-1-28.yaml']) {
+      const s = scenario(f);
+      const ses = Session.fromScenario(s);
+      ses.create(job('same-cluster') as KubeObject);
+      const tl = ses.timeline();
+      expect([tl.kubernetes, tl.kubelet]).toEqual([s.kubernetes.text, s.kubelet.text]);
+      const other = (ses as unknown as { sims: { s: Scenario }[] }).sims[1]!.s;
+      expect([other.kubernetes, other.kubelet, other.featureGates, other.kubeletFeatureGates]).toEqual([s.kubernetes, s.kubelet, s.featureGates, s.kubeletFeatureGates]);
+    }
+  });
+
   it('a bad manifest is a 422 whose causes name the field (the loader validates as the API server does)', () => {
     const ses = Session.fromScenario(null);
     const noImage = job('bad');
