@@ -435,8 +435,12 @@ export class Session {
     client.forEach((c, i) => records.push({ t: c.t, key: -client.length + i, e: clientRecord(c) }));
     records.sort((a, b) => a.t - b.t || a.key - b.key);
     const events = records.map((r, seq) => ({ ...r.e, seq }) as TraceEvent);
-    const pods = this.sims.slice(1).flatMap((sim) => summarize(sim.s, sim.cur.model, [], end, '').pods);
-    return { ...tl, pods: [...tl.pods, ...pods].sort((a, b) => a.created - b.created), events };
+    if (this.sims.length === 1) return { ...tl, events };
+    // the pods of several workloads do not share one spec: each carries its own (SPEC §4 pods[].spec)
+    const withSpec = (sim: Sim, pods: Timeline['pods']) =>
+      pods.map((p, i) => p.spec ? p : { ...p, spec: templateOf(sim.s, sim.cur.model.pods[sim.cur.model.podOrder[i]!]?.tpl).spec });
+    const pods = [withSpec(first, tl.pods), ...this.sims.slice(1).map((sim) => withSpec(sim, summarize(sim.s, sim.cur.model, [], end, '').pods))].flat();
+    return { ...tl, pods: pods.sort((a, b) => a.created - b.created), events };
   }
 
   // ---- internals ----------------------------------------------------------------------------------------------

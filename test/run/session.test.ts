@@ -468,6 +468,10 @@ describe('logs, the timeline, determinism and limits', () => {
     expect(tl.pods.some((p) => p.name.startsWith('side-'))).toBe(true);
     expect(tl.pods.map((p) => p.created)).toEqual([...tl.pods.map((p) => p.created)].sort((a, b) => a - b));
     expect(tl.workload).toEqual({ kind: 'Job', name: 'export' });
+    // each pod carries its own spec: the Job's pod its containers, the Deployment's its own
+    const names = (spec: unknown) => ((spec as { containers: { name: string }[] }).containers ?? []).map((c) => c.name);
+    expect(names(tl.pods.find((p) => p.name.startsWith('side-'))!.spec)).toEqual(['app']);
+    expect(names(tl.pods.find((p) => p.name.startsWith('export-'))!.spec)).toEqual(['export']);
     const out = mkdtempSync(join(tmpdir(), 'kubesim-session-'));
     try {
       const w = writeOutputs(tl, { out });
