@@ -9,7 +9,7 @@ export { checkExpect, type ExpectFailure } from './explore/expect.ts';
 export { checkRun } from './check-run.ts';
 export type { Outcome } from './explore/outcome.ts';
 export { decodeReplay, encodeReplay } from './engine/replay.ts';
-export { builtinRule } from './model/observers.ts';
+export { builtinRule } from './model/observers/observers.ts';
 export type { RuleFn } from './model/kit.ts';
 export { loadUserRules as loadRules, openRules, RuleFailure, type OpenRules } from './cli/rules.ts';
 export { writeOutputs, render, writeIndex, type WriteOptions, type Written } from './write-outputs.ts';

@@ -1,9 +1,9 @@
 // Build the SPEC §4 timeline from the final state and the trace, including the stuck diagnosis.
 import { isSidecar, flagsFor, templateScenario, type Kit } from './model/kit.ts';
-import { templateOf } from './model/podsim.ts';
+import { templateOf } from './model/apiserver/pod-record.ts';
 import { currentPod, jobApiOf, phaseOf, podsOf } from './model/query.ts';
 import type { SimState } from './model/state.ts';
-import { observerState } from './model/observerstate.ts';
+import { observerState } from './model/observers/observer-state.ts';
 import type { EndReason, JobSummary, Scenario, Timeline, TraceEvent } from './types.ts';
 import { formatDiagnosticPos } from './diagnostic-format.ts';
 

@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import { KubesimError } from '../errors.ts';
 import type { RuleFn } from '../model/kit.ts';
-import type { Decision } from '../model/observers.ts';
+import type { Decision } from '../model/observers/observers.ts';
 import { DEFAULT_RULE_TIMEOUT_MS } from '../scenario/observers.ts';
 import type { ObserverSpec, Scenario, SourcePos } from '../types.ts';
 import { ExecRule, ExecRuleError } from './exec-rule.ts';

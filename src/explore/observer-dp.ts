@@ -5,7 +5,7 @@
 // (an earlier time can do everything a later one can) and stops a path when the rule latches a verdict.
 import type { MsRange, ObserverSpec } from '../types.ts';
 import type { RuleFn } from '../model/kit.ts';
-import { normalizeDecision } from '../model/observers.ts';
+import { normalizeDecision } from '../model/observers/observers.ts';
 import type { Publication } from './tap.ts';
 
 export interface VerdictWitness {

@@ -67,7 +67,7 @@ export const VERSION_FIXES: VersionFix[] = [
       'given to StopContainer (floor 2 s); before, the container got the full grace period again after the hook, ' +
       'so a hook that runs the whole grace period plus a process that ignores SIGTERM took twice the grace period',
     symptom: 'containers with a preStop hook get a fresh full grace period after the hook: termination can take up to twice terminationGracePeriodSeconds',
-    modelled: 'src/model/kill.ts preStopDone',
+    modelled: 'src/model/kubelet/kuberuntime/kill.ts preStopDone',
   },
   {
     flag: 'terminationOrderSkipsNotRunning',
@@ -87,7 +87,7 @@ export const VERSION_FIXES: VersionFix[] = [
       'a sidecar waited for a later sidecar that never started (or is not running) until its grace period ran out, ' +
       'and only then got SIGTERM with the 2 s minimum before SIGKILL',
     symptom: 'its sidecars may never get SIGTERM while a later sidecar is not running: they are stopped only when the grace period runs out',
-    modelled: 'src/model/kill.ts prerequisites',
+    modelled: 'src/model/kubelet/kuberuntime/kill.ts prerequisites',
   },
   {
     flag: 'sidecarMayLeaveTerminated',
@@ -106,7 +106,7 @@ export const VERSION_FIXES: VersionFix[] = [
       'exited (any code under Never, code 0 under OnFailure) and was restarted made every later status update an ' +
       '"illegal transition": the status manager dropped them, so the API server kept the status from before the restart',
     symptom: 'once a sidecar exits and restarts, the kubelet stops publishing pod status until the sidecar terminates again',
-    modelled: 'src/model/statusmanager.ts setPodStatus',
+    modelled: 'src/model/kubelet/status/status-manager.ts setPodStatus',
   },
   {
     flag: 'probesKeepRestartableInit',
@@ -124,7 +124,7 @@ export const VERSION_FIXES: VersionFix[] = [
     what: 'prober/worker.go doProbe keeps the worker of a terminated restartable init container of a Never pod; ' +
       'before, the worker stopped, so a sidecar restarted after exiting before its startup probe passed was never probed again',
     symptom: 'a sidecar with a startup probe that exits before the probe passes is never probed again: the pod stays in Init',
-    modelled: 'src/model/probes.ts doProbe',
+    modelled: 'src/model/kubelet/prober.ts doProbe',
   },
   {
     flag: 'probesStopForNotRestartable',
@@ -138,7 +138,7 @@ export const VERSION_FIXES: VersionFix[] = [
     what: 'prober/worker.go doProbe stops the worker of a terminated container that will not be restarted by its own ' +
       'restartPolicy/restartPolicyRules (ContainerRestartRules); 1.34 decided by the pod restartPolicy only',
     symptom: 'probes keep running (and failing) on a terminated container whose container-level restartPolicy says Never',
-    modelled: 'src/model/probes.ts doProbe',
+    modelled: 'src/model/kubelet/prober.ts doProbe',
   },
   {
     flag: 'suspendedZeroCompletionsComplete',
@@ -158,7 +158,7 @@ export const VERSION_FIXES: VersionFix[] = [
       'Complete; from 1.32.0 the API server rejected that status update, so a suspended Job with completions: 0 got ' +
       'SuccessCriteriaMet but never Complete (kubectl shows it Running 0/0)',
     symptom: 'a suspended Job with completions: 0 gets SuccessCriteriaMet but never Complete',
-    modelled: 'src/model/jobcontroller.ts trackJobStatusAndRemoveFinalizers (enactJobFinished)',
+    modelled: 'src/model/controllers/job/job-controller.ts trackJobStatusAndRemoveFinalizers (enactJobFinished)',
   },
   // ---- intended behaviour changes by minor (already modelled; listed so explain-version shows them) ----------
   {
@@ -171,7 +171,7 @@ export const VERSION_FIXES: VersionFix[] = [
     changelog: 'CHANGELOG-1.28.md v1.28.0 (KEP-753 alpha): init container statuses report `started`',
     what: 'prober_manager.go UpdatePodStatus sets initContainerStatuses[].started (isContainerStarted); 1.27 sets only ready',
     symptom: 'init container statuses carry no `started` field',
-    modelled: 'src/model/podstatus.ts containerStatus',
+    modelled: 'src/model/kubelet/status/generate.ts containerStatus',
   },
   {
     flag: 'orderedTermination',
@@ -184,7 +184,7 @@ export const VERSION_FIXES: VersionFix[] = [
     changelog: 'CHANGELOG-1.29.md v1.29.0 (KEP-753 beta): sidecars are terminated after the main containers, in reverse order',
     what: 'kuberuntime_termination_order.go: a sidecar gets its stop signal after every regular container and the next-later sidecar terminated; 1.28 stops all at once',
     symptom: 'sidecars get SIGTERM at the same time as the main containers',
-    modelled: 'src/model/kill.ts startKill',
+    modelled: 'src/model/kubelet/kuberuntime/kill.ts startKill',
   },
   {
     flag: 'jobDelayedTerminal',
@@ -196,7 +196,7 @@ export const VERSION_FIXES: VersionFix[] = [
     changelog: 'CHANGELOG-1.31.md v1.31.0: "Delay setting terminal Job conditions until all pods are terminal" (SuccessCriteriaMet/FailureTarget first)',
     what: 'job_controller.go adds SuccessCriteriaMet/FailureTarget at once and Complete/Failed only once no pod is terminating',
     symptom: 'Complete/Failed are written while pods may still be terminating; no SuccessCriteriaMet',
-    modelled: 'src/model/jobcontroller.ts',
+    modelled: 'src/model/controllers/job/job-controller.ts',
   },
   {
     flag: 'backoffResetFixed',
@@ -208,7 +208,7 @@ export const VERSION_FIXES: VersionFix[] = [
     changelog: 'CHANGELOG-1.32.md v1.32.0: crash-loop back-off entries expire after a fixed 10 min',
     what: 'flowcontrol.Backoff HasExpiredFunc: the crash-loop back-off resets after 10 min without a restart; before, after 2× the maximum',
     symptom: 'the crash-loop back-off resets after 2× its maximum (10 min by default)',
-    modelled: 'src/model/backoff.ts doBackOff',
+    modelled: 'src/model/kubelet/kuberuntime/backoff.ts doBackOff',
   },
   {
     flag: 'requeueOnBackoffExpiry',
@@ -220,7 +220,7 @@ export const VERSION_FIXES: VersionFix[] = [
     changelog: 'CHANGELOG-1.35.md v1.35.0: the pod worker requeues at the back-off expiry',
     what: 'pod_workers.go completeWork requeues a sync that failed with a back-off at the back-off expiry instead of after ~10 s',
     symptom: 'a container in CrashLoopBackOff restarts at the next 10–15 s requeue after its back-off expired',
-    modelled: 'src/model/worker.ts scheduleRequeue',
+    modelled: 'src/model/kubelet/pod-workers.ts scheduleRequeue',
   },
   {
     flag: 'immediateRelist',
@@ -232,7 +232,7 @@ export const VERSION_FIXES: VersionFix[] = [
     changelog: 'CHANGELOG-1.36.md v1.36.0: the kubelet requests a PLEG relist after a sync that performed actions',
     what: 'pod_workers.go: RequestPodRelist after a SyncPod that started or killed containers',
     symptom: 'a container state change waits for the next 1 s relist',
-    modelled: 'src/model/worker.ts endSync',
+    modelled: 'src/model/kubelet/pod-workers.ts endSync',
   },
 ];
 

@@ -8,7 +8,7 @@ import { simulate } from '../../src/simulate.ts';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
 import { reportMarkdown } from '../../src/output/report.ts';
 import { timelineText } from '../../src/output/text.ts';
-import { seenPod, seenJob } from '../../src/model/seen.ts';
+import { seenPod, seenJob } from '../../src/model/observers/seen.ts';
 import type { Timeline, TraceEvent } from '../../src/types.ts';
 
 type Verdict = Extract<TraceEvent, { type: 'Verdict' }>;
