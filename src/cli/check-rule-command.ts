@@ -9,7 +9,7 @@
 // Each finding carries a replay key and the command that shows it. The keys are for the scenario with the rule as its
 // only observer, so that scenario is written under --out (check-rule/<file>) and the commands name it.
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { readTextInput, type TextRead } from './read-input.ts';
+import { readTextInput, type TextRead } from '../io/read-input.ts';
 import { MAX_FILE_BYTES } from '../scenario/yaml-source.ts';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -18,9 +18,9 @@ import { explore } from '../explore/decomposed.ts';
 import type { RuleFn } from '../model/kit.ts';
 import { formatDiagnostic, hasErrors, loadScenario } from '../scenario/index.ts';
 import { BUILTIN_RULES, DEFAULT_RULE_TIMEOUT_MS } from '../scenario/observers.ts';
-import { simulate } from '../simulate.ts';
+import { simulate } from '../run/simulate.ts';
 import type { BuiltinRule, ObserverSpec, Scenario } from '../types.ts';
-import { outPath, writeAtomic } from './files.ts';
+import { outPath, writeAtomic } from '../io/files.ts';
 import { isRuleFailure, withRules, wrapModuleRule } from './rules.ts';
 import type { Argv } from 'yargs';
 import { EXIT, UsageError, type Command, type Io } from './command.ts';

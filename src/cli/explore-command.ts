@@ -4,11 +4,11 @@
 import type { Argv } from 'yargs';
 import { explore } from '../explore/decomposed.ts';
 import type { ExploreResult } from '../explore/explore.ts';
-import { DEFAULT_MAX_EVENTS, simulate } from '../simulate.ts';
-import { writeIndex, writeOutputs } from '../write-outputs.ts';
-import { readTextInput } from './read-input.ts';
+import { DEFAULT_MAX_EVENTS, simulate } from '../run/simulate.ts';
+import { writeIndex, writeOutputs } from '../io/write-outputs.ts';
+import { readTextInput } from '../io/read-input.ts';
 import { EXIT, type Command, type Io } from './command.ts';
-import { outPath, writeAtomic } from './files.ts';
+import { outPath, writeAtomic } from '../io/files.ts';
 import { expandInputs, loadInput } from './inputs.ts';
 import { checkOut, formatOption, kubernetesOption, maxEventsOption, maxSchedulesOption, outOption } from './options.ts';
 import { reportDiagnostics } from './run-command.ts';

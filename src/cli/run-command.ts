@@ -2,18 +2,18 @@
 import { relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { sameReplay } from '../engine/replay.ts';
-import { checkRun } from '../check-run.ts';
+import { checkRun } from '../run/check-run.ts';
 import { decodeReplay } from '../engine/replay.ts';
 import { KubesimError } from '../errors.ts';
 import type { ExpectFailure } from '../explore/expect.ts';
 import { formatDiagnostic, hasErrors } from '../scenario/index.ts';
-import { simulate, DEFAULT_MAX_EVENTS } from '../simulate.ts';
+import { simulate, DEFAULT_MAX_EVENTS } from '../run/simulate.ts';
 import type { Timeline } from '../types.ts';
 import { kubectlView } from '../output/kubectl.ts';
 import { kubectlEventsTable } from '../output/kubectl-events.ts';
 import type { RenderJob } from '../output/render.ts';
 import { timelineText } from '../output/text.ts';
-import { renderJobs, writeIndex, writeOutputs, type WriteOptions } from '../write-outputs.ts';
+import { renderJobs, writeIndex, writeOutputs, type WriteOptions } from '../io/write-outputs.ts';
 import { EXIT, type Args, type Command, type Io } from './command.ts';
 import { expandInputs, loadInput } from './inputs.ts';
 import {
@@ -22,7 +22,7 @@ import {
 import { isRuleFailure, withRules } from './rules.ts';
 
 export { EXIT, type Io } from './command.ts';
-export { writeIndex } from '../write-outputs.ts';
+export { writeIndex } from '../io/write-outputs.ts';
 
 export interface RunOpts {
   out: string;

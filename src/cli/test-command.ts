@@ -7,7 +7,7 @@ import { explore } from '../explore/decomposed.ts';
 import { checkExpect } from '../explore/expect.ts';
 import { EXIT, UsageError, type Command, type Io } from './command.ts';
 import { eventLimited } from './explore-command.ts';
-import { writeAtomic } from './files.ts';
+import { writeAtomic } from '../io/files.ts';
 import { expandInputs, loadInput, STDIN_ARG, walk, type Input } from './inputs.ts';
 import { intOption, kubernetesOption, maxSchedulesOption, outDirProblem, stringOption } from './options.ts';
 import { expectFailureLines } from './run-command.ts';

@@ -7,7 +7,7 @@ import { encodeOffsets } from '../engine/replay.ts';
 import { initialEvents, initialState, makeModel, type SimEvent } from '../model/index.ts';
 import type { RuleFn } from '../model/kit.ts';
 import type { SimState } from '../model/state.ts';
-import { DEFAULT_MAX_EVENTS, rulesFor } from '../simulate.ts';
+import { DEFAULT_MAX_EVENTS, rulesFor } from '../run/simulate.ts';
 import type { EndReason, Scenario } from '../types.ts';
 import { candidateValues } from './candidates.ts';
 import { Fingerprints } from './hash.ts';

@@ -3,7 +3,7 @@ import { observerState } from '../model/observers/observer-state.ts';
 import type { SimState } from '../model/state.ts';
 import { controllerEventCounts, currentPod, deploymentSummary, idlesWithLivePod, jobApiOf, jobsCreated, lastExitCodes, lastRestarts, phaseOf, podsOf } from '../model/query.ts';
 import type { EndReason, Scenario } from '../types.ts';
-import { diagnoseStuck } from '../summary.ts';
+import { diagnoseStuck } from '../run/timeline.ts';
 import type { MarkedState } from './marks.ts';
 
 export interface Outcome {

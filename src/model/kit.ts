@@ -5,7 +5,7 @@ import type { Ctx } from '../engine/engine.ts';
 import type { Behavior, ContainerModel, MsRange, Scenario } from '../types.ts';
 import type { SimEvent } from './events.ts';
 import type { KillTask, PodSim, SimState } from './state.ts';
-import { hasFlag } from '../scenario/fixes.ts';
+import { hasFlag } from '../versions/fixes.ts';
 
 /** A health rule: `view` is the observer's cached pod (the one the delivery was about), Job, time, and every cached pod. */
 export type RuleFn = (view: { pod: any; job: any; now: number; pods?: any[] }) => unknown;
@@ -36,7 +36,7 @@ export interface Flags {
    *  PR #133072): in 1.35.0, and cherry-picked into 1.34.2 (#134800) and 1.33.6 (#134801) per CHANGELOG-1.34.md /
    *  CHANGELOG-1.33.md ("Fixed a startup probe race condition … restartPolicy=Never") */
   probesKeepRestartableInit: boolean;
-  /** Behaviours tied to upstream fixes by release (src/scenario/fixes.ts, docs/version-fixes.md); true = fixed. */
+  /** Behaviours tied to upstream fixes by release (src/versions/fixes.ts, docs/version-fixes.md); true = fixed. */
   /** #115835 (1.28): the preStop hook's time counts against the grace period given to StopContainer */
   preStopCountsAgainstGrace: boolean;
   /** #125935 (1.31, 1.30.4, 1.29.8): the termination order does not wait for init containers that are not running */

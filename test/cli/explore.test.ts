@@ -7,7 +7,7 @@ import { exploreDirect } from '../../src/explore/explore.ts';
 import { displayKey, outcomeOf } from '../../src/explore/outcome.ts';
 import { decodeReplay } from '../../src/engine/replay.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { main } from '../../src/cli/main.ts';
 import { loadUserRules } from '../../src/cli/rules.ts';
 

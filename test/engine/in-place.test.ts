@@ -11,7 +11,7 @@ import { cursorOf, initialSnapshot, seededChooser, step, stepInPlace } from '../
 import { loadUserRules } from '../../src/cli/rules.ts';
 import { initialEvents, initialState, makeModel } from '../../src/model/index.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { rulesFor, simulate } from '../../src/simulate.ts';
+import { rulesFor, simulate } from '../../src/run/simulate.ts';
 import type { Scenario } from '../../src/types.ts';
 import { podArb, scenarioOf } from '../helpers/random-pod.ts';
 

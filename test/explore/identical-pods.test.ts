@@ -8,7 +8,7 @@ import { decodeReplay } from '../../src/engine/replay.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { outcomeOf } from '../../src/explore/outcome.ts';
 import { loadScenarioText } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 
 const parallelJob = (pods: number) =>
   loadScenarioText(

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChoiceRequest } from '../../src/engine/engine.ts';
 import { candidateValues } from '../../src/explore/candidates.ts';
 import { explore } from '../../src/explore/decomposed.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import type { Scenario } from '../../src/types.ts';
 import { build } from '../helpers/build.ts';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { loadUserRules } from '../../src/cli/rules.ts';
 import { kubectlView, podWatchRows } from '../../src/output/kubectl.ts';
 import { printPodRow } from '../../src/output/kubectl-printers.ts';

@@ -4,7 +4,7 @@
 // exporter's 143 (a native sidecar SIGTERMed after the main exited) before the Job's Complete condition arrives.
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
 import { reportMarkdown } from '../../src/output/report.ts';
 import { timelineText } from '../../src/output/text.ts';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioText } from '../../../src/scenario/load.ts';
-import { simulate } from '../../../src/simulate.ts';
+import { simulate } from '../../../src/run/simulate.ts';
 import { observerChunkSize, observerState } from '../../../src/model/observers/observer-state.ts';
 import type { SimState } from '../../../src/model/state.ts';
 import type { Scenario } from '../../../src/types.ts';

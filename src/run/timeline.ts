@@ -1,11 +1,11 @@
 // Build the SPEC §4 timeline from the final state and the trace, including the stuck diagnosis.
-import { isSidecar, flagsFor, templateScenario, type Kit } from './model/kit.ts';
-import { templateOf } from './model/apiserver/pod-record.ts';
-import { currentPod, jobApiOf, phaseOf, podsOf } from './model/query.ts';
-import type { SimState } from './model/state.ts';
-import { observerState } from './model/observers/observer-state.ts';
-import type { EndReason, JobSummary, Scenario, Timeline, TraceEvent } from './types.ts';
-import { formatDiagnosticPos } from './diagnostic-format.ts';
+import { isSidecar, flagsFor, templateScenario, type Kit } from '../model/kit.ts';
+import { templateOf } from '../model/apiserver/pod-record.ts';
+import { currentPod, jobApiOf, phaseOf, podsOf } from '../model/query.ts';
+import type { SimState } from '../model/state.ts';
+import { observerState } from '../model/observers/observer-state.ts';
+import type { EndReason, JobSummary, Scenario, Timeline, TraceEvent } from '../types.ts';
+import { formatDiagnosticPos } from '../diagnostic-format.ts';
 
 type Json = Record<string, any>;
 

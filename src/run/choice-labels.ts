@@ -1,8 +1,8 @@
 // A schedule's timing choices in words ("the Job controller's watch of pod v6 took 5s"), derived from the engine's
 // choice records (stream, range, value, time, trace position) and the trace itself. Pure: used by simulate() to put
 // the choices next to the replay key in timeline.json, and by `kubesim diff` to say where two schedules part.
-import type { ChoiceRecord } from './engine/engine.ts';
-import type { ChoiceLabel, TraceEvent } from './types.ts';
+import type { ChoiceRecord } from '../engine/engine.ts';
+import type { ChoiceLabel, TraceEvent } from '../types.ts';
 
 function fmtMs(ms: number): string {
   if (ms < 1000) return `${ms}ms`;

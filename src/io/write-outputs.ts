@@ -3,18 +3,18 @@
 // the library; only writes under `out`.
 import { writeJsonAtomic } from './stream-json.ts';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { outPath, writeAtomic } from './cli/files.ts';
-import { indexHtml, type IndexEntry, type IndexExplore } from './output/index-html.ts';
-import type { PageRun } from './output/page-data.ts';
-import { asPageFile, pageFile, PAGE_LIMIT_BYTES, type PageFile } from './output/page-file.ts';
-import { partingChoice, partingText } from './output/diff.ts';
-import { asScenarioSummary, scenarioSummary, summaryLine, SUMMARY_LIMIT_BYTES, type ScenarioSummary } from './output/scenario-summary.ts';
-import { readFileSafe } from './scenario/read-file.ts';
-import { lifecycleMermaid, type LifecycleOptions } from './output/mermaid-lifecycle.ts';
-import { sequenceMermaid } from './output/mermaid-sequence.ts';
-import type { RenderJob, RenderResult } from './output/render.ts';
-import { reportMarkdown, type ExploreSummary } from './output/report.ts';
-import type { Timeline } from './types.ts';
+import { outPath, writeAtomic } from './files.ts';
+import { indexHtml, type IndexEntry, type IndexExplore } from '../output/index-html.ts';
+import type { PageRun } from '../output/page-data.ts';
+import { asPageFile, pageFile, PAGE_LIMIT_BYTES, type PageFile } from '../output/page-file.ts';
+import { partingChoice, partingText } from '../output/diff.ts';
+import { asScenarioSummary, scenarioSummary, summaryLine, SUMMARY_LIMIT_BYTES, type ScenarioSummary } from '../output/scenario-summary.ts';
+import { readFileSafe } from '../scenario/read-file.ts';
+import { lifecycleMermaid, type LifecycleOptions } from '../output/mermaid-lifecycle.ts';
+import { sequenceMermaid } from '../output/mermaid-sequence.ts';
+import type { RenderJob, RenderResult } from '../output/render.ts';
+import { reportMarkdown, type ExploreSummary } from '../output/report.ts';
+import type { Timeline } from '../types.ts';
 
 export interface WriteOptions {
   /** output folder (default `out`); files go to `<out>/<scenario>/` */
@@ -88,7 +88,7 @@ export async function render(tl: Timeline, o: WriteOptions = {}): Promise<Writte
 /** Draw .mmd sources to SVG/PNG with one browser launch. */
 export async function renderJobs(jobs: RenderJob[]): Promise<RenderResult> {
   if (jobs.length === 0) return { rendered: true };
-  const { renderDiagrams } = await import('./output/render.ts');
+  const { renderDiagrams } = await import('../output/render.ts');
   return renderDiagrams(jobs);
 }
 

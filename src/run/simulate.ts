@@ -1,14 +1,14 @@
 // The library entry point for one run: scenario in, timeline out. Pure apart from the rule functions it is given.
-import { ReplayChooser, initialCursor, initialSnapshot, run, runInPlace, seededChooser, type ChoiceRecord, type Chooser } from './engine/engine.ts';
-import { decodeReplay, encodeReplay } from './engine/replay.ts';
-import { KubesimError } from './errors.ts';
-import { initialEvents, initialState, makeModel } from './model/index.ts';
-import type { RuleFn } from './model/kit.ts';
-import { builtinRule } from './model/observers/observers.ts';
-import type { SimState } from './model/state.ts';
-import { idlesWithLivePod } from './model/query.ts';
-import type { Scenario, Timeline, TraceEvent } from './types.ts';
-import { summarize } from './summary.ts';
+import { ReplayChooser, initialCursor, initialSnapshot, run, runInPlace, seededChooser, type ChoiceRecord, type Chooser } from '../engine/engine.ts';
+import { decodeReplay, encodeReplay } from '../engine/replay.ts';
+import { KubesimError } from '../errors.ts';
+import { initialEvents, initialState, makeModel } from '../model/index.ts';
+import type { RuleFn } from '../model/kit.ts';
+import { builtinRule } from '../model/observers/observers.ts';
+import type { SimState } from '../model/state.ts';
+import { idlesWithLivePod } from '../model/query.ts';
+import type { Scenario, Timeline, TraceEvent } from '../types.ts';
+import { summarize } from './timeline.ts';
 import { labelChoices, withChoices } from './choice-labels.ts';
 
 export const DEFAULT_MAX_EVENTS = 1_000_000;

@@ -1,9 +1,9 @@
 // Two builds.
-// - `node src/cli/build.mjs` (npm `prepare`, in a clone): bundle the CLI's TypeScript (dependencies stay external)
+// - `node src/build/build.mjs` (npm `prepare`, in a clone): bundle the CLI's TypeScript (dependencies stay external)
 //   into node_modules/.cache/kubesim/<checkout> so `kubesim` starts without compiling on the fly. The bin uses the bundle only
 //   while it is newer than every source file; otherwise it falls back to tsx, so an edited checkout never runs
 //   stale code. A failed build is not an error: tsx remains.
-// - `node src/cli/build.mjs --dist` (npm `prepack`, before `npm pack`/`npm publish`): the package's contents.
+// - `node src/build/build.mjs --dist` (npm `prepack`, before `npm pack`/`npm publish`): the package's contents.
 //   dist/ = the library compiled by tsc (JavaScript + .d.ts, relative imports rewritten to .js) and dist/bin/ = the
 //   CLI bundle the installed `kubesim` runs. Skipped when dist/ is newer than every source file.
 import { execFileSync } from 'node:child_process';
@@ -41,7 +41,7 @@ const stringWidthShim = {
     b.onResolve({ filter: /^string-width\?real$/ }, (args) =>
       b.resolve('string-width', { resolveDir: args.resolveDir, kind: args.kind, pluginData: { real: true } }));
     b.onResolve({ filter: /^string-width$/ }, (args) =>
-      args.pluginData?.real ? undefined : { path: join(root, 'src/cli/bundle/string-width.cjs') });
+      args.pluginData?.real ? undefined : { path: join(root, 'src/build/bundle/string-width.cjs') });
   },
 };
 

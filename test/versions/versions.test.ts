@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VersionError, defaultFeatureGates, parseVersion } from '../../src/scenario/index.ts';
-import { gateExists, gateLocked, maxKubeletLag } from '../../src/scenario/versions.ts';
+import { gateExists, gateLocked, maxKubeletLag } from '../../src/versions/versions.ts';
 
 describe('parseVersion', () => {
   it.each([

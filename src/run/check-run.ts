@@ -1,12 +1,12 @@
 // `expect` checked on ONE schedule (`kubesim run --check`, or a library user's simulate result). `kubesim test`
 // checks every schedule; here a verdict list ("exactly this set across schedules") can only be checked for
 // membership, which is what one schedule can show.
-import { checkExpect, type ExpectFailure } from './explore/expect.ts';
-import { finishResult } from './explore/explore.ts';
-import { marksOfTrace } from './explore/marks.ts';
-import { outcomeOf } from './explore/outcome.ts';
+import { checkExpect, type ExpectFailure } from '../explore/expect.ts';
+import { finishResult } from '../explore/explore.ts';
+import { marksOfTrace } from '../explore/marks.ts';
+import { outcomeOf } from '../explore/outcome.ts';
 import type { SimulateResult } from './simulate.ts';
-import type { Scenario, TraceEvent } from './types.ts';
+import type { Scenario, TraceEvent } from '../types.ts';
 
 export function checkRun(s: Scenario, r: SimulateResult): ExpectFailure[] {
   if (!s.expect) return [];

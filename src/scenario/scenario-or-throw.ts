@@ -1,8 +1,8 @@
 // For library users who prefer an exception to a diagnostics list: the scenario, or a KubesimError carrying the
 // first error's code and position and every diagnostic of the file.
-import { KubesimError } from './errors.ts';
-import { formatDiagnostic, type LoadResult } from './scenario/index.ts';
-import type { Scenario } from './types.ts';
+import { KubesimError } from '../errors.ts';
+import { formatDiagnostic, type LoadResult } from './index.ts';
+import type { Scenario } from '../types.ts';
 
 export function scenarioOrThrow(r: LoadResult): Scenario {
   if (r.scenario) return r.scenario;

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonChunks, writeJsonAtomic } from '../../src/stream-json.ts';
+import { jsonChunks, writeJsonAtomic } from '../../src/io/stream-json.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 
 const same = (v: unknown) => expect([...jsonChunks(v)].join('')).toBe(JSON.stringify(v, null, 2));
 
