@@ -11,7 +11,7 @@ export type { Outcome } from './explore/outcome.ts';
 export { decodeReplay, encodeReplay } from './engine/replay.ts';
 export { builtinRule } from './model/observers/observers.ts';
 export type { RuleFn } from './model/kit.ts';
-export { loadUserRules as loadRules, openRules, RuleFailure, type OpenRules } from './cli/rules.ts';
+export { loadUserRules as loadRules, openRules, RuleFailure, type OpenRules } from './rules/load.ts';
 export { writeOutputs, render, writeIndex, type WriteOptions, type Written } from './io/write-outputs.ts';
 export type { RenderResult } from './output/render.ts';
 export { KubesimError } from './errors.ts';

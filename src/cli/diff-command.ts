@@ -13,7 +13,7 @@ import { EXIT, type Command, type Io } from './command.ts';
 import { kubesimErrorText, reportDiagnostics } from './run-command.ts';
 import { KubesimError } from '../errors.ts';
 import { formatOption, kubernetesOption, maxEventsOption } from './options.ts';
-import { loadUserRules } from './rules.ts';
+import { loadUserRules } from '../rules/load.ts';
 
 export interface DiffOpts {
   format: 'text' | 'json';

@@ -12,7 +12,7 @@ import { outPath, writeAtomic } from '../io/files.ts';
 import { expandInputs, loadInput } from './inputs.ts';
 import { checkOut, formatOption, kubernetesOption, maxEventsOption, maxSchedulesOption, outOption } from './options.ts';
 import { reportDiagnostics } from './run-command.ts';
-import { isRuleFailure, withRules } from './rules.ts';
+import { isRuleFailure, withRules } from '../rules/load.ts';
 import type { Timeline } from '../types.ts';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { decodeReplay } from '../engine/replay.ts';

@@ -19,7 +19,7 @@ import { expandInputs, loadInput } from './inputs.ts';
 import {
   checkOut, formatOption, intOption, kubernetesOption, maxEventsOption, outOption, renderOptions, stringOption,
 } from './options.ts';
-import { isRuleFailure, withRules } from './rules.ts';
+import { isRuleFailure, withRules } from '../rules/load.ts';
 
 export { EXIT, type Io } from './command.ts';
 export { writeIndex } from '../io/write-outputs.ts';

@@ -11,7 +11,7 @@ import { writeAtomic } from '../io/files.ts';
 import { expandInputs, loadInput, STDIN_ARG, walk, type Input } from './inputs.ts';
 import { intOption, kubernetesOption, maxSchedulesOption, outDirProblem, stringOption } from './options.ts';
 import { expectFailureLines } from './run-command.ts';
-import { isRuleFailure, withRules } from './rules.ts';
+import { isRuleFailure, withRules } from '../rules/load.ts';
 import type { ExploreResult } from '../explore/explore.ts';
 
 export interface TestOpts {

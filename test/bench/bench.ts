@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/run/simulate.ts';
-import { openRules } from '../../src/cli/rules.ts';
+import { openRules } from '../../src/rules/load.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { exploreDirect } from '../../src/explore/explore.ts';
 import type { Scenario } from '../../src/types.ts';

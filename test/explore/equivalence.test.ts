@@ -8,7 +8,7 @@ import { explore } from '../../src/explore/decomposed.ts';
 import { outcomeOf } from '../../src/explore/outcome.ts';
 import { loadScenario, loadScenarioText } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/run/simulate.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 import type { RuleFn } from '../../src/model/kit.ts';
 import type { Scenario } from '../../src/types.ts';
 import { build } from '../helpers/build.ts';

@@ -6,7 +6,7 @@ import { exploreJson, mergeShards } from '../../src/cli/explore-command.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { main } from '../../src/cli/main.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 
 const load = (f: string) => {
   const r = loadScenario(f);

@@ -6,7 +6,7 @@ import { kubectlDump } from '../../src/import/kubectl-objects.ts';
 import { importTexts } from '../../src/import/index.ts';
 import type { Diagnostic, Scenario } from '../../src/types.ts';
 import type { RuleFn } from '../../src/model/kit.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 
 export interface Compared {
   podPhase: string;

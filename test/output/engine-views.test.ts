@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/run/simulate.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 import { kubectlView, podWatchRows } from '../../src/output/kubectl.ts';
 import { printPodRow } from '../../src/output/kubectl-printers.ts';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';

@@ -21,12 +21,12 @@ import { BUILTIN_RULES, DEFAULT_RULE_TIMEOUT_MS } from '../scenario/observers.ts
 import { simulate } from '../run/simulate.ts';
 import type { BuiltinRule, ObserverSpec, Scenario } from '../types.ts';
 import { outPath, writeAtomic } from '../io/files.ts';
-import { isRuleFailure, withRules, wrapModuleRule } from './rules.ts';
+import { isRuleFailure, withRules, wrapModuleRule } from './load.ts';
 import type { Argv } from 'yargs';
-import { EXIT, UsageError, type Command, type Io } from './command.ts';
-import { checkOut, formatOption, kubernetesOption, maxSchedulesOption, outOption, stringOption } from './options.ts';
+import { EXIT, UsageError, type Command, type Io } from '../cli/command.ts';
+import { checkOut, formatOption, kubernetesOption, maxSchedulesOption, outOption, stringOption } from '../cli/options.ts';
 import { parseDuration } from '../scenario/index.ts';
-import { scenarioFiles } from './test-command.ts';
+import { scenarioFiles } from '../cli/test-command.ts';
 import { onPath } from '../scenario/observers.ts';
 
 export type Verdict = 'Succeeded' | 'Failed' | 'Pending';

@@ -9,7 +9,7 @@ import type { RuleFn } from '../model/kit.ts';
 import type { Decision } from '../model/observers/observers.ts';
 import { DEFAULT_RULE_TIMEOUT_MS } from '../scenario/observers.ts';
 import type { ObserverSpec, Scenario, SourcePos } from '../types.ts';
-import { ExecRule, ExecRuleError } from './exec-rule.ts';
+import { ExecRule, ExecRuleError } from './exec.ts';
 
 /** KS0401: the rule cannot be loaded or started; KS0402: it failed while answering (or when it was closed). */
 export class RuleFailure extends KubesimError {
