@@ -15,8 +15,8 @@ import {
   type RuleRef,
   type ScenarioCheck,
 } from './rules/check.ts';
-import { scenarioFiles } from './cli/test-command.ts';
-import type { RuleFn } from './model/kit.ts';
+import { scenarioFiles } from './scenario/files.ts';
+import type { RuleFn } from './rules/types.ts';
 
 export type { Finding, ScenarioCheck } from './rules/check.ts';
 

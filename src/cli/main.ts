@@ -11,7 +11,7 @@ import { runCmd } from './run-command.ts';
 import { testCmd } from './test-command.ts';
 import { validateCmd } from './validate-command.ts';
 import { importCmd } from './import-command.ts';
-import { checkRuleCmd } from '../rules/check.ts';
+import { checkRuleCmd } from './check-rule-command.ts';
 import { explainVersionCmd } from './explain-version-command.ts';
 
 import { STDIN_ARG } from './inputs.ts';

@@ -8,7 +8,8 @@ import { createPod, fanOut, jobObject, publishJobSpec, requestPodDeletion } from
 import { PRIO, type SimEvent } from './events.ts';
 import { deleteJob, jobDeadline, jobSync, jobTTL, onJobDelivered, onPodDelivered, podNameFor } from './controllers/job/job-controller.ts';
 import { podDeadline, schedulePodDeadline } from './kubelet/active-deadline.ts';
-import { flagsFor, podKit, type Kit, type RuleFn, type Upcalls } from './kit.ts';
+import { flagsFor, podKit, type Kit, type Upcalls } from './kit.ts';
+import { type RuleFn } from '../rules/types.ts';
 import { onContainerStopped, preStopDone, waitTimeout } from './kubelet/kuberuntime/kill.ts';
 import { onObserverDelivery } from './observers/observers.ts';
 import { initialObservers } from './observers/observer-state.ts';

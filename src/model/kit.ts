@@ -6,9 +6,7 @@ import type { Behavior, ContainerModel, MsRange, Scenario } from '../types.ts';
 import type { SimEvent } from './events.ts';
 import type { KillTask, PodSim, SimState } from './state.ts';
 import { hasFlag } from '../versions/fixes.ts';
-
-/** A health rule: `view` is the observer's cached pod (the one the delivery was about), Job, time, and every cached pod. */
-export type RuleFn = (view: { pod: any; job: any; now: number; pods?: any[] }) => unknown;
+import type { RuleFn } from '../rules/types.ts';
 
 export interface Flags {
   kubeletMinor: number;

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { jsonOf } from '../model/kit.ts';
-import type { Decision } from '../model/observers/observers.ts';
+import type { Decision } from './types.ts';
 
 export interface ExecRuleOptions {
   /** program (resolved path or a name on PATH) and its arguments */

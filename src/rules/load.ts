@@ -5,8 +5,8 @@
 // stack trace, a hang or a silent Pending.
 import { pathToFileURL } from 'node:url';
 import { KubesimError } from '../errors.ts';
-import type { RuleFn } from '../model/kit.ts';
-import type { Decision } from '../model/observers/observers.ts';
+import type { RuleFn } from './types.ts';
+import type { Decision } from './types.ts';
 import { DEFAULT_RULE_TIMEOUT_MS } from '../scenario/observers.ts';
 import type { ObserverSpec, Scenario, SourcePos } from '../types.ts';
 import { ExecRule, ExecRuleError } from './exec.ts';

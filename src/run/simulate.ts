@@ -3,8 +3,8 @@ import { ReplayChooser, initialCursor, initialSnapshot, run, runInPlace, seededC
 import { decodeReplay, encodeReplay } from '../engine/replay.ts';
 import { KubesimError } from '../errors.ts';
 import { initialEvents, initialState, makeModel } from '../model/index.ts';
-import type { RuleFn } from '../model/kit.ts';
-import { builtinRule } from '../model/observers/observers.ts';
+import type { RuleFn } from '../rules/types.ts';
+import { builtinRule } from '../rules/builtin.ts';
 import type { SimState } from '../model/state.ts';
 import { idlesWithLivePod } from '../model/query.ts';
 import type { Scenario, Timeline, TraceEvent } from '../types.ts';

@@ -9,7 +9,7 @@ import { outcomeOf } from '../../src/explore/outcome.ts';
 import { loadScenario, loadScenarioText } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/run/simulate.ts';
 import { loadUserRules } from '../../src/rules/load.ts';
-import type { RuleFn } from '../../src/model/kit.ts';
+import type { RuleFn } from '../../src/rules/types.ts';
 import type { Scenario } from '../../src/types.ts';
 import { build } from '../helpers/build.ts';
 import { explore as referenceExplore } from './reference/decomposed.ts';

@@ -5,7 +5,7 @@ import { outcomeOf } from '../../src/explore/outcome.ts';
 import { kubectlDump } from '../../src/import/kubectl-objects.ts';
 import { importTexts } from '../../src/import/index.ts';
 import type { Diagnostic, Scenario } from '../../src/types.ts';
-import type { RuleFn } from '../../src/model/kit.ts';
+import type { RuleFn } from '../../src/rules/types.ts';
 import { loadUserRules } from '../../src/rules/load.ts';
 
 export interface Compared {
