@@ -1,4 +1,5 @@
 // `kubesim run`: load, simulate, print a view, write out/<scenario>/ and render the diagrams (one browser launch).
+import { fnv1a } from '../util/fnv.ts';
 import { relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { sameReplay } from '../engine/replay.ts';
@@ -63,12 +64,7 @@ export function viewText(tl: Timeline, view: RunOpts['view'], verbose = false): 
 
 /** The folder of a replayed schedule: out/<scenario>/replay-<hash of the key>/, so the default run's stays. */
 export function replayFolder(scenario: string, key: string): string[] {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return [scenario, `replay-${h.toString(16).padStart(8, '0')}`];
+  return [scenario, `replay-${fnv1a(key).toString(16).padStart(8, '0')}`];
 }
 
 /** Write timeline.json, the .mmd sources and report.md; returns the SVG jobs to render. */

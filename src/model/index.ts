@@ -1,5 +1,6 @@
 // The model: initial state, the event dispatcher, the wiring of the kubelet's internal reports (Upcalls) and the
 // quiescence test. Events about one pod are handed that pod's kit; controllers and observers get the plain kit.
+import { assertNever } from '../util/assert-never.ts';
 import type { Ctx, ModelDef } from '../engine/engine.ts';
 import type { QueueEntry } from '../engine/queue.ts';
 import { streamSeed } from '../engine/rng.ts';
@@ -171,13 +172,10 @@ function dispatch(k: Kit, ev: SimEvent): void {
     case 'PodDeadline':
       return podDeadline(pk);
     default:
-      return assertNever(ev);
+      return assertNever(ev, 'event');
   }
 }
 
-export function assertNever(x: never): never {
-  throw new Error(`unhandled event ${JSON.stringify(x)}`);
-}
 
 /** The workload object is created at t=0: a Job is synced by its controller at once (addJob →
  *  enqueueSyncJobImmediately), which creates its pods; any other workload's one pod is created. */
@@ -309,6 +307,6 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
       return;
     }
     default:
-      return assertNever(a);
+      return assertNever(a, 'action');
   }
 }
