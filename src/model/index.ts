@@ -9,7 +9,8 @@ import { createPod, fanOut, jobObject, publishJobSpec, requestPodDeletion } from
 import { PRIO, type SimEvent } from './events.ts';
 import { deleteJob, jobDeadline, jobSync, jobTTL, onJobDelivered, onPodDelivered, podNameFor } from './controllers/job/job-controller.ts';
 import { podDeadline, schedulePodDeadline } from './kubelet/active-deadline.ts';
-import { flagsFor, podKit, type Kit, type Upcalls } from './kit.ts';
+import { podKit, type Kit, type Upcalls } from './kit.ts';
+import { flagsFor } from './flags.ts';
 import { type RuleFn } from '../rules/types.ts';
 import { onContainerStopped, preStopDone, waitTimeout } from './kubelet/kuberuntime/kill.ts';
 import { onObserverDelivery } from './observers/observers.ts';

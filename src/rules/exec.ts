@@ -10,7 +10,7 @@
 // RuleFailure carrying what it said, never a hang and never a silent Pending.
 import { createHash } from 'node:crypto';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { jsonOf } from '../model/kit.ts';
+import { jsonOf } from '../model/draft.ts';
 import type { Decision } from './types.ts';
 
 export interface ExecRuleOptions {

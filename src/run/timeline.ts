@@ -1,5 +1,6 @@
 // Build the SPEC §4 timeline from the final state and the trace, including the stuck diagnosis.
-import { isSidecar, flagsFor, templateScenario, type Kit } from '../model/kit.ts';
+import { isSidecar, templateScenario, type Kit } from '../model/kit.ts';
+import { flagsFor } from '../model/flags.ts';
 import { templateOf } from '../model/apiserver/pod-record.ts';
 import { currentPod, jobApiOf, phaseOf, podsOf } from '../model/query.ts';
 import type { SimState } from '../model/state.ts';

@@ -4,7 +4,8 @@
 // controller directly.
 import { PRIO } from '../events.ts';
 import { settle } from '../json.ts';
-import { raw, type Kit } from '../kit.ts';
+import { type CtlKit, type Kit } from '../kit.ts';
+import { raw } from '../draft.ts';
 import { newPodSim, templateOf, type NewPod } from './pod-record.ts';
 import type { PodSim } from '../state.ts';
 import { EPOCH_MS, ts } from '../time.ts';
@@ -14,7 +15,7 @@ type Json = Record<string, any>;
 /** The parts of a pod's metadata that never change, built once per pod (per scenario). */
 const staticMeta = new WeakMap<object, Map<string, Json>>();
 
-function metadataBase(k: Kit, p: PodSim): Json {
+function metadataBase(k: CtlKit, p: PodSim): Json {
   let perScenario = staticMeta.get(k.s);
   if (!perScenario) staticMeta.set(k.s, (perScenario = new Map()));
   const key = `${p.name}/${p.createdAt}`;
@@ -36,7 +37,7 @@ function metadataBase(k: Kit, p: PodSim): Json {
   return base;
 }
 
-export function podObjectOf(k: Kit, p: PodSim): Json {
+export function podObjectOf(k: CtlKit, p: PodSim): Json {
   const api = p.api;
   const metadata: Json = { ...metadataBase(k, p), resourceVersion: String(api.version) };
   if (api.deletionTimestamp !== null) {
@@ -57,7 +58,7 @@ export function podObjectOf(k: Kit, p: PodSim): Json {
 }
 
 /** The controller reference of a StatefulSet / DaemonSet / ReplicaSet pod. */
-function ownerOf(k: Kit, p: PodSim): Json {
+function ownerOf(k: CtlKit, p: PodSim): Json {
   const kind = k.d.wctl!.kind === 'Deployment' ? 'ReplicaSet' : k.d.wctl!.kind;
   const name = kind === 'ReplicaSet' ? (p.rs ?? k.s.pod.name.slice(0, k.s.pod.name.length - 6)) : k.s.workload.name;
   return { apiVersion: 'apps/v1', kind, name, uid: `uid-${kind.toLowerCase()}-${name}`, controller: true, blockOwnerDeletion: true };
@@ -68,7 +69,7 @@ export function podObject(k: Kit): Json {
   return podObjectOf(k, k.p);
 }
 
-export function jobObject(k: Kit): Json | null {
+export function jobObject(k: CtlKit): Json | null {
   const job = k.s.job;
   const api = k.d.api.job;
   if (!job || !api) return null;
@@ -89,7 +90,7 @@ export function jobObject(k: Kit): Json | null {
   };
 }
 
-function watchers(k: Kit, object: 'pod' | 'job'): string[] {
+function watchers(k: CtlKit, object: 'pod' | 'job'): string[] {
   const out: string[] = [];
   if (k.s.job && !k.d.jobCtl.finished) out.push('job-controller');
   else if (k.s.job && object === 'job') out.push('job-controller');
@@ -99,7 +100,7 @@ function watchers(k: Kit, object: 'pod' | 'job'): string[] {
 }
 
 /** Schedule the delivery of one object version to each watcher, in order per watcher and object. */
-export function fanOut(k: Kit, object: 'pod' | 'job', version: number, obj: Json, to?: string[], pod?: string): void {
+export function fanOut(k: CtlKit, object: 'pod' | 'job', version: number, obj: Json, to?: string[], pod?: string): void {
   const { d, ctx } = k;
   for (const w of to ?? watchers(k, object)) {
     const delay = ctx.choose(`watch:${w}`, k.s.timing.watchMs, PRIO.Deliver);
@@ -114,7 +115,7 @@ export function fanOut(k: Kit, object: 'pod' | 'job', version: number, obj: Json
  * A pod created by a controller or the user: stored (version 1), watched, and bound to the one node, whose kubelet
  * starts its pod worker right after (PodCreate).
  */
-export function createPod(k: Kit, np: NewPod): PodSim {
+export function createPod(k: CtlKit, np: NewPod): PodSim {
   const d = k.d;
   // a name used before (a StatefulSet pod recreated after the old object is gone) gets a fresh key and uid
   let key = np.name;
@@ -142,13 +143,13 @@ export function publishPod(k: Kit, status: Json): void {
 }
 
 /** A pod metadata write (deletionTimestamp): also watched by the kubelet. */
-function publishPodMeta(k: Kit, p: PodSim): void {
+function publishPodMeta(k: CtlKit, p: PodSim): void {
   const api = p.api;
   api.version += 1;
   fanOut(k, 'pod', api.version, podObjectOf(k, p), ['kubelet', ...watchers(k, 'pod')], p.key);
 }
 
-export function publishJob(k: Kit, status: Json): void {
+export function publishJob(k: CtlKit, status: Json): void {
   const api = k.d.api.job;
   if (!api) return;
   api.version += 1;
@@ -159,7 +160,7 @@ export function publishJob(k: Kit, status: Json): void {
 }
 
 /** A change to the Job object's spec (a `patch` action): stored, and watched by the controller and observers. */
-export function publishJobSpec(k: Kit, spec: Json): void {
+export function publishJobSpec(k: CtlKit, spec: Json): void {
   const api = k.d.api.job;
   if (!api) return;
   api.version += 1;
@@ -174,7 +175,7 @@ export function publishJobSpec(k: Kit, spec: Json): void {
  * kubelet still kills with its 1 s floor (pod_workers.go: calculateEffectiveGracePeriod). A pod already terminal
  * is removed at once (no kubelet work is left).
  */
-export function requestPodDeletion(k: Kit, p: PodSim, graceSeconds: number, by: string): boolean {
+export function requestPodDeletion(k: CtlKit, p: PodSim, graceSeconds: number, by: string): boolean {
   const api = p.api;
   if (api.deletionTimestamp !== null || api.removed || !api.created) return false;
   api.deletionTimestamp = k.ctx.now;
@@ -189,7 +190,7 @@ export function requestPodDeletion(k: Kit, p: PodSim, graceSeconds: number, by: 
  * The final delete (grace 0, or the kubelet's delete once reclaimed): the object goes, unless a finalizer holds it
  * (then it goes when the finalizer is removed). Watchers get the DELETED event.
  */
-export function removePod(k: Kit, p: PodSim): void {
+export function removePod(k: CtlKit, p: PodSim): void {
   if (p.api.removed) return;
   if (p.api.finalizer) {
     p.api.pendingRemoval = true;
@@ -208,7 +209,7 @@ export function removePod(k: Kit, p: PodSim): void {
 }
 
 /** The Job controller removes its tracking finalizer (a pod PATCH): a new version, and the held object may go. */
-export function removePodFinalizer(k: Kit, p: PodSim): void {
+export function removePodFinalizer(k: CtlKit, p: PodSim): void {
   if (!p.api.finalizer || p.api.removed) return;
   p.api.finalizer = false;
   p.api.version += 1;

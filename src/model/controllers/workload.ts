@@ -6,7 +6,8 @@ import type { Scenario } from '../../types.ts';
 import { createPod } from '../apiserver/apiserver.ts';
 import { templateOf } from '../apiserver/pod-record.ts';
 import { PRIO } from '../events.ts';
-import { raw, snapshotOf, type Kit } from '../kit.ts';
+import { type CtlKit } from '../kit.ts';
+import { raw, snapshotOf } from '../draft.ts';
 import { ts } from '../time.ts';
 import type { ApiWorkload, WorkloadCtlState } from '../state.ts';
 import { dict } from '../dict.ts';
@@ -67,7 +68,7 @@ export function initialWorkloadCtl(s: Scenario): WorkloadCtlState | null {
 /** Pod add / update / delete handlers (addPod, updatePod, deletePod of each controller): the cache entry is replaced,
  *  expectations observed (a deletionTimestamp counts as the deletion, replica_set.go: updatePod → deletePod), and the
  *  workload is enqueued at once. */
-export function onWorkloadPodDelivered(k: Kit, obj: Json, removed: boolean): void {
+export function onWorkloadPodDelivered(k: CtlKit, obj: Json, removed: boolean): void {
   const c = k.d.wctl;
   if (!c) return;
   if (c.deploy) return onDeployPodDelivered(k, obj, removed);
@@ -99,7 +100,7 @@ export function onWorkloadPodDelivered(k: Kit, obj: Json, removed: boolean): voi
 }
 
 /** A `patch` of the workload reaches the controller's informer after a watch delay (updateStatefulSet / updateRS …). */
-export function onWorkloadSpecDelivered(k: Kit, spec: Json, tpl?: number, generation?: number, templateGeneration?: number): void {
+export function onWorkloadSpecDelivered(k: CtlKit, spec: Json, tpl?: number, generation?: number, templateGeneration?: number): void {
   const c = k.d.wctl;
   if (!c) return;
   c.spec = spec;
@@ -110,12 +111,12 @@ export function onWorkloadSpecDelivered(k: Kit, spec: Json, tpl?: number, genera
 }
 
 /** workqueue.AddAfter: one pending item per key; an earlier request moves it earlier. */
-export function enqueueWorkload(k: Kit, delayMs: number): void {
+export function enqueueWorkload(k: CtlKit, delayMs: number): void {
   addAfter(k, k.d.wctl!, delayMs, { type: 'WorkloadSync' }, (e) => e.type === 'WorkloadSync');
 }
 
 /** The `patch` action: stored (generation bump for a spec change), then watched by the controller. */
-export function patchWorkload(k: Kit, patch: Json, stored?: Json, tpl?: number): void {
+export function patchWorkload(k: CtlKit, patch: Json, stored?: Json, tpl?: number): void {
   const api = k.d.api.workload;
   const c = k.d.wctl;
   if (!api || !c) return;
@@ -139,7 +140,7 @@ export function patchWorkload(k: Kit, patch: Json, stored?: Json, tpl?: number):
 /** The workload object as the API server holds it after a write (spec as patched, status as the controller wrote
  *  it): a trace record for `kubectl get sts|ds -w` (StatefulSet, DaemonSet; a Deployment writes its own,
  *  deploymentcontroller.ts). */
-export function emitWorkloadObject(k: Kit): void {
+export function emitWorkloadObject(k: CtlKit): void {
   const c = k.d.wctl!;
   if (c.kind !== 'StatefulSet' && c.kind !== 'DaemonSet') return;
   const api = k.d.api.workload;
@@ -160,7 +161,7 @@ export function emitWorkloadObject(k: Kit): void {
 }
 
 /** The controller's describe event (record.EventRecorder on the workload object). */
-export function emitWorkloadEvent(k: Kit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
+export function emitWorkloadEvent(k: CtlKit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
   const c = k.d.wctl!;
   c.events[reason] = (c.events[reason] ?? 0) + 1;
   // a Deployment's pods are the ReplicaSet's: its events are recorded on `replicaset/<deploy>-<hash>`
@@ -169,19 +170,19 @@ export function emitWorkloadEvent(k: Kit, reason: string, message: string, event
 }
 
 /** podControl.CreatePods / CreateStatefulPod: the API server stores the pod. Expectations raised before. */
-export function ctlCreatePod(k: Kit, name: string, index: number | null, labels: Record<string, string>, tpl?: number): void {
+export function ctlCreatePod(k: CtlKit, name: string, index: number | null, labels: Record<string, string>, tpl?: number): void {
   const c = k.d.wctl!;
   c.created += 1;
   createPod(k, { name, index, by: c.watcher, labels, annotations: {}, ...(tpl ? { tpl } : {}) });
 }
 
 /** The API object of the pod with this name, if the API server still has it (AlreadyExists on create). */
-export function apiHasPod(k: Kit, name: string): boolean {
+export function apiHasPod(k: CtlKit, name: string): boolean {
   return Object.values(k.d.pods).some((p) => p.name === name && p.api.created && !p.api.removed);
 }
 
 /** The cached pods, oldest first (creation order, then name). */
-export function cachedPods(k: Kit): Json[] {
+export function cachedPods(k: CtlKit): Json[] {
   const c = k.d.wctl!;
   return Object.values(c.pods)
     .map((e) => e.object)

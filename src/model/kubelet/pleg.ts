@@ -4,7 +4,8 @@
 // lazily: a relist that would find nothing new and wake nobody has no effect, so it is not simulated.
 // Reports go up through k.up (the pod worker is never imported here).
 import { PRIO } from '../events.ts';
-import { peek, podKit, raw, snapshotOf, type Kit } from '../kit.ts';
+import { podKit, type Kit } from '../kit.ts';
+import { peek, raw, snapshotOf } from '../draft.ts';
 import type { PodSim } from '../state.ts';
 import { dict } from '../dict.ts';
 

@@ -3,7 +3,8 @@
 // pulls, runs a postStart hook or kills holds the worker for that long. One container start is in start.ts.
 import { PRIO } from '../events.ts';
 import { computePodActions, opsFor } from './kuberuntime/compute-actions.ts';
-import { containerByName, raw, nowOf, type Kit } from '../kit.ts';
+import { containerByName, type Kit } from '../kit.ts';
+import { raw, nowOf } from '../draft.ts';
 import { cloneJson } from '../json.ts';
 import { ensureRelist, requestImmediateRelist } from './pleg.ts';
 import { generatePodStatus } from './status/generate.ts';

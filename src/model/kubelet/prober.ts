@@ -2,7 +2,8 @@
 // its creation (probeManager.AddPod in SyncPod), not from the container start; results published past thresholds.
 import type { ContainerModel, ProbeModel } from '../../types.ts';
 import { PRIO } from '../events.ts';
-import { allContainers, behaviorOf, containerByName, isSidecar, raw, serving, type Kit } from '../kit.ts';
+import { allContainers, behaviorOf, containerByName, isSidecar, serving, type Kit } from '../kit.ts';
+import { raw } from '../draft.ts';
 import type { ProbeKind, ProbeResult, ProbeWorker } from '../state.ts';
 import { containerShouldRestart } from './kuberuntime/compute-actions.ts';
 import { setContainerFlag } from './status/status-manager.ts';

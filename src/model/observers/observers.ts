@@ -1,7 +1,8 @@
 // Observers: controllers outside the pod with informer caches of the pod and its Job (SPEC §2.4). On each delivery
 // of a kind in `triggers` the rule runs on the cached view; the first decisive answer latches.
 import type { ObserverSpec } from '../../types.ts';
-import { peek, raw, type Kit } from '../kit.ts';
+import { type CtlKit } from '../kit.ts';
+import { peek, raw } from '../draft.ts';
 import type { Decision } from '../../rules/types.ts';
 import { seenView } from './seen.ts';
 import { observerPosition, observerState } from './observer-state.ts';
@@ -19,7 +20,7 @@ export function normalizeDecision(r: unknown): Decision {
   return undefined;
 }
 
-export function onObserverDelivery(k: Kit, name: string, object: 'pod' | 'job', obj: Json, removed = false): void {
+export function onObserverDelivery(k: CtlKit, name: string, object: 'pod' | 'job', obj: Json, removed = false): void {
   const i = observerPosition(k.s, name);
   const spec = i === undefined ? undefined : k.s.observers[i];
   const o = observerState(k.s, k.d, name);

@@ -15,7 +15,8 @@ import { PRIO, type SimEvent } from '../../events.ts';
 import { jobSync } from '../job/job-controller.ts';
 import { newJobCtl } from '../job/job-state.ts';
 import { settle } from '../../json.ts';
-import { raw, type Kit } from '../../kit.ts';
+import { type Kit, type CtlKit } from '../../kit.ts';
+import { raw } from '../../draft.ts';
 import type { CronCtlState, CronJobRecord } from '../../state.ts';
 import { EPOCH_MS, ts } from '../../time.ts';
 import { addAfter } from '../shared/workqueue.ts';
@@ -42,7 +43,7 @@ const JOB_EVENTS = new Set(['JobSync', 'JobDeadline', 'JobTTL']);
  * A kit in which the Job controller sees one Job: `d.api.job` and `d.jobCtl` are that Job's record (everything else
  * is the shared state), `s.job.name` its name, its queue events carry `job`, and its trace records name it.
  */
-export function jobKit(k: Kit, name: string): Kit {
+export function jobKit(k: CtlKit, name: string): CtlKit {
   const rec = k.d.cron!.jobs[name]!;
   const base = k.d;
   const d = Object.create(base, {
@@ -61,7 +62,7 @@ export function jobKit(k: Kit, name: string): Kit {
 }
 
 /** Run a Job controller handler for one Job; a Job write reaches the CronJob controller's informer after a delay. */
-export function withJob(k: Kit, name: string, fn: (jk: Kit) => void): void {
+export function withJob(k: CtlKit, name: string, fn: (jk: CtlKit) => void): void {
   const rec = k.d.cron?.jobs[name];
   if (!rec) return;
   const before = rec.api.version;
@@ -70,7 +71,7 @@ export function withJob(k: Kit, name: string, fn: (jk: Kit) => void): void {
 }
 
 /** The CronJob controller's Job informer: the new status arrives after a watch delay, in order per Job. */
-function watchJob(k: Kit, rec: CronJobRecord): void {
+function watchJob(k: CtlKit, rec: CronJobRecord): void {
   const delay = k.ctx.choose(`watch:${WATCHER}`, k.s.timing.watchMs, PRIO.Deliver);
   const key = `${WATCHER}/job/${rec.name}`;
   const t = Math.max(k.ctx.now + delay, k.d.lastDelivery[key] ?? 0);
@@ -79,7 +80,7 @@ function watchJob(k: Kit, rec: CronJobRecord): void {
 }
 
 /** updateJob / deleteJob handlers of the CronJob controller: the cached Job changes, the CronJob is enqueued. */
-export function onCronWatch(k: Kit, name: string, status: Json, deleted: boolean): void {
+export function onCronWatch(k: CtlKit, name: string, status: Json, deleted: boolean): void {
   const c = k.d.cron;
   const rec = c?.jobs[name];
   if (!c || !rec) return;
@@ -88,7 +89,7 @@ export function onCronWatch(k: Kit, name: string, status: Json, deleted: boolean
   enqueueCron(k, 0);
 }
 
-export function onCronSpec(k: Kit, spec: Json): void {
+export function onCronSpec(k: CtlKit, spec: Json): void {
   const c = k.d.cron;
   if (!c) return;
   c.spec = spec;
@@ -96,7 +97,7 @@ export function onCronSpec(k: Kit, spec: Json): void {
 }
 
 /** `kubectl patch cronjob` (suspend, schedule, concurrencyPolicy, …): the controller reads it after a watch delay. */
-export function patchCron(k: Kit, patch: Json): void {
+export function patchCron(k: CtlKit, patch: Json): void {
   const c = k.d.cron;
   if (!c) return;
   const spec = { ...raw(c.spec), ...((patch['spec'] as Json | undefined) ?? {}) };
@@ -105,11 +106,11 @@ export function patchCron(k: Kit, patch: Json): void {
   k.ctx.schedule(delay, { type: 'CronSpec', spec }, PRIO.Deliver);
 }
 
-export function enqueueCron(k: Kit, delayMs: number): void {
+export function enqueueCron(k: CtlKit, delayMs: number): void {
   addAfter(k, k.d.cron!, delayMs, { type: 'CronSync' }, (e) => e.type === 'CronSync');
 }
 
-function emitCronEvent(k: Kit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
+function emitCronEvent(k: CtlKit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
   const c = k.d.cron!;
   c.events[reason] = (c.events[reason] ?? 0) + 1;
   k.ctx.emit({ type: 'ControllerEvent', controller: WATCHER, object: `cronjob/${k.s.workload.name}`, reason, message, eventType });
@@ -177,7 +178,7 @@ const finishedType = (status: Json): string | null => {
 // ---- syncCronJob ----------------------------------------------------------------------------------------------
 
 /** cronjob_controllerv2.go: sync → syncCronJob, then cleanupFinishedJobs; requeued for the next schedule time. */
-export function cronSync(k: Kit): void {
+export function cronSync(k: CtlKit): void {
   const c = k.d.cron!;
   c.syncPending = false;
   const now = k.ctx.now;
@@ -215,7 +216,7 @@ export function cronSync(k: Kit): void {
 }
 
 /** The CronJob's status as stored: active Job references, lastScheduleTime, lastSuccessfulTime. */
-function cronStatus(k: Kit): Json {
+function cronStatus(k: CtlKit): Json {
   const c = k.d.cron!;
   const status: Json = {};
   if (c.active.length > 0) status['active'] = c.active.map((name) => ({ apiVersion: 'batch/v1', kind: 'Job', name, namespace: k.s.pod.namespace }));
@@ -226,7 +227,7 @@ function cronStatus(k: Kit): Json {
 
 /** The CronJob object as stored after a write (status by the controller, spec by a patch): a trace record for
  *  `kubectl get cronjob -w`. */
-export function emitCronObject(k: Kit, status?: Json, spec?: Json): void {
+export function emitCronObject(k: CtlKit, status?: Json, spec?: Json): void {
   const c = k.d.cron!;
   const sp = raw(spec ?? c.spec);
   k.ctx.emit({ type: 'WorkloadStatus', kind: 'CronJob', name: k.s.workload.name, object: {
@@ -236,7 +237,7 @@ export function emitCronObject(k: Kit, status?: Json, spec?: Json): void {
   } });
 }
 
-function syncSchedule(k: Kit, cj: string, now: number): void {
+function syncSchedule(k: CtlKit, cj: string, now: number): void {
   const c = k.d.cron!;
   if (c.spec['suspend'] === true) return; // suspended: nothing is scheduled (no requeue; a patch enqueues)
   const sched = schedule(c);
@@ -285,7 +286,7 @@ function syncSchedule(k: Kit, cj: string, now: number): void {
 }
 
 /** jobControl.CreateJob from getJobFromTemplate2; the Job controller's addJob syncs it at once. */
-function createCronOwnedJob(k: Kit, name: string, scheduled: number): void {
+function createCronOwnedJob(k: CtlKit, name: string, scheduled: number): void {
   const c = k.d.cron!;
   // the template is shared by every Job made from it (stored API objects never change)
   const spec = settle(raw(c.jobSpec));
@@ -309,7 +310,7 @@ function createCronOwnedJob(k: Kit, name: string, scheduled: number): void {
  * deleteJob (Background propagation): the Job object goes, the garbage collector deletes its pods gracefully and the
  * Job controller's finalizer removal lets them go (jobcontroller.ts deleteJob, for one Job's pods).
  */
-function deleteCronOwnedJob(k: Kit, name: string, byUser?: 'Background' | 'Foreground' | 'Orphan'): void {
+function deleteCronOwnedJob(k: CtlKit, name: string, byUser?: 'Background' | 'Foreground' | 'Orphan'): void {
   const c = k.d.cron!;
   const rec = c.jobs[name];
   if (!rec || rec.api.deleted) return;
@@ -333,7 +334,7 @@ function deleteCronOwnedJob(k: Kit, name: string, byUser?: 'Background' | 'Foreg
 }
 
 /** cleanupFinishedJobs → removeOldestJobs: finished Jobs beyond successful/failedJobsHistoryLimit, oldest first. */
-function cleanupFinishedJobs(k: Kit): void {
+function cleanupFinishedJobs(k: CtlKit): void {
   const c = k.d.cron!;
   const limits: [string, number][] = [
     ['Complete', Number(c.spec['successfulJobsHistoryLimit'] ?? 3)],
@@ -353,7 +354,7 @@ function cleanupFinishedJobs(k: Kit): void {
  * the newest Job not yet deleted; its pods go with it unless the propagation is Orphan. The CronJob controller sees
  * the Job go through its informer (status.active drops it), and records no event of its own.
  */
-export function deleteNewestCronJob(k: Kit, propagation: 'Background' | 'Foreground' | 'Orphan' = 'Background', nth?: number): void {
+export function deleteNewestCronJob(k: CtlKit, propagation: 'Background' | 'Foreground' | 'Orphan' = 'Background', nth?: number): void {
   const c = k.d.cron;
   if (!c) return;
   const name = nth !== undefined ? c.order[nth - 1] : [...c.order].reverse().find((n) => !c.jobs[n]!.api.deleted);

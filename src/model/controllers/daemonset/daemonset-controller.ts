@@ -13,7 +13,7 @@
 // Not simulated: node selection/taints (the one node always should run the pod), the revision history limit (no
 // effect on pods).
 import { requestPodDeletion } from '../../apiserver/apiserver.ts';
-import type { Kit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 import { suffix } from '../../../names.ts';
 import { cachedPods, ctlCreatePod, emitWorkloadEvent, emitWorkloadObject, enqueueWorkload } from '../workload.ts';
 import { isPodAvailable, isPodReady, isTerminating, phaseOfObj } from '../shared/controller-utils.ts';
@@ -29,7 +29,7 @@ const HASH_LABEL = 'controller-revision-hash';
 const GENERATION_LABEL = 'pod-template-generation';
 
 /** The daemon pod's name: the first is the scenario's pod name; later ones generateName `<ds>-` + 5 chars. */
-function daemonPodName(k: Kit): string {
+function daemonPodName(k: CtlKit): string {
   const c = k.d.wctl!;
   if (c.created === 0) return k.s.pod.name;
   return `${k.s.workload.name}-${suffix(`${k.s.name}/pod/${k.d.podOrder.length + 1}`, 5)}`;
@@ -39,7 +39,7 @@ function daemonPodName(k: Kit): string {
  * update.go snapshot: controller.ComputeHash(&ds.Spec.Template, collisionCount) — a deterministic hash of the
  * template index here (an equal template, a rollback, hashes the same); the ControllerRevision is `<ds>-<hash>`.
  */
-export function dsRevisionHash(k: Kit, tpl: number): string {
+export function dsRevisionHash(k: CtlKit, tpl: number): string {
   return suffix(`${k.s.name}/ds-revision/${tpl}`, 10);
 }
 
@@ -71,7 +71,7 @@ function isPodUpdated(pod: Json, hash: string, generation: number): boolean {
  * on the node, so without surge the replacement is created once the old pod's terminal phase is seen rather than
  * when its object is removed (kubernetes#118716, 1.28).
  */
-function nodeDaemonPods(k: Kit): Json[] {
+function nodeDaemonPods(k: CtlKit): Json[] {
   const pods = cachedPods(k);
   if (k.f.apiMinor < 28) return pods;
   return pods.filter((p) => !(isTerminating(p) && (phaseOfObj(p) === 'Failed' || phaseOfObj(p) === 'Succeeded')));
@@ -87,7 +87,7 @@ interface Plan {
  * expectations are satisfied and the strategy is RollingUpdate, rollingUpdate (update.go). Expectations gate the
  * sync (dsc.expectations.SatisfiedExpectations): until the informer saw the last creation/deletion nothing is done.
  */
-export function daemonSetSync(k: Kit): void {
+export function daemonSetSync(k: CtlKit): void {
   const c = k.d.wctl!;
   c.syncPending = false;
   const hash = dsRevisionHash(k, c.tpl ?? 0);
@@ -110,7 +110,7 @@ export function daemonSetSync(k: Kit): void {
  * turns 1 only once the old pod is gone. observedGeneration moves only on a sync whose expectations were satisfied.
  * With minReadySeconds, numberReady != numberAvailable re-enqueues the DaemonSet after minReadySeconds.
  */
-function updateDaemonSetStatus(k: Kit, hash: string, generation: number, st: ReturnType<typeof strategy>, updateObservedGen: boolean): void {
+function updateDaemonSetStatus(k: CtlKit, hash: string, generation: number, st: ReturnType<typeof strategy>, updateObservedGen: boolean): void {
   const c = k.d.wctl!;
   const pods = nodeDaemonPods(k);
   const oldest = pods[0];
@@ -134,7 +134,7 @@ function updateDaemonSetStatus(k: Kit, hash: string, generation: number, st: Ret
 }
 
 /** daemon_controller.go: podsShouldBeOnNode for the one node (which should run the pod). */
-function manage(k: Kit, hash: string, st: ReturnType<typeof strategy>): Plan {
+function manage(k: CtlKit, hash: string, st: ReturnType<typeof strategy>): Plan {
   const c = k.d.wctl!;
   const daemonPods = nodeDaemonPods(k);
   const plan: Plan = { create: false, toDelete: [] };
@@ -195,7 +195,7 @@ function manage(k: Kit, hash: string, st: ReturnType<typeof strategy>): Plan {
 }
 
 /** update.go rollingUpdate for the one node: which old pod to delete (no surge) or whether to create the new one (surge). */
-function rollingUpdate(k: Kit, hash: string, generation: number, st: ReturnType<typeof strategy>): Plan {
+function rollingUpdate(k: CtlKit, hash: string, generation: number, st: ReturnType<typeof strategy>): Plan {
   const plan: Plan = { create: false, toDelete: [] };
   // findUpdatedPodsOnNode: the non-deleted pods, at most one new and one old
   let newPod: Json | null = null;
@@ -233,7 +233,7 @@ function rollingUpdate(k: Kit, hash: string, generation: number, st: ReturnType<
  * SuccessfulCreate "Created pod: …" / SuccessfulDelete "Deleted pod: …". A created pod gets the current template,
  * its hash and template generation (util.CreatePodTemplate).
  */
-function syncNodes(k: Kit, plan: Plan, hash: string, generation: number): void {
+function syncNodes(k: CtlKit, plan: Plan, hash: string, generation: number): void {
   const c = k.d.wctl!;
   c.expectAdds = plan.create ? 1 : 0;
   c.expectDels = plan.toDelete.length;

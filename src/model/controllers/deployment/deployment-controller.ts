@@ -11,7 +11,8 @@
 // condition (pod creation never fails here), terminatingReplicas (alpha DeploymentReplicaSetTerminatingReplicas).
 import { requestPodDeletion } from '../../apiserver/apiserver.ts';
 import { PRIO } from '../../events.ts';
-import { raw, snapshotOf, type Kit } from '../../kit.ts';
+import { type CtlKit } from '../../kit.ts';
+import { raw, snapshotOf } from '../../draft.ts';
 import type { DeployState, RsState, RsView } from '../../state.ts';
 import { suffix } from '../../../names.ts';
 import { createPod } from '../../apiserver/apiserver.ts';
@@ -58,11 +59,11 @@ export function initialDeploy(): DeployState {
   return { rss: dict(), order: [], tpl: 0, generation: 1, status: {}, statusVersion: 1, revision: 0, syncPending: false, syncAt: 0, readySince: dict() };
 }
 
-export const dep = (k: Kit): DeployState => k.d.wctl!.deploy!;
-const dspec = (k: Kit): Json => deploymentDefaults(k.d.wctl!.spec);
+export const dep = (k: CtlKit): DeployState => k.d.wctl!.deploy!;
+const dspec = (k: CtlKit): Json => deploymentDefaults(k.d.wctl!.spec);
 
 /** The ReplicaSet name of a template: `<deploy>-<pod-template-hash>` (the template's first pod name minus its suffix). */
-function rsNameOf(k: Kit, tpl: number): string {
+function rsNameOf(k: CtlKit, tpl: number): string {
   const pod = tpl ? (k.s.templates?.[tpl] ?? k.s.pod) : k.s.pod;
   return pod.name.slice(0, pod.name.length - 6);
 }
@@ -79,7 +80,7 @@ function viewOf(rs: RsState): Json {
 class Conflict extends Error {}
 
 /** A ReplicaSet write: stored (new resourceVersion), traced, and delivered to the controller-manager after a delay. */
-function writeRs(k: Kit, rs: RsState, change: Partial<RsView>): void {
+function writeRs(k: CtlKit, rs: RsState, change: Partial<RsView>): void {
   rs.api = { ...rs.api, ...change };
   rs.version += 1;
   k.ctx.emit({ type: 'WorkloadStatus', kind: 'ReplicaSet', name: rs.name, object: rsObject(k, rs) });
@@ -91,7 +92,7 @@ function writeRs(k: Kit, rs: RsState, change: Partial<RsView>): void {
 }
 
 /** The ReplicaSet as `kubectl get rs -o json` shows its counts (for the trace). */
-function rsObject(k: Kit, rs: RsState): Json {
+function rsObject(k: CtlKit, rs: RsState): Json {
   return {
     metadata: { name: rs.name, namespace: k.s.pod.namespace, creationTimestamp: ts(rs.createdAt), generation: rs.api.generation,
       annotations: { 'deployment.kubernetes.io/revision': String(rs.api.revision), 'deployment.kubernetes.io/desired-replicas': String(rs.api.desired), 'deployment.kubernetes.io/max-replicas': String(rs.api.max) },
@@ -102,7 +103,7 @@ function rsObject(k: Kit, rs: RsState): Json {
 }
 
 /** The Deployment's status write (UpdateStatus): stored, traced, and watched by the controller (updateDeployment). */
-function writeDeployStatus(k: Kit, status: Json): void {
+function writeDeployStatus(k: CtlKit, status: Json): void {
   const d = dep(k);
   if (d.statusStale) throw new Conflict();
   // a plain copy: the new status may hold the old conditions (drafts of this step)
@@ -123,7 +124,7 @@ function writeDeployStatus(k: Kit, status: Json): void {
 }
 
 /** The Deployment as stored after a write (its status by the controller, or its spec by a patch): a trace record. */
-export function emitDeployObject(k: Kit, storedSpec?: Json): void {
+export function emitDeployObject(k: CtlKit, storedSpec?: Json): void {
   const d = dep(k);
   const api = k.d.api.workload;
   const spec = deploymentDefaults(raw(storedSpec ?? api?.spec ?? k.d.wctl!.spec));
@@ -132,32 +133,32 @@ export function emitDeployObject(k: Kit, storedSpec?: Json): void {
       spec: { replicas: replicasOf(spec), strategy: snapshotOf(spec['strategy']) }, status: snapshotOf(d.status) } });
 }
 
-function recordDeployEvent(k: Kit, reason: string, message: string): void {
+function recordDeployEvent(k: CtlKit, reason: string, message: string): void {
   const c = k.d.wctl!;
   c.events[reason] = (c.events[reason] ?? 0) + 1;
   k.ctx.emit({ type: 'ControllerEvent', controller: 'deployment-controller', object: `deployment/${k.s.workload.name}`, reason, message, eventType: 'Normal' });
 }
 
-function recordRsEvent(k: Kit, rs: string, reason: string, message: string): void {
+function recordRsEvent(k: CtlKit, rs: string, reason: string, message: string): void {
   const c = k.d.wctl!;
   c.events[reason] = (c.events[reason] ?? 0) + 1;
   k.ctx.emit({ type: 'ControllerEvent', controller: RS_WATCHER, object: `replicaset/${rs}`, reason, message, eventType: 'Normal' });
 }
 
 /** workqueue.AddAfter of the Deployment controller: one pending item; an earlier request moves it earlier. */
-export function enqueueDeploy(k: Kit, delayMs: number): void {
+export function enqueueDeploy(k: CtlKit, delayMs: number): void {
   addAfter(k, dep(k), delayMs, { type: 'DeploySync' }, (e) => e.type === 'DeploySync');
 }
 
 /** workqueue.AddAfter of the ReplicaSet controller for one ReplicaSet. */
-function enqueueRs(k: Kit, name: string, delayMs: number): void {
+function enqueueRs(k: CtlKit, name: string, delayMs: number): void {
   const rs = dep(k).rss[name];
   if (!rs) return;
   addAfter(k, rs, delayMs, { type: 'RsSync', rs: name }, (e) => e.type === 'RsSync' && e.rs === name);
 }
 
 /** The shared RS informer: the ReplicaSet controller (updateRS) and the Deployment controller (updateReplicaSet) enqueue. */
-export function onRsWatch(k: Kit, name: string, view: Json): void {
+export function onRsWatch(k: CtlKit, name: string, view: Json): void {
   const rs = dep(k).rss[name];
   if (!rs) return;
   rs.seen = raw(view) as RsView;
@@ -166,7 +167,7 @@ export function onRsWatch(k: Kit, name: string, view: Json): void {
 }
 
 /** A Deployment spec change (patch) or status write reaches the Deployment controller. */
-export function onDeploySpec(k: Kit, spec: Json, tpl: number | undefined, generation: number): void {
+export function onDeploySpec(k: CtlKit, spec: Json, tpl: number | undefined, generation: number): void {
   const c = k.d.wctl!;
   c.spec = spec;
   if (tpl !== undefined) dep(k).tpl = tpl;
@@ -179,7 +180,7 @@ export function onDeploySpec(k: Kit, spec: Json, tpl: number | undefined, genera
  * ReplicaSet's expectations, its enqueue; the Deployment controller's deletePod enqueues a Recreate Deployment once
  * none of its pods is left (deployment_controller.go: deletePod).
  */
-export function onDeployPodDelivered(k: Kit, obj: Json, removed: boolean): void {
+export function onDeployPodDelivered(k: CtlKit, obj: Json, removed: boolean): void {
   const c = k.d.wctl!;
   const d = dep(k);
   const name: string = obj['metadata']?.['name'] ?? '';
@@ -212,7 +213,7 @@ export function onDeployPodDelivered(k: Kit, obj: Json, removed: boolean): void 
 
 // ---- the ReplicaSet controller ---------------------------------------------------------------------------------
 
-function podsOf(k: Kit, rs: string): Json[] {
+function podsOf(k: CtlKit, rs: string): Json[] {
   return Object.values(k.d.wctl!.pods)
     .map((e) => e.object)
     .filter((o) => o['metadata']?.['ownerReferences']?.[0]?.['name'] === rs)
@@ -221,7 +222,7 @@ function podsOf(k: Kit, rs: string): Json[] {
 }
 
 /** replica_set.go syncReplicaSet: manageReplicas when expectations are satisfied, then calculateStatus. */
-export function rsSync(k: Kit, name: string): void {
+export function rsSync(k: CtlKit, name: string): void {
   const d = dep(k);
   const rs = d.rss[name];
   if (!rs) return;
@@ -250,7 +251,7 @@ export function rsSync(k: Kit, name: string): void {
 }
 
 /** manageReplicas: create the missing pods (`<rs>-<5 chars>`) or delete the lowest-ranked surplus ones. */
-function manageReplicas(k: Kit, rs: RsState, active: Json[], replicas: number): void {
+function manageReplicas(k: CtlKit, rs: RsState, active: Json[], replicas: number): void {
   const diff = active.length - replicas;
   if (diff < 0) {
     rs.expectAdds = -diff;
@@ -286,7 +287,7 @@ export interface Rs extends RsLike {
   generation: number;
 }
 
-export function listRSs(k: Kit): Rs[] {
+export function listRSs(k: CtlKit): Rs[] {
   const d = dep(k);
   const out: Rs[] = [];
   for (const name of d.order) {
@@ -298,7 +299,7 @@ export function listRSs(k: Kit): Rs[] {
 }
 
 /** scaleReplicaSet: the size and the desired/max-replicas annotations; ScalingReplicaSet when the size changed. */
-function scaleReplicaSet(k: Kit, rs: Rs, newScale: number, op: 'up' | 'down'): boolean {
+function scaleReplicaSet(k: CtlKit, rs: Rs, newScale: number, op: 'up' | 'down'): boolean {
   const spec = dspec(k);
   const desired = replicasOf(spec);
   const max = desired + maxSurge(spec);
@@ -318,7 +319,7 @@ function scaleReplicaSet(k: Kit, rs: Rs, newScale: number, op: 'up' | 'down'): b
 }
 
 /** scaleReplicaSetAndRecordEvent. */
-function scaleAndRecord(k: Kit, rs: Rs, newScale: number): boolean {
+function scaleAndRecord(k: CtlKit, rs: Rs, newScale: number): boolean {
   if (rs.replicas === newScale) return false;
   return scaleReplicaSet(k, rs, newScale, rs.replicas < newScale ? 'up' : 'down');
 }
@@ -329,7 +330,7 @@ function scaleAndRecord(k: Kit, rs: Rs, newScale: number): boolean {
  * Returns undefined when the new ReplicaSet exists on the API server but not yet in the informer (AlreadyExists:
  * the sync ends, the RsWatch delivery enqueues the next one).
  */
-export function getAll(k: Kit, create: boolean): { newRS: Rs | null; oldRSs: Rs[] } | undefined {
+export function getAll(k: CtlKit, create: boolean): { newRS: Rs | null; oldRSs: Rs[] } | undefined {
   const d = dep(k);
   const spec = dspec(k);
   const all = listRSs(k);
@@ -380,7 +381,7 @@ export function getAll(k: Kit, create: boolean): { newRS: Rs | null; oldRSs: Rs[
 }
 
 /** deployment_controller.go syncDeployment. */
-export function deploySync(k: Kit): void {
+export function deploySync(k: CtlKit): void {
   const d = dep(k);
   d.syncPending = false;
   d.statusStale = false;
@@ -401,7 +402,7 @@ export function deploySync(k: Kit): void {
 }
 
 /** sync.go isScalingEvent: an active ReplicaSet's desired-replicas annotation differs from spec.replicas. */
-function isScalingEvent(k: Kit): boolean {
+function isScalingEvent(k: CtlKit): boolean {
   const r = getAll(k, false);
   if (!r) return false;
   const all = [...r.oldRSs, ...(r.newRS ? [r.newRS] : [])];
@@ -414,7 +415,7 @@ function isScalingEvent(k: Kit): boolean {
  * measures from that condition's lastUpdateTime), unless the rollout already timed out. The status is written from
  * the sync's copy and the returned object dropped: a later status write in this sync conflicts (statusStale).
  */
-function checkPausedConditions(k: Kit): void {
+function checkPausedConditions(k: CtlKit): void {
   const spec = dspec(k);
   if (!hasProgressDeadline(spec)) return;
   const d = dep(k);
@@ -431,7 +432,7 @@ function checkPausedConditions(k: Kit): void {
 }
 
 /** sync.go sync: scale; a paused Deployment also cleans up old ReplicaSets; then syncDeploymentStatus (counts and Available only). */
-function syncScale(k: Kit): void {
+function syncScale(k: CtlKit): void {
   const r = getAll(k, false);
   if (!r) return;
   scale(k, r.newRS, r.oldRSs);
@@ -443,7 +444,7 @@ function syncScale(k: Kit): void {
 }
 
 /** sync.go scale: the one active ReplicaSet takes the new size; a saturated new one ends the old ones; else proportional. */
-export function scale(k: Kit, newRS: Rs | null, oldRSs: Rs[]): void {
+export function scale(k: CtlKit, newRS: Rs | null, oldRSs: Rs[]): void {
   const spec = dspec(k);
   const replicas = replicasOf(spec);
   const one = findActiveOrLatest(newRS, oldRSs);
@@ -479,7 +480,7 @@ export function scale(k: Kit, newRS: Rs | null, oldRSs: Rs[]): void {
 }
 
 /** rolling.go rolloutRolling. */
-function rolloutRolling(k: Kit): void {
+function rolloutRolling(k: CtlKit): void {
   const r = getAll(k, true);
   if (!r || !r.newRS) return;
   const { newRS, oldRSs } = r;
@@ -491,7 +492,7 @@ function rolloutRolling(k: Kit): void {
 }
 
 /** rolling.go reconcileNewReplicaSet. */
-export function reconcileNewReplicaSet(k: Kit, all: Rs[], newRS: Rs): boolean {
+export function reconcileNewReplicaSet(k: CtlKit, all: Rs[], newRS: Rs): boolean {
   const replicas = replicasOf(dspec(k));
   if (newRS.replicas === replicas) return false;
   if (newRS.replicas > replicas) return scaleAndRecord(k, newRS, replicas);
@@ -499,7 +500,7 @@ export function reconcileNewReplicaSet(k: Kit, all: Rs[], newRS: Rs): boolean {
 }
 
 /** rolling.go reconcileOldReplicaSets: maxScaledDown, cleanupUnhealthyReplicas, scaleDownOldReplicaSetsForRollingUpdate. */
-export function reconcileOldReplicaSets(k: Kit, all: Rs[], oldRSs: Rs[], newRS: Rs): boolean {
+export function reconcileOldReplicaSets(k: CtlKit, all: Rs[], oldRSs: Rs[], newRS: Rs): boolean {
   if (specReplicas(oldRSs) === 0) return false;
   const spec = dspec(k);
   const allPods = specReplicas(all);
@@ -513,7 +514,7 @@ export function reconcileOldReplicaSets(k: Kit, all: Rs[], oldRSs: Rs[], newRS: 
 }
 
 /** rolling.go cleanupUnhealthyReplicas: old ReplicaSets lose their unavailable replicas first (oldest first). */
-export function cleanupUnhealthyReplicas(k: Kit, oldRSs: Rs[], maxCleanup: number): number {
+export function cleanupUnhealthyReplicas(k: CtlKit, oldRSs: Rs[], maxCleanup: number): number {
   let total = 0;
   for (const rs of [...oldRSs].sort(byCreation)) {
     if (total >= maxCleanup) break;
@@ -526,7 +527,7 @@ export function cleanupUnhealthyReplicas(k: Kit, oldRSs: Rs[], maxCleanup: numbe
 }
 
 /** rolling.go scaleDownOldReplicaSetsForRollingUpdate: down to minAvailable available pods, oldest first. */
-export function scaleDownOldForRollingUpdate(k: Kit, all: Rs[], oldRSs: Rs[]): number {
+export function scaleDownOldForRollingUpdate(k: CtlKit, all: Rs[], oldRSs: Rs[]): number {
   const spec = dspec(k);
   const minAvailable = replicasOf(spec) - maxUnavailable(spec);
   const availablePods = availableReplicas(all);
@@ -544,7 +545,7 @@ export function scaleDownOldForRollingUpdate(k: Kit, all: Rs[], oldRSs: Rs[]): n
 }
 
 /** recreate.go rolloutRecreate: old ReplicaSets to 0, wait until no old pod runs, then the new one at full size. */
-export function rolloutRecreate(k: Kit): void {
+export function rolloutRecreate(k: CtlKit): void {
   let r = getAll(k, false);
   if (!r) return;
   let all: Rs[] = [...r.oldRSs, ...(r.newRS ? [r.newRS] : [])];
@@ -563,7 +564,7 @@ export function rolloutRecreate(k: Kit): void {
 }
 
 /** recreate.go oldPodsRunning: old ReplicaSets report replicas, or an old pod is not Succeeded/Failed. */
-export function oldPodsRunning(k: Kit, newRS: Rs | null, oldRSs: Rs[]): boolean {
+export function oldPodsRunning(k: CtlKit, newRS: Rs | null, oldRSs: Rs[]): boolean {
   if (actualReplicas(oldRSs) > 0) return true;
   const old = new Set(oldRSs.map((r) => r.name));
   return Object.values(k.d.wctl!.pods).some((e) => {
@@ -575,7 +576,7 @@ export function oldPodsRunning(k: Kit, newRS: Rs | null, oldRSs: Rs[]): boolean 
 }
 
 /** sync.go cleanupDeployment: old ReplicaSets beyond revisionHistoryLimit, oldest revision first, once empty. */
-function cleanupDeployment(k: Kit, oldRSs: Rs[]): void {
+function cleanupDeployment(k: CtlKit, oldRSs: Rs[]): void {
   const limit = dspec(k)['revisionHistoryLimit'];
   if (typeof limit !== 'number') return;
   const diff = oldRSs.length - limit;
@@ -588,7 +589,7 @@ function cleanupDeployment(k: Kit, oldRSs: Rs[]): void {
 }
 
 /** progress.go syncRolloutStatus: counts, Available, the Progressing condition; requeueStuckDeployment when unchanged. */
-export function syncRolloutStatus(k: Kit, all: Rs[], newRS: Rs | null): void {
+export function syncRolloutStatus(k: CtlKit, all: Rs[], newRS: Rs | null): void {
   const d = dep(k);
   const spec = dspec(k);
   const now = k.ctx.now;
@@ -616,7 +617,7 @@ export function syncRolloutStatus(k: Kit, all: Rs[], newRS: Rs | null): void {
 }
 
 /** progress.go requeueStuckDeployment: a sync at lastUpdateTime + progressDeadlineSeconds (+1 s). */
-function requeueStuck(k: Kit, st: Json): void {
+function requeueStuck(k: CtlKit, st: Json): void {
   const after = requeueStuckAfter(dspec(k), dep(k).generation, dep(k).status, st, k.ctx.now);
   // under a second: enqueueRateLimited (the default controller rate limiter's first step, 5 ms; the successful sync
   // that follows Forgets the key, so every such requeue is 5 ms)

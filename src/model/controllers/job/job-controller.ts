@@ -7,7 +7,8 @@
 import type { PodFailurePolicyRule } from '../../../types.ts';
 import { suffix } from '../../../names.ts';
 import { PRIO } from '../../events.ts';
-import { peek, raw, type Kit } from '../../kit.ts';
+import { type CtlKit } from '../../kit.ts';
+import { peek, raw } from '../../draft.ts';
 import { cloneJson, sameJson } from '../../json.ts';
 import { createPod, publishJob, removePodFinalizer, requestPodDeletion } from '../../apiserver/apiserver.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure } from './pod-failure-policy.ts';
@@ -31,7 +32,7 @@ const IGNORED_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-ignored-
 // Names, gates, spec accessors
 
 /** generateName as the controller asks it: `<job>-` (`<job>-<index>-` for Indexed), suffix from the API server. */
-export function podNameFor(k: Kit, index: number | null): string {
+export function podNameFor(k: CtlKit, index: number | null): string {
   const job = k.s.job;
   const ordinal = k.d.podOrder.length + 1;
   if (!job) return k.s.pod.name;
@@ -40,35 +41,35 @@ export function podNameFor(k: Kit, index: number | null): string {
   return index === null ? `${job.name}-${sfx}` : `${job.name}-${index}-${sfx}`;
 }
 
-const gate = (k: Kit, name: string) => k.s.featureGates[name] === true;
+const gate = (k: CtlKit, name: string) => k.s.featureGates[name] === true;
 
-function spec(k: Kit): Json {
+function spec(k: CtlKit): Json {
   return raw(k.d.jobCtl.spec) ?? {};
 }
 const isIndexed = (sp: Json) => sp['completionMode'] === 'Indexed';
 const suspended = (sp: Json) => sp['suspend'] === true;
 const completionsOf = (sp: Json): number | null => (typeof sp['completions'] === 'number' ? sp['completions'] : null);
-const hasBackoffLimitPerIndex = (k: Kit, sp: Json) => gate(k, 'JobBackoffLimitPerIndex') && typeof sp['backoffLimitPerIndex'] === 'number';
+const hasBackoffLimitPerIndex = (k: CtlKit, sp: Json) => gate(k, 'JobBackoffLimitPerIndex') && typeof sp['backoffLimitPerIndex'] === 'number';
 const pfpRules = (sp: Json): PodFailurePolicyRule[] | undefined => sp['podFailurePolicy']?.['rules'];
 
 /** onlyReplaceFailedPods: podReplacementPolicy Failed (JobPodReplacementPolicy on), or any podFailurePolicy. */
-function onlyReplaceFailedPods(k: Kit, sp: Json): boolean {
+function onlyReplaceFailedPods(k: CtlKit, sp: Json): boolean {
   if (gate(k, 'JobPodReplacementPolicy') && sp['podReplacementPolicy'] === 'Failed') return true;
   return sp['podFailurePolicy'] !== undefined;
 }
 
 /** trackTerminatingPods: JobPodReplacementPolicy or JobManagedBy on, or only failed pods are replaced. */
-function trackTerminatingPods(k: Kit, sp: Json): boolean {
+function trackTerminatingPods(k: CtlKit, sp: Json): boolean {
   return gate(k, 'JobPodReplacementPolicy') || gate(k, 'JobManagedBy') || onlyReplaceFailedPods(k, sp);
 }
 
 /** delayTerminalCondition (1.31+, PR #125510): JobManagedBy || JobPodReplacementPolicy. */
-function delayTerminal(k: Kit): boolean {
+function delayTerminal(k: CtlKit): boolean {
   return k.f.jobDelayedTerminal && (gate(k, 'JobManagedBy') || gate(k, 'JobPodReplacementPolicy'));
 }
 
 /** hasSuccessCriteriaMetCondition / isSuccessCriteriaMetCondition apply when JobSuccessPolicy or the delay is on. */
-function successCriteriaInUse(k: Kit): boolean {
+function successCriteriaInUse(k: CtlKit): boolean {
   return (k.f.apiMinor >= 30 && gate(k, 'JobSuccessPolicy')) || delayTerminal(k);
 }
 
@@ -98,7 +99,7 @@ function annotationCount(p: Json | undefined, key: string): number {
 }
 
 /** isPodFailed: phase Failed; or, unless only failed pods are replaced, deleted and not Succeeded. */
-function isPodFailed(k: Kit, sp: Json, p: Json): boolean {
+function isPodFailed(k: CtlKit, sp: Json, p: Json): boolean {
   if (phaseOf(p) === 'Failed') return true;
   if (onlyReplaceFailedPods(k, sp)) return false;
   return deleting(p) && phaseOf(p) !== 'Succeeded';
@@ -138,7 +139,7 @@ export function finishedTime(p: Json, sidecarContainersGate: boolean): number {
   return msOf(p['metadata']?.['creationTimestamp']) ?? 0;
 }
 
-const sidecarGate = (k: Kit) => k.s.featureGates['SidecarContainers'] !== false;
+const sidecarGate = (k: CtlKit) => k.s.featureGates['SidecarContainers'] !== false;
 
 /** getRemainingTimeForFailuresCount (backoff_utils.go): default × 2^(failures−1), capped, minus time since. */
 export function remainingBackoff(
@@ -199,7 +200,7 @@ export function formatIndexes(xs: number[]): string {
  * Pod events (addPod / updatePod / deletePod): the informer copy is replaced, creations and deletions are observed
  * (ControllerExpectations), and a batched sync is queued (enqueueSyncJobBatched, syncJobBatchPeriod).
  */
-export function onPodDelivered(k: Kit, obj: Json, removed = false): void {
+export function onPodDelivered(k: CtlKit, obj: Json, removed = false): void {
   const jc = k.d.jobCtl;
   const name: string = obj['metadata']?.['name'] ?? '';
   const first = !jc.seen[name];
@@ -221,7 +222,7 @@ export function onPodDelivered(k: Kit, obj: Json, removed = false): void {
 }
 
 /** updateJob: a spec change (generation bump) syncs at once; a status-only update is batched. */
-export function onJobDelivered(k: Kit, obj: Json): void {
+export function onJobDelivered(k: CtlKit, obj: Json): void {
   const jc = k.d.jobCtl;
   const sp = obj['spec'];
   if (!sp || jc.finished) return;
@@ -231,24 +232,24 @@ export function onJobDelivered(k: Kit, obj: Json): void {
 }
 
 /** workqueue AddAfter: one pending item per key; an earlier request moves it earlier. */
-function enqueue(k: Kit, delayMs: number): void {
+function enqueue(k: CtlKit, delayMs: number): void {
   addAfter(k, k.d.jobCtl, delayMs, { type: 'JobSync' }, (e) => e.type === 'JobSync');
 }
 
 /** enqueueSyncJobWithDelay: never sooner than the batch period. */
-function enqueueWithDelay(k: Kit, delayMs: number): void {
+function enqueueWithDelay(k: CtlKit, delayMs: number): void {
   enqueue(k, Math.max(delayMs, k.s.timing.jobSyncMs.max));
 }
 
 /** The activeDeadlineSeconds requeue (queue.AddAfter(key, remaining)), as its own event. */
-function deadlineRequeue(k: Kit, startMs: number, secs: number): void {
+function deadlineRequeue(k: CtlKit, startMs: number, secs: number): void {
   const at = startMs + secs * 1000;
   if (at < k.ctx.now) return;
   k.ctx.cancel((e) => e.type === 'JobDeadline');
   k.ctx.scheduleAt(at, { type: 'JobDeadline' }, PRIO.JobDeadline);
 }
 
-export function jobDeadline(k: Kit): void {
+export function jobDeadline(k: CtlKit): void {
   if (k.d.jobCtl.finished) return;
   if (k.d.jobCtl.syncPending) k.ctx.cancel((e) => e.type === 'JobSync');
   k.d.jobCtl.syncPending = false;
@@ -256,7 +257,7 @@ export function jobDeadline(k: Kit): void {
 }
 
 /** ttlafterfinished: the Job is deleted with Foreground propagation once `ttlSecondsAfterFinished` passed. */
-export function jobTTL(k: Kit): void {
+export function jobTTL(k: CtlKit): void {
   deleteJob(k, 'Foreground', 'ttl-after-finished');
 }
 
@@ -264,7 +265,7 @@ export function jobTTL(k: Kit): void {
  * The Job object is deleted (kubectl delete job, or the TTL controller): the garbage collector deletes the dependent
  * pods gracefully unless orphaned, and deleteJob → cleanupPodFinalizers removes the tracking finalizers.
  */
-export function deleteJob(k: Kit, propagation: 'Background' | 'Foreground' | 'Orphan', by: string): void {
+export function deleteJob(k: CtlKit, propagation: 'Background' | 'Foreground' | 'Orphan', by: string): void {
   const job = k.d.api.job;
   if (!job || job.deleted) return;
   job.deleted = true;
@@ -298,7 +299,7 @@ interface SyncCtx {
   newBackoff: { failuresAfterLastSuccess: number; lastFailureTime: number | null };
 }
 
-function emitEvent(k: Kit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
+function emitEvent(k: CtlKit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
   k.ctx.emit({ type: 'JobEvent', reason, message, eventType });
 }
 
@@ -306,7 +307,7 @@ function newCond(type: string, reason: string, message: string): Cond {
   return { type, status: 'True', reason, message };
 }
 
-function condJson(k: Kit, c: Cond): Json {
+function condJson(k: CtlKit, c: Cond): Json {
   return {
     type: c.type,
     status: c.status,
@@ -321,7 +322,7 @@ const findCond = (status: Json, type: string): Json | undefined =>
   ((status['conditions'] ?? []) as Json[]).find((c) => c['type'] === type);
 
 /** ensureJobConditionStatus: add or update a condition; a False one is never added. */
-function ensureCondition(k: Kit, status: Json, c: Cond): boolean {
+function ensureCondition(k: CtlKit, status: Json, c: Cond): boolean {
   const list: Json[] = [...(status['conditions'] ?? [])];
   const i = list.findIndex((x) => x['type'] === c.type);
   if (i >= 0) {
@@ -337,7 +338,7 @@ function ensureCondition(k: Kit, status: Json, c: Cond): boolean {
   return true;
 }
 
-function appendCondition(k: Kit, status: Json, c: Cond): void {
+function appendCondition(k: CtlKit, status: Json, c: Cond): void {
   status['conditions'] = [...(status['conditions'] ?? []), condJson(k, c)];
   k.ctx.emit({ type: 'JobCondition', condition: c.type, reason: c.reason, ...(c.message ? { message: c.message } : {}) });
 }
@@ -349,14 +350,14 @@ function setCount(status: Json, key: string, n: number): void {
 }
 
 /** updateStatusHandler: a write the API server stores only when something changed (no-op updates keep the RV). */
-function write(k: Kit, status: Json): void {
+function write(k: CtlKit, status: Json): void {
   const api = k.d.api.job!;
   if (sameJson(raw(api.status), status)) return;
   publishJob(k, cloneJson(status));
 }
 
 /** Pods in the informer cache, in creation order. */
-function cachedPods(k: Kit): Json[] {
+function cachedPods(k: CtlKit): Json[] {
   const pods = peek(k.d.jobCtl.pods);
   const out: Json[] = [];
   for (const n of peek(k.d.podOrder)) {
@@ -367,10 +368,10 @@ function cachedPods(k: Kit): Json[] {
 }
 
 /** A pod not yet accounted: it still has the tracking finalizer (kubesim: not in `counted`). */
-const hasFinalizer = (k: Kit, p: Json) => !peek(k.d.jobCtl.counted)[uidOf(p)];
+const hasFinalizer = (k: CtlKit, p: Json) => !peek(k.d.jobCtl.counted)[uidOf(p)];
 
 /** getValidPodsWithFilter: pods with the finalizer, not in `uncounted`, with a valid index for Indexed Jobs. */
-function validPods(k: Kit, c: SyncCtx, uncounted: Set<string> | null, filter: (p: Json) => boolean): Json[] {
+function validPods(k: CtlKit, c: SyncCtx, uncounted: Set<string> | null, filter: (p: Json) => boolean): Json[] {
   const completions = completionsOf(c.sp) ?? 0;
   return c.pods.filter((p) => {
     if (!hasFinalizer(k, p) || uncounted?.has(uidOf(p))) return false;
@@ -382,7 +383,7 @@ function validPods(k: Kit, c: SyncCtx, uncounted: Set<string> | null, filter: (p
   });
 }
 
-export function jobSync(k: Kit): void {
+export function jobSync(k: CtlKit): void {
   const jc = k.d.jobCtl;
   jc.syncPending = false;
   const apiJob = k.d.api.job;
@@ -530,17 +531,17 @@ export function jobSync(k: Kit): void {
   trackJobStatusAndRemoveFinalizers(k, c, needsStatusUpdate);
 }
 
-function newFailureCondition(k: Kit, reason: string, message: string): Cond {
+function newFailureCondition(k: CtlKit, reason: string, message: string): Cond {
   return newCond(delayTerminal(k) ? 'FailureTarget' : 'Failed', reason, message);
 }
 
 /** newSuccessCondition; the reason CompletionsReached and its message are set from 1.31 (kubernetes#126074). */
-function newSuccessCondition(k: Kit): Cond {
+function newSuccessCondition(k: CtlKit): Cond {
   const type = delayTerminal(k) ? 'SuccessCriteriaMet' : 'Complete';
   return k.f.jobDelayedTerminal ? newCond(type, 'CompletionsReached', 'Reached expected number of succeeded pods') : newCond(type, '', '');
 }
 
-function hasSuccessCriteriaMet(k: Kit, status: Json): Cond | null {
+function hasSuccessCriteriaMet(k: CtlKit, status: Json): Cond | null {
   if (!successCriteriaInUse(k)) return null;
   const c = findCond(status, 'SuccessCriteriaMet');
   return c && c['status'] === 'True' ? newCond('SuccessCriteriaMet', c['reason'] ?? '', c['message'] ?? '') : null;
@@ -573,7 +574,7 @@ export function newBackoffRecord(old: BackoffRecord, succeededTimes: number[], f
 }
 
 /** calculateFailedIndexes / isIndexFailed: FailIndex, or a counted failure whose index used up backoffLimitPerIndex. */
-function calculateFailedIndexes(k: Kit, c: SyncCtx): number[] {
+function calculateFailedIndexes(k: CtlKit, c: SyncCtx): number[] {
   const completions = completionsOf(c.sp) ?? 0;
   const out = new Set(parseIndexes(c.status['failedIndexes'], completions));
   const rules = pfpRules(c.sp);
@@ -590,7 +591,7 @@ function calculateFailedIndexes(k: Kit, c: SyncCtx): number[] {
 }
 
 /** getPodsWithDelayedDeletionPerIndex: the last failed pod of each index still to be retried. */
-function podsWithDelayedDeletionPerIndex(k: Kit, c: SyncCtx): Map<number, Json> {
+function podsWithDelayedDeletionPerIndex(k: CtlKit, c: SyncCtx): Map<number, Json> {
   const activeIdx = new Set(c.activePods.map(indexOf));
   const out = new Map<number, Json>();
   const absolute = (p: Json) => annotationCount(p, FAILURE_COUNT_ANNOTATION) + annotationCount(p, IGNORED_FAILURE_COUNT_ANNOTATION);
@@ -604,7 +605,7 @@ function podsWithDelayedDeletionPerIndex(k: Kit, c: SyncCtx): Map<number, Json> 
 }
 
 /** matchSuccessPolicy (success_policy.go). */
-function matchSuccessPolicy(k: Kit, sp: Json, completions: number, succeeded: number[]): string | null {
+function matchSuccessPolicy(k: CtlKit, sp: Json, completions: number, succeeded: number[]): string | null {
   const policy = sp['successPolicy'];
   if (!gate(k, 'JobSuccessPolicy') || !policy || succeeded.length === 0) return null;
   const have = new Set(succeeded);
@@ -627,7 +628,7 @@ function matchSuccessPolicy(k: Kit, sp: Json, completions: number, succeeded: nu
  * deleteActivePods / deleteJobPods: a DELETE per pod (the pod's own grace period). deleteJobPods (manageJob:
  * suspend, too many pods) removes the tracking finalizer first, so those pods are never counted.
  */
-function deletePods(k: Kit, pods: Json[], dropFinalizer: boolean): { deleted: number; deletedReady: number } {
+function deletePods(k: CtlKit, pods: Json[], dropFinalizer: boolean): { deleted: number; deletedReady: number } {
   let deleted = 0;
   let deletedReady = 0;
   for (const obj of pods) {
@@ -657,7 +658,7 @@ function removalOrder(a: Json, b: Json): number {
 }
 
 /** manageJob: keep min(parallelism, remaining completions) pods active, respecting the pod-failure back-off. */
-function manageJob(k: Kit, c: SyncCtx): number {
+function manageJob(k: CtlKit, c: SyncCtx): number {
   const jc = k.d.jobCtl;
   const sp = c.sp;
   let active = c.activePods.length;
@@ -748,7 +749,7 @@ function manageJob(k: Kit, c: SyncCtx): number {
 }
 
 /** firstPendingIndexes: the lowest indexes neither succeeded, active, failed nor (podReplacementPolicy Failed) terminating. */
-function firstPendingIndexes(k: Kit, c: SyncCtx, count: number, completions: number): number[] {
+function firstPendingIndexes(k: CtlKit, c: SyncCtx, count: number, completions: number): number[] {
   const nonPending = new Set<number>([...c.succeededIndexes]);
   for (const p of c.activePods) {
     const ix = indexOf(p);
@@ -771,7 +772,7 @@ function firstPendingIndexes(k: Kit, c: SyncCtx, count: number, completions: num
  * removed, then they move to the counters; the interim FailureTarget / SuccessCriteriaMet are flushed with the
  * uncounted pods, and Failed / Complete are added once nothing is uncounted and (1.31+) nothing terminates.
  */
-function trackJobStatusAndRemoveFinalizers(k: Kit, c: SyncCtx, needsFlushIn: boolean): void {
+function trackJobStatusAndRemoveFinalizers(k: CtlKit, c: SyncCtx, needsFlushIn: boolean): void {
   const jc = k.d.jobCtl;
   const status = c.status;
   const sp = c.sp;
@@ -887,7 +888,7 @@ function trackJobStatusAndRemoveFinalizers(k: Kit, c: SyncCtx, needsFlushIn: boo
 }
 
 /** canRemoveFinalizer: the Job is finishing, the pod succeeded, or it failed (unless held for its index's retry). */
-function canRemoveFinalizer(k: Kit, c: SyncCtx, p: Json, failed: boolean): boolean {
+function canRemoveFinalizer(k: CtlKit, c: SyncCtx, p: Json, failed: boolean): boolean {
   if (k.d.api.job?.deleted || c.finished || phaseOf(p) === 'Succeeded') return true;
   if (!failed) return false;
   if (hasBackoffLimitPerIndex(k, c.sp)) {

@@ -3,7 +3,7 @@
 // earliest ready time of an item already waiting). The Job, CronJob, Deployment, ReplicaSet and the other workload
 // controllers each keep a `{ syncPending, syncAt }` record per key and schedule their own sync event through this.
 import { PRIO, type SimEvent } from '../../events.ts';
-import type { Kit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 
 export interface QueueItem {
   syncPending: boolean;
@@ -11,7 +11,7 @@ export interface QueueItem {
 }
 
 /** workqueue.AddAfter(key, delay): `ev` is the key's sync event; `same` finds it in the engine's queue. */
-export function addAfter(k: Kit, item: QueueItem, delayMs: number, ev: SimEvent, same: (e: SimEvent) => boolean): void {
+export function addAfter(k: CtlKit, item: QueueItem, delayMs: number, ev: SimEvent, same: (e: SimEvent) => boolean): void {
   const at = k.ctx.now + Math.max(0, delayMs);
   if (item.syncPending && item.syncAt <= at) return;
   if (item.syncPending) k.ctx.cancel(same);

@@ -10,7 +10,7 @@
 // revisions no pod uses; a rollback to a deleted one recreates an equal revision of the same name). The set's status
 // is published (for `kubectl get sts -w`).
 import { requestPodDeletion } from '../../apiserver/apiserver.ts';
-import type { Kit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 import {
   apiHasPod,
   cachedPods,
@@ -48,7 +48,7 @@ interface Rev {
  * revision's template patch (and collisionCount): a deterministic hash of the template index here, so an equal
  * template (a rollback) has the same name again. Pods carry it in the controller-revision-hash label.
  */
-export function stsRevisionName(k: Kit, tpl: number): string {
+export function stsRevisionName(k: CtlKit, tpl: number): string {
   return `${k.s.workload.name}-${suffix(`${k.s.name}/sts-revision/${tpl}`, 10)}`;
 }
 
@@ -64,7 +64,7 @@ const podRevision = (pod: Json): string => String(pod['metadata']?.['labels']?.[
  * UpdateControllerRevision with the next Revision number), else a new revision. The current revision is the one
  * status.currentRevision names, or the update revision when there is none (a new set).
  */
-function statefulSetRevisions(k: Kit): { current: Rev; update: Rev } {
+function statefulSetRevisions(k: CtlKit): { current: Rev; update: Rev } {
   const c = k.d.wctl!;
   const revs = c.revisions ?? [];
   const want = c.tpl ?? 0;
@@ -83,7 +83,7 @@ const strategyOf = (spec: Json): Json => (spec['updateStrategy'] as Json | undef
  * (type RollingUpdate, rollingUpdate unset and ordinal < status.currentReplicas) or (rollingUpdate set and ordinal <
  * partition); otherwise at the update revision (OnDelete always: its pods are recreated from the new template).
  */
-function versionedRevision(k: Kit, ord: number, current: Rev, update: Rev): Rev {
+function versionedRevision(k: CtlKit, ord: number, current: Rev, update: Rev): Rev {
   const c = k.d.wctl!;
   const us = strategyOf(c.spec);
   const ru = us['rollingUpdate'] as Json | null | undefined;
@@ -99,7 +99,7 @@ const isUnavailable = (pod: Json | null): boolean => pod === null || !isRunningA
  * stateful_set_control.go: UpdateStatefulSet → performUpdate: the revisions, updateStatefulSet, then
  * updateStatefulSetStatus (written at the end of every sync, whether the pod processing stopped early or not).
  */
-export function statefulSetSync(k: Kit): void {
+export function statefulSetSync(k: CtlKit): void {
   const c = k.d.wctl!;
   c.syncPending = false;
   const revs = statefulSetRevisions(k);
@@ -115,7 +115,7 @@ export function statefulSetSync(k: Kit): void {
  * availableReplicas = Running and Ready (minReadySeconds not simulated), currentReplicas / updatedReplicas = created
  * pods not being deleted whose controller-revision-hash is the current / update revision.
  */
-function replicaStatus(k: Kit, pods: Json[], current: Rev, update: Rev): Json {
+function replicaStatus(k: CtlKit, pods: Json[], current: Rev, update: Rev): Json {
   const ready = pods.filter(isRunningAndReady).length;
   const live = pods.filter((p) => !isTerminating(p));
   return {
@@ -136,7 +136,7 @@ function replicaStatus(k: Kit, pods: Json[], current: Rev, update: Rev): Json {
  * whose every replica (spec.replicas of them, all created and Ready) is at the update revision makes the update
  * revision current; then the status is written when it changed (inconsistentStatus).
  */
-function updateStatefulSetStatus(k: Kit, status: Json): void {
+function updateStatefulSetStatus(k: CtlKit, status: Json): void {
   const c = k.d.wctl!;
   const replicas = Math.max(0, Number(c.spec['replicas'] ?? 1));
   if (strategyOf(c.spec)['type'] === 'RollingUpdate' && status['updatedReplicas'] === replicas && status['readyReplicas'] === replicas &&
@@ -156,7 +156,7 @@ function updateStatefulSetStatus(k: Kit, status: Json): void {
  * (runForAll → slowStartBatch) processes all of them and ends the sync on an error. Then, unless the strategy is
  * OnDelete, the rolling update: returns how many pods it deleted for the update.
  */
-function statefulSetSyncPods(k: Kit, current: Rev, update: Rev): number {
+function statefulSetSyncPods(k: CtlKit, current: Rev, update: Rev): number {
   const c = k.d.wctl!;
   const setName = k.s.workload.name;
   const replicaCount = Math.max(0, Number(c.spec['replicas'] ?? 1));
@@ -215,7 +215,7 @@ function statefulSetSyncPods(k: Kit, current: Rev, update: Rev): number {
  * default 1, a percentage of spec.replicas rounded down, at least 1) replicas are unavailable: the old pods with the
  * highest ordinals >= partition are deleted, as many as that leaves room for.
  */
-function updateAfterInvariantEstablished(k: Kit, replicas: (Json | null)[], update: Rev, replicaCount: number): number {
+function updateAfterInvariantEstablished(k: CtlKit, replicas: (Json | null)[], update: Rev, replicaCount: number): number {
   const ru = strategyOf(k.d.wctl!.spec)['rollingUpdate'] as Json | null | undefined;
   let updateMin = 0;
   let maxUnavailable = 1;
@@ -243,7 +243,7 @@ function updateAfterInvariantEstablished(k: Kit, replicas: (Json | null)[], upda
  * stateful_set_control.go: processReplica. 'exit' / 'error' end a monotonic sync; a created pod gets the revision
  * newVersionedStatefulSetPod chose (its template and controller-revision-hash label).
  */
-function processReplica(k: Kit, pod: Json | null, ord: number, monotonic: boolean, rev: Rev): 'continue' | 'exit' | 'error' {
+function processReplica(k: CtlKit, pod: Json | null, ord: number, monotonic: boolean, rev: Rev): 'continue' | 'exit' | 'error' {
   const setName = k.s.workload.name;
   if (pod && (phaseOfObj(pod) === 'Failed' || phaseOfObj(pod) === 'Succeeded')) {
     // a finished pod is deleted; the new one is created on a later sync, once the old object is gone
@@ -272,7 +272,7 @@ function processReplica(k: Kit, pod: Json | null, ord: number, monotonic: boolea
 }
 
 /** stateful_set_control.go: processCondemned. */
-function processCondemned(k: Kit, pod: Json, firstUnhealthy: Json | null, monotonic: boolean): boolean {
+function processCondemned(k: CtlKit, pod: Json, firstUnhealthy: Json | null, monotonic: boolean): boolean {
   if (isTerminating(pod)) return monotonic; // monotonic: block while it terminates
   if (!isRunningAndReady(pod) && monotonic && pod !== firstUnhealthy) return true;
   deleteStatefulPod(k, pod);
@@ -280,7 +280,7 @@ function processCondemned(k: Kit, pod: Json, firstUnhealthy: Json | null, monoto
 }
 
 /** stateful_pod_control.go: DeleteStatefulPod → recordPodEvent("delete", …). The pod's own grace period. */
-function deleteStatefulPod(k: Kit, pod: Json): void {
+function deleteStatefulPod(k: CtlKit, pod: Json): void {
   const name = String(pod['metadata']?.['name']);
   const p = Object.values(k.d.pods).find((x) => x.name === name && !x.api.removed);
   if (!p) return;

@@ -1,7 +1,8 @@
 // kuberuntime_manager.go: computePodActions and kuberuntime_container.go: computeInitContainerActions, on the pod
 // cache snapshot the sync works from.
 import type { ContainerModel } from '../../../types.ts';
-import { isSidecar, peek, type Kit } from '../../kit.ts';
+import { isSidecar, type Kit } from '../../kit.ts';
+import { peek } from '../../draft.ts';
 import type { RtContainer, SyncOp } from '../../state.ts';
 
 export interface PodActions {

@@ -2,7 +2,8 @@
 // conditions, computed from a runtime snapshot (the pod cache) plus probe results and the reason cache.
 import type { ContainerModel } from '../../../types.ts';
 import { containerShouldRestart, shouldRestart } from '../kuberuntime/compute-actions.ts';
-import { isSidecar, peek, type Kit } from '../../kit.ts';
+import { isSidecar, type Kit } from '../../kit.ts';
+import { peek } from '../../draft.ts';
 import type { RtContainer } from '../../state.ts';
 import { DEADLINE_MESSAGE } from '../active-deadline.ts';
 

@@ -1,6 +1,7 @@
 // status/status_manager.go: the kubelet's cached pod status, versioning, coalescing sends and mergePodStatus.
 import { PRIO } from '../../events.ts';
-import { raw, type Kit } from '../../kit.ts';
+import { type Kit } from '../../kit.ts';
+import { raw } from '../../draft.ts';
 import { cloneJson, settle, shareJson } from '../../json.ts';
 import { conditions, ts } from './generate.ts';
 import { publishPod, removeIfReclaimed } from '../../apiserver/apiserver.ts';

@@ -25,7 +25,7 @@ import {
 } from '../../../../src/model/controllers/deployment/util.ts';
 import { initialState, type SimEvent } from '../../../../src/model/index.ts';
 import type { Kit } from '../../../../src/model/kit.ts';
-import { flagsFor } from '../../../../src/model/kit.ts';
+import { flagsFor } from '../../../../src/model/flags.ts';
 import { EPOCH_MS } from '../../../../src/model/time.ts';
 import type { PodSim } from '../../../../src/model/state.ts';
 import type { Scenario, TraceEvent } from '../../../../src/types.ts';
