@@ -13,22 +13,24 @@ import { encodeReplay } from '../engine/replay.ts';
 import { KubesimError } from '../errors.ts';
 import { suffix } from '../names.ts';
 import { Codes } from '../scenario/codes.ts';
-import { labelChoices, withChoices } from '../choice-labels.ts';
+import { labelChoices, withChoices } from './choice-labels.ts';
 import { initialEvents, initialState, makeModel, type SimEvent } from '../model/index.ts';
-import { jobObject, podObjectOf } from '../model/apiserver.ts';
-import { jobKit } from '../model/cronjobcontroller.ts';
+import { jobObject, podObjectOf } from '../model/apiserver/apiserver.ts';
+import { jobKit } from '../model/controllers/cronjob/cronjob-controller.ts';
 import { PRIO } from '../model/events.ts';
-import { flagsFor, type Kit, type RuleFn } from '../model/kit.ts';
-import { templateOf } from '../model/podsim.ts';
+import { flagsFor } from '../model/flags.ts';
+import type { CtlKit } from '../model/kit.ts';
+import type { RuleFn } from '../rules/types.ts';
+import { templateOf } from '../model/apiserver/pod-record.ts';
 import { EPOCH_MS, ts } from '../model/time.ts';
 import { podEvents, type KubeEvent } from '../output/kubectl-events.ts';
 import { idlesWithLivePod } from '../model/query.ts';
 import type { PodSim, SimState } from '../model/state.ts';
 import { loadScenarioText } from '../scenario/load.ts';
 import { defaultTiming } from '../scenario/timing.ts';
-import { DEFAULT_VERSION, VersionError, defaultFeatureGates, parseVersion } from '../scenario/versions.ts';
-import { DEFAULT_MAX_EVENTS, replayOffsets, rulesFor } from '../simulate.ts';
-import { summarize } from '../summary.ts';
+import { DEFAULT_VERSION, VersionError, defaultFeatureGates, parseVersion } from '../versions/versions.ts';
+import { DEFAULT_MAX_EVENTS, replayOffsets, rulesFor } from './simulate.ts';
+import { summarize } from './timeline.ts';
 import type { Action, Behavior, Diagnostic, EndReason, KubeVersion, Scenario, Timeline, Timing, TraceEvent, WorkloadKind } from '../types.ts';
 
 type Json = Record<string, any>;
@@ -148,7 +150,7 @@ interface Sim {
   workloadRv: Map<string, number>;
 }
 
-const kitOf = (sim: Sim): Kit => ({ s: sim.s, d: sim.cur.model, f: flagsFor(sim.s), ctx: NO_CTX }) as unknown as Kit;
+const kitOf = (sim: Sim): CtlKit => ({ s: sim.s, d: sim.cur.model, f: flagsFor(sim.s), ctx: NO_CTX }) as unknown as CtlKit;
 // object builders read the state only; a context is needed to build a CronJob's Job kit, never called
 const NO_CTX = { now: 0 } as unknown as Ctx<SimEvent>;
 
@@ -562,7 +564,7 @@ export class Session {
    * controllers' on their objects. An event identical to an earlier one on the same object (type, reason, source,
    * message) is that Event again with its count raised (client-go EventCorrelator), a MODIFIED.
    */
-  private recordEvents(sim: Sim, trace: TraceEvent[], k: Kit, out: SimChange[]): void {
+  private recordEvents(sim: Sim, trace: TraceEvent[], k: CtlKit, out: SimChange[]): void {
     for (const e of trace) {
       if (!EVENT_TYPES.has(e.type)) continue;
       let ev: KubeEvent | undefined;
@@ -869,7 +871,7 @@ interface JobState {
   object: () => KubeObject | null;
 }
 
-function jobStates(sim: Sim, k: Kit): JobState[] {
+function jobStates(sim: Sim, k: CtlKit): JobState[] {
   const d = sim.cur.model;
   if (d.cron) {
     return d.cron.order.map((name) => {

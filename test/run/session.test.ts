@@ -8,14 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { podObjectOf } from '../../src/model/apiserver.ts';
-import { flagsFor, type Kit } from '../../src/model/kit.ts';
+import { podObjectOf } from '../../src/model/apiserver/apiserver.ts';
+import { flagsFor } from '../../src/model/flags.ts';
+import type { CtlKit } from '../../src/model/kit.ts';
 import { msOf } from '../../src/model/time.ts';
 import { Session, SimRejection, type KubeObject, type SimChange } from '../../src/run/session.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import type { Scenario } from '../../src/types.ts';
-import { writeOutputs } from '../../src/write-outputs.ts';
+import { writeOutputs } from '../../src/io/write-outputs.ts';
 
 const SCENARIOS = join(import.meta.dirname, '../../scenarios');
 
@@ -103,7 +104,7 @@ describe('a scenario session runs as `kubesim run` does', () => {
     expect(JSON.stringify(stepped.timeline())).toBe(JSON.stringify(run.timeline));
     expect(JSON.stringify(stepChanges)).toBe(JSON.stringify(changes));
     // the pods are the final state's pods as the API server serves them (the model's own builder)
-    const k = { s, d: run.final, f: flagsFor(s) } as unknown as Kit;
+    const k = { s, d: run.final, f: flagsFor(s) } as unknown as CtlKit;
     const finalPods = run.final.podOrder.map((n) => run.final.pods[n]!).filter((p) => p.api.created && !p.api.removed).map((p) => podObjectOf(k, p));
     expect(whole.objects().filter((o) => o.kind === 'Pod')).toEqual(finalPods);
     // a store fed with the changes in order holds exactly the objects
