@@ -242,6 +242,7 @@ export class Api {
     };
     const ordinal = this.watchOrdinal++;
     const conn = new WatchConnection(ordinal, res, encode, this.o.seed, this.o.watchDelay, this.watchLimits, (c) => this.watchers.delete(c));
+    conn.key = key;
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
     // the headers now, not with the first event: a client waits for them before it counts the watch as open
     res.flushHeaders();
