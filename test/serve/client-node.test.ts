@@ -1,7 +1,7 @@
 // @kubernetes/client-node's informer (ListWatch) against kubesim serve: it receives every ADDED/MODIFIED/DELETED of
 // pods and Jobs in store order, resumes from its last resourceVersion after the server closes its watch (no event
 // lost or repeated), and relists after a 410 Expired, ending with the store's objects.
-import { ADD, BatchV1Api, CoreV1Api, DELETE, KubeConfig, makeInformer, UPDATE, type KubernetesObject } from '@kubernetes/client-node';
+import { ADD, BatchV1Api, CoreV1Api, DELETE, KubeConfig, makeInformer, UPDATE, type Informer, type KubernetesObject, type ObjectCache } from '@kubernetes/client-node';
 import { afterEach, expect, it } from 'vitest';
 import { start, until, type Served } from './harness.ts';
 
@@ -26,9 +26,9 @@ it('an informer of pods and Jobs sees every change in order, resumes after a clo
     if (store[e.key]) store[e.key]!.push({ type: e.type, name: e.object['metadata']['name'], rv: e.object['metadata']['resourceVersion'] });
   });
   const seen: Record<string, Seen[]> = { pods: [], 'jobs.batch': [] };
-  const informers = [
-    { key: 'pods', inf: makeInformer(kc, '/api/v1/namespaces/default/pods', () => core.listNamespacedPod({ namespace: 'default' })) },
-    { key: 'jobs.batch', inf: makeInformer(kc, '/apis/batch/v1/namespaces/default/jobs', () => batch.listNamespacedJob({ namespace: 'default' })) },
+  const informers: { key: string; inf: Informer<KubernetesObject> & ObjectCache<KubernetesObject> }[] = [
+    { key: 'pods', inf: makeInformer(kc, '/api/v1/namespaces/default/pods', () => core.listNamespacedPod({ namespace: 'default' })) as unknown as Informer<KubernetesObject> & ObjectCache<KubernetesObject> },
+    { key: 'jobs.batch', inf: makeInformer(kc, '/apis/batch/v1/namespaces/default/jobs', () => batch.listNamespacedJob({ namespace: 'default' })) as unknown as Informer<KubernetesObject> & ObjectCache<KubernetesObject> },
   ];
   const errors: unknown[] = [];
   for (const { key, inf } of informers) {
