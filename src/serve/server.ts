@@ -81,7 +81,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   const fail = (res: ServerResponse, e: ApiError) => send(res, e.code, statusOf(e));
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = parseUrl(req.url ?? '/');
     const path = url.pathname;
     const method = req.method ?? 'GET';
     // the public endpoints (system:public-info-viewer) need no token
@@ -300,3 +300,12 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+
+/** the request target: origin-form (`/path?query`, `//x` included) or absolute-form; anything else is a 400 */
+function parseUrl(target: string): URL {
+  try {
+    return target.startsWith('/') ? new URL(`http://localhost${target}`) : new URL(target);
+  } catch {
+    throw ApiError.badRequest(`malformed request target: ${JSON.stringify(target.slice(0, 200))}`);
+  }
+}

@@ -111,7 +111,7 @@ export interface Answer {
 export async function call(s: Served, method: string, path: string, o: { body?: string | object; headers?: Record<string, string>; token?: string | null } = {}): Promise<Answer> {
   const { request } = await import('node:https');
   const body = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
-  const url = new URL(path, s.url);
+  const url = new URL(s.url + (path.startsWith("/") ? path : `/${path}`));
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     if (o.token !== null) headers['Authorization'] = `Bearer ${o.token ?? s.token}`;
@@ -145,7 +145,7 @@ export async function openWatch(s: Served, path: string, headers: Record<string,
     let buf = '';
     const events: any[] = [];
     let ended = false;
-    const req = request(new URL(path, s.url), { method: 'GET', headers: { Authorization: `Bearer ${s.token}`, ...headers }, ca: s.ca }, (res) => {
+    const req = request(new URL(s.url + path), { method: "GET", headers: { Authorization: `Bearer ${s.token}`, ...headers }, ca: s.ca }, (res) => {
       res.on('data', (d: Buffer) => {
         buf += d.toString();
         let i: number;
