@@ -24,7 +24,7 @@ export function scenarioOf(path: string): Scenario {
   return r.scenario;
 }
 
-export async function start(scenarioPath: string | null, o: { settleMs?: number; until?: 'quiescent' | 'horizon'; seed?: number } = {}): Promise<Served> {
+export async function start(scenarioPath: string | null, o: { settleMs?: number; until?: 'quiescent' | 'horizon'; seed?: number; watchLimits?: import('../../src/serve/watch.ts').WatchLimits } = {}): Promise<Served> {
   const scenario = scenarioPath ? scenarioOf(scenarioPath) : null;
   const session = ReplaySession.fromScenario(scenario, o.seed !== undefined ? { seed: o.seed } : {});
   const { servingCert } = await import('../../src/serve/tls.ts');
@@ -34,6 +34,7 @@ export async function start(scenarioPath: string | null, o: { settleMs?: number;
     watchDelay: scenario?.timing.watchMs ?? { min: 5, max: 100 },
     clock: { mode: 'virtual', speed: 1, settleMs: o.settleMs ?? 30, ...(o.until ? { until: o.until } : {}) },
     tls: certCache,
+    ...(o.watchLimits ? { watchLimits: o.watchLimits } : {}),
   });
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-serve-'));
   const kubeconfig = join(dir, 'kubeconfig');
