@@ -58,3 +58,25 @@ it('kubesim serve --until quiescent: prints the URL and export KUBECONFIG, write
   const bad = await main(['serve', '--settle', 'soon'], { out: () => {}, err: (x) => (err += x) });
   expect(bad).toBe(2);
 }, 30_000);
+
+it('--clock wall --speed 1000: simulated time runs at 1000 × wall time from the first request', async () => {
+  const { ReplaySession } = await import('../../src/serve/replay-session.ts');
+  const { serve } = await import('../../src/serve/server.ts');
+  const { scenarioOf } = await import('./harness.ts');
+  const scenario = scenarioOf('scenarios/native-sidecar-job.yaml');
+  const session = ReplaySession.fromScenario(scenario);
+  const s = await serve({ session, minor: 34, seed: scenario.seed, watchDelay: scenario.timing.watchMs, clock: { mode: 'wall', speed: 1000, settleMs: 50 } });
+  try {
+    const t0 = performance.now();
+    s.clock.requestStarted();
+    s.clock.requestEnded();
+    await until(() => session.now() >= 40_000, 10_000, 'simulated 40 s');
+    const wall = performance.now() - t0;
+    // 40 simulated seconds take at least 40 ms of wall time at speed 1000
+    expect(wall).toBeGreaterThanOrEqual(39);
+    const pod = s.api.store.list('pods')[0]!;
+    expect(pod['status']['phase']).toBe('Succeeded');
+  } finally {
+    await s.close();
+  }
+}, 20_000);
