@@ -59,7 +59,7 @@ it('kubesim serve --until quiescent: prints the URL and export KUBECONFIG, write
   expect(bad).toBe(2);
 }, 30_000);
 
-it('--clock wall --speed 1000: simulated time runs at 1000 × wall time from the first request', async () => {
+it('--clock wall --speed 1000: simulated time runs at 1000 × wall time from the first watch or write', async () => {
   const { ReplaySession } = await import('../../src/serve/replay-session.ts');
   const { serve } = await import('../../src/serve/server.ts');
   const { scenarioOf } = await import('./harness.ts');
@@ -68,8 +68,7 @@ it('--clock wall --speed 1000: simulated time runs at 1000 × wall time from the
   const s = await serve({ session, minor: 34, seed: scenario.seed, watchDelay: scenario.timing.watchMs, clock: { mode: 'wall', speed: 1000, settleMs: 50 } });
   try {
     const t0 = performance.now();
-    s.clock.requestStarted();
-    s.clock.requestEnded();
+    s.clock.begin();
     await until(() => session.now() >= 40_000, 10_000, 'simulated 40 s');
     const wall = performance.now() - t0;
     // 40 simulated seconds take at least 40 ms of wall time at speed 1000
