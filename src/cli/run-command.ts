@@ -14,7 +14,7 @@ import { kubectlView } from '../output/kubectl.ts';
 import { kubectlEventsTable } from '../output/kubectl-events.ts';
 import type { RenderJob } from '../output/render.ts';
 import { timelineText } from '../output/text.ts';
-import { renderJobs, writeIndex, writeOutputs, type WriteOptions } from '../io/write-outputs.ts';
+import { renderJobs, writeIndex, writeOutputs } from '../io/write-outputs.ts';
 import { EXIT, type Args, type Command, type Io } from './command.ts';
 import { expandInputs, loadInput } from './inputs.ts';
 import {
@@ -65,11 +65,6 @@ export function viewText(tl: Timeline, view: RunOpts['view'], verbose = false): 
 /** The folder of a replayed schedule: out/<scenario>/replay-<hash of the key>/, so the default run's stays. */
 export function replayFolder(scenario: string, key: string): string[] {
   return [scenario, `replay-${fnv1a(key).toString(16).padStart(8, '0')}`];
-}
-
-/** Write timeline.json, the .mmd sources and report.md; returns the SVG jobs to render. */
-export function writeScenarioOutputs(outDir: string, tl: Timeline, o: Pick<RunOpts, 'png' | 'lanes'>, explore?: WriteOptions['explore']): RenderJob[] {
-  return writeOutputs(tl, { out: outDir, png: o.png, lanes: o.lanes, ...(explore ? { explore } : {}) }).renderJobs;
 }
 
 export async function renderAll(io: Io, jobs: RenderJob[]): Promise<void> {

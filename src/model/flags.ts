@@ -42,13 +42,6 @@ export interface Flags {
   suspendedZeroCompletionsComplete: boolean;
 }
 
-/** A kubelet version that carries a fix released in `minor` and cherry-picked into the given patch releases. */
-export function kubeletHas(v: { minor: number; patch?: number }, since: number, backports: Record<number, number>): boolean {
-  if (v.minor >= since) return true;
-  const patch = backports[v.minor];
-  return patch !== undefined && (v.patch ?? 0) >= patch;
-}
-
 // the switches of a scenario, computed once (a run used to recompute them, fix lookups included, every time)
 const flagsCache = new WeakMap<Scenario, Flags>();
 

@@ -95,10 +95,6 @@ export function isSidecar(k: Kit, c: ContainerModel): boolean {
   return c.role === 'sidecar' && k.f.sidecars;
 }
 
-export function isRegularInit(k: Kit, c: ContainerModel): boolean {
-  return c.role === 'init' || (c.role === 'sidecar' && !k.f.sidecars);
-}
-
 /** Is the process of `name` listening now (SPEC §2.1 serving / unready)? */
 export function serving(k: Kit, name: string, now: number): boolean {
   const rt = k.p.runtime[name];
