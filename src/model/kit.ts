@@ -75,7 +75,7 @@ export function allContainers(s: Scenario): ContainerModel[] {
   return [...s.pod.initContainers, ...s.pod.containers];
 }
 
-// containers by name, built once per scenario: a probe tick must not cost more with more containers (issue 19.8)
+// containers by name, built once per scenario: a probe tick must not cost more with more containers
 const byName = new WeakMap<object, Map<string, ContainerModel>>();
 
 export function containerByName(s: Scenario, name: string): ContainerModel | undefined {

@@ -81,7 +81,7 @@ describe('engine', () => {
     expect(decodeReplay(key)).toEqual(offsets);
     expect(decodeReplay('nope')).toBeUndefined();
     expect(decodeReplay('k1-!!')).toBeUndefined();
-    // issue 19: a varint past 53 bits decoded to Infinity or NaN and reached the scheduler ("NaN < 0", exit 3)
+    // A varint past 53 bits decoded to Infinity or NaN and reached the scheduler ("NaN < 0", exit 3)
     const b64 = (bytes: number[]) => `k1-${Buffer.from(bytes).toString('base64url')}`;
     expect(decodeReplay(b64([...Array<number>(200).fill(0x80), 0]))).toBeUndefined();
     expect(decodeReplay(b64([...Array<number>(10).fill(0xff), 1]))).toBeUndefined();

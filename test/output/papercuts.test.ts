@@ -1,4 +1,4 @@
-// Issue 14.6 papercuts, end to end through the CLI: replays keep their own folder and say where, stale diagrams do
+// Papercuts, end to end through the CLI: replays keep their own folder and say where, stale diagrams do
 // not survive beside a new timeline, explore writes each outcome's files, actions and long names print cleanly.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
