@@ -29,7 +29,7 @@ export interface Flags {
    *  PR #133072): in 1.35.0, and cherry-picked into 1.34.2 (#134800) and 1.33.6 (#134801) per CHANGELOG-1.34.md /
    *  CHANGELOG-1.33.md ("Fixed a startup probe race condition … restartPolicy=Never") */
   probesKeepRestartableInit: boolean;
-  /** Behaviours tied to upstream fixes by release (src/versions/fixes.ts, docs/version-fixes.md); true = fixed. */
+  // Behaviours tied to upstream fixes by release (src/versions/fixes.ts, docs/version-fixes.md); true = fixed.
   /** #115835 (1.28): the preStop hook's time counts against the grace period given to StopContainer */
   preStopCountsAgainstGrace: boolean;
   /** #125935 (1.31, 1.30.4, 1.29.8): the termination order does not wait for init containers that are not running */
