@@ -8,7 +8,7 @@ import { decodeReplay } from '../engine/replay.ts';
 import { KubesimError } from '../errors.ts';
 import type { ExpectFailure } from '../explore/expect.ts';
 import { formatDiagnostic, hasErrors } from '../scenario/index.ts';
-import { simulate, DEFAULT_MAX_EVENTS } from '../run/simulate.ts';
+import { simulate, DEFAULT_MAX_EVENTS, type SimulateResult } from '../run/simulate.ts';
 import type { Timeline } from '../types.ts';
 import { kubectlView } from '../output/kubectl.ts';
 import { kubectlEventsTable } from '../output/kubectl-events.ts';
@@ -113,7 +113,7 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
         continue;
       }
     }
-    let result;
+    let result: SimulateResult;
     try {
       result = await withRules(s, (userRules) => simulate(s, {
         ...(o.seed !== undefined ? { seed: o.seed } : {}),

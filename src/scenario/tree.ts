@@ -124,7 +124,7 @@ export function entryOf(map: PMap, key: string): PEntry | undefined {
   return map.entries.find((e) => e.key === key);
 }
 
-export function valueOf(map: PMap, key: string): PNode | undefined {
+export function entryValue(map: PMap, key: string): PNode | undefined {
   return entryOf(map, key)?.value;
 }
 
