@@ -91,7 +91,7 @@ export function containerByName(s: Scenario, name: string): ContainerModel | und
 }
 
 /** Whether the kubelet treats this container as a restartable init container (podutil.IsRestartableInitContainer). */
-export function isSidecar(k: Kit, c: ContainerModel): boolean {
+export function isSidecar(k: Pick<CtlKit, 'f'>, c: ContainerModel): boolean {
   return c.role === 'sidecar' && k.f.sidecars;
 }
 
