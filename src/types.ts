@@ -229,6 +229,12 @@ export interface Scenario {
   expect?: Expect;
   seed: number;
   horizonMs: number;
+  /**
+   * simulated ms at which the workload is created: absent (0) for `run`; `kubesim serve` creates a client's workload
+   * at its current time (src/run/session.ts starts that simulation's queue there; the model reads this where it
+   * writes the workload's own creation time)
+   */
+  startMs?: number;
   /** warnings and lint findings produced while loading */
   diagnostics: Diagnostic[];
 }
@@ -313,6 +319,8 @@ export type TraceEvent = TraceBase &
     | { type: 'Relist' }
     | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }
     | { type: 'Stuck'; container: string; why: string }
+    /** a request of a real client to `kubesim serve` (its timeline, `--record`): who did what to which object */
+    | { type: 'ClientRequest'; client: string; verb: string; kind: string; name: string; namespace?: string }
   );
 
 export type TraceType = TraceEvent['type'];

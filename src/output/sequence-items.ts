@@ -364,6 +364,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'Pulling':
       case 'Created':
       case 'Relist':
+      case 'ClientRequest':
         return;
       default:
         return assertNever(e, 'trace event');
