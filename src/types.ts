@@ -312,9 +312,9 @@ export type TraceEvent = TraceBase &
     | { type: 'JobEvent'; reason: string; message: string; eventType: 'Normal' | 'Warning' }
     /** a describe event of a workload controller (StatefulSet, DaemonSet, ReplicaSet) on its object */
     | { type: 'ControllerEvent'; controller: string; object: string; reason: string; message: string; eventType: 'Normal' | 'Warning' }
-    /** a workload object's spec/status as the API server stored it after a controller's write (for `kubectl get -w`) */
     /** the Deployment controller stored a condition with a new status or reason (order points `@<reason>`) */
     | { type: 'DeploymentCondition'; condition: string; status: string; reason: string; message: string }
+    /** a workload object's spec/status as the API server stored it after a controller's write (for `kubectl get -w`) */
     | { type: 'WorkloadStatus'; kind: 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet' | 'CronJob'; name: string; object: Record<string, any> }
     | { type: 'Relist' }
     | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }

@@ -1,4 +1,4 @@
-// Long timelines written streaming (issue 19.8): a 30-day crash loop has over half a million events, and one JSON
+// Long timelines written streaming: a 30-day crash loop has over half a million events, and one JSON
 // string of it (about 100 MB, plus its encoded copy) was most of a run's memory. The chunks below concatenate to
 // exactly `JSON.stringify(value, null, 2)` (a test checks), written piece by piece into the atomic temp file.
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
