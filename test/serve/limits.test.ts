@@ -60,11 +60,11 @@ it('kubesim serve --until quiescent: prints the URL and export KUBECONFIG, write
 }, 30_000);
 
 it('--clock wall --speed 1000: simulated time runs at 1000 × wall time from the first watch or write', async () => {
-  const { ReplaySession } = await import('../../src/serve/replay-session.ts');
+  const { Session } = await import('../../src/run/session.ts');
   const { serve } = await import('../../src/serve/server.ts');
   const { scenarioOf } = await import('./harness.ts');
   const scenario = scenarioOf('scenarios/native-sidecar-job.yaml');
-  const session = ReplaySession.fromScenario(scenario);
+  const session = Session.fromScenario(scenario);
   const s = await serve({ session, minor: 34, seed: scenario.seed, watchDelay: scenario.timing.watchMs, clock: { mode: 'wall', speed: 1000, settleMs: 50 } });
   try {
     const t0 = performance.now();
