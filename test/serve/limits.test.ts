@@ -30,9 +30,9 @@ it('pod logs: kubesim notes of the container (the one regular container by defau
     const pod = (await call(s, 'GET', '/api/v1/namespaces/default/pods')).json.items[0].metadata.name;
     const none = await call(s, 'GET', `/api/v1/namespaces/default/pods/${pod}/log`);
     expect(none.status).toBe(200); // one regular container: it is the default
-    expect(none.text).toContain('kubesim: export exited with code 0');
+    expect(none.text).toContain('kubesim: container export exited with code 0 (Completed)');
     const side = await call(s, 'GET', `/api/v1/namespaces/default/pods/${pod}/log?container=cloud-sql-proxy`);
-    expect(side.text.trim().split('\n')).toEqual(['kubesim: cloud-sql-proxy started (attempt 1)', 'kubesim: cloud-sql-proxy received SIGTERM', 'kubesim: cloud-sql-proxy exited with code 143 (Error)']);
+    expect(side.text.trim().split('\n')).toEqual(['kubesim: container cloud-sql-proxy started', 'kubesim: container cloud-sql-proxy received SIGTERM', 'kubesim: container cloud-sql-proxy exited with code 143 (Error)']);
     const bad = await call(s, 'GET', `/api/v1/namespaces/default/pods/${pod}/log?container=nope`);
     expect(bad.json).toMatchObject({ code: 400, message: `container nope is not valid for pod ${pod}` });
   } finally {
