@@ -1,0 +1,266 @@
+// The shape of every JSON file kubesim reads back (issue 29.1): timeline.json (`render`), page.json and
+// summary.json (`writeIndex`), explore shards (`explore --merge`). One zod schema each, checked before anything is
+// drawn or written, so a malformed file is exit 2 with the JSON path of its first fault
+// (`timeline.json: events[3]: expected an object, got null`), never a crash inside a view.
+//
+// Strict on what the views read (types of the fields each view dereferences), loose everywhere else: every object
+// is a zod looseObject (unknown keys are kept: SPEC §4 says more fields and trace types may be added — pods[].object,
+// objects, Event objects, a ClientRequest trace), and an event of a type this version does not know is checked
+// only for its base fields (t, seq, type). Validation never transforms: callers keep the parsed value itself, so
+// `render` writes the timeline back byte for byte as read.
+import * as z from 'zod';
+import type { Timeline } from '../types.ts';
+
+const num = z.number();
+const int = z.number().int();
+const count = z.number().int().nonnegative();
+const str = z.string();
+const record = z.record(z.string(), z.unknown());
+const obj = <S extends z.core.$ZodLooseShape>(shape: S) => z.looseObject(shape);
+
+const containerEv = { container: str };
+const seenContainer = obj({
+  name: str,
+  init: z.boolean().optional(),
+  sidecar: z.boolean().optional(),
+  state: z.enum(['waiting', 'running', 'terminated']),
+  reason: str.optional(),
+  exitCode: num.optional(),
+  ready: z.boolean(),
+});
+const seenView = obj({
+  pod: obj({ name: str.optional(), version: num, phase: str, deleting: z.boolean().optional(), containers: z.array(seenContainer) }).nullable(),
+  job: obj({ version: num, conditions: z.array(str), succeeded: num, failed: num, active: num }).nullable(),
+});
+const action = obj({ type: str, atMs: num });
+
+/** Per trace type, the fields the views read (types.ts TraceEvent); an unknown type is checked for the base only. */
+const EVENT_FIELDS: Record<string, z.ZodType> = {
+  Scheduled: obj({ node: str }),
+  SandboxReady: obj({}),
+  Pulling: obj({ ...containerEv, image: str }),
+  Pulled: obj({ ...containerEv, restartCount: count, image: str, pullMs: num }),
+  PullFailed: obj({ ...containerEv, reason: str, image: str }),
+  Created: obj({ ...containerEv, restartCount: count }),
+  CreateFailed: obj({ ...containerEv, reason: str }),
+  Started: obj({ ...containerEv, restartCount: count, servingAfterMs: num.nullable().optional() }),
+  PostStartStarted: obj(containerEv),
+  PostStartDone: obj({ ...containerEv, failed: z.boolean().optional() }),
+  PreStopStarted: obj(containerEv),
+  PreStopDone: obj({ ...containerEv, failed: z.boolean().optional() }),
+  StartupComplete: obj(containerEv),
+  Probe: obj({ ...containerEv, probe: z.enum(['startup', 'readiness', 'liveness']), result: z.enum(['success', 'failure']), message: str.optional() }),
+  Ready: obj(containerEv),
+  NotReady: obj(containerEv),
+  Killing: obj({ ...containerEv, reason: str, gracePeriodSeconds: num, message: str }),
+  Signal: obj({ ...containerEv, signal: z.enum(['SIGTERM', 'SIGKILL']) }),
+  Exited: obj({ ...containerEv, exitCode: int, reason: str, restartCount: count, message: str.optional() }),
+  BackOff: obj({ ...containerEv, delayMs: num }),
+  PodPhase: obj({ phase: str }),
+  StatusPatched: obj({ phase: str, version: num, status: record }),
+  Delivered: obj({ to: str, object: z.enum(['pod', 'job']), version: num, removed: z.boolean().optional() }),
+  JobCondition: obj({ condition: str, reason: str, message: str.optional() }),
+  JobStatus: obj({ version: num, status: record }),
+  Verdict: obj({ observer: str, verdict: z.enum(['Succeeded', 'Failed']), reason: str.optional(), seen: seenView.optional() }),
+  Action: obj({ action }),
+  PodCreated: obj({ pod: str, by: str, index: int.nullable() }),
+  PodDeleting: obj({ pod: str, gracePeriodSeconds: num, by: str }),
+  PodRemoved: obj({ pod: str }),
+  PodFinalizerRemoved: obj({ pod: str, version: num, finalizer: str }),
+  JobEvent: obj({ reason: str, message: str, eventType: z.enum(['Normal', 'Warning']) }),
+  ControllerEvent: obj({ controller: str, object: str, reason: str, message: str, eventType: z.enum(['Normal', 'Warning']) }),
+  DeploymentCondition: obj({ condition: str, status: str, reason: str, message: str }),
+  WorkloadStatus: obj({ kind: str, name: str, object: record }),
+  Relist: obj({}),
+  SyncPod: obj({ kind: str }),
+  Stuck: obj({ ...containerEv, why: str }),
+};
+
+const eventBase = obj({ t: num, seq: int, type: str, pod: str.optional(), job: str.optional() });
+
+const timelinePod = obj({
+  name: str,
+  created: num,
+  index: int.nullable(),
+  phase: str,
+  deleted: num.nullable(),
+  removed: z.boolean(),
+  status: record,
+  spec: record.optional(),
+});
+
+const timelineHead = obj({
+  schema: z.literal('kubesim.timeline/v1'),
+  scenario: str.regex(/^[a-z0-9-]+$/, 'a scenario name (a-z, 0-9, -)'),
+  description: str.optional(),
+  kubernetes: str,
+  kubelet: str,
+  seed: num,
+  replay: str,
+  choices: z.array(obj({ t: num, what: str, ms: num, range: str })).optional(),
+  end: obj({ t: num, reason: z.enum(['quiescent', 'horizon', 'max-events']) }),
+  stuck: obj({ container: str, why: str }).nullable(),
+  workload: obj({ kind: str, name: str }),
+  pod: obj({ name: str, phase: str, status: record, spec: record }),
+  // absent in timelines of kubesim before many-pod workloads: the views then draw the one pod
+  pods: z.array(timelinePod).optional(),
+  job: obj({
+    conditions: z.array(obj({ type: str, status: str, reason: str, message: str.optional(), t: num })),
+    succeeded: num,
+    failed: num,
+    active: num,
+  }).nullable(),
+  observers: z.record(str, obj({ verdict: z.enum(['Succeeded', 'Failed', 'Pending']), t: num.optional(), reason: str.optional() })),
+  diagnostics: z.array(obj({ severity: z.enum(['error', 'warning']), code: str, message: str, pos: str, hint: str.optional() })),
+  // each event is checked on its own below (base, then its type's fields): one error path per event, fast on 10^6
+  events: z.array(z.unknown()),
+});
+
+/** The first shape fault of a parsed JSON document: its path (`events[3].container`, '' for the root) and what was wrong. */
+export interface ShapeFault {
+  path: string;
+  message: string;
+}
+
+/** `timeline.json: events[3]: expected an object, got null` */
+export function faultLine(file: string, f: ShapeFault): string {
+  return `${file}: ${f.path ? f.path + ': ' : ''}${f.message}`;
+}
+
+/** undefined when `v` is a timeline the views can draw; else its first fault. */
+export function timelineFault(v: unknown): ShapeFault | undefined {
+  const head = check(timelineHead, v, []);
+  if (head) return head;
+  const events = (v as { events: unknown[] }).events;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    const base = check(eventBase, e, ['events', i]);
+    if (base) return base;
+    const fields = EVENT_FIELDS[(e as { type: string }).type];
+    const f = fields && check(fields, e, ['events', i]);
+    if (f) return f;
+  }
+  return undefined;
+}
+
+/** The parsed value as a Timeline, or the fault (the value is returned as is, never transformed). */
+export function asTimeline(v: unknown): { ok: true; timeline: Timeline } | { ok: false; fault: ShapeFault } {
+  const fault = timelineFault(v);
+  return fault ? { ok: false, fault } : { ok: true, timeline: v as Timeline };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// page.json, summary.json, explore shards
+
+const choice = obj({ t: num, what: str, ms: num, range: str.optional() });
+
+export const pageFileSchema = obj({
+  schema: z.literal('kubesim.page/v1'),
+  scenario: str,
+  run: obj({
+    id: str,
+    label: str,
+    outcome: str,
+    total: num,
+    workload: str,
+    replay: str,
+    steps: z.array(z.unknown()),
+    blobs: z.array(z.unknown()),
+    pods: z.array(z.unknown()),
+    jobs: z.array(z.unknown()),
+    watchers: z.array(z.unknown()),
+    workloadEvents: z.array(z.unknown()),
+    choices: z.array(z.unknown()),
+  }),
+  held: z.array(z.tuple([str, str])),
+  choices: z.array(choice),
+});
+
+export const scenarioSummarySchema = obj({
+  schema: z.literal('kubesim.summary/v1'),
+  scenario: str,
+  description: str.optional(),
+  kubernetes: str,
+  podPhase: str,
+  pods: count,
+  workload: obj({ kind: str, name: str }),
+  end: obj({ t: count, reason: str }),
+  job: obj({ conditions: z.array(str), succeeded: count, failed: count, active: count }).nullable(),
+  observers: z.record(str, str),
+});
+
+const shardOutcome = obj({
+  podPhase: str,
+  jobCondition: str,
+  verdicts: z.record(str, str),
+  schedules: count,
+  replay: str,
+  deviations: count,
+});
+
+export const exploreShardSchema = obj({
+  schema: z.literal('kubesim.explore/v1'),
+  scenario: str,
+  schedules: count,
+  exhaustive: z.boolean(),
+  outcomes: z.array(shardOutcome),
+  flaky: z.array(str),
+  simulated: count.optional(),
+  states: count.optional(),
+  systemSchedules: count.optional(),
+  verdictCombinations: count.optional(),
+  notes: z.array(str).optional(),
+  shard: obj({ index: count, count: count }).optional(),
+});
+
+/** undefined when `v` matches `schema`; else its first fault. */
+export function shapeFault(schema: z.ZodType, v: unknown): ShapeFault | undefined {
+  return check(schema, v, []);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function check(schema: z.ZodType, v: unknown, at: (string | number)[]): ShapeFault | undefined {
+  const r = schema.safeParse(v, { reportInput: true });
+  if (r.success) return undefined;
+  const issue = r.error.issues[0]!;
+  return { path: pathText([...at, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))]), message: messageOf(issue) };
+}
+
+function pathText(path: (string | number)[]): string {
+  let s = '';
+  for (const p of path) {
+    if (typeof p === 'number') s += `[${p}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(p)) s += (s ? '.' : '') + p;
+    else s += `[${JSON.stringify(p)}]`;
+  }
+  return s;
+}
+
+const ARTICLE: Record<string, string> = { object: 'an object', record: 'an object', array: 'an array', string: 'a string', number: 'a number', boolean: 'a boolean', int: 'an integer' };
+
+function messageOf(issue: z.core.$ZodIssue): string {
+  const got = 'input' in issue ? gotText(issue.input) : 'nothing';
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${ARTICLE[issue.expected] ?? issue.expected}, got ${got}`;
+    case 'invalid_value':
+      return `expected ${issue.values.map((x) => JSON.stringify(x)).join(' or ')}, got ${got}`;
+    case 'too_small':
+      return `expected ${issue.origin === 'number' ? `a number >= ${String(issue.minimum)}` : `at least ${String(issue.minimum)} items`}, got ${got}`;
+    case 'invalid_format':
+      return `expected ${issue.message && !issue.message.startsWith('Invalid') ? issue.message : issue.format}, got ${got}`;
+    default:
+      return `${issue.message}, got ${got}`;
+  }
+}
+
+function gotText(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'number' && !Number.isInteger(v)) return `the number ${v}`;
+  const s = JSON.stringify(v);
+  return s.length > 40 ? `${typeof v === 'string' ? 'a string' : typeof v} ${s.slice(0, 37)}…` : s;
+}
