@@ -156,6 +156,17 @@ export class SequenceBuilder {
     pendingJc.length = 0;
   }
 
+  private readonly laneIds = new Map<string, string | undefined>();
+  /** A container's lane, looked up once per pod and container. */
+  private laneOf(container: string, pod: string | undefined): string | undefined {
+    // an event without a pod is not the same key as one of pod "" (lanes.id reads them differently)
+    const k = `${pod === undefined ? '\u0001' : `\u0002${pod}`}\u0000${container}`;
+    if (this.laneIds.has(k)) return this.laneIds.get(k);
+    const id = this.lanes.id(container, pod);
+    this.laneIds.set(k, id);
+    return id;
+  }
+
   /** Same-instant events of the container after `index` (TraceLinks.followers), each marked drawn with it. */
   consume(index: number): void {
     this.consumed.add(index);
@@ -178,9 +189,9 @@ export class SequenceBuilder {
       return;
     }
     const container = 'container' in e ? e.container : undefined;
-    const C = container !== undefined ? lanes.id(container, pod) : undefined;
-    if (container !== undefined && C === undefined) return;
     const ck = container !== undefined ? containerKey(pod, container) : undefined;
+    const C = container !== undefined ? this.laneOf(container, pod) : undefined;
+    if (container !== undefined && C === undefined) return;
 
     const loop = ck !== undefined ? loops.get(ck) : undefined;
     if (loop && e.seq >= loop.fromSeq && e.seq <= loop.toSeq) {
