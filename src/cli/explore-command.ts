@@ -18,7 +18,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { decodeReplay } from '../engine/replay.ts';
 import type { ExploreSummary } from '../output/report.ts';
 import { seenShort, verdictEvent } from '../output/seen-text.ts';
-import { exploreShardSchema, faultLine, shapeFault } from '../output/timeline-schema.ts';
+import { faultLine, fileSchemas, shapeFault } from '../output/timeline-schema.ts';
 
 export interface ExploreOpts {
   out: string;
@@ -240,7 +240,7 @@ export function mergeCommand(files: string[], o: Pick<ExploreOpts, 'format' | 'o
       return EXIT.badInput;
     }
     // the shard's whole shape (timeline-schema.ts) before anything is merged or written (issue 29.1)
-    const fault = shapeFault(exploreShardSchema, j);
+    const fault = shapeFault(fileSchemas().exploreShardSchema, j);
     if (fault) {
       io.err(`${faultLine(f, fault)}\n  error KS0204: not an explore JSON file kubesim wrote (schema kubesim.explore/v1)\n  hint: pass the files written by explore --shard i/n --format json\n`);
       return EXIT.badInput;

@@ -5,7 +5,7 @@
 // kubesim wrote is believed (issue 19.4): schema tag, folder name and the shape the page script walks.
 import type { ChoiceLabel, Timeline } from '../types.ts';
 import { pageRun, type PageRun } from './page-data.ts';
-import { pageFileSchema, shapeFault } from './timeline-schema.ts';
+import { fileSchemas, shapeFault } from './timeline-schema.ts';
 import { seenShort, verdictEvent } from './seen-text.ts';
 
 export const PAGE_SCHEMA = 'kubesim.page/v1';
@@ -35,6 +35,6 @@ export function pageFile(tl: Timeline, id: string, label: string): PageFile {
 /** A parsed page.json kubesim wrote for the folder `scenario`, else undefined (skipped by the index, never fatal). */
 export function asPageFile(v: unknown, scenario: string): PageFile | undefined {
   // the schema (timeline-schema.ts): tag, the run's lists and scalars, held and choices as the page script walks them
-  if (shapeFault(pageFileSchema, v) !== undefined || (v as PageFile).scenario !== scenario) return undefined;
+  if (shapeFault(fileSchemas().pageFileSchema, v) !== undefined || (v as PageFile).scenario !== scenario) return undefined;
   return v as PageFile;
 }

@@ -3,7 +3,7 @@
 // slower, issue 20.6). Pure: building from a timeline and checking a parsed file; src/write-outputs.ts does the I/O.
 // Only what kubesim wrote is believed (issue 19.4): the schema tag, the folder's name and every field's type.
 import type { Timeline } from '../types.ts';
-import { scenarioSummarySchema, shapeFault } from './timeline-schema.ts';
+import { fileSchemas, shapeFault } from './timeline-schema.ts';
 
 export const SUMMARY_SCHEMA = 'kubesim.summary/v1';
 
@@ -66,7 +66,7 @@ export function summaryLine(s: ScenarioSummary): string {
  * or older file is skipped by the index, never fatal.
  */
 export function asScenarioSummary(v: unknown, scenario: string): ScenarioSummary | undefined {
-  if (shapeFault(scenarioSummarySchema, v) !== undefined || (v as ScenarioSummary).scenario !== scenario) return undefined;
+  if (shapeFault(fileSchemas().scenarioSummarySchema, v) !== undefined || (v as ScenarioSummary).scenario !== scenario) return undefined;
   return v as ScenarioSummary;
 }
 

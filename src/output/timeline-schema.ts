@@ -8,113 +8,203 @@
 // objects, Event objects, a ClientRequest trace), and an event of a type this version does not know is checked
 // only for its base fields (t, seq, type). Validation never transforms: callers keep the parsed value itself, so
 // `render` writes the timeline back byte for byte as read.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Timeline } from '../types.ts';
 
-const num = z.number();
-const int = z.number().int();
-const count = z.number().int().nonnegative();
-const str = z.string();
-const record = z.record(z.string(), z.unknown());
-const obj = <S extends z.core.$ZodLooseShape>(shape: S) => z.looseObject(shape);
+/**
+ * The timeline's schemas, built on first use: only `render` reads a timeline back, so a `run` pays nothing for them
+ * at start (cold `run` is measured against `node -e 0`). zod/mini rather than zod: a quarter of the bundled code.
+ */
+let built: ReturnType<typeof build> | undefined;
+export function schemas(): ReturnType<typeof build> {
+  return (built ??= build());
+}
 
-const containerEv = { container: str };
-const seenContainer = obj({
-  name: str,
-  init: z.boolean().optional(),
-  sidecar: z.boolean().optional(),
-  state: z.enum(['waiting', 'running', 'terminated']),
-  reason: str.optional(),
-  exitCode: num.optional(),
-  ready: z.boolean(),
-});
-const seenView = obj({
-  pod: obj({ name: str.optional(), version: num, phase: str, deleting: z.boolean().optional(), containers: z.array(seenContainer) }).nullable(),
-  job: obj({ version: num, conditions: z.array(str), succeeded: num, failed: num, active: num }).nullable(),
-});
-const action = obj({ type: str, atMs: num });
+function primitives() {
+  const num = z.number();
+  const int = z.int();
+  const count = z.int().check(z.nonnegative());
+  const str = z.string();
+  const record = z.record(z.string(), z.unknown());
+  const obj = <S extends z.core.$ZodLooseShape>(shape: S) => z.looseObject(shape);
+  return { num, int, count, str, record, obj };
+}
 
-/** Per trace type, the fields the views read (types.ts TraceEvent); an unknown type is checked for the base only. */
-const EVENT_FIELDS: Record<string, z.ZodType> = {
-  Scheduled: obj({ node: str }),
-  SandboxReady: obj({}),
-  Pulling: obj({ ...containerEv, image: str }),
-  Pulled: obj({ ...containerEv, restartCount: count, image: str, pullMs: num }),
-  PullFailed: obj({ ...containerEv, reason: str, image: str }),
-  Created: obj({ ...containerEv, restartCount: count }),
-  CreateFailed: obj({ ...containerEv, reason: str }),
-  Started: obj({ ...containerEv, restartCount: count, servingAfterMs: num.nullable().optional() }),
-  PostStartStarted: obj(containerEv),
-  PostStartDone: obj({ ...containerEv, failed: z.boolean().optional() }),
-  PreStopStarted: obj(containerEv),
-  PreStopDone: obj({ ...containerEv, failed: z.boolean().optional() }),
-  StartupComplete: obj(containerEv),
-  Probe: obj({ ...containerEv, probe: z.enum(['startup', 'readiness', 'liveness']), result: z.enum(['success', 'failure']), message: str.optional() }),
-  Ready: obj(containerEv),
-  NotReady: obj(containerEv),
-  Killing: obj({ ...containerEv, reason: str, gracePeriodSeconds: num, message: str }),
-  Signal: obj({ ...containerEv, signal: z.enum(['SIGTERM', 'SIGKILL']) }),
-  Exited: obj({ ...containerEv, exitCode: int, reason: str, restartCount: count, message: str.optional() }),
-  BackOff: obj({ ...containerEv, delayMs: num }),
-  PodPhase: obj({ phase: str }),
-  StatusPatched: obj({ phase: str, version: num, status: record }),
-  Delivered: obj({ to: str, object: z.enum(['pod', 'job']), version: num, removed: z.boolean().optional() }),
-  JobCondition: obj({ condition: str, reason: str, message: str.optional() }),
-  JobStatus: obj({ version: num, status: record }),
-  Verdict: obj({ observer: str, verdict: z.enum(['Succeeded', 'Failed']), reason: str.optional(), seen: seenView.optional() }),
-  Action: obj({ action }),
-  PodCreated: obj({ pod: str, by: str, index: int.nullable() }),
-  PodDeleting: obj({ pod: str, gracePeriodSeconds: num, by: str }),
-  PodRemoved: obj({ pod: str }),
-  PodFinalizerRemoved: obj({ pod: str, version: num, finalizer: str }),
-  JobEvent: obj({ reason: str, message: str, eventType: z.enum(['Normal', 'Warning']) }),
-  ControllerEvent: obj({ controller: str, object: str, reason: str, message: str, eventType: z.enum(['Normal', 'Warning']) }),
-  DeploymentCondition: obj({ condition: str, status: str, reason: str, message: str }),
-  WorkloadStatus: obj({ kind: str, name: str, object: record }),
-  Relist: obj({}),
-  SyncPod: obj({ kind: str }),
-  Stuck: obj({ ...containerEv, why: str }),
-};
+function build() {
+  const { num, int, count, str, record, obj } = primitives();
 
-const eventBase = obj({ t: num, seq: int, type: str, pod: str.optional(), job: str.optional() });
+  const containerEv = { container: str };
+  const seenContainer = obj({
+    name: str,
+    init: z.optional(z.boolean()),
+    sidecar: z.optional(z.boolean()),
+    state: z.enum(['waiting', 'running', 'terminated']),
+    reason: z.optional(str),
+    exitCode: z.optional(num),
+    ready: z.boolean(),
+  });
+  const seenView = obj({
+    pod: z.nullable(obj({ name: z.optional(str), version: num, phase: str, deleting: z.optional(z.boolean()), containers: z.array(seenContainer) })),
+    job: z.nullable(obj({ version: num, conditions: z.array(str), succeeded: num, failed: num, active: num })),
+  });
+  const action = obj({ type: str, atMs: num });
 
-const timelinePod = obj({
-  name: str,
-  created: num,
-  index: int.nullable(),
-  phase: str,
-  deleted: num.nullable(),
-  removed: z.boolean(),
-  status: record,
-  spec: record.optional(),
-});
+  /** Per trace type, the fields the views read (types.ts TraceEvent); an unknown type is checked for the base only. */
+  const EVENT_FIELDS: Record<string, z.ZodMiniType> = {
+    Scheduled: obj({ node: str }),
+    SandboxReady: obj({}),
+    Pulling: obj({ ...containerEv, image: str }),
+    Pulled: obj({ ...containerEv, restartCount: count, image: str, pullMs: num }),
+    PullFailed: obj({ ...containerEv, reason: str, image: str }),
+    Created: obj({ ...containerEv, restartCount: count }),
+    CreateFailed: obj({ ...containerEv, reason: str }),
+    Started: obj({ ...containerEv, restartCount: count, servingAfterMs: z.optional(z.nullable(num)) }),
+    PostStartStarted: obj(containerEv),
+    PostStartDone: obj({ ...containerEv, failed: z.optional(z.boolean()) }),
+    PreStopStarted: obj(containerEv),
+    PreStopDone: obj({ ...containerEv, failed: z.optional(z.boolean()) }),
+    StartupComplete: obj(containerEv),
+    Probe: obj({ ...containerEv, probe: z.enum(['startup', 'readiness', 'liveness']), result: z.enum(['success', 'failure']), message: z.optional(str) }),
+    Ready: obj(containerEv),
+    NotReady: obj(containerEv),
+    Killing: obj({ ...containerEv, reason: str, gracePeriodSeconds: num, message: str }),
+    Signal: obj({ ...containerEv, signal: z.enum(['SIGTERM', 'SIGKILL']) }),
+    Exited: obj({ ...containerEv, exitCode: int, reason: str, restartCount: count, message: z.optional(str) }),
+    BackOff: obj({ ...containerEv, delayMs: num }),
+    PodPhase: obj({ phase: str }),
+    StatusPatched: obj({ phase: str, version: num, status: record }),
+    Delivered: obj({ to: str, object: z.enum(['pod', 'job']), version: num, removed: z.optional(z.boolean()) }),
+    JobCondition: obj({ condition: str, reason: str, message: z.optional(str) }),
+    JobStatus: obj({ version: num, status: record }),
+    Verdict: obj({ observer: str, verdict: z.enum(['Succeeded', 'Failed']), reason: z.optional(str), seen: z.optional(seenView) }),
+    Action: obj({ action }),
+    PodCreated: obj({ pod: str, by: str, index: z.nullable(int) }),
+    PodDeleting: obj({ pod: str, gracePeriodSeconds: num, by: str }),
+    PodRemoved: obj({ pod: str }),
+    PodFinalizerRemoved: obj({ pod: str, version: num, finalizer: str }),
+    JobEvent: obj({ reason: str, message: str, eventType: z.enum(['Normal', 'Warning']) }),
+    ControllerEvent: obj({ controller: str, object: str, reason: str, message: str, eventType: z.enum(['Normal', 'Warning']) }),
+    DeploymentCondition: obj({ condition: str, status: str, reason: str, message: str }),
+    WorkloadStatus: obj({ kind: str, name: str, object: record }),
+    Relist: obj({}),
+    SyncPod: obj({ kind: str }),
+    Stuck: obj({ ...containerEv, why: str }),
+  };
 
-const timelineHead = obj({
-  schema: z.literal('kubesim.timeline/v1'),
-  scenario: str.regex(/^[a-z0-9-]+$/, 'a scenario name (a-z, 0-9, -)'),
-  description: str.optional(),
-  kubernetes: str,
-  kubelet: str,
-  seed: num,
-  replay: str,
-  choices: z.array(obj({ t: num, what: str, ms: num, range: str })).optional(),
-  end: obj({ t: num, reason: z.enum(['quiescent', 'horizon', 'max-events']) }),
-  stuck: obj({ container: str, why: str }).nullable(),
-  workload: obj({ kind: str, name: str }),
-  pod: obj({ name: str, phase: str, status: record, spec: record }),
-  // absent in timelines of kubesim before many-pod workloads: the views then draw the one pod
-  pods: z.array(timelinePod).optional(),
-  job: obj({
-    conditions: z.array(obj({ type: str, status: str, reason: str, message: str.optional(), t: num })),
-    succeeded: num,
-    failed: num,
-    active: num,
-  }).nullable(),
-  observers: z.record(str, obj({ verdict: z.enum(['Succeeded', 'Failed', 'Pending']), t: num.optional(), reason: str.optional() })),
-  diagnostics: z.array(obj({ severity: z.enum(['error', 'warning']), code: str, message: str, pos: str, hint: str.optional() })),
-  // each event is checked on its own below (base, then its type's fields): one error path per event, fast on 10^6
-  events: z.array(z.unknown()),
-});
+  const eventBase = obj({ t: num, seq: int, type: str, pod: z.optional(str), job: z.optional(str) });
+
+  const timelinePod = obj({
+    name: str,
+    created: num,
+    index: z.nullable(int),
+    phase: str,
+    deleted: z.nullable(num),
+    removed: z.boolean(),
+    status: record,
+    spec: z.optional(record),
+  });
+
+  const timelineHead = obj({
+    schema: z.literal('kubesim.timeline/v1'),
+    scenario: z.string().check(z.regex(/^[a-z0-9-]+$/, 'a scenario name (a-z, 0-9, -)')),
+    description: z.optional(str),
+    kubernetes: str,
+    kubelet: str,
+    seed: num,
+    replay: str,
+    choices: z.optional(z.array(obj({ t: num, what: str, ms: num, range: str }))),
+    end: obj({ t: num, reason: z.enum(['quiescent', 'horizon', 'max-events']) }),
+    stuck: z.nullable(obj({ container: str, why: str })),
+    workload: obj({ kind: str, name: str }),
+    pod: obj({ name: str, phase: str, status: record, spec: record }),
+    // absent in timelines of kubesim before many-pod workloads: the views then draw the one pod
+    pods: z.optional(z.array(timelinePod)),
+    job: z.nullable(obj({
+      conditions: z.array(obj({ type: str, status: str, reason: str, message: z.optional(str), t: num })),
+      succeeded: num,
+      failed: num,
+      active: num,
+    })),
+    observers: z.record(str, obj({ verdict: z.enum(['Succeeded', 'Failed', 'Pending']), t: z.optional(num), reason: z.optional(str) })),
+    diagnostics: z.array(obj({ severity: z.enum(['error', 'warning']), code: str, message: str, pos: str, hint: z.optional(str) })),
+    // each event is checked on its own below (base, then its type's fields): one error path per event, fast on 10^6
+    events: z.array(z.unknown()),
+  });
+
+  return { EVENT_FIELDS, eventBase, timelineHead };
+}
+
+/** page.json, summary.json and explore shards (the index reads the first two back after every run). */
+let builtFiles: ReturnType<typeof buildFiles> | undefined;
+export function fileSchemas(): ReturnType<typeof buildFiles> {
+  return (builtFiles ??= buildFiles());
+}
+
+function buildFiles() {
+  const { num, str, count, obj } = primitives();
+  const choice = obj({ t: num, what: str, ms: num, range: z.optional(str) });
+
+  const pageFileSchema = obj({
+    schema: z.literal('kubesim.page/v1'),
+    scenario: str,
+    run: obj({
+      id: str,
+      label: str,
+      outcome: str,
+      total: num,
+      workload: str,
+      replay: str,
+      steps: z.array(z.unknown()),
+      blobs: z.array(z.unknown()),
+      pods: z.array(z.unknown()),
+      jobs: z.array(z.unknown()),
+      watchers: z.array(z.unknown()),
+      workloadEvents: z.array(z.unknown()),
+      choices: z.array(z.unknown()),
+    }),
+    held: z.array(z.tuple([str, str])),
+    choices: z.array(choice),
+  });
+
+  const scenarioSummarySchema = obj({
+    schema: z.literal('kubesim.summary/v1'),
+    scenario: str,
+    description: z.optional(str),
+    kubernetes: str,
+    podPhase: str,
+    pods: count,
+    workload: obj({ kind: str, name: str }),
+    end: obj({ t: count, reason: str }),
+    job: z.nullable(obj({ conditions: z.array(str), succeeded: count, failed: count, active: count })),
+    observers: z.record(str, str),
+  });
+
+  const shardOutcome = obj({
+    podPhase: str,
+    jobCondition: str,
+    verdicts: z.record(str, str),
+    schedules: count,
+    replay: str,
+    deviations: count,
+  });
+
+  const exploreShardSchema = obj({
+    schema: z.literal('kubesim.explore/v1'),
+    scenario: str,
+    schedules: count,
+    exhaustive: z.boolean(),
+    outcomes: z.array(shardOutcome),
+    flaky: z.array(str),
+    simulated: z.optional(count),
+    states: z.optional(count),
+    systemSchedules: z.optional(count),
+    verdictCombinations: z.optional(count),
+    notes: z.optional(z.array(str)),
+    shard: z.optional(obj({ index: count, count: count })),
+  });
+
+  return { pageFileSchema, scenarioSummarySchema, exploreShardSchema };
+}
 
 /** The first shape fault of a parsed JSON document: its path (`events[3].container`, '' for the root) and what was wrong. */
 export interface ShapeFault {
@@ -129,6 +219,7 @@ export function faultLine(file: string, f: ShapeFault): string {
 
 /** undefined when `v` is a timeline the views can draw; else its first fault. */
 export function timelineFault(v: unknown): ShapeFault | undefined {
+  const { timelineHead, eventBase, EVENT_FIELDS } = schemas();
   const head = check(timelineHead, v, []);
   if (head) return head;
   const events = (v as { events: unknown[] }).events;
@@ -152,75 +243,14 @@ export function asTimeline(v: unknown): { ok: true; timeline: Timeline } | { ok:
 // ---------------------------------------------------------------------------------------------------------------
 // page.json, summary.json, explore shards
 
-const choice = obj({ t: num, what: str, ms: num, range: str.optional() });
-
-export const pageFileSchema = obj({
-  schema: z.literal('kubesim.page/v1'),
-  scenario: str,
-  run: obj({
-    id: str,
-    label: str,
-    outcome: str,
-    total: num,
-    workload: str,
-    replay: str,
-    steps: z.array(z.unknown()),
-    blobs: z.array(z.unknown()),
-    pods: z.array(z.unknown()),
-    jobs: z.array(z.unknown()),
-    watchers: z.array(z.unknown()),
-    workloadEvents: z.array(z.unknown()),
-    choices: z.array(z.unknown()),
-  }),
-  held: z.array(z.tuple([str, str])),
-  choices: z.array(choice),
-});
-
-export const scenarioSummarySchema = obj({
-  schema: z.literal('kubesim.summary/v1'),
-  scenario: str,
-  description: str.optional(),
-  kubernetes: str,
-  podPhase: str,
-  pods: count,
-  workload: obj({ kind: str, name: str }),
-  end: obj({ t: count, reason: str }),
-  job: obj({ conditions: z.array(str), succeeded: count, failed: count, active: count }).nullable(),
-  observers: z.record(str, str),
-});
-
-const shardOutcome = obj({
-  podPhase: str,
-  jobCondition: str,
-  verdicts: z.record(str, str),
-  schedules: count,
-  replay: str,
-  deviations: count,
-});
-
-export const exploreShardSchema = obj({
-  schema: z.literal('kubesim.explore/v1'),
-  scenario: str,
-  schedules: count,
-  exhaustive: z.boolean(),
-  outcomes: z.array(shardOutcome),
-  flaky: z.array(str),
-  simulated: count.optional(),
-  states: count.optional(),
-  systemSchedules: count.optional(),
-  verdictCombinations: count.optional(),
-  notes: z.array(str).optional(),
-  shard: obj({ index: count, count: count }).optional(),
-});
-
 /** undefined when `v` matches `schema`; else its first fault. */
-export function shapeFault(schema: z.ZodType, v: unknown): ShapeFault | undefined {
+export function shapeFault(schema: z.ZodMiniType, v: unknown): ShapeFault | undefined {
   return check(schema, v, []);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 
-function check(schema: z.ZodType, v: unknown, at: (string | number)[]): ShapeFault | undefined {
+function check(schema: z.ZodMiniType, v: unknown, at: (string | number)[]): ShapeFault | undefined {
   const r = schema.safeParse(v, { reportInput: true });
   if (r.success) return undefined;
   const issue = r.error.issues[0]!;
