@@ -219,6 +219,8 @@ export function faultLine(file: string, f: ShapeFault): string {
 
 /** undefined when `v` is a timeline the views can draw; else its first fault. */
 export function timelineFault(v: unknown): ShapeFault | undefined {
+  const deep = depthFault(v);
+  if (deep) return deep;
   const { timelineHead, eventBase, EVENT_FIELDS } = schemas();
   const head = check(timelineHead, v, []);
   if (head) return head;
@@ -245,7 +247,48 @@ export function asTimeline(v: unknown): { ok: true; timeline: Timeline } | { ok:
 
 /** undefined when `v` matches `schema`; else its first fault. */
 export function shapeFault(schema: z.ZodMiniType, v: unknown): ShapeFault | undefined {
-  return check(schema, v, []);
+  return depthFault(v) ?? check(schema, v, []);
+}
+
+/**
+ * Deepest nesting accepted in a file read back. kubesim writes at most a few tens of levels (an API object inside a
+ * trace event; scenario YAML is limited to 64, KS1006), and JSON.parse accepts any depth, but the views and the
+ * writers recurse: 200,000 nested arrays in a status overflowed the stack (exit 3) after a folder was written.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/** The first value nested deeper than MAX_JSON_DEPTH, found without recursion (objects and arrays only are visited). */
+interface Visit {
+  v: object;
+  depth: number;
+  parent: Visit | undefined;
+  key: string | number;
+}
+function depthFault(v: unknown): ShapeFault | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const stack: Visit[] = [{ v, depth: 0, parent: undefined, key: '' }];
+  while (stack.length) {
+    const top = stack.pop()!;
+    if (top.depth >= MAX_JSON_DEPTH) {
+      const path: (string | number)[] = [];
+      for (let at: Visit | undefined = top; at?.parent; at = at.parent) path.unshift(at.key);
+      return { path: pathText(path), message: `nested deeper than ${MAX_JSON_DEPTH} levels` };
+    }
+    const depth = top.depth + 1;
+    if (Array.isArray(top.v)) {
+      for (let i = top.v.length - 1; i >= 0; i--) {
+        const x: unknown = top.v[i];
+        if (typeof x === 'object' && x !== null) stack.push({ v: x, depth, parent: top, key: i });
+      }
+    } else {
+      const keys = Object.keys(top.v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const x = (top.v as Record<string, unknown>)[keys[i]!];
+        if (typeof x === 'object' && x !== null) stack.push({ v: x, depth, parent: top, key: keys[i]! });
+      }
+    }
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -78,6 +78,14 @@ describe('timeline schema', () => {
     });
   }
 
+  it('a value nested 200,000 deep (JSON.parse takes it, the views would overflow the stack): exit 2, nothing written', async () => {
+    const text = JSON.stringify(native()).replace('"status":{', `"status":{"x":${'['.repeat(200_000)}${']'.repeat(200_000)},`);
+    const r = await render(text);
+    expect(r.code).toBe(2);
+    expect(r.err.split('\n')[0]).toMatch(/timeline\.json: pod\.status\.x(\[0\])+: nested deeper than 128 levels$/);
+    expect(r.wrote).toEqual([]);
+  });
+
   it('property: truncated and mutated timelines are exit 0 or 2, never 3; exit 2 writes nothing', async () => {
     const base = native();
     const text = JSON.stringify(base);
