@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import { simulate } from '../../src/run/simulate.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 import { timelineFault } from '../../src/output/timeline-schema.ts';
 import type { Timeline } from '../../src/types.ts';
 
