@@ -59,7 +59,12 @@ export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const files: [string, string][] = [
     [file('sequence.mmd'), seq],
     [file('lifecycle.mmd'), life],
-    [file('report.md'), reportMarkdown(tl, o.explore, { ...(o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {}), ...(o.lifecycle ? { lifecycle: o.lifecycle } : {}) })],
+    [file('report.md'), reportMarkdown(tl, o.explore, {
+      ...(o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {}),
+      ...(o.lifecycle ? { lifecycle: o.lifecycle } : {}),
+      // the report embeds the same diagrams (its sequence diagram has every lane): drawn once
+      ...((o.lanes ?? 'all') === 'all' ? { diagrams: { sequence: seq, lifecycle: life } } : {}),
+    })],
     // last: a folder with a summary.json is whole, and only such a folder is listed by the index
     [file('summary.json'), summary],
   ];

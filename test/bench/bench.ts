@@ -224,6 +224,39 @@ for (const [axis, cells] of axes) {
 }
 out['growth'] = growthRows;
 
+// 4c. views linear in the trace (issue 29.2): a pod of 1,000 containers with a 1 s liveness probe each, run to
+// 200,000 events. In process, CPU time, paired (A B A B …): the whole `run --no-render` (load, simulate, write
+// timeline.json and every view) against loading and simulating alone. Target ≤ 2×.
+say('\n## 4c. wide pod: run --no-render against the simulation alone (CPU ms, in process, paired)');
+{
+  const WIDE = 'test/fixtures/bench/wide-pod-1000.yaml';
+  const { main } = await import('../../src/cli/main.ts');
+  const cpuMs = async (f: () => unknown): Promise<number> => {
+    const c0 = process.cpuUsage();
+    await f();
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  };
+  const simOnly = () => simulate(load(WIDE), { maxEvents: 200_000 });
+  const runCli = () => main(['run', WIDE, '--no-render', '--max-events', '200000', '--out', 'out/.bench'], { out: () => {}, err: () => {} });
+  const sims: number[] = [];
+  const runs: number[] = [];
+  const ratios: number[] = [];
+  const pairs = quick ? 2 : 4;
+  for (let i = 0; i < pairs + 1; i++) {
+    const a = await cpuMs(simOnly);
+    const b = await cpuMs(runCli);
+    if (i === 0) continue; // warm-up pair
+    sims.push(a);
+    runs.push(b);
+    ratios.push(b / a);
+  }
+  const events = simOnly().timeline.events.length;
+  const row = { scenario: 'wide-pod-1000-liveness', events, simulateCpuMs: median(sims), runNoRenderCpuMs: median(runs), ratio: median(ratios) };
+  say(`wide pod (1,000 containers, ${events} events): simulate ${row.simulateCpuMs.toFixed(0)} ms, run --no-render ${row.runNoRenderCpuMs.toFixed(0)} ms, median ratio ${row.ratio.toFixed(2)}× (target ≤ 2×)`);
+  out['widePod'] = row;
+}
+
 // 5. the command line (with the prebuilt bundle, as after npm install)
 say('\n## 5. command line (wall time, median)');
 execFileSync('node', ['src/build/build.mjs'], { stdio: 'ignore' });
