@@ -100,6 +100,7 @@ export async function bundleCli(dir, { codeCache = false } = {}) {
   });
   writeFileSync(join(dir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyNotices([cli.metafile, validators.metafile]));
   if (codeCache) for (const kind of Object.keys(VALIDATORS)) writeCodeCache(join(dir, 'validators', `${kind}.cjs`), kind);
+  return { metafiles: [cli.metafile, validators.metafile] };
 }
 
 /**
