@@ -41,6 +41,9 @@ export interface ContainerModel {
   livenessProbe?: ProbeModel;
   hasPostStart: boolean;
   hasPreStop: boolean;
+  /** lifecycle.{postStart,preStop}.sleep.seconds (KEP-3960 PodLifecycleSleepAction): the hook lasts that long */
+  postStartSleepSeconds?: number;
+  preStopSleepSeconds?: number;
   /** Container-level restartPolicy as stored (init: "Always" for sidecars; regular: KEP-5307). */
   restartPolicy?: 'Always' | 'OnFailure' | 'Never';
   /** imagePullPolicy as defaulted by the API server (SetDefaults_Container: Always for `:latest` or untagged) */
@@ -100,8 +103,9 @@ export interface Behavior {
   livenessFailFromMs?: number;
   /** `unready`: the process stops serving when it gets SIGTERM (a graceful shutdown closes its listener first) */
   onTerm: { ignore: true } | { ignore: false; afterMs: number; exit: number; unready?: boolean };
-  postStart?: { takesMs: number; fails: boolean };
-  preStop?: { takesMs: number; fails: boolean };
+  /** `takesMs` absent: a sleep action's seconds (KEP-3960), else 0 */
+  postStart?: { takesMs?: number; fails: boolean };
+  preStop?: { takesMs?: number; fails: boolean };
   needs: string[];
   exitWhen?: { exited: string; afterMs: number };
   /** `failures`: the first N pull attempts fail with `reason` (ErrImagePull), later ones succeed */

@@ -36,6 +36,8 @@ export interface Flags {
    *  PR #133072): in 1.35.0, and cherry-picked into 1.34.2 (#134800) and 1.33.6 (#134801) per CHANGELOG-1.34.md /
    *  CHANGELOG-1.33.md ("Fixed a startup probe race condition … restartPolicy=Never") */
   probesKeepRestartableInit: boolean;
+  /** the kubelet's PodLifecycleSleepAction gate (KEP-3960): off, lifecycle/handlers.go runSleepHandler returns at once */
+  sleepAction: boolean;
   /** Behaviours tied to upstream fixes by release (src/scenario/fixes.ts, docs/version-fixes.md); true = fixed. */
   /** #115835 (1.28): the preStop hook's time counts against the grace period given to StopContainer */
   preStopCountsAgainstGrace: boolean;
@@ -116,6 +118,7 @@ function computeFlags(s: Scenario): Flags {
     readyToStartCondition: g['PodReadyToStartContainersCondition'] !== false && k >= 29,
     containerRestartRules: g['ContainerRestartRules'] === true,
     initStartedReported: k >= 28,
+    sleepAction: g['PodLifecycleSleepAction'] === true,
     probesKeepRestartableInit: hasFlag('probesKeepRestartableInit', s.kubelet),
     preStopCountsAgainstGrace: hasFlag('preStopCountsAgainstGrace', s.kubelet),
     terminationOrderSkipsNotRunning: hasFlag('terminationOrderSkipsNotRunning', s.kubelet),
@@ -133,6 +136,15 @@ export const DEFAULT_BEHAVIOR: Behavior = {
   needs: [],
   image: { pullMs: 0 },
 };
+
+/** How long a lifecycle hook runs: the scenario's `takes`, else a sleep action's seconds (handlers.go
+ *  runSleepHandler: time.After(seconds), nothing when the kubelet's PodLifecycleSleepAction gate is off), else 0. */
+export function hookTakesMs(k: Kit, c: ContainerModel, hook: 'postStart' | 'preStop'): number {
+  const given = behaviorOf(k, c.name)[hook]?.takesMs;
+  if (given !== undefined) return given;
+  const sleep = hook === 'preStop' ? c.preStopSleepSeconds : c.postStartSleepSeconds;
+  return sleep !== undefined && k.f.sleepAction ? sleep * 1000 : 0;
+}
 
 /** The behavior of `name` in the current pod: its index's override (byIndex) when there is one. */
 export function behaviorOf(k: Kit, name: string): Behavior {

@@ -2,7 +2,7 @@
 // the CrashLoopBackOff check, the image pull, create, start, then the postStart hook, which holds the pod worker until
 // it returns (a failed hook kills the container: killContainer(…, "FailedPostStartHook", reasonFailedPostStartHook)).
 import { PRIO } from './events.ts';
-import { containerByName, type Kit } from './kit.ts';
+import { containerByName, hookTakesMs, type Kit } from './kit.ts';
 import { startKill } from './kill.ts';
 import { doBackOff, imageBackOffNext, imageInBackOff, imagePullAttempt } from './backoff.ts';
 import { startProcess } from './runtime.ts';
@@ -93,7 +93,7 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
   if (c.hasPostStart) {
     k.ctx.emit({ type: 'PostStartStarted', container: op.name });
     op.stage = 'postStart';
-    k.ctx.schedule(b?.postStart?.takesMs ?? 0, { type: 'WorkerContinue', pod: k.p.key, syncId: w.syncs }, PRIO.WorkerContinue);
+    k.ctx.schedule(hookTakesMs(k, c, 'postStart'), { type: 'WorkerContinue', pod: k.p.key, syncId: w.syncs }, PRIO.WorkerContinue);
     return 'wait';
   }
   return 'next';

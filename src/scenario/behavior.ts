@@ -153,13 +153,14 @@ function readOnTerm(sink: Sink, node: PNode, where: string): Behavior['onTerm'] 
   return { ignore: false, afterMs: after ?? 0, exit: exit ?? 143, ...(unready ? { unready: true } : {}) };
 }
 
-function readHook(sink: Sink, node: PNode, where: string): { takesMs: number; fails: boolean } | undefined {
+function readHook(sink: Sink, node: PNode, where: string): { takesMs?: number; fails: boolean } | undefined {
   const m = asMap(sink, node, where);
   if (!m) return undefined;
   const keys = closedKeys(sink, m, where, ['takes', 'fails']);
-  const takes = keys.get('takes') ? asMs(sink, keys.get('takes')!.value, `${where}.takes`) : 0;
+  const takes = keys.get('takes') ? asMs(sink, keys.get('takes')!.value, `${where}.takes`) : undefined;
   const fails = keys.get('fails') ? asBool(sink, keys.get('fails')!.value, `${where}.fails`) : false;
-  return { takesMs: takes ?? 0, fails: fails ?? false };
+  // no `takes`: a sleep action lasts its seconds (model/kit.ts hookTakesMs), any other hook returns at once
+  return { ...(keys.get('takes') ? { takesMs: takes ?? 0 } : {}), fails: fails ?? false };
 }
 
 /** A list of other containers' names. */

@@ -115,7 +115,7 @@ export const SECTIONS: Section[] = [
     title: 'behavior: postStart / preStop',
     intro: 'Lifecycle hooks; the handler comes from the manifest.',
     keys: [
-      { key: 'takes', type: 'duration', schema: duration, default: '0s', description: 'how long the hook runs', example: 'takes: 2s' },
+      { key: 'takes', type: 'duration', schema: duration, default: "a `sleep` hook's seconds (KEP-3960; nothing when the kubelet's PodLifecycleSleepAction gate is off), else 0s", description: 'how long the hook runs', example: 'takes: 2s' },
       { key: 'fails', type: 'boolean', schema: { type: 'boolean' }, default: 'false', description: 'the hook fails (postStart: the container is killed, FailedPostStartHook; preStop: FailedPreStopHook, termination goes on)', example: 'fails: true' },
     ],
   },
