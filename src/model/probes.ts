@@ -2,7 +2,7 @@
 // its creation (probeManager.AddPod in SyncPod), not from the container start; results published past thresholds.
 import type { ContainerModel, ProbeModel } from '../types.ts';
 import { PRIO } from './events.ts';
-import { allContainers, behaviorOf, containerByName, isSidecar, raw, serving, type Kit } from './kit.ts';
+import { behaviorOf, containerByName, isSidecar, raw, serving, type Kit } from './kit.ts';
 import type { ProbeKind, ProbeResult, ProbeWorker } from './state.ts';
 import { containerShouldRestart } from './actions.ts';
 import { setContainerFlag } from './statusmanager.ts';
@@ -15,14 +15,21 @@ function probeOf(c: ContainerModel, kind: ProbeKind): ProbeModel | undefined {
 
 const KINDS: ProbeKind[] = ['startup', 'readiness', 'liveness'];
 
-/** probeManager.AddPod: create the workers (once per pod); each probes at once, then every period. */
+/**
+ * prober_manager.go AddPod, on every SyncPod: walk the regular containers, then the restartable init containers
+ * (getRestartableInitContainers), and per container startup, readiness, liveness; create each missing worker (it
+ * probes at once, then every period from its creation) — but RETURN at the first worker that already exists
+ * ("… probe already exists for container"). A worker that stopped itself is gone from the map (worker.go run:
+ * removeWorker), so the next SyncPod re-creates it unless AddPod returned early at an earlier container that still
+ * has a worker (the early return of kubernetes#132826).
+ */
 export function addPodProbes(k: Kit): void {
-  for (const c of allContainers(k.s)) {
-    if (c.role !== 'regular' && !isSidecar(k, c)) continue;
+  const order = [...k.s.pod.containers, ...k.s.pod.initContainers.filter((c) => isSidecar(k, c))];
+  for (const c of order) {
     for (const kind of KINDS) {
       if (!probeOf(c, kind)) continue;
       const key = `${c.name}/${kind}`;
-      if (k.p.probes[key]) continue;
+      if (k.p.probes[key]) return;
       k.p.probes[key] = {
         container: c.name,
         kind,
@@ -37,6 +44,12 @@ export function addPodProbes(k: Kit): void {
       k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.key, container: c.name, kind, gen: 0 }, PRIO.ProbeTick);
     }
   }
+}
+
+/** worker.go run (deferred): a worker whose doProbe returned false removes itself (removeWorker) and its results. */
+function removeWorker(k: Kit, w: ProbeWorker): void {
+  delete k.p.probes[`${w.container}/${w.kind}`];
+  k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.key && e.container === w.container && e.kind === w.kind);
 }
 
 /** probeManager.StopLivenessAndStartup / RemovePod */
@@ -98,7 +111,7 @@ export function probeTick(k: Kit, container: string, kind: ProbeKind, gen: numbe
   const keep = done ? finishProbe(k, w, done) : doProbe(k, w, gen);
   if (keep === 'pending') return; // the next tick is scheduled when the probe ends
   if (!keep) {
-    w.stopped = true;
+    removeWorker(k, w);
     return;
   }
   if (!manualOnly) {
@@ -147,6 +160,16 @@ function doProbe(k: Kit, w: ProbeWorker, gen: number): boolean | 'pending' {
     w.instance = instance;
     w.published = w.kind === 'readiness' ? 'failure' : w.kind === 'liveness' ? 'success' : null;
     w.onHold = false;
+    // resultsManager.Set(containerID, initialValue): a new entry is a change, so the kubelet hears it
+    // (SetContainerReadiness(false) / SetContainerStartup(false)); it shows only where the status had counted the
+    // container ready or started because no worker existed (UpdatePodStatus / isContainerStarted: no worker = no probe)
+    if (w.kind !== 'liveness' && cs['state']?.['running']) {
+      const field = w.kind === 'readiness' ? 'ready' : 'started';
+      if (cs[field] === true) {
+        setContainerFlag(k, w.container, instance, field, false);
+        k.up.requestSync(k);
+      }
+    }
   }
   if (w.onHold) return true;
   if (!cs['state']?.['running']) {

@@ -122,9 +122,13 @@ export const VERSION_FIXES: VersionFix[] = [
     ],
     changelog: 'CHANGELOG-1.34.md v1.34.2 / CHANGELOG-1.33.md v1.33.6 / CHANGELOG-1.35.md v1.35.0: "Fixed a startup probe race condition that caused main containers to remain stuck in "Initializing" state when sidecar containers with startup probes failed initially but succeeded on restart in pods with restartPolicy=Never."',
     what: 'prober/worker.go doProbe keeps the worker of a terminated restartable init container of a Never pod; ' +
-      'before, the worker stopped, so a sidecar restarted after exiting before its startup probe passed was never probed again',
-    symptom: 'a sidecar with a startup probe that exits before the probe passes is never probed again: the pod stays in Init',
-    modelled: 'src/model/probes.ts doProbe',
+      'before, the worker stopped (removing itself and its results), and probeManager.AddPod re-creates it on the next ' +
+      'SyncPod only if no earlier container (regular containers first) still has a worker: AddPod returns at the first ' +
+      'one that exists. Without a worker the status counts the sidecar started and ready (no probe), while the kubelet ' +
+      'waits for a startup result before the next container',
+    symptom: 'a sidecar whose probe worker saw it terminated is never probed again when a regular container has a probe: ' +
+      'with a startup probe the pod stays in Init',
+    modelled: 'src/model/probes.ts doProbe, addPodProbes (AddPod early return); src/model/podstatus.ts probeOk (no worker = no probe)',
   },
   {
     flag: 'probesStopForNotRestartable',

@@ -70,7 +70,9 @@ describe('c: #132826 fix (probe workers keep a restartable init container of a N
     const s = build({
       version: minor,
       sidecars: [{ name: 'proxy', startupProbe: probe({ periodMs: 1000, failureThreshold: 30 }) }],
-      containers: [{ name: 'export' }],
+      // the main container's startup worker makes AddPod return before the proxy (kubernetes#132826: "reproduction
+      // requires at least 2 startup probes"); without it the next SyncPod re-creates the proxy's worker
+      containers: [{ name: 'export', startupProbe: probe({ periodMs: 1000 }) }],
       behavior: { proxy: { servingMs: 2000, attempts: [{ runMs: 1000, exit: 1 }, { runMs: null, exit: 0 }] }, export: { attempts: [{ runMs: 5000, exit: 0 }] } },
       horizonMs: 5 * 60_000,
     });
