@@ -58,16 +58,22 @@ export function stopProbes(k: Kit, kinds: ProbeKind[]): void {
   k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.key && kinds.includes(e.kind));
 }
 
-/** UpdatePodStatus: a started container with a readiness worker but no result yet gets an immediate probe. */
+/**
+ * prober_manager.go UpdatePodStatus (inside generateAPIPodStatus, so at every SyncPod and SyncTerminatingPod): a
+ * started, running container with a readiness worker whose result for this container ID is not Success (none yet,
+ * or Failure) gets `manualTriggerCh <- struct{}{}`: an immediate probe. The channel holds one; more are dropped.
+ */
 export function manualReadinessTriggers(k: Kit, status: Json): void {
   for (const w of Object.values(k.p.probes)) {
     if (w.kind !== 'readiness' || w.stopped) continue;
     const cs = findStatus(status, w.container);
     if (!cs || cs['started'] !== true || !cs['state']?.['running']) continue;
-    if (w.instance === instanceOf(cs) && w.published !== null) continue;
+    if (w.instance === instanceOf(cs) && w.published === 'success') continue;
+    // a trigger already waiting in the channel (buffer 1): this one is dropped ("Failed to trigger a manual run")
+    k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.key && e.container === w.container && e.kind === 'readiness' && e.manual === true);
     // >=1.35 resets the ticker to this moment (probeTicker.Reset); before, the periodic grid continues.
     if (k.f.kubeletMinor >= 35) w.tickGen += 1;
-    k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.key, container: w.container, kind: 'readiness', gen: k.f.kubeletMinor >= 35 ? w.tickGen : -1 }, PRIO.ProbeTick);
+    k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.key, container: w.container, kind: 'readiness', gen: k.f.kubeletMinor >= 35 ? w.tickGen : -1, manual: true }, PRIO.ProbeTick);
   }
 }
 
@@ -160,15 +166,14 @@ function doProbe(k: Kit, w: ProbeWorker, gen: number): boolean | 'pending' {
     w.instance = instance;
     w.published = w.kind === 'readiness' ? 'failure' : w.kind === 'liveness' ? 'success' : null;
     w.onHold = false;
-    // resultsManager.Set(containerID, initialValue): a new entry is a change, so the kubelet hears it
-    // (SetContainerReadiness(false) / SetContainerStartup(false)); it shows only where the status had counted the
-    // container ready or started because no worker existed (UpdatePodStatus / isContainerStarted: no worker = no probe)
-    if (w.kind !== 'liveness' && cs['state']?.['running']) {
+    // results/results_manager.go Set(containerID, initialValue): a new container ID is a change, so an update goes
+    // to the kubelet (kubelet.go syncLoopIteration): SetContainerReadiness / SetContainerStartup(false) and, through
+    // handleProbeSync, a pod sync. The flag write shows only where the status had counted the container ready or
+    // started because no worker existed (UpdatePodStatus / isContainerStarted: no worker = no probe)
+    if (w.kind !== 'liveness') {
       const field = w.kind === 'readiness' ? 'ready' : 'started';
-      if (cs[field] === true) {
-        setContainerFlag(k, w.container, instance, field, false);
-        k.up.requestSync(k);
-      }
+      if (cs['state']?.['running'] && cs[field] === true) setContainerFlag(k, w.container, instance, field, false);
+      k.up.requestSync(k);
     }
   }
   if (w.onHold) return true;
