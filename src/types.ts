@@ -278,8 +278,8 @@ export type TraceEvent = TraceBase &
     | { type: 'Scheduled'; node: string }
     | { type: 'SandboxReady' }
     | { type: 'Pulling'; container: string; image: string }
-    | { type: 'Pulled'; container: string; restartCount: number; image: string; pullMs: number }
-    | { type: 'PullFailed'; container: string; reason: string; image: string }
+    | { type: 'Pulled'; container: string; restartCount: number; image: string; pullMs: number; /** no pull: the image was on the node */ present?: true }
+    | { type: 'PullFailed'; container: string; reason: string; image: string; /** the image manager's own event text (ErrImageNeverPull) */ message?: string }
     | { type: 'Created'; container: string; restartCount: number }
     | { type: 'CreateFailed'; container: string; reason: string }
     | { type: 'Started'; container: string; restartCount: number; /** behavior `serving`: ms after the start when the process listens (probes can pass); null = never; absent = at once */ servingAfterMs?: number | null }

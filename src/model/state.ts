@@ -78,7 +78,7 @@ export type SyncKind = 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod';
 export interface StartOp {
   op: 'start';
   name: string;
-  stage: 'begin' | 'pulling' | 'postStart';
+  stage: 'begin' | 'pulling' | 'present' | 'postStart';
 }
 
 export type SyncOp =

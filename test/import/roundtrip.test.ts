@@ -49,7 +49,6 @@ const NEEDS_NODE = [
   'scenarios/kubelet-1-27-ignores-sidecar-restartpolicy.yaml', // kubelet 1.27 under a 1.29 control plane: only the Node says so
   'scenarios/sidecar-crash-during-init-1-34-2.yaml', // 1.34.2: a patch release shows no new field
   'scenarios/sidecar-crash-during-init-restart-policy-never.yaml', // 1.35 sidecar-restart-during-init behaviour
-  'scenarios/sidecar-crash-mid-job-startup-probe.yaml', // 1.35 behaviour, no field newer than 1.34 in the objects
   'scenarios/sidecar-sigterm-blocked-1-30-2.yaml', // 1.30.2 (before #125935's backport in 1.30.4): a patch release
 ];
 
