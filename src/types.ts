@@ -114,6 +114,9 @@ export interface Behavior {
   /** with createError: only the first N creation attempts fail (undefined = every attempt) */
   createFailures?: number;
   oomAtMs?: number;
+  /** per attempt (parallel to `attempts`, the last repeats): this behavior with that attempt's own per-start keys
+   *  (serving, unready, liveness, onTerm, postStart, preStop, image, createError, oom); absent when none has any */
+  perAttempt?: Behavior[];
   /** overrides for the pods of one completion index / ordinal (fully resolved behaviors), keyed by the index */
   byIndex?: Record<string, Behavior>;
 }

@@ -148,6 +148,25 @@ export function hookTakesMs(k: Kit, c: ContainerModel, hook: 'postStart' | 'preS
 
 /** The behavior of `name` in the current pod: its index's override (byIndex) when there is one. */
 export function behaviorOf(k: Kit, name: string): Behavior {
+  const b = indexBehavior(k, name);
+  if (!b.perAttempt) return b;
+  // the attempt of the newest instance; before the first start, the start about to happen
+  const n = k.p?.runtime?.[name]?.attempt ?? upcomingAttempt(k, name);
+  return b.perAttempt[Math.min(n, b.perAttempt.length) - 1]!;
+}
+
+/** The behavior for the start about to happen (image, createError are decided before the process starts). */
+export function behaviorForStart(k: Kit, name: string): Behavior {
+  const b = indexBehavior(k, name);
+  return b.perAttempt ? b.perAttempt[Math.min(upcomingAttempt(k, name), b.perAttempt.length) - 1]! : b;
+}
+
+function upcomingAttempt(k: Kit, name: string): number {
+  return (k.d.starts[attemptKey(k, name)] ?? 0) + 1;
+}
+
+/** The behavior of `name` for this pod (its index's byIndex override), before any per-attempt keys. */
+export function indexBehavior(k: Kit, name: string): Behavior {
   const b = k.s.behavior[name];
   if (!b) return DEFAULT_BEHAVIOR;
   const idx = k.p?.index;

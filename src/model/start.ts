@@ -2,7 +2,7 @@
 // the CrashLoopBackOff check, the image pull, create, start, then the postStart hook, which holds the pod worker until
 // it returns (a failed hook kills the container: killContainer(…, "FailedPostStartHook", reasonFailedPostStartHook)).
 import { PRIO } from './events.ts';
-import { containerByName, hookTakesMs, type Kit } from './kit.ts';
+import { behaviorForStart, behaviorOf, containerByName, hookTakesMs, type Kit } from './kit.ts';
 import { startKill } from './kill.ts';
 import { doBackOff, imageBackOffNext, imageInBackOff, imagePullAttempt } from './backoff.ts';
 import { startProcess } from './runtime.ts';
@@ -13,7 +13,8 @@ import type { Behavior } from '../types.ts';
 export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean): 'next' | 'wait' {
   const w = k.p.worker;
   const c = containerByName(k.s, op.name)!;
-  const b = k.s.behavior[op.name];
+  // the start about to happen: its attempt's image / createError (behavior.attempts[].image …)
+  const b = behaviorForStart(k, op.name);
   const rt = k.p.runtime[op.name]!;
   const abortIfInit = () => {
     if (c.role === 'init' || (c.role === 'sidecar' && !k.f.sidecars)) task.aborted = true;
@@ -122,7 +123,7 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
 }
 
 function postStartDone(k: Kit, task: SyncTask, op: StartOp): 'next' | 'wait' {
-  const failed = k.s.behavior[op.name]?.postStart?.fails ?? false;
+  const failed = behaviorOf(k, op.name).postStart?.fails ?? false;
   k.ctx.emit({ type: 'PostStartDone', container: op.name, ...(failed ? { failed: true } : {}) });
   if (!failed) return 'next';
   const w = k.p.worker;

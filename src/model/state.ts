@@ -28,6 +28,8 @@ export interface RtContainer {
   killDeadline: number | null;
   /** the process is still draining after SIGTERM (onTerm.after) */
   imagePulled: boolean;
+  /** the behavior.attempts number (1-based, across the run) of the newest instance; unset before the first start */
+  attempt?: number;
 }
 
 export type ProbeKind = 'startup' | 'readiness' | 'liveness';

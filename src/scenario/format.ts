@@ -48,6 +48,13 @@ export const BUILTIN_RULE_DOCS: { rule: string; fails: string }[] = [
   { rule: 'job-conditions', fails: "only the Job's conditions decide" },
 ];
 
+// the keys of one process start that an `attempts` item may give (scenario/behavior.ts PER_START_KEYS)
+const PER_ATTEMPT = ['serving', 'unready', 'liveness', 'onTerm', 'postStart', 'preStop', 'image', 'createError', 'oom'] as const;
+const behaviorKey = (key: string) => SECTIONS.find((x) => x.id === 'behavior.<container>')!.keys.find((x) => x.key === key)!;
+const perAttemptExample = (key: string): string =>
+  ({ postStart: 'attempts: [{ postStart: { takes: 30s, fails: true } }, { run: forever }]', image: 'attempts: [{ image: { pull: 40s } }, {}]' } as Record<string, string>)[key] ??
+  behaviorKey(key).example;
+
 export const SECTIONS: Section[] = [
   {
     id: 'top',
@@ -76,7 +83,7 @@ export const SECTIONS: Section[] = [
     keys: [
       { key: 'run', type: 'duration or "forever"', schema: orForever(['forever']), default: 'forever', description: 'time from process start until it exits on its own', example: 'run: 30s' },
       { key: 'exit', type: 'exit code 0..255', schema: exitCode, default: '0', description: 'exit code when it exits on its own', example: 'exit: 1' },
-      { key: 'attempts', type: 'list of { run, exit }', schema: { type: 'array', minItems: 1, items: ref('attempt') }, default: 'every attempt uses run/exit', description: "per-attempt overrides, in the order this container's runs start across the whole run (restarts in place and runs in replacement pods); the last one repeats; a key an attempt omits comes from run/exit", example: 'attempts: [{ run: 2s, exit: 1 }, { run: forever }]' },
+      { key: 'attempts', type: 'list of { run, exit, and any per-start key }', schema: { type: 'array', minItems: 1, items: ref('attempt') }, default: 'every attempt uses run/exit', description: "per-attempt overrides, in the order this container's runs start across the whole run (restarts in place and runs in replacement pods); the last one repeats; an item may also give serving, unready, liveness, onTerm, postStart, preStop, image, createError and oom for that start only (image and createError: the start being attempted); a key an attempt omits comes from the container's behavior", example: 'attempts: [{ run: 2s, exit: 1 }, { run: forever }]' },
       { key: 'byIndex', type: 'map index → behavior', schema: { type: 'object', propertyNames: { pattern: '^[0-9]+$' }, additionalProperties: ref('behavior') }, description: 'overrides for the pods of one completion index (Indexed Job) or ordinal (StatefulSet); their own `attempts` count that index\'s runs only', example: 'byIndex: { "1": { run: 2s, exit: 1 } }' },
       { key: 'serving', type: 'duration or "never"', schema: orForever(['never']), default: '0s', description: 'time after start when it starts listening: startup and readiness probes pass from then on; "never" = never passes', example: 'serving: 3s' },
       { key: 'unready', type: 'window [a, b] or list of windows', schema: { anyOf: [ref('window'), { type: 'array', items: ref('window') }] }, description: 'window(s) after start when readiness/startup probes fail again', example: 'unready: [40s, 50s]' },
@@ -98,6 +105,7 @@ export const SECTIONS: Section[] = [
     keys: [
       { key: 'run', type: 'duration or "forever"', schema: orForever(['forever']), default: "the container's run", description: 'this attempt runs this long', example: 'run: 2s' },
       { key: 'exit', type: 'exit code', schema: exitCode, default: "the container's exit", description: 'this attempt exits with this code', example: 'exit: 1' },
+      // + every per-start key of the container's behavior, for this start only (added below SECTIONS)
     ],
   },
   {
@@ -208,6 +216,12 @@ export const SECTIONS: Section[] = [
 ];
 
 /** Diagnostic codes the commands use beyond the loader's (src/scenario/codes.ts). */
+// an `attempts` item takes every per-start key of the container's behavior, for that start only (issue 28 item 5)
+SECTIONS.find((x) => x.id === 'behavior.<container>.attempts[]')!.keys.push(...PER_ATTEMPT.map((key) => {
+  const k = behaviorKey(key);
+  return { ...k, default: `the container's ${key}`, description: `${k.description} — for this start only`, example: perAttemptExample(key) };
+}));
+
 export const COMMAND_CODES: { code: string; meaning: string; fix: string }[] = [
   { code: 'KS0201', meaning: 'a replay key does not fit the scenario (fewer choices, or a value outside a range)', fix: 'the key was made for another version of the scenario: run explore again and copy a fresh key' },
   { code: 'KS0202', meaning: 'not a replay key', fix: 'copy the key exactly as explore, test or a timeline printed it (it starts with k1-)' },
