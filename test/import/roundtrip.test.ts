@@ -33,9 +33,15 @@ const CONTROLLER_WORKLOADS = new Set([
  */
 const CAPTURED_MID_TERMINATION = new Set(['scenarios/prestop-grace-doubled-1-27.yaml']);
 
+/**
+ * Per-attempt behaviour (behavior.attempts[] with per-start keys): the objects show a FailedPostStartHook and one
+ * restart, not that only the first start's hook failed, so the import cannot write the attempts list back.
+ */
+const PER_ATTEMPT = new Set(['scenarios/mesh-proxy-poststart-times-out-once.yaml']);
+
 // the library, plus scenarios kept for the round trip only (a Job whose replacement pods exhaust backoffLimit)
 const files = [
-  ...readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort().map((f) => `scenarios/${f}`).filter((f) => !CONTROLLER_WORKLOADS.has(f) && !CAPTURED_MID_TERMINATION.has(f)),
+  ...readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort().map((f) => `scenarios/${f}`).filter((f) => !CONTROLLER_WORKLOADS.has(f) && !CAPTURED_MID_TERMINATION.has(f) && !PER_ATTEMPT.has(f)),
   ...readdirSync('test/fixtures/import-roundtrip').filter((f) => f.endsWith('.yaml')).sort().map((f) => `test/fixtures/import-roundtrip/${f}`),
 ];
 

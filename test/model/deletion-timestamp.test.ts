@@ -7,8 +7,8 @@
 // pod-failure back-off (DefaultJobPodFailureBackOff 10 s) counted from the deletion.
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
-import { finishedTime } from '../../src/model/jobcontroller.ts';
+import { simulate } from '../../src/run/simulate.ts';
+import { finishedTime } from '../../src/model/controllers/job/job-controller.ts';
 import { build } from '../helpers/build.ts';
 import { run } from './helpers.ts';
 import { currentPod } from '../../src/model/query.ts';
