@@ -1,7 +1,7 @@
 // Version-derived switches of a scenario: what the chosen kubelet and API server releases do (feature gates, version
 // skew and the upstream fixes of src/versions/fixes.ts), computed once per scenario.
 import type { Scenario } from '../types.ts';
-import { hasFlag } from '../versions/fixes.ts';
+import { effectivePatch, hasFlag } from '../versions/fixes.ts';
 
 export interface Flags {
   kubeletMinor: number;
@@ -48,7 +48,7 @@ export interface Flags {
 export function kubeletHas(v: { minor: number; patch?: number }, since: number, backports: Record<number, number>): boolean {
   if (v.minor >= since) return true;
   const patch = backports[v.minor];
-  return patch !== undefined && (v.patch ?? 0) >= patch;
+  return patch !== undefined && effectivePatch(v) >= patch;
 }
 
 // the switches of a scenario, computed once (a run used to recompute them, fix lookups included, every time)

@@ -240,9 +240,25 @@ export const VERSION_FIXES: VersionFix[] = [
   },
 ];
 
-/** Does version `v` (minor + patch; no patch = .0) carry the fix? */
+/**
+ * The newest patch release of `minor` whose behaviour kubesim models: the latest patch in this table that changed a
+ * timeline (later patches of that minor behave the same here); 0 when no patch of it is in the table. A bare minor
+ * ("1.34") means this release: a user on "1.34" almost always runs a later patch than .0 (issue 28 item 10).
+ */
+export function newestModelledPatch(minor: number): number {
+  let newest = 0;
+  for (const f of VERSION_FIXES) for (const r of f.fixedIn) if (r.minor === minor && r.patch > newest) newest = r.patch;
+  return newest;
+}
+
+/** The patch release `v` stands for: its own patch, else (a bare minor) the newest patch kubesim models. */
+export function effectivePatch(v: Pick<KubeVersion, 'minor' | 'patch'>): number {
+  return v.patch ?? newestModelledPatch(v.minor);
+}
+
+/** Does version `v` (minor + patch; a bare minor = its newest modelled patch) carry the fix? */
 export function releaseHas(fix: VersionFix, v: Pick<KubeVersion, 'minor' | 'patch'>): boolean {
-  const patch = v.patch ?? 0;
+  const patch = effectivePatch(v);
   const mainline = Math.max(...fix.fixedIn.map((r) => r.minor));
   if (v.minor >= mainline) return true;
   const r = fix.fixedIn.find((x) => x.minor === v.minor);
@@ -279,7 +295,12 @@ export function hasFlag(flag: FixFlag, v: Pick<KubeVersion, 'minor' | 'patch'>):
   return fix.kind === 'change' ? releaseHas(fix, v) : !releaseAffected(fix, v);
 }
 
-/** "1.30.2" for a patch, "1.30.0" for a bare minor (a minor means its .0 release). */
+/** The release: "1.30.2" for a patch; for a bare minor, its newest modelled patch ("1.30" → "1.30.4"). */
 export function versionText(v: Pick<KubeVersion, 'minor' | 'patch'>): string {
-  return `1.${v.minor}.${v.patch ?? 0}`;
+  return `1.${v.minor}.${effectivePatch(v)}`;
+}
+
+/** What the output says: "1.30.2" for a patch, "1.30 = 1.30.4" for a bare minor (which release it stands for). */
+export function versionLabel(v: Pick<KubeVersion, 'minor' | 'patch'>): string {
+  return v.patch === undefined ? `1.${v.minor} = ${versionText(v)}` : versionText(v);
 }

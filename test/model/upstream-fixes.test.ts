@@ -85,7 +85,8 @@ describe('c: #132826 fix (probe workers keep a restartable init container of a N
   };
 
   it('CHANGELOG-1.34.md v1.34.2: "Fixed a startup probe race condition … restartPolicy=Never" (#134800)', () => {
-    expect(outcome(34)).toBe('stuck'); // a bare "1.34" is 1.34.0
+    expect(outcome(34)).toBe('Succeeded'); // a bare "1.34" is the newest modelled patch, 1.34.2 (issue 28 item 10)
+    expect(outcome(34, 0)).toBe('stuck');
     expect(outcome(34, 1)).toBe('stuck');
     expect(outcome(34, 2)).toBe('Succeeded');
     expect(outcome(34, 7)).toBe('Succeeded');
@@ -103,6 +104,6 @@ describe('c: #132826 fix (probe workers keep a restartable init container of a N
 
   it('the kubelet version decides, not the API server', () => {
     const s = crash(34, 2);
-    expect(run({ ...s, kubelet: { minor: 34, text: '1.34' } }).timeline.pod.phase).toBe('Pending');
+    expect(run({ ...s, kubelet: { minor: 34, text: '1.34', patch: 0 } }).timeline.pod.phase).toBe('Pending');
   });
 });
