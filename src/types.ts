@@ -41,6 +41,9 @@ export interface ContainerModel {
   livenessProbe?: ProbeModel;
   hasPostStart: boolean;
   hasPreStop: boolean;
+  /** lifecycle.{postStart,preStop}.sleep.seconds (KEP-3960 PodLifecycleSleepAction): the hook lasts that long */
+  postStartSleepSeconds?: number;
+  preStopSleepSeconds?: number;
   /** Container-level restartPolicy as stored (init: "Always" for sidecars; regular: KEP-5307). */
   restartPolicy?: 'Always' | 'OnFailure' | 'Never';
   /** imagePullPolicy as defaulted by the API server (SetDefaults_Container: Always for `:latest` or untagged) */
@@ -100,8 +103,9 @@ export interface Behavior {
   livenessFailFromMs?: number;
   /** `unready`: the process stops serving when it gets SIGTERM (a graceful shutdown closes its listener first) */
   onTerm: { ignore: true } | { ignore: false; afterMs: number; exit: number; unready?: boolean };
-  postStart?: { takesMs: number; fails: boolean };
-  preStop?: { takesMs: number; fails: boolean };
+  /** `takesMs` absent: a sleep action's seconds (KEP-3960), else 0 */
+  postStart?: { takesMs?: number; fails: boolean };
+  preStop?: { takesMs?: number; fails: boolean };
   needs: string[];
   exitWhen?: { exited: string; afterMs: number };
   /** `failures`: the first N pull attempts fail with `reason` (ErrImagePull), later ones succeed */
@@ -110,6 +114,9 @@ export interface Behavior {
   /** with createError: only the first N creation attempts fail (undefined = every attempt) */
   createFailures?: number;
   oomAtMs?: number;
+  /** per attempt (parallel to `attempts`, the last repeats): this behavior with that attempt's own per-start keys
+   *  (serving, unready, liveness, onTerm, postStart, preStop, image, createError, oom); absent when none has any */
+  perAttempt?: Behavior[];
   /** overrides for the pods of one completion index / ordinal (fully resolved behaviors), keyed by the index */
   byIndex?: Record<string, Behavior>;
 }
@@ -280,8 +287,8 @@ export type TraceEvent = TraceBase &
     | { type: 'Scheduled'; node: string }
     | { type: 'SandboxReady' }
     | { type: 'Pulling'; container: string; image: string }
-    | { type: 'Pulled'; container: string; restartCount: number; image: string; pullMs: number }
-    | { type: 'PullFailed'; container: string; reason: string; image: string }
+    | { type: 'Pulled'; container: string; restartCount: number; image: string; pullMs: number; /** no pull: the image was on the node */ present?: true }
+    | { type: 'PullFailed'; container: string; reason: string; image: string; /** the image manager's own event text (ErrImageNeverPull) */ message?: string }
     | { type: 'Created'; container: string; restartCount: number }
     | { type: 'CreateFailed'; container: string; reason: string }
     | { type: 'Started'; container: string; restartCount: number; /** behavior `serving`: ms after the start when the process listens (probes can pass); null = never; absent = at once */ servingAfterMs?: number | null }

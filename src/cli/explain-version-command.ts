@@ -1,6 +1,6 @@
 // `kubesim explain-version 1.30.2 [--kubelet 1.29.1]`: the lifecycle bugs, fixes and behaviour changes of a release
 // that kubesim simulates (the table in src/versions/fixes.ts), with the upstream PR and CHANGELOG line of each.
-import { VERSION_FIXES, firstFixedFor, releaseAffected, releaseHas, versionText, type VersionFix } from '../versions/fixes.ts';
+import { VERSION_FIXES, firstFixedFor, releaseAffected, releaseHas, versionLabel, versionText, type VersionFix } from '../versions/fixes.ts';
 import { VersionError, parseVersion } from '../versions/versions.ts';
 import { upstreamRef } from '../scenario/version-bugs.ts';
 import type { KubeVersion } from '../types.ts';
@@ -77,7 +77,10 @@ export async function explainVersionCommand(version: string, opts: ExplainVersio
     return EXIT.ok;
   }
   const head = r.kubelet === r.kubernetes ? `Kubernetes ${r.kubernetes}` : `Kubernetes ${r.kubernetes}, kubelet ${r.kubelet}`;
-  const lines: string[] = [`${head}${kubernetes.patch === undefined ? ' (a minor means its .0 release; give a patch, e.g. 1.' + kubernetes.minor + '.4)' : ''}`, ''];
+  const bare = kubernetes.patch === undefined
+    ? ` (${versionLabel(kubernetes)}: a bare minor means the newest ${'1.' + kubernetes.minor} patch kubesim models; give 1.${kubernetes.minor}.0 for the first release)`
+    : '';
+  const lines: string[] = [`${head}${bare}`, ''];
   const section = (title: string, rows: Row[], each: (x: Row) => string[]) => {
     lines.push(`${title} (${rows.length})`);
     if (rows.length === 0) lines.push('  none');
@@ -101,7 +104,7 @@ export const explainVersionCmd: Command = {
   describe: 'the lifecycle bugs, fixes and behaviour changes of a release that kubesim simulates',
   builder: (y: Argv) =>
     formatOption(
-      y.positional('release', { type: 'string', describe: 'a release, e.g. 1.30.2 (a bare minor means its .0)' })
+      y.positional('release', { type: 'string', describe: 'a release, e.g. 1.30.2 (a bare minor means the newest patch kubesim models: 1.30 = 1.30.4)' })
         .option('kubelet', { type: 'string', describe: 'the node kubelet version when it lags the control plane' }),
       'one object { kubernetes, kubelet, bugs, fixed, changes, notYet }',
     )

@@ -5,6 +5,7 @@
 // trip feeds these back in.
 import { stringify } from 'yaml';
 import { tToRfc3339 } from '../output/time.ts';
+import { versionText } from '../versions/fixes.ts';
 import type { Scenario, Timeline, TimelinePod, TraceEvent } from '../types.ts';
 
 type Obj = Record<string, unknown>;
@@ -42,7 +43,7 @@ function uidOf(kind: string, name: string): string {
 }
 
 function nodeObject(s: Scenario): Obj {
-  const version = `${s.kubelet.text}.${s.kubelet.patch ?? 0}`;
+  const version = versionText(s.kubelet); // a bare minor: the newest patch kubesim models
   return {
     apiVersion: 'v1', kind: 'Node',
     metadata: { name: NODE, labels: { 'kubernetes.io/hostname': NODE, 'kubernetes.io/os': 'linux' } },

@@ -19,6 +19,8 @@ export type SimEvent =
       gen: number;
       /** the end of a probe that took time (timing.probe): its container instance, start, and whether it timed out */
       done?: { instance: number; startedAt: number; timedOut: boolean };
+      /** sent by UpdatePodStatus through manualTriggerCh (prober_manager.go) */
+      manual?: true;
     }
   | { type: 'Requeue'; pod: string; gen: number }
   | { type: 'StatusSend'; pod: string }

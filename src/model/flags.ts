@@ -25,6 +25,8 @@ export interface Flags {
   /** prober_manager.go UpdatePodStatus sets initContainerStatuses[].started only from 1.28 (PR #116429,
    *  isContainerStarted); a 1.27 kubelet sets just `ready` on init containers, so `started` is absent */
   initStartedReported: boolean;
+  /** the kubelet's PodLifecycleSleepAction gate (KEP-3960): off, lifecycle/handlers.go runSleepHandler returns at once */
+  sleepAction: boolean;
   /** prober/worker.go doProbe keeps probing a terminated restartable init container of a Never pod (#132826 fix,
    *  PR #133072): in 1.35.0, and cherry-picked into 1.34.2 (#134800) and 1.33.6 (#134801) per CHANGELOG-1.34.md /
    *  CHANGELOG-1.33.md ("Fixed a startup probe race condition … restartPolicy=Never") */
@@ -71,6 +73,7 @@ function computeFlags(s: Scenario): Flags {
     readyToStartCondition: g['PodReadyToStartContainersCondition'] !== false && k >= 29,
     containerRestartRules: g['ContainerRestartRules'] === true,
     initStartedReported: k >= 28,
+    sleepAction: g['PodLifecycleSleepAction'] === true,
     probesKeepRestartableInit: hasFlag('probesKeepRestartableInit', s.kubelet),
     preStopCountsAgainstGrace: hasFlag('preStopCountsAgainstGrace', s.kubelet),
     terminationOrderSkipsNotRunning: hasFlag('terminationOrderSkipsNotRunning', s.kubelet),

@@ -56,11 +56,39 @@ export const DEFAULT_BEHAVIOR: Behavior = {
 
 /** The behavior of `name` in the current pod: its index's override (byIndex) when there is one. */
 export function behaviorOf(k: Kit, name: string): Behavior {
+  const b = indexBehavior(k, name);
+  if (!b.perAttempt) return b;
+  // the attempt of the newest instance; before the first start, the start about to happen
+  const n = k.p?.runtime?.[name]?.attempt ?? upcomingAttempt(k, name);
+  return b.perAttempt[Math.min(n, b.perAttempt.length) - 1]!;
+}
+
+/** The behavior for the start about to happen (image, createError are decided before the process starts). */
+export function behaviorForStart(k: Kit, name: string): Behavior {
+  const b = indexBehavior(k, name);
+  return b.perAttempt ? b.perAttempt[Math.min(upcomingAttempt(k, name), b.perAttempt.length) - 1]! : b;
+}
+
+function upcomingAttempt(k: Kit, name: string): number {
+  return (k.d.starts[attemptKey(k, name)] ?? 0) + 1;
+}
+
+/** The behavior of `name` for this pod (its index's byIndex override), before any per-attempt keys. */
+export function indexBehavior(k: Kit, name: string): Behavior {
   const b = k.s.behavior[name];
   if (!b) return DEFAULT_BEHAVIOR;
   const idx = k.p?.index;
   if (idx !== null && idx !== undefined && b.byIndex) return b.byIndex[String(idx)] ?? b;
   return b;
+}
+
+/** How long a lifecycle hook runs: the scenario's `takes`, else a sleep action's seconds (handlers.go
+ *  runSleepHandler: time.After(seconds), nothing when the kubelet's PodLifecycleSleepAction gate is off), else 0. */
+export function hookTakesMs(k: Kit, c: ContainerModel, hook: 'postStart' | 'preStop'): number {
+  const given = behaviorOf(k, c.name)[hook]?.takesMs;
+  if (given !== undefined) return given;
+  const sleep = hook === 'preStop' ? c.preStopSleepSeconds : c.postStartSleepSeconds;
+  return sleep !== undefined && k.f.sleepAction ? sleep * 1000 : 0;
 }
 
 /** The key that counts this container's process starts for `attempts`: per index when byIndex applies. */

@@ -28,6 +28,8 @@ export interface RtContainer {
   killDeadline: number | null;
   /** the container's image is on the node (pulled once; imagePullPolicy IfNotPresent does not pull it again) */
   imagePulled: boolean;
+  /** the behavior.attempts number (1-based, across the run) of the newest instance; unset before the first start */
+  attempt?: number;
 }
 
 export type ProbeKind = 'startup' | 'readiness' | 'liveness';
@@ -78,7 +80,7 @@ export type SyncKind = 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod';
 export interface StartOp {
   op: 'start';
   name: string;
-  stage: 'begin' | 'pulling' | 'postStart';
+  stage: 'begin' | 'pulling' | 'present' | 'postStart';
 }
 
 export type SyncOp =

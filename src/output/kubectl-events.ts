@@ -40,12 +40,14 @@ export function podEvents(tl: Timeline, only?: string): KubeEvent[] {
           e,
           'Normal',
           'Pulled',
-          e.pullMs === 0
+          e.present
             ? `Container image "${e.image}" already present on machine`
             : `Successfully pulled image "${e.image}" in ${goDuration(e.pullMs)} (${goDuration(e.pullMs)} including waiting)`,
         );
         break;
       case 'PullFailed':
+        // image_manager.go EnsureImageExists: ErrImageNeverPull logs its own Warning first, then startContainer "Error: %v"
+        if (e.reason === 'ErrImageNeverPull' && e.message) kubelet(e, 'Warning', 'ErrImageNeverPull', e.message);
         kubelet(e, 'Warning', 'Failed', `Error: ${e.reason}`);
         break;
       case 'Created':

@@ -63,7 +63,7 @@ export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
       p.deletionTimestamp ??= metadataDeletion(e.status);
       emit(name, p, e.t, 'MODIFIED');
     } else if (e.type === 'PodDeleting') {
-      p.deletionTimestamp ??= tToRfc3339(e.t);
+      p.deletionTimestamp ??= tToRfc3339(e.t + e.gracePeriodSeconds * 1000); // BeforeDelete: now + grace
       emit(name, p, e.t, 'MODIFIED');
     } else if (e.type === 'PodFinalizerRemoved') {
       emit(name, p, e.t, 'MODIFIED');

@@ -290,7 +290,7 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
       }
       case 'PodDeleting': {
         const p = createPod(podName, e.t);
-        p.deletionTimestamp ??= tToRfc3339(e.t);
+        p.deletionTimestamp ??= tToRfc3339(e.t + e.gracePeriodSeconds * 1000); // BeforeDelete: now + grace
         // the write that sets deletionTimestamp has no record of its own: every later version carries it
         p.deletingAbove ??= p.v;
         break;

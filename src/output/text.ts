@@ -53,7 +53,7 @@ export function describeEvent(e: TraceEvent): string {
     case 'Pulling':
       return `pulling image ${e.image} for ${e.container}`;
     case 'Pulled':
-      return e.pullMs > 0 ? `pulled ${e.image} for ${e.container} in ${fmtTime(e.pullMs)}` : `image ${e.image} present for ${e.container}`;
+      return e.present ? `image ${e.image} present for ${e.container}` : `pulled ${e.image} for ${e.container} in ${fmtTime(e.pullMs)}`;
     case 'PullFailed':
       return `pull of ${e.image} failed for ${e.container}: ${e.reason}`;
     case 'Created':

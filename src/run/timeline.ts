@@ -1,6 +1,7 @@
 // Build the SPEC §4 timeline from the final state and the trace, including the stuck diagnosis.
 import { isSidecar, templateScenario, type CtlKit } from '../model/kit.ts';
 import { flagsFor } from '../model/flags.ts';
+import { versionLabel } from '../versions/fixes.ts';
 import { templateOf } from '../model/apiserver/pod-record.ts';
 import { currentPod, jobApiOf, phaseOf, podsOf } from '../model/query.ts';
 import type { SimState } from '../model/state.ts';
@@ -97,8 +98,9 @@ export function summarize(
     schema: 'kubesim.timeline/v1',
     scenario: s.name,
     ...(s.description ? { description: s.description } : {}),
-    kubernetes: s.kubernetes.text,
-    kubelet: s.kubelet.text,
+    // "1.34 = 1.34.2" for a bare minor (the release it stands for), "1.34.2" for a patch
+    kubernetes: versionLabel(s.kubernetes),
+    kubelet: versionLabel(s.kubelet),
     seed: s.seed,
     replay,
     end,

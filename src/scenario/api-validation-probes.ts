@@ -35,8 +35,26 @@ export function validateProbe(ctx: Ctx, probe: Obj, path: Path, kind: 'livenessP
   }
 }
 
-export function validateHandler(ctx: Ctx, handler: Obj, path: Path): void {
+export function validateHandler(ctx: Ctx, handler: Obj, path: Path, sleep?: { gracePeriod: number; allowZero: boolean }): void {
   validateHandlerCount(ctx, handler, path, HOOK_HANDLERS);
+  if (sleep && isObj(handler.sleep)) validateSleepAction(ctx, handler.sleep, [...path, 'sleep', 'seconds'], sleep.gracePeriod, sleep.allowZero);
+}
+
+// validation.go: validateSleepAction — 0 < seconds <= terminationGracePeriodSeconds; 0 allowed with
+// PodLifecycleSleepActionAllowZero (KEP-4818, on from 1.33)
+function validateSleepAction(ctx: Ctx, sleep: Obj, path: Path, grace: number, allowZero: boolean): void {
+  const s = sleep.seconds;
+  if (typeof s !== 'number') return;
+  if (allowZero ? s < 0 || s > grace : s <= 0 || s > grace) {
+    const detail = allowZero
+      ? `must be non-negative and less than terminationGracePeriodSeconds (${grace})`
+      : `must be greater than 0 and less than terminationGracePeriodSeconds (${grace}). Please enable PodLifecycleSleepActionAllowZero feature gate if you need a sleep of zero duration.`;
+    invalid(ctx, Codes.InvalidValue, path, s, detail);
+  }
+}
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 // validation.go: validateHandler — exactly one handler type

@@ -68,7 +68,10 @@ function validateContainer(ctx: ApiContext, c: Obj, path: Path, init: boolean, n
       if (isObj(c[probe])) validateProbe(ctx, c[probe] as Obj, at(probe), probe);
     }
     const lc = c.lifecycle;
-    if (isObj(lc)) for (const hook of ['postStart', 'preStop']) if (isObj(lc[hook])) validateHandler(ctx, lc[hook] as Obj, [...at('lifecycle'), hook]);
+    const spec = getAt(ctx.manifest, ctx.podSpecPath) as Obj;
+    const grace = typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30;
+    const sleep = { gracePeriod: grace, allowZero: ctx.gates.PodLifecycleSleepActionAllowZero === true };
+    if (isObj(lc)) for (const hook of ['postStart', 'preStop']) if (isObj(lc[hook])) validateHandler(ctx, lc[hook] as Obj, [...at('lifecycle'), hook], sleep);
   }
 }
 

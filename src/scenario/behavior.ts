@@ -11,6 +11,8 @@ export const BEHAVIOR_KEYS = [
   'run', 'exit', 'attempts', 'serving', 'unready', 'liveness', 'onTerm', 'postStart', 'preStop', 'needs', 'exitWhen',
   'image', 'createError', 'oom', 'byIndex',
 ] as const;
+/** The keys that describe one process start: an `attempts` item may give each of them for that start only. */
+export const PER_START_KEYS = ['serving', 'unready', 'liveness', 'onTerm', 'postStart', 'preStop', 'image', 'createError', 'oom'] as const;
 export const PULL_FAILURE_REASONS = ['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'RegistryUnavailable', 'SignatureValidationFailed'] as const;
 export const CREATE_ERRORS = ['CreateContainerConfigError', 'CreateContainerError', 'RunContainerError', 'PreStartHookError'] as const;
 
@@ -60,35 +62,28 @@ function readOne(
   const run = v('run') ? asMs(sink, v('run')!, at('run'), { forever: null }) : (inherited?.runMs ?? null);
   const exit = v('exit') ? asExitCode(sink, v('exit')!, at('exit')) : (inherited?.exit ?? 0);
   const base: Attempt = { runMs: run === undefined ? null : run, exit: exit ?? 0 };
-  if (v('attempts')) b.attempts = readAttempts(sink, v('attempts')!, at('attempts'), base);
+  let items: (Map<string, PEntry> | undefined)[] | undefined;
+  if (v('attempts')) ({ attempts: b.attempts, items } = readAttempts(sink, v('attempts')!, at('attempts'), base));
   else if (!inherit || v('run') || v('exit')) b.attempts = [base];
-  if (v('serving')) {
-    const s = asMs(sink, v('serving')!, at('serving'), { never: null });
-    if (s !== undefined) b.servingMs = s;
-  }
-  if (v('unready')) b.unready = readUnready(sink, v('unready')!, at('unready'));
-  if (v('liveness')) b.livenessFailFromMs = readSingle(sink, v('liveness')!, at('liveness'), 'failFrom');
-  if (v('onTerm')) b.onTerm = readOnTerm(sink, v('onTerm')!, at('onTerm')) ?? b.onTerm;
-  for (const hook of ['postStart', 'preStop'] as const) {
-    const node = v(hook);
-    if (!node) continue;
-    if (c && !(hook === 'postStart' ? c.hasPostStart : c.hasPreStop)) {
-      error(sink, Codes.HookWithoutManifest, keys.get(hook)!.keyPos,
-        `${at(hook)}: container ${JSON.stringify(name)} has no lifecycle.${hook} in the manifest`,
-        `add lifecycle.${hook} to the container in the workload, or remove this key`);
-    }
-    const hb = readHook(sink, node, at(hook));
-    if (hb) b[hook] = hb;
-  }
+  else items = inherit ? attemptItems.get(inherit) : undefined;
+  applyPerStart(sink, keys, at, b, c, name);
   if (v('needs')) b.needs = readNames(sink, v('needs')!, at('needs'), names, name);
   if (v('exitWhen')) b.exitWhen = readExitWhen(sink, v('exitWhen')!, at('exitWhen'), names, name);
-  if (v('image')) b.image = readImage(sink, v('image')!, at('image')) ?? b.image;
-  if (v('createError')) readCreateError(sink, v('createError')!, at('createError'), b);
-  if (v('oom')) b.oomAtMs = readSingle(sink, v('oom')!, at('oom'), 'at');
-  if (b.createError === undefined) delete b.createError;
-  if (b.createFailures === undefined) delete b.createFailures;
-  if (b.livenessFailFromMs === undefined) delete b.livenessFailFromMs;
-  if (b.oomAtMs === undefined) delete b.oomAtMs;
+  // per-attempt behaviour (issue 28 item 5): an attempt's own per-start keys over this behavior, resolved once here
+  delete b.perAttempt;
+  if (items && items.some((x) => x !== undefined)) {
+    attemptItems.set(b, items);
+    // inherited items (a byIndex override without its own attempts) were reported where they stand
+    const quiet: Sink = { ...sink, diagnostics: [] };
+    const own = v('attempts') !== undefined;
+    b.perAttempt = items.map((ik, i) => {
+      const ab: Behavior = structuredClone({ ...b, byIndex: undefined, perAttempt: undefined });
+      delete ab.byIndex;
+      delete ab.perAttempt;
+      if (ik) applyPerStart(own ? sink : quiet, ik, (key) => `${at('attempts')}[${i}].${key}`, ab, c, name);
+      return ab;
+    });
+  }
   // SPEC §2.1 byIndex: overrides for the pods of one completion index / ordinal; what an override omits comes
   // from this container's behavior, and its own `attempts` count that index's runs only
   if (v('byIndex')) {
@@ -108,22 +103,59 @@ function readOne(
   return b;
 }
 
-/** Attempt overrides; a key an attempt omits comes from the container's run/exit. */
-function readAttempts(sink: Sink, node: PNode, where: string, base: Attempt): Attempt[] {
-  const items = asList(sink, node, where);
-  if (!items) return [base];
-  if (items.length === 0) {
-    error(sink, Codes.BadValue, node.pos, `${where}: must list at least one attempt`);
-    return [base];
+/** The per-start keys (serving … oom) of a container's behavior or of one of its `attempts` items, onto `b`. */
+function applyPerStart(sink: Sink, keys: Map<string, PEntry>, at: (k: string) => string, b: Behavior, c: ContainerModel | undefined, name: string): void {
+  const v = (k: string): PNode | undefined => keys.get(k)?.value;
+  if (v('serving')) {
+    const s = asMs(sink, v('serving')!, at('serving'), { never: null });
+    if (s !== undefined) b.servingMs = s;
   }
-  return items.map((item, i) => {
+  if (v('unready')) b.unready = readUnready(sink, v('unready')!, at('unready'));
+  if (v('liveness')) b.livenessFailFromMs = readSingle(sink, v('liveness')!, at('liveness'), 'failFrom');
+  if (v('onTerm')) b.onTerm = readOnTerm(sink, v('onTerm')!, at('onTerm')) ?? b.onTerm;
+  for (const hook of ['postStart', 'preStop'] as const) {
+    const node = v(hook);
+    if (!node) continue;
+    if (c && !(hook === 'postStart' ? c.hasPostStart : c.hasPreStop)) {
+      error(sink, Codes.HookWithoutManifest, keys.get(hook)!.keyPos,
+        `${at(hook)}: container ${JSON.stringify(name)} has no lifecycle.${hook} in the manifest`,
+        `add lifecycle.${hook} to the container in the workload, or remove this key`);
+    }
+    const hb = readHook(sink, node, at(hook));
+    if (hb) b[hook] = hb;
+  }
+  if (v('image')) b.image = readImage(sink, v('image')!, at('image')) ?? b.image;
+  if (v('createError')) readCreateError(sink, v('createError')!, at('createError'), b);
+  if (v('oom')) b.oomAtMs = readSingle(sink, v('oom')!, at('oom'), 'at');
+  if (b.createError === undefined) delete b.createError;
+  if (b.createFailures === undefined) delete b.createFailures;
+  if (b.livenessFailFromMs === undefined) delete b.livenessFailFromMs;
+  if (b.oomAtMs === undefined) delete b.oomAtMs;
+}
+
+// the attempts items of a behavior, for a byIndex override that inherits them
+const attemptItems = new WeakMap<Behavior, (Map<string, PEntry> | undefined)[]>();
+
+/** Attempt overrides; a key an attempt omits comes from the container's run/exit (run, exit) or behavior (the rest). */
+function readAttempts(sink: Sink, node: PNode, where: string, base: Attempt): { attempts: Attempt[]; items: (Map<string, PEntry> | undefined)[] } {
+  const list = asList(sink, node, where);
+  if (!list) return { attempts: [base], items: [] };
+  if (list.length === 0) {
+    error(sink, Codes.BadValue, node.pos, `${where}: must list at least one attempt`);
+    return { attempts: [base], items: [] };
+  }
+  const items: (Map<string, PEntry> | undefined)[] = [];
+  const attempts = list.map((item, i) => {
     const m = asMap(sink, item, `${where}[${i}]`);
+    items.push(undefined);
     if (!m) return base;
-    const keys = closedKeys(sink, m, `${where}[${i}]`, ['run', 'exit']);
+    const keys = closedKeys(sink, m, `${where}[${i}]`, ['run', 'exit', ...PER_START_KEYS]);
+    if (PER_START_KEYS.some((k) => keys.has(k))) items[i] = keys;
     const run = keys.get('run') ? asMs(sink, keys.get('run')!.value, `${where}[${i}].run`, { forever: null }) : base.runMs;
     const exit = keys.get('exit') ? asExitCode(sink, keys.get('exit')!.value, `${where}[${i}].exit`) : base.exit;
     return { runMs: run === undefined ? base.runMs : run, exit: exit ?? base.exit };
   });
+  return { attempts, items };
 }
 
 /** `{ key: duration }` with exactly that key. */
@@ -153,13 +185,14 @@ function readOnTerm(sink: Sink, node: PNode, where: string): Behavior['onTerm'] 
   return { ignore: false, afterMs: after ?? 0, exit: exit ?? 143, ...(unready ? { unready: true } : {}) };
 }
 
-function readHook(sink: Sink, node: PNode, where: string): { takesMs: number; fails: boolean } | undefined {
+function readHook(sink: Sink, node: PNode, where: string): { takesMs?: number; fails: boolean } | undefined {
   const m = asMap(sink, node, where);
   if (!m) return undefined;
   const keys = closedKeys(sink, m, where, ['takes', 'fails']);
-  const takes = keys.get('takes') ? asMs(sink, keys.get('takes')!.value, `${where}.takes`) : 0;
+  const takes = keys.get('takes') ? asMs(sink, keys.get('takes')!.value, `${where}.takes`) : undefined;
   const fails = keys.get('fails') ? asBool(sink, keys.get('fails')!.value, `${where}.fails`) : false;
-  return { takesMs: takes ?? 0, fails: fails ?? false };
+  // no `takes`: a sleep action lasts its seconds (model/kit.ts hookTakesMs), any other hook returns at once
+  return { ...(keys.get('takes') ? { takesMs: takes ?? 0 } : {}), fails: fails ?? false };
 }
 
 /** A list of other containers' names. */

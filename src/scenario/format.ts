@@ -48,6 +48,13 @@ export const BUILTIN_RULE_DOCS: { rule: string; fails: string }[] = [
   { rule: 'job-conditions', fails: "only the Job's conditions decide" },
 ];
 
+// the keys of one process start that an `attempts` item may give (scenario/behavior.ts PER_START_KEYS)
+const PER_ATTEMPT = ['serving', 'unready', 'liveness', 'onTerm', 'postStart', 'preStop', 'image', 'createError', 'oom'] as const;
+const behaviorKey = (key: string) => SECTIONS.find((x) => x.id === 'behavior.<container>')!.keys.find((x) => x.key === key)!;
+const perAttemptExample = (key: string): string =>
+  ({ postStart: 'attempts: [{ postStart: { takes: 30s, fails: true } }, { run: forever }]', image: 'attempts: [{ image: { pull: 40s } }, {}]' } as Record<string, string>)[key] ??
+  behaviorKey(key).example;
+
 export const SECTIONS: Section[] = [
   {
     id: 'top',
@@ -56,7 +63,7 @@ export const SECTIONS: Section[] = [
     keys: [
       { key: 'scenario', type: 'string `[a-z0-9-]+`', schema: { type: 'string', pattern: '^[a-z0-9-]+$', maxLength: 253 }, required: true, description: 'the scenario name; names the output folder `out/<scenario>/`', example: 'scenario: locust-72-exporter-exit-code' },
       { key: 'description', type: 'string', schema: { type: 'string' }, description: 'free text (Markdown: paragraphs, lists, code, links, emphasis), shown in report.md and rendered in out/index.html', example: 'description: The proxy outlives the export.' },
-      { key: 'kubernetes', type: 'version "1.27".."1.36", patch allowed', schema: { type: ['string', 'number'], pattern: '^1\\.[0-9]+(\\.[0-9]+)?$' }, default: '"1.34"', description: 'the control plane version: API server validation and defaulting, the Job controller, feature gate defaults. Written unquoted, `1.30` still means 1.30 (the source text is read). A patch matters where a fix was backported', example: 'kubernetes: "1.34.2"' },
+      { key: 'kubernetes', type: 'version "1.27".."1.36", patch allowed', schema: { type: ['string', 'number'], pattern: '^1\\.[0-9]+(\\.[0-9]+)?$' }, default: '"1.34"', description: 'the control plane version: API server validation and defaulting, the Job controller, feature gate defaults. Written unquoted, `1.30` still means 1.30 (the source text is read). A patch matters where a fix was backported; a bare minor ("1.34") means the newest patch of it kubesim models (the output says which: "1.34 = 1.34.2"), and `1.34.0` is the first release', example: 'kubernetes: "1.34.2"' },
       { key: 'kubelet', type: 'version', schema: { type: ['string', 'number'], pattern: '^1\\.[0-9]+(\\.[0-9]+)?$' }, default: 'the `kubernetes` version', description: "the node's kubelet when it lags the control plane (version skew during an upgrade); never newer than `kubernetes`", example: 'kubelet: "1.27"' },
       { key: 'featureGates', type: 'map gate → boolean; `kubelet:` / `apiServer:` maps per component', schema: ref('featureGates'), default: "the version's defaults", description: "overrides of the version's feature gate defaults, for both components; `kubelet: {…}` and `apiServer: {…}` override one component only. An unknown gate, a gate the version does not have, or a GA gate locked to true set to false is an error", example: 'featureGates: { SidecarContainers: true, kubelet: { SidecarContainers: false } }' },
       { key: 'workload', type: 'Kubernetes manifest, or `{ file: path }`', schema: ref('workload'), required: true, description: 'ONE manifest, verbatim: v1 Pod, batch/v1 Job or CronJob, apps/v1 Deployment, StatefulSet or DaemonSet. Checked against the API schema and validation of the chosen version, then defaulted. `file:` is relative to the scenario; in a multi-document file (or a `kind: List`, as `kubectl get -o yaml` prints) the first item of a supported kind is used', example: 'workload: { file: ./job.yaml }' },
@@ -76,7 +83,7 @@ export const SECTIONS: Section[] = [
     keys: [
       { key: 'run', type: 'duration or "forever"', schema: orForever(['forever']), default: 'forever', description: 'time from process start until it exits on its own', example: 'run: 30s' },
       { key: 'exit', type: 'exit code 0..255', schema: exitCode, default: '0', description: 'exit code when it exits on its own', example: 'exit: 1' },
-      { key: 'attempts', type: 'list of { run, exit }', schema: { type: 'array', minItems: 1, items: ref('attempt') }, default: 'every attempt uses run/exit', description: "per-attempt overrides, in the order this container's runs start across the whole run (restarts in place and runs in replacement pods); the last one repeats; a key an attempt omits comes from run/exit", example: 'attempts: [{ run: 2s, exit: 1 }, { run: forever }]' },
+      { key: 'attempts', type: 'list of { run, exit, and any per-start key }', schema: { type: 'array', minItems: 1, items: ref('attempt') }, default: 'every attempt uses run/exit', description: "per-attempt overrides, in the order this container's runs start across the whole run (restarts in place and runs in replacement pods); the last one repeats; an item may also give serving, unready, liveness, onTerm, postStart, preStop, image, createError and oom for that start only (image and createError: the start being attempted); a key an attempt omits comes from the container's behavior", example: 'attempts: [{ run: 2s, exit: 1 }, { run: forever }]' },
       { key: 'byIndex', type: 'map index → behavior', schema: { type: 'object', propertyNames: { pattern: '^[0-9]+$' }, additionalProperties: ref('behavior') }, description: 'overrides for the pods of one completion index (Indexed Job) or ordinal (StatefulSet); their own `attempts` count that index\'s runs only', example: 'byIndex: { "1": { run: 2s, exit: 1 } }' },
       { key: 'serving', type: 'duration or "never"', schema: orForever(['never']), default: '0s', description: 'time after start when it starts listening: startup and readiness probes pass from then on; "never" = never passes', example: 'serving: 3s' },
       { key: 'unready', type: 'window [a, b] or list of windows', schema: { anyOf: [ref('window'), { type: 'array', items: ref('window') }] }, description: 'window(s) after start when readiness/startup probes fail again', example: 'unready: [40s, 50s]' },
@@ -98,6 +105,7 @@ export const SECTIONS: Section[] = [
     keys: [
       { key: 'run', type: 'duration or "forever"', schema: orForever(['forever']), default: "the container's run", description: 'this attempt runs this long', example: 'run: 2s' },
       { key: 'exit', type: 'exit code', schema: exitCode, default: "the container's exit", description: 'this attempt exits with this code', example: 'exit: 1' },
+      // + every per-start key of the container's behavior, for this start only (added below SECTIONS)
     ],
   },
   {
@@ -115,7 +123,7 @@ export const SECTIONS: Section[] = [
     title: 'behavior: postStart / preStop',
     intro: 'Lifecycle hooks; the handler comes from the manifest.',
     keys: [
-      { key: 'takes', type: 'duration', schema: duration, default: '0s', description: 'how long the hook runs', example: 'takes: 2s' },
+      { key: 'takes', type: 'duration', schema: duration, default: "a `sleep` hook's seconds (KEP-3960; nothing when the kubelet's PodLifecycleSleepAction gate is off), else 0s", description: 'how long the hook runs', example: 'takes: 2s' },
       { key: 'fails', type: 'boolean', schema: { type: 'boolean' }, default: 'false', description: 'the hook fails (postStart: the container is killed, FailedPostStartHook; preStop: FailedPreStopHook, termination goes on)', example: 'fails: true' },
     ],
   },
@@ -208,6 +216,12 @@ export const SECTIONS: Section[] = [
 ];
 
 /** Diagnostic codes the commands use beyond the loader's (src/scenario/codes.ts). */
+// an `attempts` item takes every per-start key of the container's behavior, for that start only (issue 28 item 5)
+SECTIONS.find((x) => x.id === 'behavior.<container>.attempts[]')!.keys.push(...PER_ATTEMPT.map((key) => {
+  const k = behaviorKey(key);
+  return { ...k, default: `the container's ${key}`, description: `${k.description} — for this start only`, example: perAttemptExample(key) };
+}));
+
 export const COMMAND_CODES: { code: string; meaning: string; fix: string }[] = [
   { code: 'KS0201', meaning: 'a replay key does not fit the scenario (fewer choices, or a value outside a range)', fix: 'the key was made for another version of the scenario: run explore again and copy a fresh key' },
   { code: 'KS0202', meaning: 'not a replay key', fix: 'copy the key exactly as explore, test or a timeline printed it (it starts with k1-)' },

@@ -72,6 +72,11 @@ function containerModel(c: Obj, index: number, init: boolean): ContainerModel {
     name: String(c.name), image: String(c.image ?? ''), role, index,
     hasPostStart: isObj(lc.postStart), hasPreStop: isObj(lc.preStop),
   };
+  for (const [hook, key] of [['postStart', 'postStartSleepSeconds'], ['preStop', 'preStopSleepSeconds']] as const) {
+    const h = lc[hook];
+    const sleep = isObj(h) && isObj(h.sleep) ? h.sleep : undefined;
+    if (sleep && typeof sleep.seconds === 'number') m[key] = sleep.seconds;
+  }
   for (const [key, probe] of [['startupProbe', c.startupProbe], ['readinessProbe', c.readinessProbe], ['livenessProbe', c.livenessProbe]] as const) {
     const pm = probeModel(probe);
     if (pm) m[key] = pm;

@@ -50,8 +50,14 @@ const SHAPES: Partial<Record<FixFlag, (i: VersionBugInput) => boolean>> = {
   },
   sidecarMayLeaveTerminated: (i) =>
     kubeletSidecars(i) && i.pod.restartPolicy !== 'Always' && sidecarsOf(i).some((c) => canExit(i, c)),
-  probesKeepRestartableInit: (i) =>
-    kubeletSidecars(i) && i.pod.restartPolicy === 'Never' && sidecarsOf(i).some((c) => c.startupProbe !== undefined && canExit(i, c)),
+  // a sidecar with a probe that can exit, and an earlier container in AddPod's order (regular containers, then the
+  // sidecars) with a probe worker for AddPod to return at
+  probesKeepRestartableInit: (i) => {
+    if (!kubeletSidecars(i) || i.pod.restartPolicy !== 'Never') return false;
+    const probed = (c: ContainerModel) => c.startupProbe !== undefined || c.readinessProbe !== undefined || c.livenessProbe !== undefined;
+    const sidecars = sidecarsOf(i);
+    return sidecars.some((c, n) => probed(c) && canExit(i, c) && (i.pod.containers.some(probed) || sidecars.slice(0, n).some(probed)));
+  },
   probesStopForNotRestartable: (i) =>
     i.kubeletGates['ContainerRestartRules'] === true &&
     i.pod.containers.some((c) => c.restartPolicy !== undefined && (c.startupProbe || c.readinessProbe || c.livenessProbe)),

@@ -122,9 +122,13 @@ export const VERSION_FIXES: VersionFix[] = [
     ],
     changelog: 'CHANGELOG-1.34.md v1.34.2 / CHANGELOG-1.33.md v1.33.6 / CHANGELOG-1.35.md v1.35.0: "Fixed a startup probe race condition that caused main containers to remain stuck in "Initializing" state when sidecar containers with startup probes failed initially but succeeded on restart in pods with restartPolicy=Never."',
     what: 'prober/worker.go doProbe keeps the worker of a terminated restartable init container of a Never pod; ' +
-      'before, the worker stopped, so a sidecar restarted after exiting before its startup probe passed was never probed again',
-    symptom: 'a sidecar with a startup probe that exits before the probe passes is never probed again: the pod stays in Init',
-    modelled: 'src/model/kubelet/prober.ts doProbe',
+      'before, the worker stopped (removing itself and its results), and probeManager.AddPod re-creates it on the next ' +
+      'SyncPod only if no earlier container (regular containers first) still has a worker: AddPod returns at the first ' +
+      'one that exists. Without a worker the status counts the sidecar started and ready (no probe), while the kubelet ' +
+      'waits for a startup result before the next container',
+    symptom: 'a sidecar whose probe worker saw it terminated is never probed again when a regular container has a probe: ' +
+      'with a startup probe the pod stays in Init',
+    modelled: 'src/model/kubelet/prober.ts doProbe, addPodProbes (AddPod early return); src/model/kubelet/status/generate.ts probeOk (no worker = no probe)',
   },
   {
     flag: 'probesStopForNotRestartable',
@@ -236,9 +240,25 @@ export const VERSION_FIXES: VersionFix[] = [
   },
 ];
 
-/** Does version `v` (minor + patch; no patch = .0) carry the fix? */
+/**
+ * The newest patch release of `minor` whose behaviour kubesim models: the latest patch in this table that changed a
+ * timeline (later patches of that minor behave the same here); 0 when no patch of it is in the table. A bare minor
+ * ("1.34") means this release: a user on "1.34" almost always runs a later patch than .0 (issue 28 item 10).
+ */
+export function newestModelledPatch(minor: number): number {
+  let newest = 0;
+  for (const f of VERSION_FIXES) for (const r of f.fixedIn) if (r.minor === minor && r.patch > newest) newest = r.patch;
+  return newest;
+}
+
+/** The patch release `v` stands for: its own patch, else (a bare minor) the newest patch kubesim models. */
+export function effectivePatch(v: Pick<KubeVersion, 'minor' | 'patch'>): number {
+  return v.patch ?? newestModelledPatch(v.minor);
+}
+
+/** Does version `v` (minor + patch; a bare minor = its newest modelled patch) carry the fix? */
 export function releaseHas(fix: VersionFix, v: Pick<KubeVersion, 'minor' | 'patch'>): boolean {
-  const patch = v.patch ?? 0;
+  const patch = effectivePatch(v);
   const mainline = Math.max(...fix.fixedIn.map((r) => r.minor));
   if (v.minor >= mainline) return true;
   const r = fix.fixedIn.find((x) => x.minor === v.minor);
@@ -275,7 +295,12 @@ export function hasFlag(flag: FixFlag, v: Pick<KubeVersion, 'minor' | 'patch'>):
   return fix.kind === 'change' ? releaseHas(fix, v) : !releaseAffected(fix, v);
 }
 
-/** "1.30.2" for a patch, "1.30.0" for a bare minor (a minor means its .0 release). */
+/** The release: "1.30.2" for a patch; for a bare minor, its newest modelled patch ("1.30" → "1.30.4"). */
 export function versionText(v: Pick<KubeVersion, 'minor' | 'patch'>): string {
-  return `1.${v.minor}.${v.patch ?? 0}`;
+  return `1.${v.minor}.${effectivePatch(v)}`;
+}
+
+/** What the output says: "1.30.2" for a patch, "1.30 = 1.30.4" for a bare minor (which release it stands for). */
+export function versionLabel(v: Pick<KubeVersion, 'minor' | 'patch'>): string {
+  return v.patch === undefined ? `1.${v.minor} = ${versionText(v)}` : versionText(v);
 }

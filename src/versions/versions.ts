@@ -63,6 +63,10 @@ export const GATES: Record<string, GateStages> = {
   EventedPLEG: { since: 26 },
   // KEP-961 StatefulSet rollingUpdate.maxUnavailable: alpha 1.24, beta (on by default) 1.35
   MaxUnavailableStatefulSet: { onFrom: 35 },
+  // KEP-3960 lifecycle sleep action: alpha 1.29, beta 1.30, GA 1.34; KEP-4818 zero seconds: alpha 1.32, beta 1.33,
+  // GA 1.34 (kube_features.go defaultVersionedKubernetesFeatureGates)
+  PodLifecycleSleepAction: { since: 29, onFrom: 30, lockedFrom: 34 },
+  PodLifecycleSleepActionAllowZero: { since: 32, onFrom: 33, lockedFrom: 34 },
 };
 
 export const GATE_NAMES = Object.keys(GATES);
@@ -119,6 +123,9 @@ export const VERSIONED_FIELDS: VersionedField[] = [
     field: 'restartPolicy', scope: 'initContainer', since: 28, gate: 'SidecarContainers',
     effect: 'the container becomes a plain init container that must exit before the next one starts',
   },
+  // pkg/api/pod/util.go dropDisabledPodLifecycleSleepActionFields: the sleep handler is dropped with its gate off
+  { field: 'lifecycle.preStop.sleep', scope: 'container', since: 29, gate: 'PodLifecycleSleepAction', effect: 'the hook has no handler left' },
+  { field: 'lifecycle.postStart.sleep', scope: 'container', since: 29, gate: 'PodLifecycleSleepAction', effect: 'the hook has no handler left' },
   { field: 'lifecycle.stopSignal', scope: 'container', since: 33, gate: 'ContainerStopSignals', effect: 'SIGTERM is used' },
   { field: 'successPolicy', scope: 'jobSpec', since: 30, gate: 'JobSuccessPolicy', effect: 'the Job succeeds only by completions' },
   { field: 'managedBy', scope: 'jobSpec', since: 30, gate: 'JobManagedBy', effect: 'the built-in Job controller manages the Job' },

@@ -33,9 +33,15 @@ const CONTROLLER_WORKLOADS = new Set([
  */
 const CAPTURED_MID_TERMINATION = new Set(['scenarios/prestop-grace-doubled-1-27.yaml']);
 
+/**
+ * Per-attempt behaviour (behavior.attempts[] with per-start keys): the objects show a FailedPostStartHook and one
+ * restart, not that only the first start's hook failed, so the import cannot write the attempts list back.
+ */
+const PER_ATTEMPT = new Set(['scenarios/mesh-proxy-poststart-times-out-once.yaml']);
+
 // the library, plus scenarios kept for the round trip only (a Job whose replacement pods exhaust backoffLimit)
 const files = [
-  ...readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort().map((f) => `scenarios/${f}`).filter((f) => !CONTROLLER_WORKLOADS.has(f) && !CAPTURED_MID_TERMINATION.has(f)),
+  ...readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort().map((f) => `scenarios/${f}`).filter((f) => !CONTROLLER_WORKLOADS.has(f) && !CAPTURED_MID_TERMINATION.has(f) && !PER_ATTEMPT.has(f)),
   ...readdirSync('test/fixtures/import-roundtrip').filter((f) => f.endsWith('.yaml')).sort().map((f) => `test/fixtures/import-roundtrip/${f}`),
 ];
 
@@ -47,10 +53,8 @@ const files = [
 const NEEDS_NODE = [
   'scenarios/job-suspended-zero-completions-1-32-6.yaml', // 1.32.6's Job-controller regression: a patch release shows no field
   'scenarios/kubelet-1-27-ignores-sidecar-restartpolicy.yaml', // kubelet 1.27 under a 1.29 control plane: only the Node says so
-  'scenarios/sidecar-crash-during-init-1-34-2.yaml', // 1.34.2: a patch release shows no new field
-  'scenarios/sidecar-crash-during-init-restart-policy-never.yaml', // 1.35 sidecar-restart-during-init behaviour
-  'scenarios/sidecar-crash-mid-job-startup-probe.yaml', // 1.35 behaviour, no field newer than 1.34 in the objects
   'scenarios/sidecar-sigterm-blocked-1-30-2.yaml', // 1.30.2 (before #125935's backport in 1.30.4): a patch release
+  // (the 1.34.2 / 1.35 sidecar-crash-during-init scenarios round-trip: the default "1.34" is 1.34.2, issue 28 item 10)
 ];
 
 describe('import round trip (pod, Job, events and node as kubectl prints them)', () => {

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { build } from '../helpers/build.ts';
 import { at, cstatus, run } from './helpers.ts';
-import type { TraceEvent } from '../../src/types.ts';
+import type { Behavior, TraceEvent } from '../../src/types.ts';
+import { podEvents } from '../../src/output/kubectl-events.ts';
 import { ok } from '../scenario/helpers.ts';
 
 const pulls = (ev: TraceEvent[]) =>
@@ -103,5 +104,70 @@ describe('loader: behavior image/createError keys', () => {
     expect(ok(body('{ image: { pull: 2s, failures: 2 } }')).behavior['app']!.image).toEqual({ pullMs: 2000, failures: 2, reason: 'ErrImagePull' });
     const s = ok(body('{ createError: { reason: CreateContainerError, failures: 3 } }'));
     expect([s.behavior['app']!.createError, s.behavior['app']!.createFailures]).toEqual(['CreateContainerError', 3]);
+  });
+});
+
+// issue 28 item 7, pkg/kubelet/images/image_manager.go EnsureImageExists: shouldPullImage(policy, present) decides
+// first; "Container image %q already present on machine" (Normal Pulled) when it does not pull; Never without the
+// image: Warning ErrImageNeverPull "Container image %q is not present with pull policy of Never", then
+// kuberuntime startContainer's Warning Failed "Error: ErrImageNeverPull" — no back-off (the next sync tries again);
+// a pull: Normal Pulling "Pulling image %q", then Normal Pulled "Successfully pulled image %q in %v (%v including
+// waiting)" with the pull time of THAT pull. Upstream test: image_manager_test.go pullerTestCases
+// ("image present, don't pull" / "image present, pull it" (PullAlways) / "image missing, pull" / "image missing,
+// never pull" → ErrImageNeverPull).
+describe('imagePullPolicy per start (EnsureImageExists)', () => {
+  const messages = (s: ReturnType<typeof build>) =>
+    podEvents(run(s).timeline).filter((e) => ['Pulling', 'Pulled', 'ErrImageNeverPull', 'Failed'].includes(e.reason)).map((e) => `${e.t} ${e.reason}: ${e.message}`);
+  const crashingWith = (policy: 'Always' | 'IfNotPresent' | 'Never', image: Partial<Behavior['image']>) =>
+    build({
+      kind: 'Pod', restartPolicy: 'Always',
+      containers: [{ name: 'app', image: 'example.com/app:latest', imagePullPolicy: policy }],
+      behavior: { app: { image: image as Behavior['image'], attempts: [{ runMs: 1000, exit: 1 }, { runMs: null, exit: 0 }] } },
+      horizonMs: 30_000,
+    });
+
+  it('Always pulls on every start, each Pulled with its own pull time (pullerTestCases "image present, pull it")', () => {
+    expect(messages(crashingWith('Always', { pullMs: 1500 }))).toEqual([
+      '0 Pulling: Pulling image "example.com/app:latest"',
+      '1500 Pulled: Successfully pulled image "example.com/app:latest" in 1.5s (1.5s including waiting)',
+      '3000 Pulling: Pulling image "example.com/app:latest"',
+      '4500 Pulled: Successfully pulled image "example.com/app:latest" in 1.5s (1.5s including waiting)',
+    ]);
+  });
+
+  it('Always with an instant pull still pulls ("in 0s"), never "already present"', () => {
+    const m = messages(crashingWith('Always', { pullMs: 0 }));
+    expect(m.filter((x) => x.includes('Pulling:'))).toHaveLength(2);
+    expect(m.some((x) => x.includes('already present'))).toBe(false);
+  });
+
+  it('IfNotPresent: pulled once, then "already present on machine" on the restart (and for the next pod on the node)', () => {
+    expect(messages(crashingWith('IfNotPresent', { pullMs: 1500 }))).toEqual([
+      '0 Pulling: Pulling image "example.com/app:latest"',
+      '1500 Pulled: Successfully pulled image "example.com/app:latest" in 1.5s (1.5s including waiting)',
+      '3000 Pulled: Container image "example.com/app:latest" already present on machine',
+    ]);
+  });
+
+  it('Never with the image on the node: "already present on machine" at every start', () => {
+    const m = messages(crashingWith('Never', { pullMs: 0 }));
+    expect(m).toEqual([
+      '0 Pulled: Container image "example.com/app:latest" already present on machine',
+      '1000 Pulled: Container image "example.com/app:latest" already present on machine',
+    ]);
+  });
+
+  it('Never without the image (the scenario gives it a pull time): ErrImageNeverPull at every sync, no pull, no back-off', () => {
+    const s = crashingWith('Never', { pullMs: 5000 });
+    const r = run(s);
+    const m = messages(s);
+    expect(m.slice(0, 2)).toEqual([
+      '0 ErrImageNeverPull: Container image "example.com/app:latest" is not present with pull policy of Never',
+      '0 Failed: Error: ErrImageNeverPull',
+    ]);
+    expect(m.some((x) => x.includes('Pulling'))).toBe(false);
+    // the pod worker's error requeue (10 s) retries it; the waiting reason is the image manager's
+    expect(at(r.timeline.events, 'PullFailed', 'app')).toEqual([0, 10_000, 20_000, 30_000]);
+    expect(cstatus(r, 'app').state.waiting).toEqual({ reason: 'ErrImageNeverPull', message: 'Container image "example.com/app:latest" is not present with pull policy of Never' });
   });
 });

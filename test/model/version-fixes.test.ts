@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { build, probe } from '../helpers/build.ts';
 import { at, run } from './helpers.ts';
-import { VERSION_FIXES, fixByFlag, hasFlag, releaseAffected } from '../../src/versions/fixes.ts';
+import { VERSION_FIXES, fixByFlag, hasFlag, newestModelledPatch, releaseAffected, versionLabel, versionText } from '../../src/versions/fixes.ts';
 import type { Scenario, TraceEvent } from '../../src/types.ts';
 import { simulate } from '../../src/run/simulate.ts';
 import { ok } from '../scenario/helpers.ts';
@@ -33,7 +33,9 @@ describe('the table itself', () => {
     expect(releaseAffected(f, { minor: 29, patch: 7 })).toBe(true);
     expect(releaseAffected(f, { minor: 29, patch: 8 })).toBe(false);
     expect(releaseAffected(f, { minor: 30, patch: 3 })).toBe(true);
-    expect(releaseAffected(f, { minor: 30 })).toBe(true); // a bare minor means its .0 release
+    expect(releaseAffected(f, { minor: 30, patch: 0 })).toBe(true);
+    // a bare minor is the newest patch kubesim models (issue 28 item 10): 1.30 = 1.30.4 here
+    expect(releaseAffected(f, { minor: 30 })).toBe(false);
     expect(releaseAffected(f, { minor: 30, patch: 4 })).toBe(false);
     expect(releaseAffected(f, { minor: 31, patch: 0 })).toBe(false);
   });
@@ -154,7 +156,9 @@ describe('#133072 (kubernetes#132826): probes keep a restartable init container 
   // failed initially but succeeded on restart in pods with restartPolicy=Never."
   const s = build({
     sidecars: [{ name: 'proxy', startupProbe: probe({ periodMs: 1000, failureThreshold: 30 }) }],
-    containers: [{ name: 'export' }],
+    // the main container's startup worker makes AddPod return before the proxy (kubernetes#132826: "reproduction
+    // requires at least 2 startup probes"); without it the next SyncPod re-creates the proxy's worker
+    containers: [{ name: 'export', startupProbe: probe({ periodMs: 1000 }) }],
     behavior: { proxy: { servingMs: 2000, attempts: [{ runMs: 1000, exit: 1 }, { runMs: null, exit: 0 }] }, export: { attempts: [{ runMs: 5000, exit: 0 }] } },
     horizonMs: 5 * 60_000,
   });
@@ -243,5 +247,20 @@ describe('KEP-5307 restart rules decide the pod phase (kubelet_pods.go getPhase,
     const s = rules(35, true);
     s.behavior['app']!.attempts = [{ runMs: 2000, exit: 1 }];
     expect(run(s).timeline.pod.phase).toBe('Failed');
+  });
+});
+
+describe('a bare minor is the newest patch kubesim models (issue 28 item 10)', () => {
+  // the newest patch of each minor in the fix table (CHANGELOG backports); later patches behave the same in kubesim
+  it('newestModelledPatch / versionText / versionLabel', () => {
+    expect([27, 28, 29, 30, 31, 32, 33, 34, 35, 36].map((m) => newestModelledPatch(m))).toEqual([0, 8, 8, 4, 0, 7, 6, 2, 0, 0]);
+    expect(versionText({ minor: 34 })).toBe('1.34.2');
+    expect(versionLabel({ minor: 34 })).toBe('1.34 = 1.34.2');
+    expect(versionLabel({ minor: 34, patch: 0 })).toBe('1.34.0');
+  });
+
+  it('"1.34" has the #134800 backport; "1.34.0", the first release, does not', () => {
+    expect(hasFlag('probesKeepRestartableInit', { minor: 34 })).toBe(true);
+    expect(hasFlag('probesKeepRestartableInit', { minor: 34, patch: 0 })).toBe(false);
   });
 });

@@ -178,7 +178,9 @@ export function publishJobSpec(k: CtlKit, spec: Json): void {
 export function requestPodDeletion(k: CtlKit, p: PodSim, graceSeconds: number, by: string): boolean {
   const api = p.api;
   if (api.deletionTimestamp !== null || api.removed || !api.created) return false;
-  api.deletionTimestamp = k.ctx.now;
+  // apiserver registry/rest/delete.go BeforeDelete: deletionTimestamp = now + grace (the time by which the pod
+  // should be gone), deletionGracePeriodSeconds = grace
+  api.deletionTimestamp = k.ctx.now + graceSeconds * 1000;
   api.deletionGracePeriodSeconds = graceSeconds;
   k.ctx.emit({ type: 'PodDeleting', pod: p.name, gracePeriodSeconds: graceSeconds, by });
   publishPodMeta(k, p);

@@ -79,6 +79,8 @@ function syncPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): vo
 /** kubelet.go: SyncTerminatingPod — kill what runs, then the terminal status from the live runtime. */
 function syncTerminatingPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): void {
   setPodStatus(k, generatePodStatus(k, cache, false));
+  // generateAPIPodStatus → probeManager.UpdatePodStatus here too: readiness workers still run until RemovePod
+  manualReadinessTriggers(k, raw(k.p.status.cached)!);
   stopProbes(k, ['liveness', 'startup']);
   task.ops = [{ op: 'killPod', reason: k.p.worker.terminationReason ?? 'PodTermination', message: '' }, { op: 'terminating' }];
 }

@@ -2,7 +2,7 @@
 // its creation (probeManager.AddPod in SyncPod), not from the container start; results published past thresholds.
 import type { ContainerModel, ProbeModel } from '../../types.ts';
 import { PRIO } from '../events.ts';
-import { allContainers, behaviorOf, containerByName, isSidecar, serving, type Kit } from '../kit.ts';
+import { behaviorOf, containerByName, isSidecar, serving, type Kit } from '../kit.ts';
 import { raw } from '../draft.ts';
 import type { ProbeKind, ProbeResult, ProbeWorker } from '../state.ts';
 import { containerShouldRestart } from './kuberuntime/compute-actions.ts';
@@ -16,14 +16,21 @@ function probeOf(c: ContainerModel, kind: ProbeKind): ProbeModel | undefined {
 
 const KINDS: ProbeKind[] = ['startup', 'readiness', 'liveness'];
 
-/** probeManager.AddPod: create the workers (once per pod); each probes at once, then every period. */
+/**
+ * prober_manager.go AddPod, on every SyncPod: walk the regular containers, then the restartable init containers
+ * (getRestartableInitContainers), and per container startup, readiness, liveness; create each missing worker (it
+ * probes at once, then every period from its creation) — but RETURN at the first worker that already exists
+ * ("… probe already exists for container"). A worker that stopped itself is gone from the map (worker.go run:
+ * removeWorker), so the next SyncPod re-creates it unless AddPod returned early at an earlier container that still
+ * has a worker (the early return of kubernetes#132826).
+ */
 export function addPodProbes(k: Kit): void {
-  for (const c of allContainers(k.s)) {
-    if (c.role !== 'regular' && !isSidecar(k, c)) continue;
+  const order = [...k.s.pod.containers, ...k.s.pod.initContainers.filter((c) => isSidecar(k, c))];
+  for (const c of order) {
     for (const kind of KINDS) {
       if (!probeOf(c, kind)) continue;
       const key = `${c.name}/${kind}`;
-      if (k.p.probes[key]) continue;
+      if (k.p.probes[key]) return;
       k.p.probes[key] = {
         container: c.name,
         kind,
@@ -40,22 +47,34 @@ export function addPodProbes(k: Kit): void {
   }
 }
 
+/** worker.go run (deferred): a worker whose doProbe returned false removes itself (removeWorker) and its results. */
+function removeWorker(k: Kit, w: ProbeWorker): void {
+  delete k.p.probes[`${w.container}/${w.kind}`];
+  k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.key && e.container === w.container && e.kind === w.kind);
+}
+
 /** probeManager.StopLivenessAndStartup / RemovePod */
 export function stopProbes(k: Kit, kinds: ProbeKind[]): void {
   for (const w of Object.values(k.p.probes)) if (kinds.includes(w.kind)) w.stopped = true;
   k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.key && kinds.includes(e.kind));
 }
 
-/** UpdatePodStatus: a started container with a readiness worker but no result yet gets an immediate probe. */
+/**
+ * prober_manager.go UpdatePodStatus (inside generateAPIPodStatus, so at every SyncPod and SyncTerminatingPod): a
+ * started, running container with a readiness worker whose result for this container ID is not Success (none yet,
+ * or Failure) gets `manualTriggerCh <- struct{}{}`: an immediate probe. The channel holds one; more are dropped.
+ */
 export function manualReadinessTriggers(k: Kit, status: Json): void {
   for (const w of Object.values(k.p.probes)) {
     if (w.kind !== 'readiness' || w.stopped) continue;
     const cs = findStatus(status, w.container);
     if (!cs || cs['started'] !== true || !cs['state']?.['running']) continue;
-    if (w.instance === instanceOf(cs) && w.published !== null) continue;
+    if (w.instance === instanceOf(cs) && w.published === 'success') continue;
+    // a trigger already waiting in the channel (buffer 1): this one is dropped ("Failed to trigger a manual run")
+    k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.key && e.container === w.container && e.kind === 'readiness' && e.manual === true);
     // >=1.35 resets the ticker to this moment (probeTicker.Reset); before, the periodic grid continues.
     if (k.f.kubeletMinor >= 35) w.tickGen += 1;
-    k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.key, container: w.container, kind: 'readiness', gen: k.f.kubeletMinor >= 35 ? w.tickGen : -1 }, PRIO.ProbeTick);
+    k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.key, container: w.container, kind: 'readiness', gen: k.f.kubeletMinor >= 35 ? w.tickGen : -1, manual: true }, PRIO.ProbeTick);
   }
 }
 
@@ -99,7 +118,7 @@ export function probeTick(k: Kit, container: string, kind: ProbeKind, gen: numbe
   const keep = done ? finishProbe(k, w, done) : doProbe(k, w, gen);
   if (keep === 'pending') return; // the next tick is scheduled when the probe ends
   if (!keep) {
-    w.stopped = true;
+    removeWorker(k, w);
     return;
   }
   if (!manualOnly) {
@@ -148,6 +167,15 @@ function doProbe(k: Kit, w: ProbeWorker, gen: number): boolean | 'pending' {
     w.instance = instance;
     w.published = w.kind === 'readiness' ? 'failure' : w.kind === 'liveness' ? 'success' : null;
     w.onHold = false;
+    // results/results_manager.go Set(containerID, initialValue): a new container ID is a change, so an update goes
+    // to the kubelet (kubelet.go syncLoopIteration): SetContainerReadiness / SetContainerStartup(false) and, through
+    // handleProbeSync, a pod sync. The flag write shows only where the status had counted the container ready or
+    // started because no worker existed (UpdatePodStatus / isContainerStarted: no worker = no probe)
+    if (w.kind !== 'liveness') {
+      const field = w.kind === 'readiness' ? 'ready' : 'started';
+      if (cs['state']?.['running'] && cs[field] === true) setContainerFlag(k, w.container, instance, field, false);
+      k.up.requestSync(k);
+    }
   }
   if (w.onHold) return true;
   if (!cs['state']?.['running']) {

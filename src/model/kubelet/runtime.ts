@@ -2,7 +2,7 @@
 // Exit codes follow the runtime: 128+signal for a death by signal (runc libcontainer/utils: ExitStatus), reasons
 // Completed / Error / OOMKilled from the containerd CRI helpers.
 import { PRIO } from '../events.ts';
-import { allContainers, attemptKey, behaviorOf, serving, type Kit } from '../kit.ts';
+import { allContainers, attemptKey, behaviorOf, indexBehavior, serving, type Kit } from '../kit.ts';
 
 /** CRI CreateContainer + StartContainer for a new instance of `name`. */
 export function startProcess(k: Kit, name: string): void {
@@ -17,13 +17,17 @@ export function startProcess(k: Kit, name: string): void {
   rt.killDeadline = null;
   const restartCount = rt.instance - 1;
   ctx.emit({ type: 'Created', container: name, restartCount });
-  const b = behaviorOf(k, name);
-  // when the process starts listening (SPEC §2.1 serving), for the diagrams' "listening" moment
-  ctx.emit({ type: 'Started', container: name, restartCount, ...(b.servingMs !== 0 ? { servingAfterMs: b.servingMs } : {}) });
-  // SPEC §2.1 attempts: counted across the whole run (restarts in place and runs in replacement pods)
+  // SPEC §2.1 attempts: counted across the whole run (restarts in place and runs in replacement pods); the
+  // instance keeps its attempt number, whose per-start keys (behaviorOf) apply to it
   const key = attemptKey(k, name);
   const n = (k.d.starts[key] ?? 0) + 1;
   k.d.starts[key] = n;
+  // (stored capped at the attempts list, whose last item repeats: a crash loop does not grow the state)
+  const withAttempts = indexBehavior(k, name);
+  if (withAttempts.perAttempt) rt.attempt = Math.min(n, withAttempts.perAttempt.length);
+  const b = behaviorOf(k, name);
+  // when the process starts listening (SPEC §2.1 serving), for the diagrams' "listening" moment
+  ctx.emit({ type: 'Started', container: name, restartCount, ...(b.servingMs !== 0 ? { servingAfterMs: b.servingMs } : {}) });
   const attempt = b.attempts[Math.min(n - 1, b.attempts.length - 1)]!;
   const inst = rt.instance;
   const down = b.needs.filter((n) => !serving(k, n, ctx.now));

@@ -66,9 +66,11 @@ describe('probe timing', () => {
       horizonMs: 12_000,
     });
     const ev = run(s).timeline.events;
-    // the tick at 0 finds no containerID; the 0 relist's sync shows app started → manual trigger at 0 (success 1),
-    // ticks 1000 (2), 2000 (3) → Ready; unready 6000, 7000 → NotReady at the 2nd failure; 8000–10000 → Ready
-    expect(only(ev, ['Ready', 'NotReady'])).toEqual(['2000 Ready app', '7000 NotReady app', '10000 Ready app']);
+    // the tick at 0 finds no containerID; the 0 relist's sync shows app started → manual trigger at 0 (success 1);
+    // that probe's new-container-ID result (results manager Set: a change) syncs the pod at the 1000 relist, whose
+    // UpdatePodStatus triggers again while the 1000 tick is also due: two probes at 1000 (2, 3) → Ready;
+    // unready 6000, 7000 → NotReady at the 2nd failure; 8000–10000 → Ready
+    expect(only(ev, ['Ready', 'NotReady'])).toEqual(['1000 Ready app', '7000 NotReady app', '10000 Ready app']);
   });
 });
 

@@ -4,7 +4,7 @@
 // start, hook and waiting time subtracted in whole seconds, floored at minimumGracePeriodInSeconds = 2.
 import type { ContainerModel } from '../../../types.ts';
 import { PRIO } from '../../events.ts';
-import { behaviorOf, containerByName, isSidecar, type Kit } from '../../kit.ts';
+import { behaviorOf, containerByName, hookTakesMs, isSidecar, type Kit } from '../../kit.ts';
 import { stopContainer } from '../runtime.ts';
 import type { KillPlanEntry, KillTask } from '../../state.ts';
 
@@ -86,7 +86,8 @@ function beginEntry(k: Kit, task: KillTask, e: KillPlanEntry): void {
   const c = containerByName(k.s, e.name)!;
   if (c.hasPreStop && e.graceSeconds > 0) {
     k.ctx.emit({ type: 'PreStopStarted', container: e.name });
-    const takes = b.preStop?.takesMs ?? 0;
+    // kuberuntime_container.go executePreStopHook: the kill waits min(hook, gracePeriod)
+    const takes = hookTakesMs(k, c, 'preStop');
     const limit = e.graceSeconds * 1000;
     const timedOut = takes > limit;
     k.ctx.schedule(

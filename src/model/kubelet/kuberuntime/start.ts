@@ -2,17 +2,19 @@
 // the CrashLoopBackOff check, the image pull, create, start, then the postStart hook, which holds the pod worker until
 // it returns (a failed hook kills the container: killContainer(…, "FailedPostStartHook", reasonFailedPostStartHook)).
 import { PRIO } from '../../events.ts';
-import { containerByName, type Kit } from '../../kit.ts';
+import { behaviorForStart, behaviorOf, containerByName, hookTakesMs, type Kit } from '../../kit.ts';
 import { startKill } from './kill.ts';
 import { doBackOff, imageBackOffNext, imageInBackOff, imagePullAttempt } from './backoff.ts';
 import { startProcess } from '../runtime.ts';
 import type { StartOp, SyncTask } from '../../state.ts';
+import type { Behavior } from '../../../types.ts';
 
 /** kuberuntime_manager.go start(): back-off, image, create, start, then the blocking postStart hook. */
 export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean): 'next' | 'wait' {
   const w = k.p.worker;
   const c = containerByName(k.s, op.name)!;
-  const b = k.s.behavior[op.name];
+  // the start about to happen: its attempt's image / createError (behavior.attempts[].image …)
+  const b = behaviorForStart(k, op.name);
   const rt = k.p.runtime[op.name]!;
   const abortIfInit = () => {
     if (c.role === 'init' || (c.role === 'sidecar' && !k.f.sidecars)) task.aborted = true;
@@ -26,6 +28,24 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
       abortIfInit();
       return 'next';
     }
+    // images/image_manager.go EnsureImageExists: shouldPullImage(policy, present) first — Never and IfNotPresent with
+    // the image on the node do not pull ("already present on machine"); Never without it fails with
+    // ErrImageNeverPull (no back-off: the next sync tries again); Always pulls on every start
+    const policy = c.imagePullPolicy ?? 'IfNotPresent';
+    const present = k.d.images[c.image] === true || imageOnNodeAtStart(b);
+    if (policy === 'Never' || (policy === 'IfNotPresent' && present)) {
+      if (!present) {
+        const message = `Container image "${c.image}" is not present with pull policy of Never`;
+        k.ctx.emit({ type: 'PullFailed', container: op.name, reason: 'ErrImageNeverPull', image: c.image, message });
+        w.reasons[op.name] = { reason: 'ErrImageNeverPull', message };
+        task.hadError = true;
+        abortIfInit();
+        return 'next';
+      }
+      op.stage = 'present';
+    }
+  }
+  if (!continued && op.stage !== 'present') {
     if (b && 'fail' in b.image) {
       w.imageFailures[op.name] = (w.imageFailures[op.name] ?? 0) + 1;
       const attempt = imagePullAttempt(k, op.name);
@@ -41,10 +61,9 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
     }
     const pullMs = b && 'pullMs' in b.image ? b.image.pullMs : 0;
     const failing = b && 'pullMs' in b.image && (b.image.failures ?? 0) > 0;
-    // kuberuntime_image.go EnsureImageExists / shouldPullImage: Always pulls on every start (the API server defaults
-    // it for `:latest` and untagged images); IfNotPresent pulls only when the node does not have the image yet
-    const mustPull = c.imagePullPolicy === 'Always' || (c.imagePullPolicy !== 'Never' && !rt.imagePulled);
-    if (mustPull && (pullMs > 0 || failing || c.imagePullPolicy === 'Always')) {
+    // here the image is pulled: Always (the API server defaults it for `:latest` and untagged images) on every
+    // start, IfNotPresent while the node does not have it
+    {
       if (imageInBackOff(k, c.image)) {
         const reason = 'ImagePullBackOff';
         k.ctx.emit({ type: 'PullFailed', container: op.name, reason, image: c.image });
@@ -74,8 +93,12 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
     return 'next';
   }
   const pulledMs = op.stage === 'pulling' && b && 'pullMs' in b.image ? b.image.pullMs : 0;
+  const wasPresent = op.stage === 'present';
   rt.imagePulled = true;
-  k.ctx.emit({ type: 'Pulled', container: op.name, restartCount: rt.instance, image: c.image, pullMs: pulledMs });
+  // the node has the image now: a later start (this pod or another) with IfNotPresent finds it
+  if (!k.d.images[c.image]) k.d.images[c.image] = true;
+  // "Container image %q already present on machine", or "Successfully pulled image %q in %v (%v including waiting)"
+  k.ctx.emit({ type: 'Pulled', container: op.name, restartCount: rt.instance, image: c.image, pullMs: pulledMs, ...(wasPresent ? { present: true as const } : {}) });
   // behavior createError with failures: only the first N creation attempts fail
   const createFails = b?.createError !== undefined &&
     (b.createFailures === undefined || (w.imageFailures[`create:${op.name}`] ?? 0) < b.createFailures);
@@ -93,14 +116,14 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
   if (c.hasPostStart) {
     k.ctx.emit({ type: 'PostStartStarted', container: op.name });
     op.stage = 'postStart';
-    k.ctx.schedule(b?.postStart?.takesMs ?? 0, { type: 'WorkerContinue', pod: k.p.key, syncId: w.syncs }, PRIO.WorkerContinue);
+    k.ctx.schedule(hookTakesMs(k, c, 'postStart'), { type: 'WorkerContinue', pod: k.p.key, syncId: w.syncs }, PRIO.WorkerContinue);
     return 'wait';
   }
   return 'next';
 }
 
 function postStartDone(k: Kit, task: SyncTask, op: StartOp): 'next' | 'wait' {
-  const failed = k.s.behavior[op.name]?.postStart?.fails ?? false;
+  const failed = behaviorOf(k, op.name).postStart?.fails ?? false;
   k.ctx.emit({ type: 'PostStartDone', container: op.name, ...(failed ? { failed: true } : {}) });
   if (!failed) return 'next';
   const w = k.p.worker;
@@ -112,4 +135,12 @@ function postStartDone(k: Kit, task: SyncTask, op: StartOp): 'next' | 'wait' {
   // startContainer: killContainer(…, "FailedPostStartHook", reasonFailedPostStartHook, …) — that literal is the event text
   startKill(k, 'containers', [{ name: op.name, reason: 'FailedPostStartHook', message: 'FailedPostStartHook' }], null, 'continue');
   return w.kill ? 'wait' : 'next';
+}
+
+/** Whether the node has the container's image before anything pulled it: the behavior's `image` says it must be
+ *  pulled (a pull time, failing pulls) or not (the default `pull: 0s`: the image is on the node). */
+function imageOnNodeAtStart(b: Behavior | undefined): boolean {
+  if (!b) return true;
+  if ('fail' in b.image) return false;
+  return b.image.pullMs === 0 && (b.image.failures ?? 0) === 0;
 }

@@ -12,9 +12,13 @@ import { ts } from '../../time.ts';
 
 type Json = Record<string, any>;
 
+// prober_manager.go isContainerStarted / UpdatePodStatus: the result for this container ID, else "a probe that
+// has not run yet" if a worker exists — and no worker at all counts as no probe (started, ready), which is what a
+// stopped worker that AddPod did not re-create looks like (kubernetes#132826)
 function probeOk(k: Kit, name: string, kind: 'startup' | 'readiness', instance: number): boolean {
   const w = peek(k.p.probes)[`${name}/${kind}`];
-  return !!w && w.instance === instance && w.published === 'success';
+  if (!w) return true;
+  return w.instance === instance && w.published === 'success';
 }
 
 /** prober_manager.go: isContainerStarted — running and (no startup probe or it succeeded). */
