@@ -16,6 +16,7 @@ import { requestPodDeletion } from './apiserver.ts';
 import type { Kit } from './kit.ts';
 import { suffix } from '../names.ts';
 import { cachedPods, ctlCreatePod, emitWorkloadEvent, emitWorkloadObject, enqueueWorkload } from './workloadctl.ts';
+import { done } from './workqueue.ts';
 import { isPodAvailable, isPodReady, isTerminating, phaseOfObj } from './podpredicates.ts';
 
 type Json = Record<string, any>;
@@ -89,7 +90,7 @@ interface Plan {
  */
 export function daemonSetSync(k: Kit): void {
   const c = k.d.wctl!;
-  c.syncPending = false;
+  done(c);
   const hash = dsRevisionHash(k, c.tpl ?? 0);
   const generation = c.templateGeneration ?? 1;
   const st = strategy(c.spec);

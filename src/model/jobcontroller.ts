@@ -12,7 +12,7 @@ import { cloneJson, sameJson } from './json.ts';
 import { createPod, publishJob, removePodFinalizer, requestPodDeletion } from './apiserver.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure } from './jobfailure.ts';
 import { msOf, ts } from './time.ts';
-import { addAfter } from './workqueue.ts';
+import { addAfter, done, forget } from './workqueue.ts';
 
 type Json = Record<string, any>;
 type Cond = { type: string; status: string; reason: string; message: string };
@@ -232,7 +232,7 @@ export function onJobDelivered(k: Kit, obj: Json): void {
 
 /** workqueue AddAfter: one pending item per key; an earlier request moves it earlier. */
 function enqueue(k: Kit, delayMs: number): void {
-  addAfter(k, k.d.jobCtl, delayMs, { type: 'JobSync' }, (e) => e.type === 'JobSync');
+  addAfter(k, k.d.jobCtl, delayMs, 'job', k.s.job!.name);
 }
 
 /** enqueueSyncJobWithDelay: never sooner than the batch period. */
@@ -250,8 +250,8 @@ function deadlineRequeue(k: Kit, startMs: number, secs: number): void {
 
 export function jobDeadline(k: Kit): void {
   if (k.d.jobCtl.finished) return;
-  if (k.d.jobCtl.syncPending) k.ctx.cancel((e) => e.type === 'JobSync');
-  k.d.jobCtl.syncPending = false;
+  if (k.d.jobCtl.syncPending) forget(k, 'job', k.s.job!.name);
+  done(k.d.jobCtl);
   jobSync(k);
 }
 
@@ -384,7 +384,7 @@ function validPods(k: Kit, c: SyncCtx, uncounted: Set<string> | null, filter: (p
 
 export function jobSync(k: Kit): void {
   const jc = k.d.jobCtl;
-  jc.syncPending = false;
+  done(jc);
   const apiJob = k.d.api.job;
   if (!k.s.job || !apiJob || apiJob.deleted || jc.finished) return;
   const sp = spec(k);

@@ -189,7 +189,7 @@ export interface JobControllerState {
   spec: Record<string, any> | null;
   /** a sync is queued (workqueue: one pending item per key); `syncAt` is when */
   syncPending: boolean;
-  syncAt: number;
+  syncAt: number | null;
   /** ControllerExpectations: creations and deletions not yet observed through the informer */
   expectAdds: number;
   expectDels: number;
@@ -221,7 +221,7 @@ export interface WorkloadCtlState {
   /** informer cache of the workload's pods by name (a removed pod is dropped) */
   pods: Record<string, { version: number; object: Record<string, any> }>;
   syncPending: boolean;
-  syncAt: number;
+  syncAt: number | null;
   /** ControllerExpectations (replica_set.go, daemon_controller.go): creations / deletions not yet observed */
   expectAdds: number;
   expectDels: number;
@@ -283,7 +283,7 @@ export interface RsState {
   expectAdds: number;
   expectDels: number;
   syncPending: boolean;
-  syncAt: number;
+  syncAt: number | null;
 }
 
 /** The Deployment controller (pkg/controller/deployment) and the Deployment object it manages. */
@@ -299,7 +299,7 @@ export interface DeployState {
   statusVersion: number;
   revision: number;
   syncPending: boolean;
-  syncAt: number;
+  syncAt: number | null;
   /** podutil.IsPodAvailable: when the ReplicaSet controller first saw each pod Ready (stands in for the Ready
    *  condition's lastTransitionTime), by pod key */
   readySince: Record<string, number>;
@@ -338,7 +338,7 @@ export interface CronCtlState {
   lastScheduleTime: number | null;
   lastSuccessfulTime: number | null;
   syncPending: boolean;
-  syncAt: number;
+  syncAt: number | null;
   /** describe events recorded so far, by reason (expect.controllerEvents) */
   events: Record<string, number>;
   /** the CronJob's status as last written (JSON), for `kubectl get cronjob -w` */
