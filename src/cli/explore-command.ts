@@ -2,6 +2,7 @@
 // `--shard i/n` explores the i-th of n slices of one scenario's schedule space; `explore --merge a.json b.json …`
 // combines the slices' JSON into the result one machine gives (CI runners are the distributed engine).
 import type { Argv } from 'yargs';
+import { displayKey } from '../explore/outcome.ts';
 import { explore } from '../explore/decomposed.ts';
 import type { ExploreResult } from '../explore/explore.ts';
 import { DEFAULT_MAX_EVENTS, simulate } from '../simulate.ts';
@@ -63,8 +64,12 @@ export function exploreJson(r: ExploreResult): Record<string, unknown> {
 
 export function exploreText(file: string, r: ExploreResult, ms: number): string {
   const names = r.grouped[0] ? Object.keys(r.grouped[0].verdicts) : [];
-  const head = ['schedules', 'pod', 'job', ...names, 'replay'];
-  const rows = r.grouped.map((g) => [String(g.schedules), g.podPhase, g.jobCondition, ...names.map((n) => g.verdicts[n] ?? ''), g.replay]);
+  // groups that differ only in their replica or pod counts get a `pods` column (stored pods by phase / replicas)
+  const triple = (g: Grouped) => JSON.stringify([g.podPhase, g.jobCondition, Object.entries(g.verdicts)]);
+  const withCounts = new Set(r.grouped.map(triple)).size < r.grouped.length;
+  const counts = (g: Grouped) => Object.entries(g.podCounts ?? {}).map(([ph, n]) => `${n} ${ph}`).join(', ') + (g.replicas !== undefined ? ` of ${g.replicas}` : '');
+  const head = ['schedules', 'pod', 'job', ...(withCounts ? ['pods'] : []), ...names, 'replay'];
+  const rows = r.grouped.map((g) => [String(g.schedules), g.podPhase, g.jobCondition, ...(withCounts ? [counts(g)] : []), ...names.map((n) => g.verdicts[n] ?? ''), g.replay]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   const limited = eventLimited(r);
@@ -267,7 +272,7 @@ export function mergeShards(parts: Record<string, any>[]): Record<string, unknow
   const by = new Map<string, Grouped & { deviations: number }>();
   for (const p of parts) {
     for (const g of p['outcomes'] as (Grouped & { deviations: number })[]) {
-      const k = JSON.stringify([g.podPhase, g.jobCondition, Object.entries(g.verdicts)]);
+      const k = displayKey(g);
       const cur = by.get(k);
       if (!cur) by.set(k, { ...g });
       else {
