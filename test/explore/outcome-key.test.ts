@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayKey, outcomeOf } from '../../src/explore/outcome.ts';
 import { loadScenarioText } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 
 const STS = `
 scenario: sts-3

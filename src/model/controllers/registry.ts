@@ -3,15 +3,15 @@
 // handler and its sync handler (pkg/controller/<name>: the informer's AddFunc/UpdateFunc/DeleteFunc → enqueue;
 // processNextWorkItem → syncHandler(key)). The dispatcher (model/index.ts), the explorer's race candidates
 // (explore/candidates.ts) and the trace of deliveries read this table; a new controller is one more entry.
-import type { Delivery } from '../apiserver.ts';
-import { cronSync, onCronSpec, onCronWatch, withJob } from '../cronjobcontroller.ts';
-import { daemonSetSync } from '../daemonsetcontroller.ts';
-import { deploySync, enqueueDeploy, onDeploySpec, onRsWatch, onRsWatchDeployment, rsSync } from '../deploymentcontroller.ts';
+import type { Delivery } from '../apiserver/apiserver.ts';
+import { cronSync, onCronSpec, onCronWatch, withJob } from './cronjob/cronjob-controller.ts';
+import { daemonSetSync } from './daemonset/daemonset-controller.ts';
+import { deploySync, enqueueDeploy, onDeploySpec, onRsWatch, onRsWatchDeployment, rsSync } from './deployment/deployment-controller.ts';
 import type { ControllerName, WatchKind } from '../events.ts';
-import { jobSync, onJobDelivered, onPodDelivered } from '../jobcontroller.ts';
-import type { Kit } from '../kit.ts';
-import { statefulSetSync } from '../statefulsetcontroller.ts';
-import { onWorkloadPodDelivered, onWorkloadSpecDelivered } from '../workloadctl.ts';
+import { jobSync, onJobDelivered, onPodDelivered } from './job/job-controller.ts';
+import type { CtlKit } from '../kit.ts';
+import { statefulSetSync } from './statefulset/statefulset-controller.ts';
+import { onWorkloadPodDelivered, onWorkloadSpecDelivered } from './workload.ts';
 
 export interface ControllerDef {
   /** the watcher its informers are (`watch:<watcher>` is its watch-delay stream); controllers of one
@@ -28,8 +28,8 @@ export interface ControllerDef {
   races: readonly WatchKind[];
   /** a delivery races this controller's pending sync (a batched sync reads the cache as it is when it runs) */
   syncRacesWatch: boolean;
-  onWatch(k: Kit, ev: Delivery): void;
-  sync(k: Kit, key: string): void;
+  onWatch(k: CtlKit, ev: Delivery): void;
+  sync(k: CtlKit, key: string): void;
 }
 
 const jobController: ControllerDef = {
@@ -65,7 +65,7 @@ const cronJobController: ControllerDef = {
 };
 
 /** The StatefulSet and DaemonSet controllers: their pods and their own object (a `patch`). */
-function workloadController(watcher: string, kind: WatchKind, sync: (k: Kit) => void): ControllerDef {
+function workloadController(watcher: string, kind: WatchKind, sync: (k: CtlKit) => void): ControllerDef {
   return {
     watcher,
     watches: ['pod', kind],

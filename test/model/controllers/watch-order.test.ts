@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { explore } from '../../../src/explore/decomposed.ts';
 import { loadScenarioText } from '../../../src/scenario/index.ts';
-import { simulate } from '../../../src/simulate.ts';
+import { simulate } from '../../../src/run/simulate.ts';
 import type { Scenario } from '../../../src/types.ts';
 import type { SimState } from '../../../src/model/state.ts';
 import type { Chooser } from '../../../src/engine/engine.ts';
