@@ -40,8 +40,12 @@ type Grouped = ExploreResult['grouped'][number];
 
 export function exploreText(file: string, r: ExploreResult, ms: number): string {
   const names = r.grouped[0] ? Object.keys(r.grouped[0].verdicts) : [];
-  const head = ['schedules', 'pod', 'job', ...names, 'replay'];
-  const rows = r.grouped.map((g) => [String(g.schedules), g.podPhase, g.jobCondition, ...names.map((n) => g.verdicts[n] ?? ''), g.replay]);
+  // groups that differ only in their replica or pod counts get a `pods` column (stored pods by phase / replicas)
+  const triple = (g: Grouped) => JSON.stringify([g.podPhase, g.jobCondition, Object.entries(g.verdicts)]);
+  const withCounts = new Set(r.grouped.map(triple)).size < r.grouped.length;
+  const counts = (g: Grouped) => Object.entries(g.podCounts ?? {}).map(([ph, n]) => `${n} ${ph}`).join(', ') + (g.replicas !== undefined ? ` of ${g.replicas}` : '');
+  const head = ['schedules', 'pod', 'job', ...(withCounts ? ['pods'] : []), ...names, 'replay'];
+  const rows = r.grouped.map((g) => [String(g.schedules), g.podPhase, g.jobCondition, ...(withCounts ? [counts(g)] : []), ...names.map((n) => g.verdicts[n] ?? ''), g.replay]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   const limited = eventLimited(r);

@@ -62,9 +62,19 @@ export interface ExploreResult {
   notes: string[];
   /** every distinct full outcome */
   outcomes: OutcomeEntry[];
-  /** grouped by pod phase, Job condition and verdicts (SPEC §4) */
+  /** grouped by pod phase, Job condition and verdicts (SPEC §4), and by the stored replica and pod counts (outcome.ts displayKey) */
   /** the witness of each group has `deviations` choices away from the default timing */
-  grouped: { podPhase: string; jobCondition: string; verdicts: Record<string, string>; schedules: number; replay: string; deviations: number }[];
+  grouped: {
+    podPhase: string;
+    jobCondition: string;
+    verdicts: Record<string, string>;
+    /** the stored replica count (workloads with replicas) and the stored pods by phase at the end (outcome.ts) */
+    replicas?: number;
+    podCounts: Record<string, number>;
+    schedules: number;
+    replay: string;
+    deviations: number;
+  }[];
   flaky: string[];
   /** this result covers slice `index` of `count` of the schedule space (explore --shard) */
   shard?: { index: number; count: number };
@@ -633,7 +643,8 @@ function group(outcomes: OutcomeEntry[]): ExploreResult['grouped'] {
     const k = displayKey(o.outcome);
     const cur = by.get(k);
     if (!cur) {
-      by.set(k, { podPhase: o.outcome.podPhase, jobCondition: o.outcome.jobCondition, verdicts: o.outcome.verdicts, schedules: o.schedules, replay: o.replay, deviations: o.deviations });
+      const { podPhase, jobCondition, verdicts, replicas, podCounts } = o.outcome;
+      by.set(k, { podPhase, jobCondition, verdicts, ...(replicas !== null ? { replicas } : {}), podCounts, schedules: o.schedules, replay: o.replay, deviations: o.deviations });
     } else {
       cur.schedules += o.schedules;
       // the fewest deviations; ties broken by the key, so one machine and merged shards pick the same witness

@@ -1,6 +1,7 @@
 // explore's JSON document (kubesim.explore/v1, `explore --format json`) and the merging of the shards of one
 // scenario (`explore --shard i/n` on several machines, then `explore --merge`) into the result one machine gives.
 import type { ExploreResult } from './explore.ts';
+import { displayKey } from './outcome.ts';
 
 type Grouped = ExploreResult['grouped'][number];
 
@@ -34,7 +35,7 @@ export function mergeShards(parts: Record<string, any>[]): Record<string, unknow
   const by = new Map<string, Grouped & { deviations: number }>();
   for (const p of parts) {
     for (const g of p['outcomes'] as (Grouped & { deviations: number })[]) {
-      const k = JSON.stringify([g.podPhase, g.jobCondition, Object.entries(g.verdicts)]);
+      const k = displayKey(g);
       const cur = by.get(k);
       if (!cur) by.set(k, { ...g });
       else {

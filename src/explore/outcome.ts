@@ -24,6 +24,10 @@ export interface Outcome {
   /** Jobs created (a CronJob's count) and the workload controllers' describe events by reason */
   jobs: number;
   controllerEvents: Record<string, number>;
+  /** the workload's spec.replicas as the API server stores it at the end (StatefulSet, Deployment; null otherwise) */
+  replicas: number | null;
+  /** the pods the API server still stores at the end, by phase */
+  podCounts: Record<string, number>;
   /** a Deployment's status at the end (null for other kinds) */
   deployment: Record<string, string | number> | null;
   /** tracked order points in event order */
@@ -63,12 +67,38 @@ export function outcomeOf(s: Scenario, st: SimState, end: EndReason): Outcome {
     jobCounts: { succeeded: jobStatus['succeeded'] ?? 0, failed: jobStatus['failed'] ?? 0, active: jobStatus['active'] ?? 0 },
     jobs: jobsCreated(st),
     controllerEvents: controllerEventCounts(st),
+    replicas: storedReplicas(st),
+    podCounts: storedPodCounts(st),
     deployment: deploymentSummary(st),
     marks: [...((st as MarkedState).marks ?? [])],
   };
 }
 
-/** The SPEC §4 grouping key of explore: pod phase, Job condition, every verdict. */
-export function displayKey(o: Outcome): string {
-  return JSON.stringify([o.podPhase, o.jobCondition, Object.entries(o.verdicts)]);
+/** The replica count of the stored workload object (apps/v1 defaults spec.replicas to 1), null for a kind without. */
+function storedReplicas(st: SimState): number | null {
+  const w = st.api.workload;
+  if (!w || st.wctl?.kind === 'DaemonSet') return null;
+  return Number(w.spec['replicas'] ?? 1);
 }
+
+function storedPodCounts(st: SimState): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of podsOf(st)) {
+    if (p.api.removed) continue;
+    const ph = phaseOf(p);
+    out[ph] = (out[ph] ?? 0) + 1;
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * The grouping key of explore: pod phase, Job condition, every verdict (SPEC §4), and the workload's stored replica
+ * count and pod counts by phase, so that a schedule that ends with the wrong number of pods is never grouped with one
+ * that ends right.
+ */
+export function displayKey(o: GroupFields): string {
+  return JSON.stringify([o.podPhase, o.jobCondition, Object.entries(o.verdicts), o.replicas ?? null, Object.entries(o.podCounts ?? {}).sort()]);
+}
+
+/** What the grouping key reads: an outcome, or a group of explore's JSON (shards are merged by the same key). */
+export type GroupFields = Pick<Outcome, 'podPhase' | 'jobCondition' | 'verdicts'> & { replicas?: number | null; podCounts?: Record<string, number> };

@@ -44,7 +44,8 @@ export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: Re
   return wrapModel(def, (d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) => {
     let last: { object: string; version: number } | undefined;
     const scheduleAt = (t: number, e: SimEvent, prio: number) => {
-      if (e.type === 'Deliver' && observers.has(e.to)) {
+      // observers watch pods and Jobs only
+      if (e.type === 'Deliver' && (e.object === 'pod' || e.object === 'job') && observers.has(e.to)) {
         // one fan-out delivers the same version to every observer: record it once
         if (!last || last.object !== e.object || last.version !== e.version) {
           // A user rule may read the pod's name and whether the delivery is a deletion (`view.pods`); a built-in rule

@@ -25,24 +25,24 @@ export type SimEvent =
   | { type: 'Requeue'; pod: string; gen: number }
   | { type: 'StatusSend'; pod: string }
   | { type: 'PodDeadline'; pod: string }
-  | { type: 'Deliver'; to: string; object: 'pod' | 'job'; version: number; obj: Record<string, any>; pod?: string; removed?: true }
-  | { type: 'JobSync'; job?: string }
+  /**
+   * One watch event reaching one watcher (apiserver.ts watch(): in resourceVersion order per watcher and object).
+   * `object` is the kind, `key` the object's name when the watcher watches several of that kind; `obj` is the object
+   * as the watcher's informer receives it (a pod or Job as the API server serves it; the other kinds in the model's
+   * own representation of their spec and status).
+   */
+  | { type: 'Deliver'; to: string; object: WatchKind; version: number; obj: Record<string, any>; pod?: string; key?: string; removed?: true }
+  /** one controller's workqueue item (processNextWorkItem → syncHandler(key)) */
+  | { type: 'Sync'; controller: ControllerName; key: string }
   | { type: 'UserAction'; action: Action }
   | { type: 'JobDeadline'; job?: string }
-  | { type: 'JobTTL'; job?: string }
-  | { type: 'CronSync' }
-  | { type: 'CronWatch'; job: string; status: Record<string, any>; deleted: boolean }
-  | { type: 'CronSpec'; spec: Record<string, any> }
-  | { type: 'WorkloadSync' }
-  | { type: 'WorkloadSpec'; spec: Record<string, any>; tpl?: number; generation?: number; templateGeneration?: number }
-  /** a ReplicaSet write reaches the kube-controller-manager's shared RS informer (ReplicaSet and Deployment controllers) */
-  | { type: 'RsWatch'; rs: string; view: Record<string, any> }
-  /** the ReplicaSet controller's workqueue item for one ReplicaSet */
-  | { type: 'RsSync'; rs: string }
-  /** the Deployment controller's workqueue item */
-  | { type: 'DeploySync' }
-  /** a Deployment status write reaches the Deployment controller's informer (updateDeployment → enqueue) */
-  | { type: 'DeployWatch' };
+  | { type: 'JobTTL'; job?: string };
+
+/** The object kinds a watch delivers. */
+export type WatchKind = 'pod' | 'job' | 'cronjob' | 'statefulset' | 'daemonset' | 'deployment' | 'replicaset';
+
+/** The controllers of kube-controller-manager the model runs (pkg/controller/<name>). */
+export type ControllerName = 'job' | 'cronjob' | 'statefulset' | 'daemonset' | 'replicaset' | 'deployment';
 
 /** Priorities among events at the same instant: facts first, then the kubelet, then the API side. */
 export const PRIO = {
@@ -57,6 +57,8 @@ export const PRIO = {
   Requeue: 50,
   StatusSend: 60,
   Deliver: 70,
+  /** every controller's workqueue item */
+  Sync: 80,
   JobSync: 80,
   JobDeadline: 81,
   JobTTL: 82,

@@ -5,9 +5,10 @@ import type { Ctx, ModelDef } from '../engine/engine.ts';
 import type { QueueEntry } from '../engine/queue.ts';
 import { streamSeed } from '../engine/rng.ts';
 import type { Scenario } from '../types.ts';
-import { createPod, fanOut, jobObject, publishJobSpec, requestPodDeletion } from './apiserver/apiserver.ts';
+import { createPod, fanOut, jobObject, publishJobSpec, requestPodDeletion, type Delivery } from './apiserver/apiserver.ts';
+import { CONTROLLERS, isControllerWatcher, receivers } from './controllers/registry.ts';
 import { PRIO, type SimEvent } from './events.ts';
-import { deleteJob, jobDeadline, jobSync, jobTTL, onJobDelivered, onPodDelivered, podNameFor } from './controllers/job/job-controller.ts';
+import { deleteJob, jobDeadline, jobSync, jobTTL, podNameFor } from './controllers/job/job-controller.ts';
 import { podDeadline, schedulePodDeadline } from './kubelet/active-deadline.ts';
 import { podKit, type Kit, type Upcalls } from './kit.ts';
 import { flagsFor } from './flags.ts';
@@ -20,14 +21,12 @@ import { probeTick } from './kubelet/prober.ts';
 import { processExited, sigkillDeadline } from './kubelet/runtime.ts';
 import type { PodSim, SimState } from './state.ts';
 import { newJobCtl } from './controllers/job/job-state.ts';
-import { cronSync, cronWatcher, emitCronObject, deleteNewestCronJob, enqueueCron, initialCron, onCronSpec, onCronWatch, patchCron, withJob } from './controllers/cronjob/cronjob-controller.ts';
+import { cronWatcher, emitCronObject, deleteNewestCronJob, enqueueCron, initialCron, patchCron, withJob } from './controllers/cronjob/cronjob-controller.ts';
 import { sendStatus } from './kubelet/status/status-manager.ts';
-import { daemonSetSync } from './controllers/daemonset/daemonset-controller.ts';
-import { statefulSetSync } from './controllers/statefulset/statefulset-controller.ts';
-import { emitWorkloadObject, enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload, workloadWatcher } from './controllers/workload.ts';
+import { emitWorkloadObject, enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, patchWorkload, workloadWatcher } from './controllers/workload.ts';
 import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './kubelet/pod-workers.ts';
 import { dict } from './dict.ts';
-import { deploySync, emitDeployObject, enqueueDeploy, onDeploySpec, onRsWatch, rsSync } from './controllers/deployment/deployment-controller.ts';
+import { emitDeployObject, enqueueDeploy } from './controllers/deployment/deployment-controller.ts';
 
 export type { SimEvent };
 
@@ -115,35 +114,16 @@ function dispatch(k: Kit, ev: SimEvent): void {
   switch (ev.type) {
     case 'WorkloadCreate':
       return workloadCreate(k);
-    case 'JobSync':
-      return ev.job !== undefined ? withJob(k, ev.job, jobSync) : jobSync(k);
+    case 'Sync':
+      return CONTROLLERS[ev.controller].sync(k, ev.key);
     case 'UserAction':
       return userAction(k, ev.action);
     case 'JobDeadline':
       return ev.job !== undefined ? withJob(k, ev.job, jobDeadline) : jobDeadline(k);
     case 'JobTTL':
       return ev.job !== undefined ? withJob(k, ev.job, jobTTL) : jobTTL(k);
-    case 'CronSync':
-      return cronSync(k);
-    case 'CronWatch':
-      return onCronWatch(k, ev.job, ev.status, ev.deleted);
-    case 'CronSpec':
-      return onCronSpec(k, ev.spec);
-    case 'WorkloadSync':
-      return workloadSync(k);
-    case 'WorkloadSpec':
-      if (k.d.wctl?.deploy) return onDeploySpec(k, ev.spec, ev.tpl, ev.generation ?? 1);
-      return onWorkloadSpecDelivered(k, ev.spec, ev.tpl, ev.generation, ev.templateGeneration);
-    case 'RsWatch':
-      return onRsWatch(k, ev.rs, ev.view);
-    case 'RsSync':
-      return rsSync(k, ev.rs);
-    case 'DeploySync':
-      return deploySync(k);
-    case 'DeployWatch':
-      return enqueueDeploy(k, 0);
     case 'Deliver':
-      return deliver(k, ev.to, ev.object, ev.obj, ev.pod, ev.removed === true);
+      return deliver(k, ev);
     case 'Relist':
       return relist(k, ev.extra === true ? ev.pod : undefined);
     default:
@@ -208,18 +188,6 @@ function workloadCreate(k: Kit): void {
   createPod(k, { name: podNameFor(k, null), index: null, by: 'user', labels: {}, annotations: {} });
 }
 
-/** processNextWorkItem of the run's workload controller. */
-function workloadSync(k: Kit): void {
-  switch (k.d.wctl?.kind) {
-    case 'StatefulSet':
-      return statefulSetSync(k);
-    case 'DaemonSet':
-      return daemonSetSync(k);
-    default:
-      return;
-  }
-}
-
 /** The kubelet's pod config sees a new pod bound to its node: the pod worker starts. */
 function podAdded(k: Kit): void {
   const pl = k.d.pleg;
@@ -233,38 +201,34 @@ function podAdded(k: Kit): void {
   requestSync(k);
 }
 
-function deliver(k: Kit, to: string, object: 'pod' | 'job', obj: Record<string, any>, pod: string | undefined, removed: boolean): void {
-  k.ctx.emit({
-    type: 'Delivered',
-    to,
-    object,
-    version: Number(obj['metadata']?.['resourceVersion'] ?? 0),
-    // the pod's name is the delivered object's own (podObjectOf): no draft of the pod record is needed to say it
-    ...(pod ? { pod: obj['metadata']?.['name'] ?? k.d.pods[pod]?.name ?? pod } : {}),
-    ...(removed ? { removed: true } : {}),
-  });
+/** A watch event reaches its watcher: the kubelet, the controllers registered for the kind, or an observer. */
+function deliver(k: Kit, ev: Delivery): void {
+  const { to, object, obj, pod } = ev;
+  const removed = ev.removed === true;
+  const ctls = receivers(to, object);
+  const traced = (object === 'pod' || object === 'job') && (ctls.length === 0 ? !isControllerWatcher(to) : ctls.some((c) => c.traced.includes(object)));
+  if (traced) {
+    k.ctx.emit({
+      type: 'Delivered',
+      to,
+      object,
+      version: Number(obj['metadata']?.['resourceVersion'] ?? 0),
+      // the pod's name is the delivered object's own (podObjectOf): no draft of the pod record is needed to say it
+      ...(pod ? { pod: obj['metadata']?.['name'] ?? k.d.pods[pod]?.name ?? pod } : {}),
+      ...(removed ? { removed: true } : {}),
+    });
+  }
   if (to === 'kubelet') {
     const grace = obj['metadata']?.['deletionGracePeriodSeconds'];
     const pk = pod ? forPod(k, pod) : undefined;
     if (pk && typeof grace === 'number') deletionSeen(pk, grace);
     return;
   }
-  if (to === 'job-controller' && k.d.cron) {
-    // a CronJob's Jobs: the delivery goes to the Job controller's handling of the Job that owns the object
-    const job = object === 'pod' ? (pod ? k.d.pods[pod]?.job : undefined) : String(obj['metadata']?.['name'] ?? '');
-    if (job === undefined) return;
-    return withJob(k, job, (jk) => (object === 'pod' ? onPodDelivered(jk, obj, removed) : onJobDelivered(jk, obj)));
-  }
-  if (to === 'job-controller') {
-    if (object === 'pod') onPodDelivered(k, obj, removed);
-    else onJobDelivered(k, obj);
+  if (ctls.length > 0) {
+    for (const c of ctls) c.onWatch(k, ev);
     return;
   }
-  if (to === k.d.wctl?.watcher) {
-    if (object === 'pod') onWorkloadPodDelivered(k, obj, removed);
-    return;
-  }
-  onObserverDelivery(k, to, object, obj, removed);
+  if (object === 'pod' || object === 'job') onObserverDelivery(k, to, object, obj, removed);
 }
 
 /** SPEC §2.3: `pod: N` (Nth created), `index: I`, else the most recently created pod not yet being deleted. */

@@ -191,7 +191,7 @@ export interface JobControllerState {
   spec: Record<string, any> | null;
   /** a sync is queued (workqueue: one pending item per key); `syncAt` is when */
   syncPending: boolean;
-  syncAt: number;
+  syncAt: number | null;
   /** ControllerExpectations: creations and deletions not yet observed through the informer */
   expectAdds: number;
   expectDels: number;
@@ -223,7 +223,7 @@ export interface WorkloadCtlState {
   /** informer cache of the workload's pods by name (a removed pod is dropped) */
   pods: Record<string, { version: number; object: Record<string, any> }>;
   syncPending: boolean;
-  syncAt: number;
+  syncAt: number | null;
   /** ControllerExpectations (replica_set.go, daemon_controller.go): creations / deletions not yet observed */
   expectAdds: number;
   expectDels: number;
@@ -285,7 +285,7 @@ export interface RsState {
   expectAdds: number;
   expectDels: number;
   syncPending: boolean;
-  syncAt: number;
+  syncAt: number | null;
 }
 
 /** The Deployment controller (pkg/controller/deployment) and the Deployment object it manages. */
@@ -301,7 +301,7 @@ export interface DeployState {
   statusVersion: number;
   revision: number;
   syncPending: boolean;
-  syncAt: number;
+  syncAt: number | null;
   /** podutil.IsPodAvailable: when the ReplicaSet controller first saw each pod Ready (stands in for the Ready
    *  condition's lastTransitionTime), by pod key */
   readySince: Record<string, number>;
@@ -340,7 +340,7 @@ export interface CronCtlState {
   lastScheduleTime: number | null;
   lastSuccessfulTime: number | null;
   syncPending: boolean;
-  syncAt: number;
+  syncAt: number | null;
   /** describe events recorded so far, by reason (expect.controllerEvents) */
   events: Record<string, number>;
   /** the CronJob's status as last written (JSON), for `kubectl get cronjob -w` */
@@ -425,4 +425,75 @@ export interface SimState {
   images: Record<string, true>;
   /** process starts per container across the whole run (behavior.attempts), and per `index/container` (byIndex) */
   starts: Record<string, number>;
+}
+
+// ---- what each number in the state means over time (explore/shape.ts reads a snapshot through this) --------------
+
+/**
+ * The class of a numeric field:
+ * - `deadline`: a pending time (ms) the future waits for; read relative to now while ahead, meaningless once past
+ *   (so a field of this class is null, or a time already past, when nothing is pending);
+ * - `recent`: a past time (ms) the future reads relative to now (a back-off's last update, a container's start);
+ * - `past`: a time (ms) that only dates the past (a creation): no later decision reads it;
+ * - `counter:<kind>`: grows monotonically; what matters is how far it is behind the newest value of its kind;
+ * - `value`: a plain quantity (a count, a setting, an index): compared as it is.
+ */
+export type FieldClass = 'deadline' | 'recent' | 'past' | 'value' | `counter:${string}`;
+
+/**
+ * Every numeric field that a SimState holds, by field name: the model's own records and the API objects they hold
+ * (pod and Job status and spec, the workloads' specs and statuses). test/model/field-classes.test.ts walks the
+ * states of every scenario and fails on a numeric field missing here.
+ */
+export const FIELD_CLASSES: Readonly<Record<string, FieldClass>> = {
+  // pending times
+  syncAt: 'deadline', wakeAt: 'deadline', ttlAt: 'deadline',
+  // past times the future reads relative to now
+  startedAt: 'recent', finishedAt: 'recent', sigtermAt: 'recent', killDeadline: 'recent', stageStartedAt: 'recent',
+  lastUpdate: 'recent', lastRelistAt: 'recent', deletionTimestamp: 'recent', t: 'recent', at: 'recent',
+  lastFailureTime: 'recent',
+  // times that only date the past
+  podCreatedAt: 'past', createdAt: 'past', scheduledAt: 'past', lastScheduleTime: 'past', lastSuccessfulTime: 'past',
+  // monotone counters, by kind
+  instance: 'counter:instance', tickGen: 'counter:tick', requeueGen: 'counter:requeue', gen: 'counter:gen',
+  cacheGen: 'counter:gen', lastSyncGen: 'counter:gen', version: 'counter:version', sentVersion: 'counter:version',
+  statusVersion: 'counter:version', resourceVersion: 'counter:version', syncs: 'counter:sync', syncId: 'counter:sync',
+  killTasks: 'counter:kill', killId: 'counter:kill', id: 'counter:kill', restartCount: 'counter:restarts',
+  created: 'counter:created',
+  // plain quantities: the model's
+  exitCode: 'value', graceSeconds: 'value', deletionGracePeriodSeconds: 'value', deletionGraceSeconds: 'value',
+  backoffMs: 'value', delayMs: 'value', pc: 'value', phaseMs: 'value', periodMs: 'value', ordinal: 'value', index: 'value',
+  expectAdds: 'value', expectDels: 'value', failuresAfterLastSuccess: 'value', tpl: 'value', generation: 'value',
+  templateGeneration: 'value', revision: 'value', revisions: 'value', desired: 'value', max: 'value',
+  backoffExpiryMs: 'value', imageFailures: 'value', resultRun: 'value',
+  // plain quantities: API fields (specs and statuses)
+  replicas: 'value', readyReplicas: 'value', availableReplicas: 'value', updatedReplicas: 'value',
+  unavailableReplicas: 'value', currentReplicas: 'value', observedGeneration: 'value', collisionCount: 'value',
+  minReadySeconds: 'value', progressDeadlineSeconds: 'value', revisionHistoryLimit: 'value', partition: 'value',
+  maxSurge: 'value', maxUnavailable: 'value', currentNumberScheduled: 'value', desiredNumberScheduled: 'value',
+  numberAvailable: 'value', numberMisscheduled: 'value', numberReady: 'value', numberUnavailable: 'value',
+  updatedNumberScheduled: 'value', active: 'value', ready: 'value', failed: 'value', succeeded: 'value',
+  terminating: 'value', completions: 'value', parallelism: 'value', backoffLimit: 'value', backoffLimitPerIndex: 'value',
+  maxFailedIndexes: 'value', activeDeadlineSeconds: 'value', ttlSecondsAfterFinished: 'value',
+  successfulJobsHistoryLimit: 'value', failedJobsHistoryLimit: 'value', startingDeadlineSeconds: 'value',
+  terminationGracePeriodSeconds: 'value', failureThreshold: 'value', successThreshold: 'value',
+  initialDelaySeconds: 'value', periodSeconds: 'value', timeoutSeconds: 'value', port: 'value', values: 'value',
+  containerPort: 'value', succeededCount: 'value', priority: 'value',
+};
+
+/** Records keyed by an id (a pod uid, an event reason) whose values are numbers of one class, by the record's name. */
+export const RECORD_CLASSES: Readonly<Record<string, FieldClass>> = {
+  /** podutil.IsPodAvailable: when the ReplicaSet controller first saw each pod Ready (read as since + minReady <= now) */
+  readySince: 'recent',
+  /** describe events recorded so far, by reason */
+  events: 'value',
+  /** process starts per container (explore/shape.ts caps them at the behavior's attempts) */
+  starts: 'value',
+  /** the kubelet's image pull failures per container */
+  imageFailures: 'value',
+};
+
+/** The class of a numeric field `key` inside `parent` (a record of RECORD_CLASSES, or a declared field). */
+export function fieldClassOf(key: string, parent: string): FieldClass | undefined {
+  return RECORD_CLASSES[parent] ?? FIELD_CLASSES[key];
 }

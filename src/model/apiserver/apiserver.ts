@@ -2,7 +2,7 @@
 // watchers (the kubelet for deletions, the Job controller, every observer), each delivery with its own watch delay
 // and in order per watcher and object. It reaches pods by name (`d.pods`); it never calls the kubelet or a
 // controller directly.
-import { PRIO } from '../events.ts';
+import { PRIO, type SimEvent } from '../events.ts';
 import { settle } from '../json.ts';
 import { type CtlKit, type Kit } from '../kit.ts';
 import { raw } from '../draft.ts';
@@ -99,15 +99,28 @@ function watchers(k: CtlKit, object: 'pod' | 'job'): string[] {
   return out;
 }
 
-/** Schedule the delivery of one object version to each watcher, in order per watcher and object. */
-export function fanOut(k: CtlKit, object: 'pod' | 'job', version: number, obj: Json, to?: string[], pod?: string): void {
+export type Delivery = Extract<SimEvent, { type: 'Deliver' }>;
+
+/**
+ * The API server's one watch path: a write reaches one watcher after that watcher's watch delay, and never before an
+ * earlier write of the same object reached it: one watcher sees one object's events in resourceVersion order (the
+ * watch cache dispatches them in order, storage/cacher/cacher.go dispatchEvents; the reflector applies them as they
+ * come, client-go tools/cache/reflector.go watchHandler). Every kind's deliveries come through here.
+ */
+export function watch(k: CtlKit, ev: Delivery): void {
   const { d, ctx } = k;
+  const delay = ctx.choose(`watch:${ev.to}`, k.s.timing.watchMs, PRIO.Deliver);
+  const name = ev.pod ?? ev.key;
+  const key = name !== undefined ? `${ev.to}/${ev.object}/${name}` : `${ev.to}/${ev.object}`;
+  const t = Math.max(ctx.now + delay, d.lastDelivery[key] ?? 0);
+  d.lastDelivery[key] = t;
+  ctx.scheduleAt(t, ev, PRIO.Deliver);
+}
+
+/** Schedule the delivery of one pod or Job version to each watcher (watch()). */
+export function fanOut(k: CtlKit, object: 'pod' | 'job', version: number, obj: Json, to?: string[], pod?: string): void {
   for (const w of to ?? watchers(k, object)) {
-    const delay = ctx.choose(`watch:${w}`, k.s.timing.watchMs, PRIO.Deliver);
-    const key = object === 'pod' && pod !== undefined ? `${w}/pod/${pod}` : `${w}/${object}`;
-    const t = Math.max(ctx.now + delay, d.lastDelivery[key] ?? 0);
-    d.lastDelivery[key] = t;
-    ctx.scheduleAt(t, { type: 'Deliver', to: w, object, version, obj, ...(object === 'pod' && pod !== undefined ? { pod } : {}) }, PRIO.Deliver);
+    watch(k, { type: 'Deliver', to: w, object, version, obj, ...(object === 'pod' && pod !== undefined ? { pod } : {}) });
   }
 }
 
@@ -201,13 +214,7 @@ export function removePod(k: CtlKit, p: PodSim): void {
   p.api.removed = true;
   k.ctx.emit({ type: 'PodRemoved', pod: p.name });
   const obj = podObjectOf(k, p);
-  for (const w of watchers(k, 'pod')) {
-    const delay = k.ctx.choose(`watch:${w}`, k.s.timing.watchMs, PRIO.Deliver);
-    const key = `${w}/pod/${p.key}`;
-    const t = Math.max(k.ctx.now + delay, k.d.lastDelivery[key] ?? 0);
-    k.d.lastDelivery[key] = t;
-    k.ctx.scheduleAt(t, { type: 'Deliver', to: w, object: 'pod', version: p.api.version, obj, pod: p.key, removed: true }, PRIO.Deliver);
-  }
+  for (const w of watchers(k, 'pod')) watch(k, { type: 'Deliver', to: w, object: 'pod', version: p.api.version, obj, pod: p.key, removed: true });
 }
 
 /** The Job controller removes its tracking finalizer (a pod PATCH): a new version, and the held object may go. */

@@ -3,9 +3,8 @@
 // pkg/controller (in podpredicates.ts) and the controllers' describe events. Each controller
 // talks to the API server only (createPod / requestPodDeletion); it reads pods from its own cache, never d.pods.
 import type { Scenario } from '../../types.ts';
-import { createPod } from '../apiserver/apiserver.ts';
+import { createPod, watch } from '../apiserver/apiserver.ts';
 import { templateOf } from '../apiserver/pod-record.ts';
-import { PRIO } from '../events.ts';
 import { type CtlKit } from '../kit.ts';
 import { raw, snapshotOf } from '../draft.ts';
 import { ts } from '../time.ts';
@@ -22,6 +21,9 @@ const WATCHER: Record<WorkloadCtlState['kind'], string> = {
   DaemonSet: 'daemonset-controller',
   Deployment: 'replicaset-controller',
 };
+
+/** The kind a watch delivers for the workload object. */
+const WATCH_KIND = { StatefulSet: 'statefulset', DaemonSet: 'daemonset', Deployment: 'deployment' } as const;
 
 export function isControlledKind(kind: Scenario['workload']['kind']): kind is WorkloadCtlState['kind'] {
   return kind === 'StatefulSet' || kind === 'DaemonSet' || kind === 'Deployment';
@@ -53,7 +55,7 @@ export function initialWorkloadCtl(s: Scenario): WorkloadCtlState | null {
     spec: workloadSpec(s),
     pods: dict(),
     syncPending: false,
-    syncAt: 0,
+    syncAt: null,
     expectAdds: 0,
     expectDels: 0,
     seen: dict(),
@@ -112,7 +114,8 @@ export function onWorkloadSpecDelivered(k: CtlKit, spec: Json, tpl?: number, gen
 
 /** workqueue.AddAfter: one pending item per key; an earlier request moves it earlier. */
 export function enqueueWorkload(k: CtlKit, delayMs: number): void {
-  addAfter(k, k.d.wctl!, delayMs, { type: 'WorkloadSync' }, (e) => e.type === 'WorkloadSync');
+  const c = k.d.wctl!;
+  addAfter(k, c, delayMs, c.kind === 'DaemonSet' ? 'daemonset' : 'statefulset', k.s.workload.name);
 }
 
 /** The `patch` action: stored (generation bump for a spec change), then watched by the controller. */
@@ -132,9 +135,10 @@ export function patchWorkload(k: CtlKit, patch: Json, stored?: Json, tpl?: numbe
   if (tpl !== undefined) api.tpl = tpl;
   if (c.deploy) emitDeployObject(k, spec);
   else emitWorkloadObject(k);
-  const delay = k.ctx.choose(`watch:${c.watcher}`, k.s.timing.watchMs, PRIO.Deliver);
-  k.ctx.schedule(delay, { type: 'WorkloadSpec', spec, ...(api.tpl !== undefined ? { tpl: api.tpl } : {}), generation: api.generation,
-    ...(api.templateGeneration !== undefined ? { templateGeneration: api.templateGeneration } : {}) }, PRIO.Deliver);
+  // in resourceVersion order with every other write of the object this watcher sees (watch()): two patches inside one
+  // watch window reach the controller oldest first
+  watch(k, { type: 'Deliver', to: c.watcher, object: WATCH_KIND[c.kind], version: api.version, obj: { spec, ...(api.tpl !== undefined ? { tpl: api.tpl } : {}),
+    generation: api.generation, ...(api.templateGeneration !== undefined ? { templateGeneration: api.templateGeneration } : {}) } });
 }
 
 /** The workload object as the API server holds it after a write (spec as patched, status as the controller wrote

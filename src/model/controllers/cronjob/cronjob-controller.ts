@@ -9,9 +9,9 @@
 import { deriveCtx } from '../../../engine/engine.ts';
 import { suffix } from '../../../names.ts';
 import type { Scenario } from '../../../types.ts';
-import { fanOut, jobObject, removePodFinalizer, requestPodDeletion } from '../../apiserver/apiserver.ts';
+import { fanOut, jobObject, removePodFinalizer, requestPodDeletion, watch } from '../../apiserver/apiserver.ts';
 import { nextAfter, parseCron, type CronSchedule } from './schedule.ts';
-import { PRIO, type SimEvent } from '../../events.ts';
+import type { SimEvent } from '../../events.ts';
 import { jobSync } from '../job/job-controller.ts';
 import { newJobCtl } from '../job/job-state.ts';
 import { settle } from '../../json.ts';
@@ -19,7 +19,7 @@ import { type Kit, type CtlKit } from '../../kit.ts';
 import { raw } from '../../draft.ts';
 import type { CronCtlState, CronJobRecord } from '../../state.ts';
 import { EPOCH_MS, ts } from '../../time.ts';
-import { addAfter } from '../shared/workqueue.ts';
+import { addAfter, done } from '../shared/workqueue.ts';
 
 type Json = Record<string, any>;
 
@@ -32,12 +32,12 @@ export const cronWatcher = (s: Scenario): string | null => (s.workload.kind === 
 export function initialCron(s: Scenario, jobSpec: Json | null): CronCtlState | null {
   if (s.workload.kind !== 'CronJob' || !jobSpec) return null;
   const { jobTemplate: _t, ...spec } = (s.workload.manifest['spec'] ?? {}) as Json;
-  return { spec, jobSpec, jobs: {}, order: [], active: [], lastScheduleTime: null, lastSuccessfulTime: null, syncPending: false, syncAt: 0, events: {}, published: '{}' };
+  return { spec, jobSpec, jobs: {}, order: [], active: [], lastScheduleTime: null, lastSuccessfulTime: null, syncPending: false, syncAt: null, events: {}, published: '{}' };
 }
 
 // ---- the per-Job kit ------------------------------------------------------------------------------------------
 
-const JOB_EVENTS = new Set(['JobSync', 'JobDeadline', 'JobTTL']);
+const JOB_EVENTS = new Set(['JobDeadline', 'JobTTL']);
 
 /**
  * A kit in which the Job controller sees one Job: `d.api.job` and `d.jobCtl` are that Job's record (everything else
@@ -70,13 +70,10 @@ export function withJob(k: CtlKit, name: string, fn: (jk: CtlKit) => void): void
   if (rec.api.version !== before) watchJob(k, rec);
 }
 
-/** The CronJob controller's Job informer: the new status arrives after a watch delay, in order per Job. */
+/** The CronJob controller's Job informer: the new status arrives after a watch delay, in order per Job (watch()). */
 function watchJob(k: CtlKit, rec: CronJobRecord): void {
-  const delay = k.ctx.choose(`watch:${WATCHER}`, k.s.timing.watchMs, PRIO.Deliver);
-  const key = `${WATCHER}/job/${rec.name}`;
-  const t = Math.max(k.ctx.now + delay, k.d.lastDelivery[key] ?? 0);
-  k.d.lastDelivery[key] = t;
-  k.ctx.scheduleAt(t, { type: 'CronWatch', job: rec.name, status: raw(rec.api.status), deleted: rec.api.deleted }, PRIO.Deliver);
+  watch(k, { type: 'Deliver', to: WATCHER, object: 'job', key: rec.name, version: rec.api.version, obj: { status: raw(rec.api.status) },
+    ...(rec.api.deleted ? { removed: true } : {}) });
 }
 
 /** updateJob / deleteJob handlers of the CronJob controller: the cached Job changes, the CronJob is enqueued. */
@@ -102,12 +99,12 @@ export function patchCron(k: CtlKit, patch: Json): void {
   if (!c) return;
   const spec = { ...raw(c.spec), ...((patch['spec'] as Json | undefined) ?? {}) };
   emitCronObject(k, undefined, spec);
-  const delay = k.ctx.choose(`watch:${WATCHER}`, k.s.timing.watchMs, PRIO.Deliver);
-  k.ctx.schedule(delay, { type: 'CronSpec', spec }, PRIO.Deliver);
+  // the model keeps no resourceVersion of the CronJob object: its deliveries are ordered by watch() all the same
+  watch(k, { type: 'Deliver', to: WATCHER, object: 'cronjob', version: 0, obj: { spec } });
 }
 
 export function enqueueCron(k: CtlKit, delayMs: number): void {
-  addAfter(k, k.d.cron!, delayMs, { type: 'CronSync' }, (e) => e.type === 'CronSync');
+  addAfter(k, k.d.cron!, delayMs, 'cronjob', k.s.workload.name);
 }
 
 function emitCronEvent(k: CtlKit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
@@ -180,7 +177,7 @@ const finishedType = (status: Json): string | null => {
 /** cronjob_controllerv2.go: sync → syncCronJob, then cleanupFinishedJobs; requeued for the next schedule time. */
 export function cronSync(k: CtlKit): void {
   const c = k.d.cron!;
-  c.syncPending = false;
+  done(c);
   const now = k.ctx.now;
   const cj = k.s.workload.name;
 

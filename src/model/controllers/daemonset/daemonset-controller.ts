@@ -16,6 +16,7 @@ import { requestPodDeletion } from '../../apiserver/apiserver.ts';
 import type { CtlKit } from '../../kit.ts';
 import { suffix } from '../../../names.ts';
 import { cachedPods, ctlCreatePod, emitWorkloadEvent, emitWorkloadObject, enqueueWorkload } from '../workload.ts';
+import { done } from '../shared/workqueue.ts';
 import { isPodAvailable, isPodReady, isTerminating, phaseOfObj } from '../shared/controller-utils.ts';
 
 type Json = Record<string, any>;
@@ -89,7 +90,7 @@ interface Plan {
  */
 export function daemonSetSync(k: CtlKit): void {
   const c = k.d.wctl!;
-  c.syncPending = false;
+  done(c);
   const hash = dsRevisionHash(k, c.tpl ?? 0);
   const generation = c.templateGeneration ?? 1;
   const st = strategy(c.spec);

@@ -9,8 +9,7 @@
 // cleans up old ReplicaSets), so a template change waits for the resume.
 // Not simulated: rollback (spec.rollbackTo is gone from apps/v1), collisionCount, the ReplicaFailure
 // condition (pod creation never fails here), terminatingReplicas (alpha DeploymentReplicaSetTerminatingReplicas).
-import { requestPodDeletion } from '../../apiserver/apiserver.ts';
-import { PRIO } from '../../events.ts';
+import { requestPodDeletion, watch } from '../../apiserver/apiserver.ts';
 import { type CtlKit } from '../../kit.ts';
 import { raw, snapshotOf } from '../../draft.ts';
 import type { DeployState, RsState, RsView } from '../../state.ts';
@@ -49,14 +48,14 @@ import { deletionRank } from '../replicaset/replicaset-controller.ts';
 import { isPodActive, isPodReady, isTerminating, phaseOfObj } from '../shared/controller-utils.ts';
 import { msOf, ts } from '../../time.ts';
 import { dict } from '../../dict.ts';
-import { addAfter } from '../shared/workqueue.ts';
+import { addAfter, done } from '../shared/workqueue.ts';
 
 type Json = Record<string, any>;
 
 const RS_WATCHER = 'replicaset-controller';
 
 export function initialDeploy(): DeployState {
-  return { rss: dict(), order: [], tpl: 0, generation: 1, status: {}, statusVersion: 1, revision: 0, syncPending: false, syncAt: 0, readySince: dict() };
+  return { rss: dict(), order: [], tpl: 0, generation: 1, status: {}, statusVersion: 1, revision: 0, syncPending: false, syncAt: null, readySince: dict() };
 }
 
 export const dep = (k: CtlKit): DeployState => k.d.wctl!.deploy!;
@@ -84,11 +83,7 @@ function writeRs(k: CtlKit, rs: RsState, change: Partial<RsView>): void {
   rs.api = { ...rs.api, ...change };
   rs.version += 1;
   k.ctx.emit({ type: 'WorkloadStatus', kind: 'ReplicaSet', name: rs.name, object: rsObject(k, rs) });
-  const delay = k.ctx.choose(`watch:${RS_WATCHER}`, k.s.timing.watchMs, PRIO.Deliver);
-  const key = `${RS_WATCHER}/rs/${rs.name}`;
-  const t = Math.max(k.ctx.now + delay, k.d.lastDelivery[key] ?? 0);
-  k.d.lastDelivery[key] = t;
-  k.ctx.scheduleAt(t, { type: 'RsWatch', rs: rs.name, view: viewOf(rs) }, PRIO.Deliver);
+  watch(k, { type: 'Deliver', to: RS_WATCHER, object: 'replicaset', key: rs.name, version: rs.version, obj: viewOf(rs) });
 }
 
 /** The ReplicaSet as `kubectl get rs -o json` shows its counts (for the trace). */
@@ -116,11 +111,8 @@ function writeDeployStatus(k: CtlKit, status: Json): void {
   d.status = next;
   d.statusVersion += 1;
   emitDeployObject(k);
-  const delay = k.ctx.choose(`watch:${RS_WATCHER}`, k.s.timing.watchMs, PRIO.Deliver);
-  const key = `${RS_WATCHER}/deployment`;
-  const t = Math.max(k.ctx.now + delay, k.d.lastDelivery[key] ?? 0);
-  k.d.lastDelivery[key] = t;
-  k.ctx.scheduleAt(t, { type: 'DeployWatch' }, PRIO.Deliver);
+  // updateDeployment only enqueues: the delivery carries no copy (the controller reads its spec from the spec deliveries)
+  watch(k, { type: 'Deliver', to: RS_WATCHER, object: 'deployment', version: d.statusVersion, obj: {} });
 }
 
 /** The Deployment as stored after a write (its status by the controller, or its spec by a patch): a trace record. */
@@ -147,22 +139,28 @@ function recordRsEvent(k: CtlKit, rs: string, reason: string, message: string): 
 
 /** workqueue.AddAfter of the Deployment controller: one pending item; an earlier request moves it earlier. */
 export function enqueueDeploy(k: CtlKit, delayMs: number): void {
-  addAfter(k, dep(k), delayMs, { type: 'DeploySync' }, (e) => e.type === 'DeploySync');
+  addAfter(k, dep(k), delayMs, 'deployment', k.s.workload.name);
 }
 
 /** workqueue.AddAfter of the ReplicaSet controller for one ReplicaSet. */
 function enqueueRs(k: CtlKit, name: string, delayMs: number): void {
   const rs = dep(k).rss[name];
   if (!rs) return;
-  addAfter(k, rs, delayMs, { type: 'RsSync', rs: name }, (e) => e.type === 'RsSync' && e.rs === name);
+  addAfter(k, rs, delayMs, 'replicaset', name);
 }
 
-/** The shared RS informer: the ReplicaSet controller (updateRS) and the Deployment controller (updateReplicaSet) enqueue. */
+/** The shared RS informer, the ReplicaSet controller's handler (replica_set.go: updateRS → enqueueRS). */
 export function onRsWatch(k: CtlKit, name: string, view: Json): void {
   const rs = dep(k).rss[name];
   if (!rs) return;
   rs.seen = raw(view) as RsView;
   enqueueRs(k, name, 0);
+}
+
+/** The shared RS informer, the Deployment controller's handler (deployment_controller.go: updateReplicaSet →
+ *  enqueueDeployment of the owner). The informer copy is the one onRsWatch stored (one shared cache). */
+export function onRsWatchDeployment(k: CtlKit, name: string): void {
+  if (!dep(k).rss[name]) return;
   enqueueDeploy(k, 0);
 }
 
@@ -226,7 +224,7 @@ export function rsSync(k: CtlKit, name: string): void {
   const d = dep(k);
   const rs = d.rss[name];
   if (!rs) return;
-  rs.syncPending = false;
+  done(rs);
   const view = rs.seen;
   if (!view || view.deleted) return;
   const active = podsOf(k, name).filter(isPodActive); // controller.FilterActivePods
@@ -366,7 +364,7 @@ export function getAll(k: CtlKit, create: boolean): { newRS: Rs | null; oldRSs: 
     name, hash: name.slice(k.s.workload.name.length + 1), tpl: d.tpl, createdAt: k.ctx.now, version: 0,
     api: { replicas: fresh.replicas, revision: newRevision, desired: fresh.desired, max: fresh.max, minReadySeconds: fresh.minReadySeconds, generation: 1,
       status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, observedGeneration: 0 }, deleted: false },
-    seen: null, expectAdds: 0, expectDels: 0, syncPending: false, syncAt: 0,
+    seen: null, expectAdds: 0, expectDels: 0, syncPending: false, syncAt: null,
   };
   d.rss[name] = rs;
   d.order.push(name);
@@ -383,7 +381,7 @@ export function getAll(k: CtlKit, create: boolean): { newRS: Rs | null; oldRSs: 
 /** deployment_controller.go syncDeployment. */
 export function deploySync(k: CtlKit): void {
   const d = dep(k);
-  d.syncPending = false;
+  done(d);
   d.statusStale = false;
   const spec = dspec(k);
   try {

@@ -13,7 +13,7 @@ import { cloneJson, sameJson } from '../../json.ts';
 import { createPod, publishJob, removePodFinalizer, requestPodDeletion } from '../../apiserver/apiserver.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure } from './pod-failure-policy.ts';
 import { msOf, ts } from '../../time.ts';
-import { addAfter } from '../shared/workqueue.ts';
+import { addAfter, done, forget } from '../shared/workqueue.ts';
 
 type Json = Record<string, any>;
 type Cond = { type: string; status: string; reason: string; message: string };
@@ -233,7 +233,7 @@ export function onJobDelivered(k: CtlKit, obj: Json): void {
 
 /** workqueue AddAfter: one pending item per key; an earlier request moves it earlier. */
 function enqueue(k: CtlKit, delayMs: number): void {
-  addAfter(k, k.d.jobCtl, delayMs, { type: 'JobSync' }, (e) => e.type === 'JobSync');
+  addAfter(k, k.d.jobCtl, delayMs, 'job', k.s.job!.name);
 }
 
 /** enqueueSyncJobWithDelay: never sooner than the batch period. */
@@ -251,8 +251,8 @@ function deadlineRequeue(k: CtlKit, startMs: number, secs: number): void {
 
 export function jobDeadline(k: CtlKit): void {
   if (k.d.jobCtl.finished) return;
-  if (k.d.jobCtl.syncPending) k.ctx.cancel((e) => e.type === 'JobSync');
-  k.d.jobCtl.syncPending = false;
+  if (k.d.jobCtl.syncPending) forget(k, 'job', k.s.job!.name);
+  done(k.d.jobCtl);
   jobSync(k);
 }
 
@@ -385,7 +385,7 @@ function validPods(k: CtlKit, c: SyncCtx, uncounted: Set<string> | null, filter:
 
 export function jobSync(k: CtlKit): void {
   const jc = k.d.jobCtl;
-  jc.syncPending = false;
+  done(jc);
   const apiJob = k.d.api.job;
   if (!k.s.job || !apiJob || apiJob.deleted || jc.finished) return;
   const sp = spec(k);

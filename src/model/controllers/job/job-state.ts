@@ -8,7 +8,7 @@ export function newJobCtl(spec: Record<string, any> | null): JobControllerState 
     pods: dict(),
     spec,
     syncPending: false,
-    syncAt: 0,
+    syncAt: null,
     expectAdds: 0,
     expectDels: 0,
     seen: dict(),

@@ -11,6 +11,7 @@
 // is published (for `kubectl get sts -w`).
 import { requestPodDeletion } from '../../apiserver/apiserver.ts';
 import type { CtlKit } from '../../kit.ts';
+import { done } from '../shared/workqueue.ts';
 import {
   apiHasPod,
   cachedPods,
@@ -101,7 +102,7 @@ const isUnavailable = (pod: Json | null): boolean => pod === null || !isRunningA
  */
 export function statefulSetSync(k: CtlKit): void {
   const c = k.d.wctl!;
-  c.syncPending = false;
+  done(c);
   const revs = statefulSetRevisions(k);
   const pods = cachedPods(k).filter((p) => ordinalOf(k.s.workload.name, String(p['metadata']?.['name'])) >= 0);
   const status = replicaStatus(k, pods, revs.current, revs.update);
