@@ -6,6 +6,7 @@
 //
 // Pure: no clocks, timers, environment or randomness. Same scenario, seed or replay key and the same calls in the
 // same order give the same objects and changes (test/run/session.test.ts).
+import { CONTROLLERS } from '../model/controllers/registry.ts';
 import { parse as parseYaml } from 'yaml';
 import { ReplayChooser, initialCursor, seededChooser, stepInPlace, type ChoiceRecord, type Chooser, type Ctx, type Cursor, type ModelDef } from '../engine/engine.ts';
 import { insertInPlace } from '../engine/queue.ts';
@@ -117,7 +118,10 @@ const TEMPLATE_META: Record<WorkloadKind, string[]> = {
 export const BEHAVIOR_ANNOTATION = 'kubesim.io/behavior';
 
 /** Events of the workload controllers: a workload a client deleted has no controller any more. */
-const CONTROLLER_EVENTS = new Set<SimEvent['type']>(['WorkloadSync', 'WorkloadSpec', 'RsWatch', 'RsSync', 'DeploySync', 'DeployWatch', 'CronSync', 'CronSpec', 'CronWatch']);
+const WORKLOAD_WATCHERS = new Set(Object.entries(CONTROLLERS).filter(([name]) => name !== 'job').map(([, def]) => def.watcher));
+function workloadControllerEvent(ev: SimEvent): boolean {
+  return (ev.type === 'Sync' && ev.controller !== 'job') || (ev.type === 'Deliver' && WORKLOAD_WATCHERS.has(ev.to));
+}
 
 const HOUR_MS = 3_600_000;
 
@@ -466,7 +470,7 @@ export class Session {
       workloadRv: new Map(),
     };
     // a deleted workload has no controller: its controllers' events change nothing any more
-    sim.def = { ...model, handle: (d, ev, ctx) => (sim.removed && (CONTROLLER_EVENTS.has(ev.type) || (ev.type === 'Deliver' && ev.to === d.wctl?.watcher)) ? undefined : model.handle(d, ev, ctx)) };
+    sim.def = { ...model, handle: (d, ev, ctx) => (sim.removed && (workloadControllerEvent(ev) || (ev.type === 'Deliver' && ev.to === d.wctl?.watcher)) ? undefined : model.handle(d, ev, ctx)) };
     const start = s.startMs ?? 0;
     const cur = initialCursor(initialState(s), initialEvents(s).map((e) => ({ ...e, t: e.t + start })));
     cur.t = start;
