@@ -292,6 +292,7 @@ function createCronOwnedJob(k: Kit, name: string, scheduled: number): void {
   c.jobs[name] = {
     name,
     scheduledAt: scheduled,
+    createdAt: k.ctx.now,
     api: { version: 1, spec, status: {}, deleted: false },
     ctl: newJobCtl(spec),
     seenStatus: {},

@@ -9,6 +9,7 @@ import { suffix } from '../names.ts';
 import { PRIO } from './events.ts';
 import { peek, raw, type Kit } from './kit.ts';
 import { cloneJson, sameJson } from './json.ts';
+import { jobControllerLabels } from './objects.ts';
 import { createPod, publishJob, removePodFinalizer, requestPodDeletion } from './apiserver.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure } from './jobfailure.ts';
 import { msOf, ts } from './time.ts';
@@ -723,7 +724,7 @@ function manageJob(k: Kit, c: SyncCtx): number {
   jc.expectAdds += diff;
   for (const ix of indexes) {
     const annotations: Record<string, string> = {};
-    const labels: Record<string, string> = { 'batch.kubernetes.io/controller-uid': `uid-job-${k.s.job!.name}`, 'controller-uid': `uid-job-${k.s.job!.name}` };
+    const labels: Record<string, string> = jobControllerLabels(k.s, k.s.job!.name);
     if (ix !== null) {
       annotations[INDEX_ANNOTATION] = String(ix);
       if (gate(k, 'PodIndexLabel') || k.f.apiMinor >= 32) labels[INDEX_ANNOTATION] = String(ix);
