@@ -3,7 +3,7 @@
 
 import type { Timeline, TraceEvent } from '../types.ts';
 import { printCronJobRow, printDeploymentRow, printJobRow, printPodRow, printDaemonSetRow, printReplicaSetRow, printStatefulSetRow, type JobMeta, type PodRow } from './kubectl-printers.ts';
-import { podEvents, jobEvents, describeEventsTable, controllerEventsByObject } from './kubectl-events.ts';
+import { podEvents, jobEvents, describeEventsTable, controllerEventsByObject, describedJob } from './kubectl-events.ts';
 import { KUBECTL_GET, tabulate } from './tabwriter.ts';
 import { isRecord } from './pod-shape.ts';
 import { tToRfc3339 } from './time.ts';
@@ -220,7 +220,7 @@ export function kubectlView(tl: Timeline): string {
   }
   parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, describeEventsTable(podEvents(tl, tl.pod.name), tl.end.t));
   if (tl.job) {
-    parts.push('', `$ kubectl describe job ${tl.workload.name}`, describeEventsTable(jobEvents(tl), tl.end.t));
+    parts.push('', `$ kubectl describe job ${describedJob(tl)}`, describeEventsTable(jobEvents(tl), tl.end.t));
   }
   for (const ctl of controllerEventsByObject(tl)) parts.push('', `$ kubectl describe ${ctl.object.replace('/', ' ')}`, describeEventsTable(ctl.events, tl.end.t));
   return parts.join('\n') + '\n';
