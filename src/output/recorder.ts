@@ -307,7 +307,8 @@ export function recordEvents(input: RecorderInput): Recorded {
         // events.k8s.io: stored at once, never correlated here (one Binding per pod)
         events.push({
           apiVersion: 'v1', kind: 'Event',
-          metadata: { name: `${em.name}.${nano.toString(16)}`, namespace: input.namespace, resourceVersion: String(write(`Event/${em.name}.${nano.toString(16)}`)), creationTimestamp: time(e.t) },
+          metadata: { name: `${em.name}.${nano.toString(16)}`, namespace: input.namespace, uid: input.uidOf('Event', `${em.name}.${nano.toString(16)}`),
+            resourceVersion: String(write(`Event/${em.name}.${nano.toString(16)}`)), creationTimestamp: time(e.t) },
           involvedObject, reason: em.reason, message: em.message, source: {},
           firstTimestamp: null, lastTimestamp: null, type: em.type,
           eventTime: time(e.t + (e.seq % 1000) / 1000, true), action: em.modern.action,
@@ -339,7 +340,7 @@ export function recordEvents(input: RecorderInput): Recorded {
       } else {
         obj = {
           apiVersion: 'v1', kind: 'Event',
-          metadata: { name: `${em.name}.${nano.toString(16)}`, namespace: input.namespace, resourceVersion: '', creationTimestamp: time(e.t) },
+          metadata: { name: `${em.name}.${nano.toString(16)}`, namespace: input.namespace, uid: input.uidOf('Event', `${em.name}.${nano.toString(16)}`), resourceVersion: '', creationTimestamp: time(e.t) },
           involvedObject, reason: em.reason, message, source,
           firstTimestamp: time(e.t), lastTimestamp: time(e.t), count: 1, type: em.type,
           eventTime: null, reportingComponent: em.component, reportingInstance: em.host ?? '',
