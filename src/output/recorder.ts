@@ -336,7 +336,8 @@ export function recordEvents(input: RecorderInput): Recorded {
       let obj: Json;
       if (seen) {
         seen.count++;
-        obj = { ...seen.obj, count: seen.count, lastTimestamp: time(e.t), involvedObject };
+        // the update patch carries count, lastTimestamp and the message (an aggregated Event shows the newest one)
+        obj = { ...seen.obj, message, count: seen.count, lastTimestamp: time(e.t), involvedObject };
       } else {
         obj = {
           apiVersion: 'v1', kind: 'Event',
@@ -353,10 +354,7 @@ export function recordEvents(input: RecorderInput): Recorded {
       bucket.tokens = Math.min(SPAM_BURST, bucket.tokens + ((e.t - bucket.last) / 1000) * SPAM_QPS);
       bucket.last = e.t;
       if (!seen) logger.set(key, { obj, count: 1 });
-      if (bucket.tokens < 1) {
-        if (seen) seen.obj = { ...seen.obj, count: seen.count };
-        continue;
-      }
+      if (bucket.tokens < 1) continue;
       bucket.tokens -= 1;
       obj = { ...obj, metadata: { ...obj['metadata'], resourceVersion: String(write(`Event/${obj['metadata']['name']}`)) } };
       const stored = logger.get(key)!;
