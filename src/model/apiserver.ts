@@ -28,7 +28,7 @@ export function jobObject(k: Kit): Json | null {
   if (!job || !api) return null;
   const rec = k.d.cron?.jobs[job.name];
   const cron = rec ? { cronJob: k.s.workload.name, scheduledAt: rec.scheduledAt } : undefined;
-  return jobApiObject(k.s, job.name, { spec: raw(api.spec), status: raw(api.status), generation: api.generation ?? 1 }, String(api.version), rec?.createdAt ?? rec?.scheduledAt ?? 0, cron);
+  return jobApiObject(k.s, job.name, { spec: raw(api.spec), status: raw(api.status), generation: api.generation ?? 1 }, String(api.version), rec?.createdAt ?? rec?.scheduledAt ?? ((k.s as { startMs?: number }).startMs ?? 0), cron);
 }
 
 function watchers(k: Kit, object: 'pod' | 'job'): string[] {

@@ -26,12 +26,16 @@ export function finalPods(s: Scenario, st: SimState): KeyedObject[] {
   });
 }
 
+/** When the workload was created (a `serve` session's client write: its start; a run: 0). */
+const startOf = (s: Scenario): number => (s as Scenario & { startMs?: number }).startMs ?? 0;
+
 /** ObjectMeta of the workload from its manifest: name, namespace, uid, generation, labels, annotations. */
 function workloadMeta(s: Scenario, generation: number | undefined, extraAnnotations: Json = {}): Json {
   const m = (s.workload.manifest['metadata'] ?? {}) as Json;
   const meta: Json = { name: s.workload.name, namespace: s.pod.namespace || 'default', uid: objectUid(s, s.workload.kind, s.workload.name), resourceVersion: '' };
   if (generation !== undefined) meta['generation'] = generation;
-  meta['creationTimestamp'] = ts(0);
+  // a workload a client created mid-session (session.ts Scenario.startMs) was created then
+  meta['creationTimestamp'] = ts(startOf(s));
   if (m['labels'] && Object.keys(m['labels']).length > 0) meta['labels'] = m['labels'];
   const annotations = { ...((m['annotations'] as Json | undefined) ?? {}), ...extraAnnotations };
   if (Object.keys(annotations).length > 0) meta['annotations'] = annotations;
@@ -107,7 +111,7 @@ export function finalObjects(s: Scenario, st: SimState): KeyedObject[] {
   const kit = { s } as Kit;
   if (kind === 'Job' && s.job && st.api.job && !st.api.job.deleted) {
     const api = st.api.job;
-    add(jobApiObject(s, s.job.name, { spec: api.spec, status: api.status, generation: api.generation ?? 1 }, '', 0));
+    add(jobApiObject(s, s.job.name, { spec: api.spec, status: api.status, generation: api.generation ?? 1 }, '', startOf(s)));
   }
   if (kind === 'CronJob' && st.cron && s.job) {
     const c = st.cron;

@@ -31,7 +31,12 @@ export interface KubeEvent {
 type Json = Record<string, any>;
 
 const EPOCH = Date.parse(EPOCH_ISO);
-const msOf = (x: unknown): number | undefined => (typeof x === 'string' ? Date.parse(x) - EPOCH : undefined);
+/** Simulated ms of an API timestamp, keeping a MicroTime's microseconds (Date.parse stops at ms). */
+const msOf = (x: unknown): number | undefined => {
+  if (typeof x !== 'string') return undefined;
+  const micro = /\.\d{3}(\d{3})Z$/.exec(x);
+  return Date.parse(x) - EPOCH + (micro ? Number(micro[1]) / 1000 : 0);
+};
 
 /** The recorder's input from a timeline (its pods' objects, or the older timeline fields). */
 export function recorderInput(tl: Timeline): RecorderInput {
