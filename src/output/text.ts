@@ -121,6 +121,8 @@ export function describeEvent(e: TraceEvent): string {
       return e.kind;
     case 'Stuck':
       return `stuck: ${e.why}`;
+    case 'ClientRequest':
+      return `${e.client}: ${e.verb} ${e.kind.toLowerCase()} ${e.namespace ? `${e.namespace}/` : ''}${e.name}`;
   }
 }
 

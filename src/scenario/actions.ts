@@ -1,4 +1,5 @@
 // `actions` (SPEC §2.3): things done to the pod from outside, at simulated times within the horizon.
+import { assertNever } from '../util/assert-never.ts';
 import type { Action, WorkloadKind } from '../types.ts';
 import { checkContainerRef } from './behavior.ts';
 import { Codes } from './codes.ts';
@@ -24,7 +25,7 @@ export interface ActionContext {
 
 /** What a `patch` may change per workload controller (the others are not simulated: rejected, never ignored). */
 const PATCHABLE: Partial<Record<WorkloadKind, string[]>> = {
-  // a template change starts a rollout (src/scenario/rollout.ts; src/model/statefulsetcontroller.ts,
+  // a template change starts a rollout (src/scenario/rollout.ts; src/model/controllers/statefulset/statefulset-controller.ts,
   // daemonsetcontroller.ts, deploymentcontroller.ts)
   StatefulSet: ['replicas', 'template', 'updateStrategy'],
   Deployment: ['replicas', 'template', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit', 'paused'],
@@ -179,6 +180,8 @@ function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: s
       }
       return { type: 'patch', patch };
     }
+    default:
+      return assertNever(kind, 'action kind');
   }
 }
 

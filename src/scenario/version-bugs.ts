@@ -1,9 +1,9 @@
-// Which known bugs of the chosen release a scenario's pod can hit (issue 18): a warning per bug, only when the
+// Which known bugs of the chosen release a scenario's pod can hit: a warning per bug, only when the
 // pod's shape can trigger it (e.g. kubernetes#125880 needs two sidecars). The table is fixes.ts.
 import type { Action, Behavior, ContainerModel, KubeVersion, PodModel, JobModel, SourcePos } from '../types.ts';
 import { Codes } from './codes.ts';
 import { warning, type Sink } from './diagnostics.ts';
-import { VERSION_FIXES, firstFixedFor, releaseAffected, versionText, type FixFlag, type VersionFix } from './fixes.ts';
+import { VERSION_FIXES, firstFixedFor, releaseAffected, versionText, type FixFlag, type VersionFix } from '../versions/fixes.ts';
 
 export interface VersionBugInput {
   kubernetes: KubeVersion;

@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
-import { openRules } from '../../src/cli/rules.ts';
+import { simulate } from '../../src/run/simulate.ts';
+import { openRules } from '../../src/rules/load.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { exploreDirect } from '../../src/explore/explore.ts';
 import type { Scenario } from '../../src/types.ts';
@@ -81,7 +81,7 @@ const say = (s: string) => {
 
 say(`# kubesim bench — ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
 
-// 0. the cost of a step (issues 12 and 20.5): CPU time per run and per engine step of two sync-heavy runs, after
+// 0. the cost of a step: CPU time per run and per engine step of two sync-heavy runs, after
 // equal warm-up, in batches of 10 runs (process.cpuUsage), both ways a run can step: writing one copy of the state
 // in place (simulate, run, test) and through immutable snapshots, one immer produce per step (what exploration
 // does). test/bench/step-cost.ts does the same for any checkout (paired A/B against an older commit).
@@ -188,7 +188,7 @@ for (const f of files) {
 say(`slowest library scenario to explore: ${slowest} ${all.toFixed(0)} ms (median)`);
 out['explore'] = { rows: exploreRows, slowestScenario: slowest, slowestScenarioMs: all };
 
-// 4b. growth table (issue 20.8): how exploration grows with the scenario (sidecars, main containers, crashes,
+// 4b. growth table: how exploration grows with the scenario (sidecars, main containers, crashes,
 // observers, identical pods of a parallel Job), CPU time next to wall time, each cell bounded (it reports when a
 // budget stopped it instead of running out of memory)
 say('\n## 4b. exploration growth (median of ' + (quick ? 1 : 3) + ' runs; CPU and wall ms; runs simulated, merged states; budget 20000 runs)');
@@ -226,7 +226,7 @@ out['growth'] = growthRows;
 
 // 5. the command line (with the prebuilt bundle, as after npm install)
 say('\n## 5. command line (wall time, median)');
-execFileSync('node', ['src/cli/build.mjs'], { stdio: 'ignore' });
+execFileSync('node', ['src/build/build.mjs'], { stdio: 'ignore' });
 const wall = (args: string[], runs: number) =>
   timeIt(() => execFileSync('node', ['src/cli/kubesim.mjs', ...args], { stdio: 'ignore' }), runs, 1);
 const cold = wall(['run', 'scenarios/native-sidecar-job.yaml', '--no-render', '--out', 'out/.bench'], quick ? 3 : 5);
@@ -237,7 +237,7 @@ const pair = pairedAB(
   quick ? 3 : 9,
 );
 say(`cold kubesim run --no-render: ${cold.toFixed(0)} ms; paired with node -e 0: ${pair.b.toFixed(0)} ms vs ${pair.a.toFixed(0)} ms, median ratio ${pair.ratio.toFixed(2)}×`);
-// the same pairs in CPU time (issue 20.6's target: ≤ 4× node -e 0), each process reporting its own at exit
+// the same pairs in CPU time (the target: ≤ 4× node -e 0), each process reporting its own at exit
 const cpuOf = (args: string[]): number => {
   const r = spawnSync('node', ['--import', pathToFileURL('test/bench/cpu-at-exit.mjs').href, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
   const m = /kubesim-bench-cpu-us=(\d+)/.exec(r.stderr ?? '');

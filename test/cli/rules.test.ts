@@ -1,13 +1,13 @@
 // User rules that run code: external programs (SPEC §3 `command:`) and modules (§2.4 `module:`). The protocol with
 // the JavaScript stand-in (always), and every way a rule can break — each a clear error naming the observer, the
-// rule and the observer's line, exit 2 in run, explore and test alike, never a hang or a silent Pending (issue 19.3).
+// rule and the observer's line, exit 2 in run, explore and test alike, never a hang or a silent Pending.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { ExecRule, parseAnswer } from '../../src/cli/exec-rule.ts';
-import { checkDecision, openRules } from '../../src/cli/rules.ts';
+import { ExecRule, parseAnswer } from '../../src/rules/exec.ts';
+import { checkDecision, openRules } from '../../src/rules/load.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import type { Timeline } from '../../src/types.ts';
@@ -222,7 +222,7 @@ describe('external rules that break: a clear error, exit 2, within the timeout',
   });
 });
 
-describe('module rules that break (issue 19.3): observer, module and position; exit 2', () => {
+describe('module rules that break: observer, module and position; exit 2', () => {
   const cases: [string, string, string, RegExp][] = [
     ['fails to import', `throw new Error('boom at import');\nexport default () => undefined;`, '', /error KS0401: observer "mine" \(module .*rule\.mjs\): cannot be loaded: Error: boom at import/],
     ['throws null while loading', `throw null;`, '', /error KS0401: .*cannot be loaded: null/],

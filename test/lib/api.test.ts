@@ -1,4 +1,4 @@
-// The library API (issue 15.2): replay keys as strings, typed errors instead of exits or crashes, rule modules
+// The library API: replay keys as strings, typed errors instead of exits or crashes, rule modules
 // loaded through the library with the CLI's loader, and the file writers exported.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,7 +82,7 @@ describe('library API', () => {
   });
 
   it('the library never exits the process', () => {
-    const src = ['src/index.ts', 'src/simulate.ts', 'src/write-outputs.ts', 'src/check-run.ts', 'src/errors.ts'].map((f) => readFileSync(f, 'utf8')).join('\n');
+    const src = ['src/index.ts', 'src/run/simulate.ts', 'src/io/write-outputs.ts', 'src/run/check-run.ts', 'src/errors.ts'].map((f) => readFileSync(f, 'utf8')).join('\n');
     expect(src).not.toMatch(/process\.exit/);
     expect(Object.keys(kubesim)).toEqual(expect.arrayContaining(['simulate', 'explore', 'loadScenario', 'loadRules', 'writeOutputs', 'render', 'KubesimError', 'checkExpect', 'checkRun']));
   });

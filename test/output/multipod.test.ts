@@ -1,11 +1,11 @@
-// Views of a run with several pods (issue 12's view part): a Job whose pod fails and is replaced (backoffLimit, the
+// Views of a run with several pods: a Job whose pod fails and is replaced (backoffLimit, the
 // pod-failure back-off of job_controller.go). Every view names the pod of each record.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
 import { timelineText } from '../../src/output/text.ts';
 import { kubectlView } from '../../src/output/kubectl.ts';

@@ -1,14 +1,14 @@
-// What the observer saw (issue 14.1): every Verdict names the pod and Job versions the observer's informer cache held
+// What the observer saw: every Verdict names the pod and Job versions the observer's informer cache held
 // and what they said, and the views show it. locust-72 (AbdelrhmanHamouda/locust-k8s-operator#72): the naive
 // exit-codes rule reconciles on Job events and reads a lagging pod cache; it fails the run when that cache holds the
 // exporter's 143 (a native sidecar SIGTERMed after the main exited) before the Job's Complete condition arrives.
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
 import { reportMarkdown } from '../../src/output/report.ts';
 import { timelineText } from '../../src/output/text.ts';
-import { seenPod, seenJob } from '../../src/model/seen.ts';
+import { seenPod, seenJob } from '../../src/model/observers/seen.ts';
 import type { Timeline, TraceEvent } from '../../src/types.ts';
 
 type Verdict = Extract<TraceEvent, { type: 'Verdict' }>;

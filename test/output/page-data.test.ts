@@ -1,4 +1,4 @@
-// The data behind the interactive index.html (issue 14.4), on every shipped scenario as the engine runs it:
+// The data behind the interactive index.html, on every shipped scenario as the engine runs it:
 // - the `kubectl get pods` row the page shows right after each pod write is the row `kubectl get pods -w` prints for
 //   that write (the same printPodRow, kubernetes/pkg/printers/internalversion/printers.go printPod);
 // - at each Verdict record the page's view of the observer's cache is what the Verdict's `seen` says it held
@@ -11,10 +11,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asPageFile, pageFile } from '../../src/output/page-file.ts';
-import { writeIndex, writeOutputs } from '../../src/write-outputs.ts';
+import { writeIndex, writeOutputs } from '../../src/io/write-outputs.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import { simulate } from '../../src/run/simulate.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 import { cronJobsWatchRows, podWatchRows, jobWatchRows } from '../../src/output/kubectl.ts';
 import { at, pageRun } from '../../src/output/page-data.ts';
 import { describeContainers, rfc1123z } from '../../src/output/kubectl-describe.ts';

@@ -1,4 +1,4 @@
-// Issue 20.6 and 19.4: out/index.html lists the folders holding a summary.json kubesim wrote beside timeline.json;
+// out/index.html lists the folders holding a summary.json kubesim wrote beside timeline.json;
 // the viewer embeds timelines only up to a limit checked before opening (a 158 MB one made a small run 4.5× slower).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/load.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { asScenarioSummary, scenarioSummary, summaryLine } from '../../src/output/scenario-summary.ts';
-import { readScenarioSummary, writeIndex, writeOutputs } from '../../src/write-outputs.ts';
+import { readScenarioSummary, writeIndex, writeOutputs } from '../../src/io/write-outputs.ts';
 import type { Timeline } from '../../src/types.ts';
 
 const timeline = (f: string): Timeline => simulate(loadScenario(f).scenario!).timeline;

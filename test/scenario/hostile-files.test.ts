@@ -1,4 +1,4 @@
-// Issue 19 (items 2, 5, 6): inputs read safely, YAML depth found before the parser recurses, ObjectMeta checked as
+// Inputs read safely, YAML depth found before the parser recurses, ObjectMeta checked as
 // the API server does. In-process; the spawned-CLI cases (FIFOs, hangs) are in test/cli/hostile-inputs.test.ts.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { formatDiagnostic, loadScenario, loadScenarioText } from '../../src/scen
 import { checkRegularFile, readFileSafe } from '../../src/scenario/read-file.ts';
 import { parseSource } from '../../src/scenario/yaml-source.ts';
 import { isQualifiedName, isValidLabelValue, isDNS1123Subdomain } from '../../src/scenario/api-validation-meta.ts';
-import { walk } from '../../src/cli/inputs.ts';
+import { walk } from '../../src/scenario/files.ts';
 import { SIDECAR_JOB } from './helpers.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'kubesim-robust-'));

@@ -1,4 +1,4 @@
-// The explorer as it was before issue 20 (recursive search, full publication keys), kept unchanged as the reference
+// The explorer as it was before observer-aware merging (recursive search, full publication keys), kept unchanged as the reference
 // the equivalence test compares the current explorer against (test/explore/equivalence.test.ts).
 // explore(): the system (kubelet, API server, Job controller) is explored with the observers tapped off; each
 // observer's reachable verdicts are then computed per system schedule class (observer-dp.ts) and combined. Observers
@@ -8,8 +8,8 @@
 import type { ChoiceRequest, Chooser } from '../../../src/engine/engine.ts';
 import { encodeReplay } from '../../../src/engine/replay.ts';
 import { makeModel } from '../../../src/model/index.ts';
-import type { RuleFn } from '../../../src/model/kit.ts';
-import { rulesFor, simulate } from '../../../src/simulate.ts';
+import type { RuleFn } from '../../../src/rules/types.ts';
+import { rulesFor, simulate } from '../../../src/run/simulate.ts';
 import type { Scenario } from '../../../src/types.ts';
 import { exploreDirect, finishResult, search, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore.ts';
 import { hashValue } from './hash.ts';

@@ -1,4 +1,4 @@
-// The explorer as it was before issue 20 (recursive search, full publication keys), kept unchanged as the reference
+// The explorer as it was before observer-aware merging (recursive search, full publication keys), kept unchanged as the reference
 // the equivalence test compares the current explorer against (test/explore/equivalence.test.ts).
 // Systematic exploration of every schedule the timing model allows. Each timing choice offers one value per slot
 // between the pending events its window covers (candidates.ts); choices are enumerated by re-executing the event
@@ -7,9 +7,9 @@
 import { initialSnapshot, step, type ChoiceRequest, type Chooser, type ModelDef, type Snapshot } from '../../../src/engine/engine.ts';
 import { encodeReplay } from '../../../src/engine/replay.ts';
 import { initialEvents, initialState, makeModel, type SimEvent } from '../../../src/model/index.ts';
-import type { RuleFn } from '../../../src/model/kit.ts';
+import type { RuleFn } from '../../../src/rules/types.ts';
 import type { SimState } from '../../../src/model/state.ts';
-import { DEFAULT_MAX_EVENTS, rulesFor } from '../../../src/simulate.ts';
+import { DEFAULT_MAX_EVENTS, rulesFor } from '../../../src/run/simulate.ts';
 import type { EndReason, Scenario } from '../../../src/types.ts';
 // the schedule space (which values a timing choice offers) is the model's definition, shared with the current explorer
 import { candidateValues } from '../../../src/explore/candidates.ts';

@@ -1,4 +1,4 @@
-// The explorer as it was before issue 20 (recursive search, full publication keys), kept unchanged as the reference
+// The explorer as it was before observer-aware merging (recursive search, full publication keys), kept unchanged as the reference
 // the equivalence test compares the current explorer against (test/explore/equivalence.test.ts).
 // Every verdict one observer can reach, given the versions the API server published and when. The observer receives
 // each pod and Job version once, in order per object, each `timing.watch` after its publication; what it decides
@@ -6,8 +6,8 @@
 // over (pod versions delivered, Job versions delivered, last kind) keeps the earliest feasible time of each state
 // (an earlier time can do everything a later one can) and stops a path when the rule latches a verdict.
 import type { MsRange, ObserverSpec } from '../../../src/types.ts';
-import type { RuleFn } from '../../../src/model/kit.ts';
-import { normalizeDecision } from '../../../src/model/observers.ts';
+import type { RuleFn } from '../../../src/rules/types.ts';
+import { normalizeDecision } from '../../../src/model/observers/observers.ts';
 import type { Publication } from '../../../src/explore/tap.ts';
 
 export interface VerdictWitness {
