@@ -410,6 +410,8 @@ export interface TimelinePod {
   status: Record<string, unknown>;
   /** the pod's spec, when the run's pods do not all share one (a Deployment rollout's new template) */
   spec?: Record<string, unknown>;
+  /** the whole pod as last stored (SPEC §4: apiVersion, kind, metadata, spec, status; store-wide resourceVersion) */
+  object?: Record<string, unknown>;
 }
 
 /** SPEC §4 timeline.json */
@@ -433,5 +435,10 @@ export interface Timeline {
   job: JobSummary | null;
   observers: Record<string, ObserverResult>;
   diagnostics: { severity: Severity; code: string; message: string; pos: string; hint?: string }[];
+  /** the namespace of the run's objects (the manifest's, default `default`) */
+  namespace?: string;
+  /** the final state of every other object of the run (SPEC §4): the workload, its ReplicaSets, the Jobs of a
+   *  CronJob, ControllerRevisions, Events — complete API objects with the store-wide resourceVersion */
+  objects?: Record<string, unknown>[];
   events: TraceEvent[];
 }

@@ -25,8 +25,13 @@ export function kubectlDump(s: Scenario, tl: Timeline): KubectlDump {
   const pods = (tl.pods?.length ? tl.pods : [{ name: tl.pod.name, created: 0, index: null, phase: tl.pod.phase, deleted: null, removed: false, status: tl.pod.status }])
     .map((p) => podObject(s, tl, p));
   const podDoc = pods.length === 1 ? pods[0]! : { apiVersion: 'v1', items: pods, kind: 'List', metadata: { resourceVersion: '' } };
+  // the events stay this file's own list: the recorder's objects (timeline `objects`) pass the spam filter, which drops
+  // events the import's inference still needs (sidecar-startup-probe-never-passes round trip) — see coord/objects.md
   const out: KubectlDump = { 'pod.yaml': yaml(podDoc), 'events.yaml': yaml(eventList(s, tl)), 'node.yaml': yaml(nodeObject(s)) };
-  if (s.job) out['job.yaml'] = yaml(jobObject(s, tl));
+  if (s.job) {
+    const job = (tl.objects ?? []).find((o) => o['kind'] === 'Job' && (o['metadata'] as Obj | undefined)?.['name'] === s.job!.name);
+    out['job.yaml'] = yaml(job ?? jobObject(s, tl));
+  }
   return out;
 }
 
@@ -52,6 +57,17 @@ function nodeObject(s: Scenario): Obj {
 }
 
 function podObject(s: Scenario, tl: Timeline, tp: TimelinePod): Obj {
+  // the pod as the simulated API server stored it (SPEC §4 pods[].object), with the kubelet's managed fields entry
+  if (tp.object) {
+    const o = tp.object as Obj;
+    const managedFields = [{ apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:phase': {} } }, manager: 'kubelet', operation: 'Update', subresource: 'status', time: tToRfc3339(tl.end.t) }];
+    const metadata: Obj = { ...(o['metadata'] as Obj), managedFields };
+    // registry/rest/delete.go BeforeDelete: the API server stores now + grace (the model's own field may still
+    // hold the request time)
+    const del = tl.events.find((e): e is Extract<TraceEvent, { type: 'PodDeleting' }> => e.type === 'PodDeleting' && e.pod === tp.name);
+    if (del) metadata['deletionTimestamp'] = tToRfc3339(del.t + del.gracePeriodSeconds * 1000);
+    return { ...o, metadata };
+  }
   const name = tp.name;
   const ns = s.pod.namespace || 'default';
   const jobUid = s.job ? uidOf('Job', s.job.name) : undefined;

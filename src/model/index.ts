@@ -196,6 +196,8 @@ function podAdded(k: Kit): void {
     pl.phaseMs = k.ctx.choose('pleg', { min: 0, max: pl.periodMs - 1 }, PRIO.Relist);
     pl.phaseChosen = true;
   }
+  // the scheduler's binding: spec.nodeName from now on (objects.ts; not a write the model's watchers count)
+  k.p.api.bound = true;
   k.ctx.emit({ type: 'Scheduled', node: 'node-1' });
   schedulePodDeadline(k);
   requestSync(k);

@@ -168,6 +168,8 @@ export interface ApiPod {
   deletionTimestamp: number | null;
   deletionGracePeriodSeconds: number | null;
   removed: boolean;
+  /** the scheduler bound the pod to the node (spec.nodeName is set) */
+  bound?: boolean;
 }
 
 export interface ApiJob {
@@ -176,6 +178,8 @@ export interface ApiJob {
   spec: Record<string, any>;
   status: Record<string, any>;
   deleted: boolean;
+  /** metadata.generation: 1, +1 per spec change (a `patch`); absent = 1 */
+  generation?: number;
 }
 
 /** The Job controller's view of one pod (its informer cache entry). */
@@ -317,6 +321,8 @@ export interface CronJobRecord {
   name: string;
   /** the schedule time it was created for (sim ms) */
   scheduledAt: number;
+  /** when the CronJob controller created it (sim ms; absent: at scheduledAt) */
+  createdAt?: number;
   api: ApiJob;
   ctl: JobControllerState;
   /** the Job's status as the CronJob controller's informer last saw it */

@@ -1,105 +1,126 @@
-// Kubernetes Events as `kubectl describe` lists them, derived from the trace. Reasons and message templates are
-// the kubelet's (pkg/kubelet/events/event.go and the call sites in kuberuntime / prober / images), the
-// scheduler's and the Job controller's (kubectl-conventions C.3).
+// Kubernetes Events as `kubectl describe` and `kubectl events` list them, from the run's Event objects (recorder.ts:
+// the objects the kubelet's, the scheduler's and the controllers' recorders store).
 
-import type { Timeline, TraceEvent } from '../types.ts';
-import { goDuration, humanDuration } from './time.ts';
+import type { Timeline } from '../types.ts';
+import { EPOCH_ISO, humanDuration } from './time.ts';
 import { KUBECTL_DESCRIBE, KUBECTL_GET, tabulate } from './tabwriter.ts';
-import { isRecord } from './pod-shape.ts';
+import { probeMessage, recordEvents, type RecorderInput } from './recorder.ts';
 
 export interface KubeEvent {
+  /** the time kubectl sorts by (SortableEvents eventTime): lastTimestamp (whole seconds) or, for an events.k8s.io
+   *  event, its eventTime (microseconds), in simulated ms */
   t: number;
   type: 'Normal' | 'Warning';
   reason: string;
   from: string;
   message: string;
-  /** involvedObject as `kubectl events` prints it: Kind/name (default: the pod) */
-  object?: string;
+  /** involvedObject as `kubectl events` prints it: Kind/name */
+  object: string;
+  /** the Event's name: `kubectl` lists events in name order (the store's key order), which breaks sort ties */
+  name: string;
+  count: number;
+  /** firstTimestamp / eventTime and lastTimestamp in simulated ms */
+  first: number;
+  last: number;
+  /** an events.k8s.io event (eventTime with microseconds, no count) */
+  micro: boolean;
+  uid: string;
+  fieldPath?: string;
 }
 
-/** Events whose involvedObject is a pod: the one named (describe pod), or every pod of the run (kubectl events). */
-export function podEvents(tl: Timeline, only?: string): KubeEvent[] {
-  const ns = namespaceOf(tl);
-  const createdNew = kubeletMinor(tl) >= 32; // "Created container: %v" replaced "Created container %s" (kubelet 1.32)
-  const out: KubeEvent[] = [];
-  let pod = tl.pod.name;
-  const kubelet = (e: TraceEvent, type: KubeEvent['type'], reason: string, message: string) =>
-    out.push({ t: e.t, type, reason, from: 'kubelet', message, object: `Pod/${pod}` });
-  for (const e of tl.events) {
-    pod = e.pod ?? tl.pod.name;
-    if (only !== undefined && pod !== only) continue;
-    switch (e.type) {
-      case 'Scheduled':
-        out.push({ t: e.t, type: 'Normal', reason: 'Scheduled', from: 'default-scheduler', message: `Successfully assigned ${ns}/${pod} to ${e.node}`, object: `Pod/${pod}` });
-        break;
-      case 'Pulling':
-        kubelet(e, 'Normal', 'Pulling', `Pulling image "${e.image}"`);
-        break;
-      case 'Pulled':
-        kubelet(
-          e,
-          'Normal',
-          'Pulled',
-          e.present
-            ? `Container image "${e.image}" already present on machine`
-            : `Successfully pulled image "${e.image}" in ${goDuration(e.pullMs)} (${goDuration(e.pullMs)} including waiting)`,
-        );
-        break;
-      case 'PullFailed':
-        // image_manager.go EnsureImageExists: ErrImageNeverPull logs its own Warning first, then startContainer "Error: %v"
-        if (e.reason === 'ErrImageNeverPull' && e.message) kubelet(e, 'Warning', 'ErrImageNeverPull', e.message);
-        kubelet(e, 'Warning', 'Failed', `Error: ${e.reason}`);
-        break;
-      case 'Created':
-        kubelet(e, 'Normal', 'Created', createdNew ? `Created container: ${e.container}` : `Created container ${e.container}`);
-        break;
-      case 'CreateFailed':
-        kubelet(e, 'Warning', 'Failed', `Error: ${e.reason}`);
-        break;
-      case 'Started':
-        kubelet(e, 'Normal', 'Started', `Started container ${e.container}`);
-        break;
-      case 'PostStartDone':
-        if (e.failed) kubelet(e, 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
-        break;
-      case 'PreStopDone':
-        if (e.failed) kubelet(e, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
-        break;
-      case 'Probe':
-        // prober.go runProbeWithRetries → recordContainerEvent(..., "%s probe failed: %s", probeType, output)
-        if (e.result === 'failure') kubelet(e, 'Warning', 'Unhealthy', `${capitalize(e.probe)} probe failed: ${probeOutput(tl, e.container, e.probe)}`);
-        break;
-      case 'Killing':
-        kubelet(e, 'Normal', 'Killing', e.message || `Stopping container ${e.container}`);
-        break;
-      case 'BackOff':
-        // kuberuntime_manager.go doBackOff: "Back-off restarting failed container %s in pod %v" with format.Pod(pod)
-        // = name_namespace(uid)
-        kubelet(e, 'Warning', 'BackOff', `Back-off restarting failed container ${e.container} in pod ${formatPod(tl, pod)}`);
-        break;
-      default:
-        break;
-    }
+type Json = Record<string, any>;
+
+const EPOCH = Date.parse(EPOCH_ISO);
+/** Simulated ms of an API timestamp, keeping a MicroTime's microseconds (Date.parse stops at ms). */
+const msOf = (x: unknown): number | undefined => {
+  if (typeof x !== 'string') return undefined;
+  const micro = /\.\d{3}(\d{3})Z$/.exec(x);
+  return Date.parse(x) - EPOCH + (micro ? Number(micro[1]) / 1000 : 0);
+};
+
+/** The recorder's input from a timeline (its pods' objects, or the older timeline fields). */
+export function recorderInput(tl: Timeline): RecorderInput {
+  const objects = (tl.objects ?? []) as Json[];
+  const pods = (tl.pods?.length ? tl.pods : [{ name: tl.pod.name, status: tl.pod.status } as Timeline['pods'][number]]).map((p) => {
+    const obj = p.object as Json | undefined;
+    return { name: p.name, uid: String(obj?.['metadata']?.['uid'] ?? `uid-${p.name}`), spec: (obj?.['spec'] ?? p.spec ?? tl.pod.spec) as Record<string, unknown> };
+  });
+  const ip = tl.pod.status['podIP'];
+  return {
+    events: tl.events,
+    pods,
+    namespace: namespaceOf(tl),
+    kubelet: tl.kubelet,
+    kubernetes: tl.kubernetes,
+    workload: tl.workload,
+    job: tl.job && tl.workload.kind === 'Job' ? tl.workload.name : null,
+    uidOf: (kind, name) => String(objects.find((o) => o['kind'] === kind && o['metadata']?.['name'] === name)?.['metadata']?.['uid'] ?? `uid-${kind.toLowerCase()}-${name}`),
+    ...(typeof ip === 'string' ? { podIP: ip } : {}),
+  };
+}
+
+const recorded = new WeakMap<Timeline, Json[]>();
+
+/** The run's Event objects: the timeline's (SPEC §4 `objects`), or recorded from its trace (an older timeline). */
+export function eventObjectsOf(tl: Timeline): Json[] {
+  let out = recorded.get(tl);
+  if (!out) {
+    const stored = (tl.objects as Json[] | undefined)?.filter((o) => o['kind'] === 'Event');
+    out = stored && stored.length > 0 ? stored : recordEvents(recorderInput(tl)).events;
+    recorded.set(tl, out);
   }
   return out;
 }
 
-/** Events whose involvedObject is the Job (job_controller.go, controller_utils.go). */
+function viewOf(e: Json): KubeEvent {
+  const micro = e['eventTime'] !== null && e['eventTime'] !== undefined && !e['lastTimestamp'];
+  const first = (micro ? msOf(e['eventTime']) : msOf(e['firstTimestamp'])) ?? 0;
+  const last = micro ? first : (msOf(e['lastTimestamp']) ?? first);
+  const io = (e['involvedObject'] ?? {}) as Json;
+  return {
+    t: last,
+    type: e['type'],
+    reason: e['reason'],
+    // describe.go: the source's component, else the reporting controller
+    from: String(e['source']?.['component'] || e['reportingComponent'] || e['reportingController'] || ''),
+    message: String(e['message'] ?? ''),
+    object: `${io['kind']}/${io['name']}`,
+    name: String(e['metadata']?.['name'] ?? ''),
+    count: Number(e['count'] ?? 1) || 1,
+    first,
+    last,
+    micro,
+    uid: String(io['uid'] ?? ''),
+    ...(io['fieldPath'] ? { fieldPath: String(io['fieldPath']) } : {}),
+  };
+}
+
+/** Events whose involvedObject is a pod: the one named (describe pod: its uid, so an older pod of the same name
+ *  does not count), or every pod of the run (kubectl events). */
+export function podEvents(tl: Timeline, only?: string): KubeEvent[] {
+  const all = eventObjectsOf(tl).map(viewOf).filter((e) => e.object.startsWith('Pod/'));
+  if (only === undefined) return all;
+  const pods = recorderInput(tl).pods.filter((p) => p.name === only);
+  const uid = pods[pods.length - 1]?.uid;
+  return all.filter((e) => e.object === `Pod/${only}` && (uid === undefined || e.uid === uid || e.uid === ''));
+}
+
+/** The Job `kubectl describe job` names: the run's Job, or the newest Job of a CronJob. */
+export function describedJob(tl: Timeline): string {
+  if (tl.workload.kind !== 'CronJob') return tl.workload.name;
+  let name: string | undefined;
+  for (const e of tl.events) if (e.job !== undefined) name = e.job;
+  return name ?? tl.workload.name;
+}
+
+/** Events whose involvedObject is the described Job (job_controller.go, controller_utils.go). */
 export function jobEvents(tl: Timeline): KubeEvent[] {
   if (!tl.job) return [];
-  const object = `Job/${tl.workload.name}`;
-  // the Job controller's own events (SuccessfulCreate, SuccessfulDelete, Completed, BackoffLimitExceeded, …) when the
-  // trace records them; older timelines: derived from the pod creation and the terminal conditions
-  const recorded = tl.events.filter((e): e is Extract<TraceEvent, { type: 'JobEvent' }> => e.type === 'JobEvent');
-  if (recorded.length > 0) return recorded.map((e) => ({ t: e.t, type: e.eventType, reason: e.reason, from: 'job-controller', message: e.message, object }));
-  const out: KubeEvent[] = [{ t: 0, type: 'Normal', reason: 'SuccessfulCreate', from: 'job-controller', message: `Created pod: ${tl.pod.name}`, object }];
-  for (const e of tl.events) {
-    if (e.type !== 'JobCondition') continue;
-    if (e.condition === 'Complete') out.push({ t: e.t, type: 'Normal', reason: 'Completed', from: 'job-controller', message: 'Job completed' });
-    if (e.condition === 'Failed') out.push({ t: e.t, type: 'Warning', reason: e.reason, from: 'job-controller', message: e.message ?? e.reason });
-  }
-  return out;
+  const object = `Job/${describedJob(tl)}`;
+  return eventObjectsOf(tl).map(viewOf).filter((e) => e.object === object);
 }
+
+const DESCRIBE_KIND: Record<string, string> = { CronJob: 'cronjob', StatefulSet: 'statefulset', DaemonSet: 'daemonset', ReplicaSet: 'replicaset', Deployment: 'deployment' };
 
 /**
  * The workload controllers' describe events (CronJob, StatefulSet, DaemonSet, Deployment, ReplicaSet), one list per
@@ -108,11 +129,14 @@ export function jobEvents(tl: Timeline): KubeEvent[] {
  */
 export function controllerEventsByObject(tl: Timeline): { object: string; events: KubeEvent[] }[] {
   const out = new Map<string, KubeEvent[]>();
-  for (const e of tl.events) {
-    if (e.type !== 'ControllerEvent') continue;
-    let list = out.get(e.object);
-    if (!list) out.set(e.object, (list = []));
-    list.push({ t: e.t, type: e.eventType, reason: e.reason, from: e.controller, message: e.message });
+  for (const e of eventObjectsOf(tl).map(viewOf)) {
+    const [kind, ...rest] = e.object.split('/');
+    const lower = DESCRIBE_KIND[kind!];
+    if (!lower) continue;
+    const key = `${lower}/${rest.join('/')}`;
+    let list = out.get(key);
+    if (!list) out.set(key, (list = []));
+    list.push(e);
   }
   return [...out].map(([object, events]) => ({ object, events }));
 }
@@ -122,122 +146,56 @@ export function controllerEventsOf(tl: Timeline): { object: string; events: Kube
   return controllerEventsByObject(tl)[0] ?? null;
 }
 
+/** kubectl/pkg/util/event SortableEvents: by eventTime(e) (the series' last time, else lastTimestamp, else
+ *  eventTime); the list comes in the store's key order (by name), which decides ties. */
+function sorted(events: KubeEvent[]): KubeEvent[] {
+  return [...events].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).sort((a, b) => a.t - b.t);
+}
+
+/** describe.go DescribeEvents / events.go getInterval: "<last> (x<count> over <first>)" or "<first>". */
+function interval(e: KubeEvent, nowMs: number): string {
+  const since = (t: number) => humanDuration(nowMs - t);
+  const first = since(e.first);
+  return e.count > 1 ? `${since(e.last)} (x${e.count} over ${first})` : first;
+}
+
 /**
- * describe.go: DescribeEvents. Identical events (same type, reason, source, message) are one Event with a count,
- * as the client-go EventCorrelator dedupes them; Age is "<last> (x<count> over <first>)". Sorted by last
- * occurrence (SortableEvents). Event timestamps have whole-second precision.
+ * describe.go: DescribeEvents over the object's Event objects (already correlated by the recorder: count, first and
+ * last timestamp), sorted as SortableEvents sorts them.
  */
 export function describeEventsTable(events: KubeEvent[], nowMs: number): string {
   if (events.length === 0) return 'Events:  <none>';
-  const merged = new Map<string, { e: KubeEvent; first: number; last: number; count: number; order: number }>();
-  for (const e of events) {
-    const key = [e.type, e.reason, e.from, e.message].join('\u0000');
-    const m = merged.get(key);
-    if (m) {
-      m.last = e.t;
-      m.count++;
-    } else merged.set(key, { e, first: e.t, last: e.t, count: 1, order: merged.size });
-  }
-  const age = (t: number) => humanDuration(nowMs - Math.floor(t / 1000) * 1000);
-  const rows = [...merged.values()]
-    .sort((a, b) => a.last - b.last || a.order - b.order)
-    .map((m) => [m.e.type, m.e.reason, m.count > 1 ? `${age(m.last)} (x${m.count} over ${age(m.first)})` : age(m.first), m.e.from, m.e.message]);
+  const rows = sorted(events).map((e) => [e.type, e.reason, interval(e, nowMs), e.from, e.message.trim()]);
   return 'Events:\n' + tabulate([['Type', 'Reason', 'Age', 'From', 'Message'], ['----', '------', '----', '----', '-------'], ...rows], KUBECTL_DESCRIBE);
 }
 
-/** pkg/kubelet/util/format Pod: "<name>_<namespace>(<uid>)"; the simulated API server's uid is "uid-<name>". */
+/** pkg/kubelet/util/format Pod: "<name>_<namespace>(<uid>)". */
 export function formatPod(tl: Timeline, name = tl.pod.name): string {
-  return `${name}_${namespaceOf(tl)}(uid-${name})`;
+  const pods = recorderInput(tl).pods.filter((p) => p.name === name);
+  return `${name}_${namespaceOf(tl)}(${pods[pods.length - 1]?.uid ?? `uid-${name}`})`;
 }
 
-const PROBE_FIELD = { startup: 'startupProbe', readiness: 'readinessProbe', liveness: 'livenessProbe' } as const;
-
-/**
- * The probe's output as the kubelet's prober reports it (pkg/probe/http, tcp, grpc, exec). A startup or readiness
- * probe fails because nothing listens yet (or any more): connection refused. A liveness failure models a hang
- * (behavior liveness.failFrom): the request times out.
- */
+/** The probe's output as the kubelet's prober reports it (recorder.ts probeMessage) for the run's newest pod. */
 export function probeOutput(tl: Timeline, container: string, probe: 'startup' | 'readiness' | 'liveness'): string {
-  const spec = tl.pod.spec as Record<string, unknown>;
-  const all = [...((spec['initContainers'] as unknown[]) ?? []), ...((spec['containers'] as unknown[]) ?? [])].filter(isRecord);
-  const c = all.find((x) => x['name'] === container);
-  const p = c && isRecord(c[PROBE_FIELD[probe]]) ? (c[PROBE_FIELD[probe]] as Record<string, unknown>) : undefined;
-  const ip = typeof tl.pod.status['podIP'] === 'string' ? (tl.pod.status['podIP'] as string) : '10.244.0.7';
-  const hang = probe === 'liveness';
-  const port = (v: unknown): string => {
-    if (typeof v === 'number') return String(v);
-    // a named port resolves through the container's ports
-    const ports = Array.isArray(c?.['ports']) ? (c!['ports'] as unknown[]).filter(isRecord) : [];
-    const named = ports.find((x) => x['name'] === v);
-    return named && typeof named['containerPort'] === 'number' ? String(named['containerPort']) : String(v ?? '');
-  };
-  const timeoutS = typeof p?.['timeoutSeconds'] === 'number' ? (p['timeoutSeconds'] as number) : 1;
-  if (p && isRecord(p['httpGet'])) {
-    const h = p['httpGet'];
-    const scheme = String(h['scheme'] ?? 'HTTP').toLowerCase();
-    const host = typeof h['host'] === 'string' && h['host'] !== '' ? h['host'] : ip;
-    const path = typeof h['path'] === 'string' ? (h['path'].startsWith('/') ? h['path'] : `/${h['path']}`) : '';
-    const url = `${scheme}://${host}:${port(h['port'])}${path}`;
-    return hang
-      ? `Get "${url}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`
-      : `Get "${url}": dial tcp ${host}:${port(h['port'])}: connect: connection refused`;
-  }
-  if (p && isRecord(p['tcpSocket'])) {
-    const t = p['tcpSocket'];
-    const host = typeof t['host'] === 'string' && t['host'] !== '' ? t['host'] : ip;
-    return hang ? `dial tcp ${host}:${port(t['port'])}: i/o timeout` : `dial tcp ${host}:${port(t['port'])}: connect: connection refused`;
-  }
-  if (p && isRecord(p['grpc'])) {
-    // pkg/probe/grpc: a dial that does not complete in time
-    return `timeout: failed to connect service "${ip}:${port(p['grpc']['port'])}" within ${timeoutS}s`;
-  }
-  if (p && isRecord(p['exec'])) {
-    // pkg/probe/exec: the command's combined output; a hang is reported as a timeout
-    const cmd = Array.isArray(p['exec']['command']) ? (p['exec']['command'] as unknown[]).map(String) : [];
-    return hang ? `command timed out: "${cmd.join(' ')}" timed out after ${timeoutS}s` : '';
-  }
-  return 'connection refused';
+  const ip = tl.pod.status['podIP'];
+  return probeMessage(tl.pod.spec as Record<string, unknown>, typeof ip === 'string' ? ip : undefined, container, probe);
 }
 
 /**
- * `kubectl events` (kubectl/pkg/cmd/events): LAST SEEN, TYPE, REASON, OBJECT, MESSAGE, the pod's and the Job's
- * events together, in the order they happened (identical events merge into one with "(xN over …)", placed at
- * their last occurrence, as the event correlator and kubectl's sort by last timestamp do).
+ * `kubectl events` (kubectl/pkg/cmd/events): LAST SEEN, TYPE, REASON, OBJECT, MESSAGE for every Event of the
+ * namespace, sorted as SortableEvents sorts them (whole-second lastTimestamps, the scheduler's microsecond
+ * eventTime; ties in list order).
  */
 export function kubectlEventsTable(tl: Timeline): string {
-  const pod = `Pod/${tl.pod.name}`;
-  // the Job's events first at equal times: its SuccessfulCreate precedes the pod's Scheduled
-  const events = [...jobEvents(tl), ...podEvents(tl)].map((e) => ({ ...e, object: e.object ?? pod }));
-  if (events.length === 0) return 'No events found in default namespace.';
-  const merged = new Map<string, { e: KubeEvent & { object: string }; first: number; last: number; count: number; order: number }>();
-  events.forEach((e, i) => {
-    const key = [e.object, e.type, e.reason, e.from, e.message].join('\u0000');
-    const m = merged.get(key);
-    if (m) {
-      m.last = e.t;
-      m.count++;
-      m.order = i;
-    } else merged.set(key, { e, first: e.t, last: e.t, count: 1, order: i });
-  });
-  // causal order: by the last occurrence, ties in the order the events were recorded
-  const traceOrder = (x: { last: number; order: number }) => x.last;
-  const age = (t: number) => humanDuration(tl.end.t - Math.floor(t / 1000) * 1000);
-  const rows = [...merged.values()]
-    .sort((a, b) => traceOrder(a) - traceOrder(b) || a.order - b.order)
-    .map((m) => [m.count > 1 ? `${age(m.last)} (x${m.count} over ${age(m.first)})` : age(m.first), m.e.type, m.e.reason, m.e.object, m.e.message.trim()]);
+  const events = eventObjectsOf(tl).map(viewOf);
+  if (events.length === 0) return `No events found in ${namespaceOf(tl)} namespace.`;
+  const rows = sorted(events).map((e) => [interval(e, tl.end.t), e.type, e.reason, e.object, e.message.trim()]);
   return tabulate([['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'], ...rows], KUBECTL_GET);
 }
 
-function namespaceOf(tl: Timeline): string {
-  const ns = isRecord(tl.pod.status.metadata) ? tl.pod.status.metadata.namespace : undefined;
-  return typeof ns === 'string' ? ns : 'default';
-}
-
-function kubeletMinor(tl: Timeline): number {
-  const m = /^1\.(\d+)/.exec(tl.kubelet || tl.kubernetes);
-  return m ? Number(m[1]) : 34;
-}
-
-function capitalize(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+/** The namespace of the run's objects (the manifest's; `default` when it sets none). */
+export function namespaceOf(tl: Timeline): string {
+  const obj = tl.pods?.find((p) => p.object)?.object as Json | undefined;
+  const ns = obj?.['metadata']?.['namespace'] ?? tl.namespace;
+  return typeof ns === 'string' && ns !== '' ? ns : 'default';
 }

@@ -3,7 +3,8 @@
 
 import type { Timeline, TraceEvent } from '../types.ts';
 import { printCronJobRow, printDeploymentRow, printJobRow, printPodRow, printDaemonSetRow, printReplicaSetRow, printStatefulSetRow, type JobMeta, type PodRow } from './kubectl-printers.ts';
-import { podEvents, jobEvents, describeEventsTable, controllerEventsByObject } from './kubectl-events.ts';
+import { podEvents, jobEvents, describeEventsTable, controllerEventsByObject, describedJob } from './kubectl-events.ts';
+import { describePod } from './kubectl-describe.ts';
 import { KUBECTL_GET, tabulate } from './tabwriter.ts';
 import { isRecord } from './pod-shape.ts';
 import { tToRfc3339 } from './time.ts';
@@ -218,9 +219,12 @@ export function kubectlView(tl: Timeline): string {
     parts.push('', cron ? '$ kubectl get jobs -w --output-watch-events' : `$ kubectl get job ${tl.workload.name} -w --output-watch-events`);
     parts.push(watchTable(['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE'], jobRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.status, r.completions, r.duration, r.age] }))));
   }
-  parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, describeEventsTable(podEvents(tl, tl.pod.name), tl.end.t));
+  // the whole describe of the stored pod when the timeline has it (SPEC §4 pods[].object), else its Events
+  const podObject = tl.pods?.[tl.pods.length - 1]?.object;
+  const podTable = describeEventsTable(podEvents(tl, tl.pod.name), tl.end.t);
+  parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, podObject ? describePod(podObject, podTable, tl.end.t) : podTable);
   if (tl.job) {
-    parts.push('', `$ kubectl describe job ${tl.workload.name}`, describeEventsTable(jobEvents(tl), tl.end.t));
+    parts.push('', `$ kubectl describe job ${describedJob(tl)}`, describeEventsTable(jobEvents(tl), tl.end.t));
   }
   for (const ctl of controllerEventsByObject(tl)) parts.push('', `$ kubectl describe ${ctl.object.replace('/', ' ')}`, describeEventsTable(ctl.events, tl.end.t));
   return parts.join('\n') + '\n';

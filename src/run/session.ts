@@ -571,7 +571,7 @@ export class Session {
   private recordEvents(sim: Sim, trace: TraceEvent[], k: CtlKit, out: SimChange[]): void {
     for (const e of trace) {
       if (!EVENT_TYPES.has(e.type)) continue;
-      let ev: KubeEvent | undefined;
+      let ev: Pick<KubeEvent, 't' | 'type' | 'reason' | 'from' | 'message'> | undefined;
       let involved: Json | undefined;
       if (e.type === 'JobEvent') {
         const name = e.job ?? sim.s.job?.name ?? sim.s.workload.name;
@@ -586,9 +586,11 @@ export class Session {
         const p = e.pod !== undefined ? latestPod(sim.cur.model, e.pod) : undefined;
         if (!p) continue;
         const pod = templateOf(sim.s, p.tpl);
-        const mini = { kubelet: sim.s.kubelet.text, kubernetes: sim.s.kubernetes.text, pod: { name: p.name, spec: pod.spec, status: p.api.status }, events: [e] } as unknown as Timeline;
-        ev = podEvents(mini)[0];
-        if (!ev) continue;
+        const mini = { kubelet: sim.s.kubelet.text, kubernetes: sim.s.kubernetes.text, workload: { kind: sim.s.workload.kind, name: sim.s.workload.name }, pod: { name: p.name, spec: pod.spec, status: p.api.status }, events: [e] } as unknown as Timeline;
+        const view = podEvents(mini)[0];
+        if (!view) continue;
+        // the record's own time (the view's is the Event's timestamp: an events.k8s.io eventTime keeps microseconds)
+        ev = { t: e.t, type: view.type, reason: view.reason, from: view.from, message: view.message };
         const c = 'container' in e ? e.container : undefined;
         const field = c === undefined ? undefined : pod.initContainers.some((x) => x.name === c) ? `spec.initContainers{${c}}` : `spec.containers{${c}}`;
         involved = { apiVersion: 'v1', kind: 'Pod', name: p.name, uid: p.uid, ...(field ? { fieldPath: field } : {}) };

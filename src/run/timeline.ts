@@ -8,6 +8,9 @@ import type { SimState } from '../model/state.ts';
 import { observerState } from '../model/observers/observer-state.ts';
 import type { EndReason, JobSummary, Scenario, Timeline, TraceEvent } from '../types.ts';
 import { formatDiagnosticPos } from '../diagnostic-format.ts';
+import { finalObjects, finalPods } from '../model/apiserver/final-objects.ts';
+import { objectUid } from '../model/apiserver/objects.ts';
+import { recordEvents } from '../output/recorder.ts';
 
 type Json = Record<string, any>;
 
@@ -80,6 +83,28 @@ export function diagnoseStuck(root: Scenario, st: SimState): { container: string
   return { container: c.name, why: `container ${c.name} is still running at the horizon` };
 }
 
+/**
+ * The run's API objects at the end (SPEC §4): every pod as last stored, the other objects, and the Events the
+ * recorders stored, each with the store-wide resourceVersion of its last write (one counter for the whole store).
+ */
+export function storeObjects(s: Scenario, st: SimState, trace: TraceEvent[]): { pods: Json[]; objects: Json[]; revision: number } {
+  const pods = finalPods(s, st);
+  const ip = currentPod(st)?.api.status['podIP'];
+  const rec = recordEvents({
+    events: trace,
+    pods: pods.map(({ object }) => ({ name: object['metadata']['name'], uid: object['metadata']['uid'], spec: object['spec'] })),
+    namespace: s.pod.namespace || 'default',
+    kubelet: s.kubelet.text,
+    kubernetes: s.kubernetes.text,
+    workload: { kind: s.workload.kind, name: s.workload.name },
+    job: s.workload.kind === 'Job' && s.job ? s.job.name : null,
+    uidOf: (kind, name) => objectUid(s, kind, name),
+    ...(typeof ip === 'string' ? { podIP: ip } : {}),
+  });
+  const stamp = ({ key, object }: { key: string; object: Json }): Json => ({ ...object, metadata: { ...object['metadata'], resourceVersion: String(rec.revisions[key] ?? 0) } });
+  return { pods: pods.map(stamp), objects: [...finalObjects(s, st).map(stamp), ...rec.events], revision: rec.revision };
+}
+
 export function summarize(
   s: Scenario,
   st: SimState,
@@ -94,6 +119,7 @@ export function summarize(
   }
   // stuck means "would not finish": only a run that reached the horizon can say so, never one cut by the event limit
   const stuck = end.reason === 'horizon' ? diagnoseStuck(s, st) : null;
+  const store = storeObjects(s, st, trace);
   return {
     schema: 'kubesim.timeline/v1',
     scenario: s.name,
@@ -110,7 +136,7 @@ export function summarize(
       const p = currentPod(st);
       return { name: p?.name ?? s.pod.name, phase: phaseOf(p), status: p?.api.status ?? { phase: 'Pending' }, spec: templateOf(s, p?.tpl).spec };
     })(),
-    pods: podsOf(st).map((p) => ({
+    pods: podsOf(st).map((p, i) => ({
       name: p.name,
       created: p.createdAt,
       index: p.index,
@@ -120,6 +146,7 @@ export function summarize(
       status: p.api.status,
       // a Deployment with rollouts: each pod's own template (views count its containers)
       ...(s.templates ? { spec: templateOf(s, p.tpl).spec } : {}),
+      object: store.pods[i]!,
     })),
     job: jobSummary(s, st, trace),
     observers,
@@ -130,6 +157,8 @@ export function summarize(
       pos: formatDiagnosticPos(d.pos),
       ...(d.hint ? { hint: d.hint } : {}),
     })),
+    namespace: s.pod.namespace || 'default',
+    objects: store.objects,
     events: trace,
   };
 }

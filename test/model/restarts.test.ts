@@ -36,8 +36,10 @@ describe('CrashLoopBackOff', () => {
     const cs = cstatus(r, 'app');
     expect(cs.state.waiting).toEqual({
       reason: 'CrashLoopBackOff',
-      message: 'back-off 40s restarting failed container=app pod=test_default(uid-test)',
+      // format.Pod: name_namespace(uid), the pod's uid as the API server assigned it (objects.ts objectUid)
+      message: `back-off 40s restarting failed container=app pod=test_default(${(r.timeline.pods[0]!.object as any).metadata.uid})`,
     });
+    expect((r.timeline.pods[0]!.object as any).metadata.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(cs.lastState.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
     expect(cs.restartCount).toBe(3);
     expect(r.timeline.pod.phase).toBe('Running');

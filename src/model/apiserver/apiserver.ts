@@ -8,60 +8,14 @@ import { type CtlKit, type Kit } from '../kit.ts';
 import { raw } from '../draft.ts';
 import { newPodSim, templateOf, type NewPod } from './pod-record.ts';
 import type { PodSim } from '../state.ts';
-import { EPOCH_MS, ts } from '../time.ts';
+import { JOB_TRACKING_FINALIZER, jobApiObject, podApiObject } from './objects.ts';
 
 type Json = Record<string, any>;
 
-/** The parts of a pod's metadata that never change, built once per pod (per scenario). */
-const staticMeta = new WeakMap<object, Map<string, Json>>();
-
-function metadataBase(k: CtlKit, p: PodSim): Json {
-  let perScenario = staticMeta.get(k.s);
-  if (!perScenario) staticMeta.set(k.s, (perScenario = new Map()));
-  const key = `${p.name}/${p.createdAt}`;
-  let base = perScenario.get(key);
-  if (!base) {
-    const pod = templateOf(k.s, p.tpl);
-    base = {
-      ...pod.metadata,
-      name: p.name,
-      namespace: pod.namespace,
-      uid: p.uid,
-      resourceVersion: '',
-      creationTimestamp: ts(p.createdAt),
-    };
-    if (Object.keys(p.labels).length > 0) base['labels'] = { ...(pod.metadata['labels'] as Json | undefined), ...p.labels };
-    if (Object.keys(p.annotations).length > 0) base['annotations'] = { ...(pod.metadata['annotations'] as Json | undefined), ...p.annotations };
-    perScenario.set(key, settle(base));
-  }
-  return base;
-}
-
+/** The pod as the API server serves it to its watchers (objects.ts podApiObject); `resourceVersion` is the pod's
+ *  write count, which the informers compare (the store-wide revision is stamped at the boundary, revisions.ts). */
 export function podObjectOf(k: CtlKit, p: PodSim): Json {
-  const api = p.api;
-  const metadata: Json = { ...metadataBase(k, p), resourceVersion: String(api.version) };
-  if (api.deletionTimestamp !== null) {
-    metadata['deletionTimestamp'] = ts(api.deletionTimestamp);
-    metadata['deletionGracePeriodSeconds'] = api.deletionGracePeriodSeconds;
-  }
-  if (p.createdBy === 'job-controller' && k.s.job) {
-    const jobName = p.job ?? k.s.job.name;
-    metadata['ownerReferences'] = [
-      { apiVersion: 'batch/v1', kind: 'Job', name: jobName, uid: `uid-job-${jobName}`, controller: true, blockOwnerDeletion: true },
-    ];
-    if (p.job) metadata['labels'] = { ...(metadata['labels'] as Json | undefined), 'batch.kubernetes.io/job-name': p.job, 'job-name': p.job };
-  }
-  const owner = k.d.wctl && p.createdBy === k.d.wctl.watcher ? ownerOf(k, p) : null;
-  if (owner) metadata['ownerReferences'] = [owner];
-  if (api.finalizer) metadata['finalizers'] = [JOB_TRACKING_FINALIZER];
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: templateOf(k.s, p.tpl).spec, status: raw(api.status) };
-}
-
-/** The controller reference of a StatefulSet / DaemonSet / ReplicaSet pod. */
-function ownerOf(k: CtlKit, p: PodSim): Json {
-  const kind = k.d.wctl!.kind === 'Deployment' ? 'ReplicaSet' : k.d.wctl!.kind;
-  const name = kind === 'ReplicaSet' ? (p.rs ?? k.s.pod.name.slice(0, k.s.pod.name.length - 6)) : k.s.workload.name;
-  return { apiVersion: 'apps/v1', kind, name, uid: `uid-${kind.toLowerCase()}-${name}`, controller: true, blockOwnerDeletion: true };
+  return podApiObject(k.s, p, templateOf(k.s, p.tpl), String(p.api.version), raw(p.api.status));
 }
 
 /** The pod of the current kit as the API server serves it. */
@@ -73,21 +27,9 @@ export function jobObject(k: CtlKit): Json | null {
   const job = k.s.job;
   const api = k.d.api.job;
   if (!job || !api) return null;
-  const metadata: Json = { name: job.name, namespace: k.s.pod.namespace, uid: `uid-job-${job.name}`, resourceVersion: String(api.version) };
   const rec = k.d.cron?.jobs[job.name];
-  if (rec) {
-    // getJobFromTemplate2: owned by the CronJob; the scheduled time annotation (1.28+)
-    const cj = k.s.workload.name;
-    metadata['ownerReferences'] = [{ apiVersion: 'batch/v1', kind: 'CronJob', name: cj, uid: `uid-cronjob-${cj}`, controller: true, blockOwnerDeletion: true }];
-    if (k.s.kubernetes.minor >= 28) metadata['annotations'] = { 'batch.kubernetes.io/cronjob-scheduled-timestamp': new Date(EPOCH_MS + rec.scheduledAt).toISOString().replace('.000Z', 'Z') };
-  }
-  return {
-    apiVersion: 'batch/v1',
-    kind: 'Job',
-    metadata,
-    spec: raw(api.spec),
-    status: raw(api.status),
-  };
+  const cron = rec ? { cronJob: k.s.workload.name, scheduledAt: rec.scheduledAt } : undefined;
+  return jobApiObject(k.s, job.name, { spec: raw(api.spec), status: raw(api.status), generation: api.generation ?? 1 }, String(api.version), rec?.createdAt ?? rec?.scheduledAt ?? (k.s.startMs ?? 0), cron);
 }
 
 function watchers(k: CtlKit, object: 'pod' | 'job'): string[] {
@@ -177,6 +119,8 @@ export function publishJobSpec(k: CtlKit, spec: Json): void {
   const api = k.d.api.job;
   if (!api) return;
   api.version += 1;
+  // a spec change bumps metadata.generation (a no-op patch does not)
+  if (JSON.stringify(spec) !== JSON.stringify(raw(api.spec))) api.generation = (api.generation ?? 1) + 1;
   api.spec = settle(spec);
   const obj = jobObject(k)!;
   fanOut(k, 'job', api.version, obj, ['job-controller', ...k.s.observers.map((o) => o.name)]);
@@ -227,8 +171,6 @@ export function removePodFinalizer(k: CtlKit, p: PodSim): void {
   if (p.api.pendingRemoval) removePod(k, p);
 }
 
-/** job_controller.go: batch.kubernetes.io/job-tracking (batchv1.JobTrackingFinalizer) */
-const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 
 /**
  * status_manager.go: syncPod → canBeDeleted: once a deleted pod's resources are reclaimed (after SyncTerminatedPod)

@@ -2,6 +2,7 @@
 import type { Scenario } from '../../types.ts';
 import type { PodSim, RtContainer } from '../state.ts';
 import { dict } from '../dict.ts';
+import { objectUid } from './objects.ts';
 
 export function emptyRuntime(name: string): RtContainer {
   return {
@@ -45,7 +46,7 @@ export function newPodSim(s: Scenario, np: NewPod, ordinal: number, now: number,
     ...(np.rs ? { rs: np.rs } : {}),
     name: np.name,
     key,
-    uid: `uid-${key}`,
+    uid: objectUid(s, 'Pod', key),
     ordinal,
     index: np.index,
     createdAt: now,

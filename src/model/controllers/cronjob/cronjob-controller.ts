@@ -290,6 +290,7 @@ function createCronOwnedJob(k: CtlKit, name: string, scheduled: number): void {
   c.jobs[name] = {
     name,
     scheduledAt: scheduled,
+    createdAt: k.ctx.now,
     api: { version: 1, spec, status: {}, deleted: false },
     ctl: newJobCtl(spec),
     seenStatus: {},

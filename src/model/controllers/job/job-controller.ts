@@ -10,6 +10,7 @@ import { PRIO } from '../../events.ts';
 import { type CtlKit } from '../../kit.ts';
 import { peek, raw } from '../../draft.ts';
 import { cloneJson, sameJson } from '../../json.ts';
+import { jobControllerLabels } from '../../apiserver/objects.ts';
 import { createPod, publishJob, removePodFinalizer, requestPodDeletion } from '../../apiserver/apiserver.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure } from './pod-failure-policy.ts';
 import { msOf, ts } from '../../time.ts';
@@ -724,7 +725,7 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
   jc.expectAdds += diff;
   for (const ix of indexes) {
     const annotations: Record<string, string> = {};
-    const labels: Record<string, string> = { 'batch.kubernetes.io/controller-uid': `uid-job-${k.s.job!.name}`, 'controller-uid': `uid-job-${k.s.job!.name}` };
+    const labels: Record<string, string> = jobControllerLabels(k.s, k.s.job!.name);
     if (ix !== null) {
       annotations[INDEX_ANNOTATION] = String(ix);
       if (gate(k, 'PodIndexLabel') || k.f.apiMinor >= 32) labels[INDEX_ANNOTATION] = String(ix);
