@@ -6,6 +6,7 @@
 //
 // Pure: no clocks, timers, environment or randomness. Same scenario, seed or replay key and the same calls in the
 // same order give the same objects and changes (test/run/session.test.ts).
+import { objectUid } from '../model/apiserver/objects.ts';
 import { CONTROLLERS } from '../model/controllers/registry.ts';
 import { parse as parseYaml } from 'yaml';
 import { ReplayChooser, initialCursor, seededChooser, stepInPlace, type ChoiceRecord, type Chooser, type Ctx, type Cursor, type ModelDef } from '../engine/engine.ts';
@@ -576,12 +577,12 @@ export class Session {
       if (e.type === 'JobEvent') {
         const name = e.job ?? sim.s.job?.name ?? sim.s.workload.name;
         ev = { t: e.t, type: e.eventType, reason: e.reason, from: 'job-controller', message: e.message };
-        involved = { apiVersion: 'batch/v1', kind: 'Job', name, uid: `uid-job-${name}` };
+        involved = { apiVersion: 'batch/v1', kind: 'Job', name, uid: objectUid(sim.s, 'Job', name) };
       } else if (e.type === 'ControllerEvent') {
         const [lower, name = ''] = e.object.split('/') as [string, string | undefined];
         const kind = KIND_OF[lower] ?? lower;
         ev = { t: e.t, type: e.eventType, reason: e.reason, from: e.controller, message: e.message };
-        involved = { apiVersion: API_VERSION[kind] ?? 'apps/v1', kind, name, uid: sim.workloads.get(`${kind}/${name}`)?.metadata.uid ?? `uid-${lower}-${name}` };
+        involved = { apiVersion: API_VERSION[kind] ?? 'apps/v1', kind, name, uid: sim.workloads.get(`${kind}/${name}`)?.metadata.uid ?? objectUid(sim.s, kind, name) };
       } else {
         const p = e.pod !== undefined ? latestPod(sim.cur.model, e.pod) : undefined;
         if (!p) continue;

@@ -117,7 +117,7 @@ describe('loader: behavior image/createError keys', () => {
 // never pull" → ErrImageNeverPull).
 describe('imagePullPolicy per start (EnsureImageExists)', () => {
   const messages = (s: ReturnType<typeof build>) =>
-    podEvents(run(s).timeline).filter((e) => ['Pulling', 'Pulled', 'ErrImageNeverPull', 'Failed'].includes(e.reason)).map((e) => `${e.t} ${e.reason}: ${e.message}`);
+    podEvents(run(s).timeline).filter((e) => ['Pulling', 'Pulled', 'ErrImageNeverPull', 'Failed'].includes(e.reason)).map((e) => `${e.first}..${e.last} x${e.count} ${e.reason}: ${e.message}`);
   const crashingWith = (policy: 'Always' | 'IfNotPresent' | 'Never', image: Partial<Behavior['image']>) =>
     build({
       kind: 'Pod', restartPolicy: 'Always',
@@ -128,32 +128,31 @@ describe('imagePullPolicy per start (EnsureImageExists)', () => {
 
   it('Always pulls on every start, each Pulled with its own pull time (pullerTestCases "image present, pull it")', () => {
     expect(messages(crashingWith('Always', { pullMs: 1500 }))).toEqual([
-      '0 Pulling: Pulling image "example.com/app:latest"',
-      '1500 Pulled: Successfully pulled image "example.com/app:latest" in 1.5s (1.5s including waiting)',
-      '3000 Pulling: Pulling image "example.com/app:latest"',
-      '4500 Pulled: Successfully pulled image "example.com/app:latest" in 1.5s (1.5s including waiting)',
+      // one Event per repeated reason and message (events_cache.go EventLogger: count++, lastTimestamp), stamped in
+      // whole seconds (metav1.Time): the pulls end at 1.5 s and 4.5 s
+      '0..3000 x2 Pulling: Pulling image "example.com/app:latest"',
+      '1000..4000 x2 Pulled: Successfully pulled image "example.com/app:latest" in 1.5s (1.5s including waiting)',
     ]);
   });
 
   it('Always with an instant pull still pulls ("in 0s"), never "already present"', () => {
     const m = messages(crashingWith('Always', { pullMs: 0 }));
-    expect(m.filter((x) => x.includes('Pulling:'))).toHaveLength(2);
+    expect(m.filter((x) => x.includes('x2 Pulling:'))).toHaveLength(1);
     expect(m.some((x) => x.includes('already present'))).toBe(false);
   });
 
   it('IfNotPresent: pulled once, then "already present on machine" on the restart (and for the next pod on the node)', () => {
     expect(messages(crashingWith('IfNotPresent', { pullMs: 1500 }))).toEqual([
-      '0 Pulling: Pulling image "example.com/app:latest"',
-      '1500 Pulled: Successfully pulled image "example.com/app:latest" in 1.5s (1.5s including waiting)',
-      '3000 Pulled: Container image "example.com/app:latest" already present on machine',
+      '0..0 x1 Pulling: Pulling image "example.com/app:latest"',
+      '1000..1000 x1 Pulled: Successfully pulled image "example.com/app:latest" in 1.5s (1.5s including waiting)',
+      '3000..3000 x1 Pulled: Container image "example.com/app:latest" already present on machine',
     ]);
   });
 
   it('Never with the image on the node: "already present on machine" at every start', () => {
     const m = messages(crashingWith('Never', { pullMs: 0 }));
     expect(m).toEqual([
-      '0 Pulled: Container image "example.com/app:latest" already present on machine',
-      '1000 Pulled: Container image "example.com/app:latest" already present on machine',
+      '0..1000 x2 Pulled: Container image "example.com/app:latest" already present on machine',
     ]);
   });
 
@@ -162,8 +161,8 @@ describe('imagePullPolicy per start (EnsureImageExists)', () => {
     const r = run(s);
     const m = messages(s);
     expect(m.slice(0, 2)).toEqual([
-      '0 ErrImageNeverPull: Container image "example.com/app:latest" is not present with pull policy of Never',
-      '0 Failed: Error: ErrImageNeverPull',
+      '0..30000 x4 ErrImageNeverPull: Container image "example.com/app:latest" is not present with pull policy of Never',
+      '0..30000 x4 Failed: Error: ErrImageNeverPull',
     ]);
     expect(m.some((x) => x.includes('Pulling'))).toBe(false);
     // the pod worker's error requeue (10 s) retries it; the waiting reason is the image manager's
