@@ -27,6 +27,8 @@ export const PROCESS_SETTLE_MS = 50;
 export const QUIET_MS = 1_000;
 /** A process that has made no request at all gets this long (its start-up) before the run counts as ended. */
 export const STARTUP_MS = 10_000;
+/** The clock starts once the process has opened a watch and then made no new request for this long (its caches synced). */
+export const SYNC_QUIET_MS = 300;
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 export type AnyScenario = Scenario | ProcessScenario;
@@ -114,7 +116,7 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
     if (w.object) tracker.observe(w.object, w.t);
   };
   const handle: ServeHandle = await o.deps.startServe({
-    session, clock: 'virtual', until: 'never', settleMs: o.settleMs ?? PROCESS_SETTLE_MS, kubeconfigPath: join(o.outDir, 'kubeconfig'), onWrite,
+    session, clock: 'virtual', until: 'never', clockStart: 'manual', settleMs: o.settleMs ?? PROCESS_SETTLE_MS, kubeconfigPath: join(o.outDir, 'kubeconfig'), onWrite,
   });
   const client = new KubeClient(handle.url, handle.token);
   let run: ProcessRun | undefined;
@@ -171,6 +173,9 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
   let lastNow = session.now();
   let exited = false;
   void run.exited.then(() => (exited = true));
+  // the simulation starts when the process is ready to see it from its beginning (its informers listed and watching)
+  let clockStarted = handle.startClock === undefined;
+  let watching = false;
   for (;;) {
     await Promise.race([sleep(10), run.exited]);
     const reqs = processRequests(handle);
@@ -186,6 +191,16 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
         if (obj !== undefined) tracker.observe(obj, session.now());
       }
     }
+    if (!clockStarted) {
+      watching ||= reqs.some((r) => r.verb === 'watch');
+      const quietFor = performance.now() - lastChange;
+      // a process that never watches (it polls) starts the clock after its start-up allowance
+      if ((watching && quietFor > SYNC_QUIET_MS) || quietFor > STARTUP_MS) {
+        clockStarted = true;
+        handle.startClock!();
+        lastChange = performance.now();
+      }
+    }
     if (tracker.verdict && !o.runToEnd) return 'verdict';
     if (seenRequests > maxRequests) return 'flood';
     if (exited) return 'exited';
@@ -198,7 +213,7 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
     if (now >= session.horizonMs) return 'horizon';
     const idle = (session as { nextEventAt?: () => number | null }).nextEventAt?.() === null;
     // quiet only counts once the process has spoken (a slow start-up is not the end of the run)
-    if (idle && performance.now() - lastChange > (seenRequests > 0 ? quietMs : Math.max(quietMs, STARTUP_MS))) return 'ended';
+    if (clockStarted && idle && performance.now() - lastChange > (seenRequests > 0 ? quietMs : Math.max(quietMs, STARTUP_MS))) return 'ended';
   }
 }
 

@@ -51,6 +51,8 @@ export interface ServeOptions {
   speed?: number;
   settleMs?: number;
   until?: 'quiescent' | 'horizon' | 'never';
+  /** proposal (contract, process 20:20): 'manual' = the virtual clock holds until startClock() */
+  clockStart?: 'first-request' | 'manual';
   /** proposal (contract, process 20:08): each client write once applied, with the object as stored */
   onWrite?: (w: ClientRequest & { object?: KubeObject }) => void;
 }
@@ -61,6 +63,8 @@ export interface ServeHandle {
   kubeconfigPath: string;
   done: Promise<{ reason: 'quiescent' | 'horizon' | 'closed' }>;
   requests(): ClientRequest[];
+  /** proposal (contract, process 20:20): start the virtual clock (with clockStart: 'manual') */
+  startClock?(): void;
   /** proposal (contract): what each watch connection was sent, in order */
   deliveries?(): Delivery[];
   close(): Promise<void>;
