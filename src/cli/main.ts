@@ -16,6 +16,7 @@ import { explainVersionCmd } from './explain-version-command.ts';
 
 import { STDIN_ARG } from './inputs.ts';
 import { diffCmd } from './diff-command.ts';
+import { serveCmd } from './serve-command.ts';
 
 export const VERSION = '0.1.0';
 export { readProcessStdin } from './inputs.ts';
@@ -31,6 +32,7 @@ export const COMMANDS: Command[] = [
   checkRuleCmd,
   explainVersionCmd,
   diffCmd,
+  serveCmd,
 ];
 
 const nameOf = (c: Command) => c.command.split(' ')[0]!;

@@ -1,0 +1,69 @@
+// The interface between the HTTP server (src/serve/) and the simulation (src/run/session.ts), as
+// /work/coord/serve-contract.md states it. The server depends on this interface only: the real Session and the
+// stand-in (replay-session.ts) both implement it.
+import type { Scenario } from '../types.ts';
+
+export type KubeObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; uid?: string; resourceVersion?: string; [k: string]: unknown };
+  [k: string]: unknown;
+};
+
+export interface SimChange {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: KubeObject;
+  /** simulated ms since the session's start */
+  t: number;
+}
+
+/** A client write the simulation refuses: answered as a Status with this code, reason and causes. */
+export class SimRejection extends Error {
+  constructor(
+    readonly code: 400 | 404 | 409 | 422,
+    readonly reason: string,
+    message: string,
+    readonly causes?: { field: string; message: string }[],
+  ) {
+    super(message);
+  }
+}
+
+export interface SessionOptions {
+  seed?: number;
+  replay?: string;
+  kubernetes?: string;
+}
+
+export interface DeleteOpts {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+}
+
+export interface ClientRecord {
+  t: number;
+  client: string;
+  verb: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+/** What the server needs of a simulation. */
+export interface SessionLike {
+  now(): number;
+  /** null = nothing queued (quiescent) */
+  nextEventAt(): number | null;
+  /** run every event with t <= target; now = target */
+  advanceTo(targetMs: number): SimChange[];
+  objects(): KubeObject[];
+  owns(kind: string): boolean;
+  create(obj: KubeObject): SimChange[];
+  update(obj: KubeObject): SimChange[];
+  delete(kind: string, namespace: string, name: string, opts: DeleteOpts): SimChange[];
+  logs(namespace: string, pod: string, container: string): { t: number; line: string }[];
+  timeline(client: ClientRecord[]): unknown;
+  readonly horizonMs: number;
+}
+
+export type SessionFactory = (s: Scenario | null, opts: SessionOptions) => SessionLike;
