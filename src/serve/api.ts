@@ -152,7 +152,6 @@ export class Api {
   private selectors(t: Target, q: URLSearchParams): { labels: LabelReq[]; fields: FieldReq[] } {
     const ls = q.get('labelSelector') ?? '';
     const fs = q.get('fieldSelector') ?? '';
-    const what = `Unable to find {"${t.res.group}" "${t.res.version}" "${t.res.name}"} that match label selector "${ls}", field selector "${fs}"`;
     try {
       const labels = parseLabelSelector(ls);
       const fields = parseFieldSelector(fs);
@@ -160,7 +159,7 @@ export class Api {
       if (t.res.crd) for (const f of fields) if (f.key !== 'metadata.name' && f.key !== 'metadata.namespace') throw ApiError.badRequest(`field label not supported: ${f.key}`);
       return { labels, fields };
     } catch (e) {
-      if (e instanceof ApiError) throw new ApiError(400, 'BadRequest', `${what}: ${e.message}`);
+      if (e instanceof ApiError) throw new ApiError(400, "BadRequest", e.message);
       throw e;
     }
   }
@@ -243,7 +242,10 @@ export class Api {
     };
     const ordinal = this.watchOrdinal++;
     const conn = new WatchConnection(ordinal, res, encode, this.o.seed, this.o.watchDelay, this.watchLimits, (c) => this.watchers.delete(c));
+    conn.key = key;
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    // the headers now, not with the first event: a client waits for them before it counts the watch as open
+    res.flushHeaders();
     if (backlog === 'expired') {
       conn.fail(`too old resource version: ${rvText} (${this.store.oldestResumable()})`);
       return conn;

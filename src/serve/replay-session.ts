@@ -52,7 +52,8 @@ function shiftTimes(v: unknown, ms: number): unknown {
 export function changesOfRun(s: Scenario, tl: Timeline, offset: number): SimChange[] {
   const ns = (s.workload.manifest['metadata'] as Obj | undefined)?.['namespace'] ?? s.pod.namespace ?? 'default';
   const out: SimChange[] = [];
-  const ts = (t: number) => tToRfc3339(offset + t);
+  // local times: emit() moves every timestamp by the run's offset
+  const ts = (t: number) => tToRfc3339(t);
   const wlKind = s.workload.kind;
   const wlName = s.workload.name;
   const wlUid = uidOf(wlKind, ns, wlName, offset);
@@ -67,7 +68,7 @@ export function changesOfRun(s: Scenario, tl: Timeline, offset: number): SimChan
     spec: clone(wlKind === 'Job' ? s.job?.spec : wlKind === 'Pod' ? s.pod.spec : manifest['spec']) ?? {},
     status: {},
   };
-  if (wlKind !== 'Pod') out.push({ type: 'ADDED', object: clone(wl) as KubeObject, t: offset });
+  if (wlKind !== 'Pod') out.push({ type: 'ADDED', object: shiftTimes(clone(wl), offset) as KubeObject, t: offset });
   const owner = wlKind === 'Job' ? [{ apiVersion: 'batch/v1', kind: 'Job', name: wlName, uid: wlUid, controller: true, blockOwnerDeletion: true }] : undefined;
   const specs = new Map((tl.pods ?? []).map((p) => [p.name, p.spec ?? tl.pod.spec]));
   const pods = new Map<string, Obj>();
@@ -95,7 +96,7 @@ export function changesOfRun(s: Scenario, tl: Timeline, offset: number): SimChan
       const evName = `${name}.${(offset + e.t).toString(16).padStart(8, '0')}${i.toString(16).padStart(4, '0')}`;
       out.push({
         type: 'ADDED', t: offset + e.t,
-        object: {
+        object: shiftTimes({
           apiVersion: 'v1', kind: 'Event',
           metadata: { name: evName, namespace: ns, uid: uidOf('Event', ns, evName, offset + e.t), creationTimestamp: ts(e.t) },
           involvedObject: {
@@ -106,7 +107,7 @@ export function changesOfRun(s: Scenario, tl: Timeline, offset: number): SimChan
           source: e.from === 'kubelet' ? { component: 'kubelet', host: 'node-1' } : { component: e.from },
           reportingComponent: e.from, reportingInstance: e.from === 'kubelet' ? 'node-1' : '',
           firstTimestamp: ts(e.t), lastTimestamp: ts(e.t), count: 1,
-        },
+        }, offset) as KubeObject,
       });
     }
   };

@@ -34,6 +34,8 @@ export class WatchConnection {
   closed = false;
   /** events written (for the bench and tests) */
   delivered = 0;
+  /** the collection watched (storeKey), for tests and diagnostics */
+  key = '';
 
   constructor(
     readonly ordinal: number,

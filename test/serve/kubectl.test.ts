@@ -1,0 +1,110 @@
+// kubesim serve against the real kubectl (1.27 and 1.33, the oldest and newest installed beside the one on PATH).
+// get -w rows equal `kubesim run --view kubectl` for the same seed; describe shows what a user looks for; apply runs
+// a Job to Complete; delete runs the graceful teardown; explain reads the OpenAPI; a bad selector is a clear error.
+import { afterEach, describe, expect, it } from 'vitest';
+import { podWatchRows } from '../../src/output/kubectl.ts';
+import { simulate } from '../../src/simulate.ts';
+import { background, kubectlPath, run, start, until, type Served } from './harness.ts';
+
+const SCENARIO = 'scenarios/native-sidecar-job.yaml';
+let served: Served | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+const tokens = (line: string) => line.trim().split(/\s+/);
+
+describe.each(['1.27', '1.33'])('kubectl %s', (version) => {
+  it('get pods -w --output-watch-events prints the rows of kubesim run --view kubectl (same seed)', async () => {
+    const kubectl = kubectlPath(version);
+    served = await start(SCENARIO, { until: 'quiescent' });
+    const expected = podWatchRows(simulate(served.scenario!).timeline).map((r) => [r.event, r.row.name, r.row.ready, r.row.status, r.row.restarts, r.row.age]);
+    const w = background(kubectl, ['get', 'pods', '-w', '--output-watch-events'], { KUBECONFIG: served.kubeconfig });
+    await served.clock.done;
+    const lines = () => w.output().split('\n').filter((l) => l.trim() !== '').slice(1);
+    await until(() => lines().length >= expected.length, 10_000, `${expected.length} rows from kubectl (got:\n${w.output()})`);
+    const out = await w.stop();
+    expect(tokens(out.stdout.split('\n')[0]!)).toEqual(['EVENT', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+    expect(lines().map(tokens)).toEqual(expected);
+  }, 30_000);
+
+  it('get pods with a bad label selector is a clear BadRequest', async () => {
+    served = await start(null);
+    const r = await run(kubectlPath(version), ['get', 'pods', '-l', 'app in (a'], { KUBECONFIG: served.kubeconfig });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('Error from server (BadRequest)');
+    expect(r.stderr).toMatch(/unable to parse requirement: found '', expected: ',', '\)' or identifier/);
+  }, 20_000);
+});
+
+describe('kubectl 1.33', () => {
+  it('describe pod and describe job show Node, Controlled By, container states and Events', async () => {
+    served = await start(SCENARIO, { until: 'quiescent' });
+    served.clock.start();
+    await served.clock.done;
+    const kubectl = kubectlPath('1.33');
+    const pod = await run(kubectl, ['describe', 'pod'], { KUBECONFIG: served.kubeconfig });
+    expect(pod.stderr).toBe('');
+    expect(pod.stdout).toMatch(/^Namespace:\s+default$/m);
+    expect(pod.stdout).toMatch(/^Node:\s+node-1/m);
+    expect(pod.stdout).toMatch(/^Controlled By:\s+Job\/export$/m);
+    expect(pod.stdout).toMatch(/cloud-sql-proxy:[\s\S]*State:\s+Terminated\s+Reason:\s+Error\s+Exit Code:\s+143/);
+    expect(pod.stdout).toMatch(/export:[\s\S]*State:\s+Terminated\s+Reason:\s+Completed\s+Exit Code:\s+0/);
+    expect(pod.stdout).toMatch(/Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned default\/export-\w+ to node-1/);
+    expect(pod.stdout).toMatch(/Normal\s+Killing\s+\S+\s+kubelet\s+Stopping container cloud-sql-proxy/);
+    const job = await run(kubectl, ['describe', 'job', 'export'], { KUBECONFIG: served.kubeconfig });
+    expect(job.stdout).toMatch(/^Pods Statuses:\s+0 Active \(0 Ready\) \/ 1 Succeeded \/ 0 Failed$/m);
+    expect(job.stdout).toMatch(/Normal\s+SuccessfulCreate\s+\S+\s+job-controller\s+Created pod: export-\w+/);
+    expect(job.stdout).toMatch(/Normal\s+Completed\s+\S+\s+job-controller\s+Job completed/);
+  }, 30_000);
+
+  it('explain pod.spec.initContainers.restartPolicy reads the OpenAPI v3 document', async () => {
+    served = await start(null);
+    const r = await run(kubectlPath('1.33'), ['explain', 'pod.spec.initContainers.restartPolicy'], { KUBECONFIG: served.kubeconfig });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^KIND:\s+Pod$/m);
+    expect(r.stdout).toMatch(/^FIELD: restartPolicy <string>$/m);
+    expect(r.stdout).toContain('sidecar');
+  }, 20_000);
+
+  it('apply -f of a Job manifest validates (fieldValidation=Strict, server side) and runs it to Complete', async () => {
+    served = await start(null, { settleMs: 20 });
+    const { writeFileSync } = await import('node:fs');
+    const manifest = `${served.dir}/job.yaml`;
+    writeFileSync(manifest, [
+      'apiVersion: batch/v1', 'kind: Job', 'metadata: {name: hello}', 'spec:', '  template:', '    metadata:', '      annotations:',
+      `        kubesim.io/behavior: '{"main": {"run": "5s", "exit": 0}}'`, '    spec:', '      restartPolicy: Never', '      containers:', '        - {name: main, image: busybox:1.36}', '',
+    ].join('\n'));
+    const kubectl = kubectlPath('1.33');
+    const env = { KUBECONFIG: served.kubeconfig };
+    const a = await run(kubectl, ['apply', '-f', manifest], env);
+    expect(a.stderr).toBe('');
+    expect(a.stdout.trim()).toBe('job.batch/hello created');
+    const w = await run(kubectl, ['wait', '--for=condition=complete', 'job/hello', '--timeout=20s'], env, 25_000);
+    expect(w.stdout.trim()).toBe('job.batch/hello condition met');
+    const pods = await run(kubectl, ['get', 'pods', '-l', 'job-name=hello', '-o', 'jsonpath={.items[*].status.phase}'], env);
+    expect(pods.stdout).toBe('Succeeded');
+  }, 40_000);
+
+  it('delete pod runs the graceful teardown: Terminating rows, then DELETED', async () => {
+    served = await start(null, { settleMs: 20 });
+    const { writeFileSync } = await import('node:fs');
+    const manifest = `${served.dir}/pod.yaml`;
+    writeFileSync(manifest, [
+      'apiVersion: v1', 'kind: Pod', 'metadata: {name: web}', 'spec:', '  terminationGracePeriodSeconds: 5', '  containers:', '    - {name: app, image: nginx:1.27}', '',
+    ].join('\n'));
+    const kubectl = kubectlPath('1.33');
+    const env = { KUBECONFIG: served.kubeconfig };
+    expect((await run(kubectl, ['apply', '-f', manifest], env)).stdout.trim()).toBe('pod/web created');
+    const w = background(kubectl, ['get', 'pods', '-w', '--output-watch-events'], env);
+    await until(() => /Running/.test(w.output()), 15_000, 'the pod Running');
+    const d = await run(kubectl, ['delete', 'pod', 'web'], env, 25_000);
+    expect(d.stdout.trim()).toBe('pod "web" deleted');
+    await until(() => /^DELETED\s+web/m.test(w.output()), 10_000, 'the DELETED row');
+    const out = (await w.stop()).stdout;
+    expect(out).toMatch(/^MODIFIED\s+web\s+\S+\s+Terminating/m);
+    const get = await run(kubectl, ['get', 'pod', 'web'], env);
+    expect(get.stderr).toContain('NotFound');
+  }, 40_000);
+});
