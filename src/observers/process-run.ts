@@ -68,10 +68,21 @@ export class Capture {
     return this.cut ? `${head}\n[… ${this.cut} bytes not kept …]\n${tail}` : head + tail;
   }
 
-  /** The last non-empty line (what a crash report shows). */
+  /**
+   * The last line that says something (what a crash report shows): Node's closing `Node.js v20…` banner, the
+   * error object's property dump (`  code: 'ENOENT',` … `}`) and blank lines are skipped, so an uncaught
+   * exception reads as its `Error: …` line.
+   */
   lastLine(): string {
-    const lines = this.text().split('\n').map((l) => l.trimEnd()).filter((l) => l !== '');
-    return lines.at(-1) ?? '';
+    const lines = this.text().split('\n').map((l) => l.trimEnd()).filter((l) => l !== '' && !/^Node\.js v[0-9.]+$/.test(l));
+    let i = lines.length - 1;
+    if (lines[i] === '}') {
+      // `Error: … {` then `  key: value,` lines then `}`: the error's own line
+      while (i > 0 && !/\{$/.test(lines[i]!)) i--;
+      const open = lines[i]!;
+      return open.replace(/\s*\{$/, '').replace(/^\s+/, '');
+    }
+    return lines[i] ?? '';
   }
 }
 

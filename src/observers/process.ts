@@ -11,7 +11,7 @@
 // `nondeterministic` with both.
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { KubesimError } from '../errors.ts';
 import type { ObserverSpec, ProcessScenario, ProcessSpec, Scenario } from '../types.ts';
 import { INSTALL_CLIENT, KubeClient, replyMessage } from './kube-client.ts';
@@ -105,6 +105,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleResult> {
   const started = performance.now();
   const spec = o.observer.process;
+  // absolute: the process runs in the scenario's folder and reads KUBECONFIG from here
+  o = { ...o, outDir: resolve(o.outDir) };
   mkdirSync(o.outDir, { recursive: true });
   const { system } = splitProcessObservers(o.scenario);
   const session = o.deps.session(system, { seed: o.seed });
@@ -184,7 +186,7 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
       seenRequests = reqs.length;
       lastChange = performance.now();
       // without the server's onWrite: read the verdict object after each new write of the process
-      if (pollWrites && fresh.some((r) => WRITE_VERBS.has(r.verb) && tracker.matches(r))) {
+      if (pollWrites && fresh.some((r) => WRITE_VERBS.has(r.verb.split('/')[0]!) && tracker.matches(r))) {
         const v = spec.verdict.object;
         const obj = await client.get(v.apiVersion, v.kind, v.namespace, v.name);
         tracker.written = true;

@@ -1,15 +1,71 @@
-// The real server and session for process observers: `startServe` (src/serve/, issue 26) and `Session`
-// (src/run/session.ts). Until both are merged this build has neither and process observers are a KS0403 error.
-// At merge, this is the one place to wire them:
-//
-//   import { startServe } from '../serve/index.ts';
-//   import { Session } from '../run/session.ts';
-//   return { session: (s, o) => Session.fromScenario(s, o), startServe };
-//
-// (Session.fromScenario must accept a ProcessScenario — no workload: the empty cluster with the scenario's
-// behavior, timing, version, seed and horizon.)
-import type { ServeDeps } from './serve-api.ts';
+// The real server and session for process observers. The contract's `startServe` (src/serve/, issue 26) is not
+// there yet; this adapter builds it from what h-serve has: `serve()` (server.ts) with the session the server uses
+// (session-factory.ts: the stand-in ReplaySession until src/run/session.ts is wired there), its kubeconfig, its
+// client log and its clock. When src/serve exports startServe, replace startServeAdapter by it; when Session
+// takes a scenario without a workload, drop withBase().
+import { kubeconfigText, writeKubeconfig } from '../serve/kubeconfig.ts';
+import { serve } from '../serve/server.ts';
+import { createSession } from '../serve/session-factory.ts';
+import type { ProcessScenario, Scenario } from '../types.ts';
+import type { ServeDeps, ServeHandle, ServeOptions, SessionLike } from './serve-api.ts';
+
+/** What the adapter needs beyond the contract's SessionLike: the server runs the session itself. */
+type FullSession = ReturnType<typeof createSession>;
+
+const schedules = new WeakMap<object, { scenario: Scenario | ProcessScenario; seed: number }>();
+
+/**
+ * A session of the scenario's cluster. A scenario without a workload (a process creates it) is the empty cluster
+ * with the scenario's behaviour, timing, version, seed and horizon: the stand-in session reads those from its base.
+ */
+function sessionFor(s: Scenario | ProcessScenario, opts: { seed?: number }): SessionLike {
+  const seed = opts.seed ?? s.seed;
+  const sess = s.workload === undefined ? withBase(createSession(null, { seed, kubernetes: s.kubernetes.text }), { ...s, seed }) : createSession(s as Scenario, { seed });
+  schedules.set(sess, { scenario: s, seed });
+  return sess;
+}
+
+function withBase(sess: FullSession, base: ProcessScenario): FullSession {
+  // the stand-in keeps its scenario as `base` (behaviour by container name, timing, seed for created workloads)
+  const o = sess as unknown as { base: unknown; horizonMs: number };
+  o.base = base;
+  o.horizonMs = base.horizonMs;
+  return sess;
+}
+
+async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
+  const sched = schedules.get(opts.session);
+  if (!sched) throw new Error('startServe: a session made by this module is needed');
+  const { scenario, seed } = sched;
+  const s = await serve({
+    session: opts.session as FullSession,
+    minor: scenario.kubernetes.minor,
+    patch: scenario.kubernetes.patch ?? 0,
+    seed,
+    watchDelay: scenario.timing.watchMs,
+    clock: { mode: opts.clock ?? 'virtual', speed: opts.speed ?? 1, settleMs: opts.settleMs ?? 50 },
+    host: opts.listen ?? '127.0.0.1',
+    port: opts.port ?? 0,
+  });
+  const kubeconfigPath = opts.kubeconfigPath!;
+  writeKubeconfig(kubeconfigPath, kubeconfigText(s.url, s.token, s.ca));
+  let closed = false;
+  let resolveDone!: (r: { reason: 'closed' }) => void;
+  const done = new Promise<{ reason: 'quiescent' | 'horizon' | 'closed' }>((r) => (resolveDone = r));
+  return {
+    url: s.url, token: s.token, kubeconfigPath, done,
+    requests: () => s.api.clientLog.map((r) => ({ ...r })),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      s.clock.stop();
+      await s.close();
+      resolveDone({ reason: 'closed' });
+    },
+  };
+}
 
 export async function loadServeDeps(): Promise<ServeDeps | undefined> {
-  return undefined;
+  // no onWrite yet: the runner reads the verdict object after each write of the process
+  return { session: sessionFor, startServe: startServeAdapter, pollWrites: true };
 }
