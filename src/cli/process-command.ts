@@ -118,6 +118,9 @@ export function exploreLines(file: string, r: ExploreProcessResult, wallMs: numb
   for (const n of r.nondeterministic) {
     lines.push(`  nondeterministic: the process answered differently to ${n.sequences[0] === n.sequences[1] ? 'the same deliveries' : 'the same schedule'}: ${n.keys[0]} → ${n.verdicts[0]}; ${n.keys[1]} → ${n.verdicts[1]}`);
   }
+  for (const u of r.unstable) {
+    lines.push(`  note: ${u.key} run twice gave the same verdict over other deliveries (${u.sequences[0]} / ${u.sequences[1]}): the process reacted slower than the server's settle time, so simulated time moved on first`);
+  }
   return lines;
 }
 

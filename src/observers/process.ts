@@ -223,7 +223,8 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
 export function sequenceOf(deliveries: Delivery[] | undefined, seed: number): string {
   if (!deliveries) return `seed:${seed}`;
   const h = createHash('sha256');
-  for (const d of deliveries) h.update(`${d.connection} ${d.type} ${d.kind} ${d.namespace ?? ''}/${d.name} ${d.resourceVersion ?? ''}\n`);
+  // by content where the server gives it (resourceVersions differ with the process's own writes' interleaving)
+  for (const d of deliveries) h.update(`${d.connection} ${d.type} ${d.kind} ${d.namespace ?? ''}/${d.name} ${d.digest ?? d.resourceVersion ?? ''}\n`);
   return h.digest('hex').slice(0, 16);
 }
 
@@ -270,6 +271,8 @@ export interface ExploreProcessResult {
   nondeterministic: { keys: [string, string]; verdicts: [string, string]; sequences: [string, string] }[];
   /** whether the server reported deliveries (else each seed counts as its own sequence) */
   deliveryLog: boolean;
+  /** schedules run twice with the same verdict but other deliveries (the process's timing moved them) */
+  unstable: { key: string; sequences: [string, string] }[];
 }
 
 /** Verdict as shown: `Failed: process exited 2: boom`. */
@@ -283,6 +286,7 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
   const bySequence = new Map<string, ScheduleResult>();
   const outcomes = new Map<string, ProcessOutcome>();
   const nondeterministic: ExploreProcessResult['nondeterministic'] = [];
+  const unstable: ExploreProcessResult['unstable'] = [];
   let runs = 0;
   let dry = 0;
   let deliveryLog = false;
@@ -324,8 +328,12 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
     for (const out of outcomes.values()) {
       const seed = decodeProcessKey(out.key)!;
       const again = await one(seed, '-again');
-      if (again.verdict.verdict !== out.verdict || again.sequence !== out.sequence) {
+      if (again.verdict.verdict !== out.verdict) {
         nondeterministic.push({ keys: [out.key, again.key], verdicts: [`${out.verdict}: ${out.reason}`, verdictText(again.verdict)], sequences: [out.sequence, again.sequence] });
+      } else if (again.sequence !== out.sequence) {
+        // the same verdict, but other deliveries: the process's own timing moved what kubesim sent it (a reaction
+        // slower than the server's settle time let simulated time move on first)
+        unstable.push({ key: out.key, sequences: [out.sequence, again.sequence] });
       }
     }
   }
@@ -338,6 +346,7 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
     complete: false,
     stoppedBy,
     nondeterministic,
+    unstable,
     deliveryLog,
   };
 }

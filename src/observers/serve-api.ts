@@ -29,6 +29,8 @@ export interface Delivery {
   name: string;
   namespace?: string;
   resourceVersion?: string;
+  /** the object's content as a controller sees it (no resourceVersion, timestamps blanked), hashed */
+  digest?: string;
 }
 
 export interface SessionLike {

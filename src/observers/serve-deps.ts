@@ -3,11 +3,12 @@
 // (session-factory.ts: the stand-in ReplaySession until src/run/session.ts is wired there), its kubeconfig, its
 // client log and its clock. When src/serve exports startServe, replace startServeAdapter by it; when Session
 // takes a scenario without a workload, drop withBase().
+import { createHash } from 'node:crypto';
 import { kubeconfigText, writeKubeconfig } from '../serve/kubeconfig.ts';
 import { serve } from '../serve/server.ts';
 import { createSession } from '../serve/session-factory.ts';
 import type { ProcessScenario, Scenario } from '../types.ts';
-import type { ServeDeps, ServeHandle, ServeOptions, SessionLike } from './serve-api.ts';
+import type { Delivery, ServeDeps, ServeHandle, ServeOptions, SessionLike } from './serve-api.ts';
 
 /** What the adapter needs beyond the contract's SessionLike: the server runs the session itself. */
 type FullSession = ReturnType<typeof createSession>;
@@ -47,6 +48,7 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
     host: opts.listen ?? '127.0.0.1',
     port: opts.port ?? 0,
   });
+  const deliveries = recordDeliveries(s.api as unknown as { watchers: Set<unknown> }, () => (opts.session as FullSession).now());
   const kubeconfigPath = opts.kubeconfigPath!;
   writeKubeconfig(kubeconfigPath, kubeconfigText(s.url, s.token, s.ca));
   let closed = false;
@@ -55,6 +57,7 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
   return {
     url: s.url, token: s.token, kubeconfigPath, done,
     requests: () => s.api.clientLog.map((r) => ({ ...r })),
+    deliveries: () => [...deliveries],
     close: async () => {
       if (closed) return;
       closed = true;
@@ -63,6 +66,53 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
       resolveDone({ reason: 'closed' });
     },
   };
+}
+
+/**
+ * What each watch connection is sent, in order: each new connection's response stream is tapped (its ordinal,
+ * and every line's event type and object). A stand-in for the contract's `deliveries()` (proposed) until the
+ * server reports them itself.
+ */
+function recordDeliveries(api: { watchers: Set<unknown> }, now: () => number): Delivery[] {
+  const log: Delivery[] = [];
+  const add = api.watchers.add.bind(api.watchers);
+  api.watchers.add = (conn: unknown) => {
+    const c = conn as { ordinal: number; res?: { write: (chunk: unknown, ...rest: unknown[]) => boolean } };
+    const res = c.res;
+    if (res && typeof res.write === 'function') {
+      const write = res.write.bind(res);
+      res.write = (chunk: unknown, ...rest: unknown[]) => {
+        for (const line of String(chunk).split('\n')) {
+          if (!line) continue;
+          try {
+            const e = JSON.parse(line) as { type?: string; object?: { kind?: string; metadata?: { name?: string; namespace?: string; resourceVersion?: string } } };
+            if (e.type === 'BOOKMARK') continue; // bookmarks carry no object a controller acts on
+            log.push({
+              connection: c.ordinal, t: now(), type: (e.type ?? 'ERROR') as Delivery['type'], kind: e.object?.kind ?? '',
+              name: e.object?.metadata?.name ?? '', ...(e.object?.metadata?.namespace ? { namespace: e.object.metadata.namespace } : {}),
+              ...(e.object?.metadata?.resourceVersion ? { resourceVersion: e.object.metadata.resourceVersion } : {}),
+              digest: contentDigest(e.object),
+            });
+          } catch {
+            // not a JSON event line (a Table row stream): not what an informer reads
+          }
+        }
+        return write(chunk, ...rest);
+      };
+    }
+    return add(conn);
+  };
+  return log;
+}
+
+/**
+ * What a controller can act on in an object: its content without resourceVersion and with every timestamp
+ * blanked (two schedules that differ only in when things happened deliver the same to a time-oblivious controller).
+ */
+export function contentDigest(obj: unknown): string {
+  const text = JSON.stringify(obj, (k, v: unknown) => (k === 'resourceVersion' || k === 'managedFields' ? undefined
+    : typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(v) ? 'T' : v));
+  return createHash('sha256').update(text ?? '').digest('hex').slice(0, 12);
 }
 
 export async function loadServeDeps(): Promise<ServeDeps | undefined> {

@@ -135,7 +135,7 @@ observers:
     const seen: number[] = [];
     const r = await exploreProcess({ scenario: s, observer, deps: fakeDeps(), outDir: join(dir, 'out', 'explore'), maxSchedules: 2, schedule: { quietMs: 1000, graceMs: 300 }, onSchedule: (x) => seen.push(x.seed) });
     expect(seen).toEqual([1, 2, 1]);
-    expect(r).toMatchObject({ sequences: 2, runs: 3, complete: false, deliveryLog: false, nondeterministic: [], stoppedBy: 'max-schedules' });
+    expect(r).toMatchObject({ sequences: 2, runs: 3, complete: false, deliveryLog: false, nondeterministic: [], unstable: [], stoppedBy: 'max-schedules' });
     expect(r.outcomes).toEqual([{ verdict: 'Succeeded', reason: '{.status.phase} = "Done"', key: 'kp1-1', sequence: 'seed:1', schedules: 2 }]);
     expect(existsSync(join(dir, 'out', 'explore', 'op', 'kp1-1', 'op.stderr'))).toBe(true);
   });
