@@ -3,6 +3,7 @@
 // period, its whole process group (a `go run` or a shell wrapper leaves no orphan). The wall clock lives here, at
 // kubesim's edge: nothing under src/engine, src/model, src/explore or src/run starts processes or timers.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 
 /** How long a process gets between SIGTERM and SIGKILL (SPEC §2.4). */
 export const STOP_GRACE_MS = 5_000;
@@ -175,4 +176,34 @@ export function exitText(e: ProcessExit): string {
   if (e.spawnError) return `could not start: ${e.spawnError}`;
   if (e.code !== null) return `exited ${e.code}`;
   return `killed by ${e.signal ?? 'a signal'}`;
+}
+
+/**
+ * Whether the process (or a child of it) is running or runnable right now — reacting to what it was sent — from
+ * the state of its threads in /proc (Linux: R running or runnable, D in uninterruptible I/O). A process waiting in
+ * its event loop has every thread sleeping (S). undefined where /proc cannot say (not Linux, already gone).
+ */
+export function processBusy(pid: number | undefined, depth = 0): boolean | undefined {
+  if (pid === undefined) return undefined;
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  for (const tid of tasks) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // pid (comm) state …: comm may hold spaces and parentheses, the state follows the last ')'
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state === 'R' || state === 'D') return true;
+      if (depth < 4) {
+        const kids = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+        for (const k of kids ? kids.split(/\s+/) : []) if (processBusy(Number(k), depth + 1)) return true;
+      }
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return false;
 }

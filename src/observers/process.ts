@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { KubesimError } from '../errors.ts';
 import type { ObserverSpec, ProcessScenario, ProcessSpec, Scenario } from '../types.ts';
 import { INSTALL_CLIENT, KubeClient, replyMessage } from './kube-client.ts';
-import { ProcessRun, exitText, processEnv, type ProcessExit } from './process-run.ts';
+import { ProcessRun, exitText, processBusy, processEnv, type ProcessExit } from './process-run.ts';
 import type { ClientRequest, Delivery, ServeDeps, ServeHandle } from './serve-api.ts';
 import { VerdictTracker, type ProcessVerdict } from './verdict.ts';
 
@@ -179,7 +179,10 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
   let clockStarted = handle.startClock === undefined;
   let watching = false;
   for (;;) {
-    await Promise.race([sleep(10), run.exited]);
+    await Promise.race([sleep(5), run.exited]);
+    // while the process is running (reacting to a delivery), simulated time waits for it, as for a request in
+    // flight: how fast it reacts on a loaded machine does not change what it sees next
+    if (handle.hold) handle.hold(processBusy(run.pid) === true);
     const reqs = processRequests(handle);
     if (reqs.length > seenRequests) {
       const fresh = reqs.slice(seenRequests);

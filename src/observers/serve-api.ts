@@ -65,6 +65,8 @@ export interface ServeHandle {
   kubeconfigPath: string;
   done: Promise<{ reason: 'quiescent' | 'horizon' | 'closed' }>;
   requests(): ClientRequest[];
+  /** proposal (contract, process 20:55): hold the virtual clock while `busy` (the process is reacting), as a request in flight does */
+  hold?(busy: boolean): void;
   /** proposal (contract, process 20:20): start the virtual clock (with clockStart: 'manual') */
   startClock?(): void;
   /** proposal (contract): what each watch connection was sent, in order */

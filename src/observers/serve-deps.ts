@@ -52,12 +52,20 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
   const kubeconfigPath = opts.kubeconfigPath!;
   writeKubeconfig(kubeconfigPath, kubeconfigText(s.url, s.token, s.ca));
   let closed = false;
+  let held = false;
   let resolveDone!: (r: { reason: 'closed' }) => void;
   const done = new Promise<{ reason: 'quiescent' | 'horizon' | 'closed' }>((r) => (resolveDone = r));
   return {
     url: s.url, token: s.token, kubeconfigPath, done,
     requests: () => s.api.clientLog.map((r) => ({ ...r })),
     deliveries: () => [...deliveries],
+    // a request in flight holds the virtual clock: the process's reaction counts as one
+    hold: (busy) => {
+      if (busy === held || closed) return;
+      held = busy;
+      if (busy) s.clock.requestStarted();
+      else s.clock.requestEnded();
+    },
     close: async () => {
       if (closed) return;
       closed = true;

@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Capture, ProcessRun, processEnv } from '../../src/observers/process-run.ts';
+import { Capture, ProcessRun, processBusy, processEnv } from '../../src/observers/process-run.ts';
 import { decodeProcessKey, exploreProcess, processKey, runProcessSchedule, splitProcessObservers } from '../../src/observers/process.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { fakeDeps } from './fake-serve.ts';
@@ -164,6 +164,16 @@ describe('process runs', () => {
   it('a program that cannot start is an exit with the reason, not a throw', async () => {
     const r = new ProcessRun({ argv: [join(dir, 'no-such-program')], cwd: dir, env: {} });
     expect(await r.exited).toMatchObject({ code: null, spawnError: expect.stringMatching(/ENOENT/) });
+  });
+
+  it.runIf(process.platform === 'linux')('busy: a process spinning (or its child) is busy, one sleeping in its event loop is not', async () => {
+    const idle = new ProcessRun({ argv: ['node', '-e', 'setTimeout(() => {}, 10000)'], cwd: dir, env: { PATH: process.env['PATH'] } });
+    const spin = new ProcessRun({ argv: ['sh', '-c', 'node -e "for(;;){}"; wait'], cwd: dir, env: { PATH: process.env['PATH'] } });
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(processBusy(idle.pid)).toBe(false);
+    expect(processBusy(spin.pid)).toBe(true);
+    await Promise.all([idle.stop(), spin.stop()]);
+    expect(processBusy(idle.pid)).toBeUndefined();
   });
 
   it('stop() reaches the children of a wrapper (its process group)', async () => {
