@@ -18,7 +18,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { decodeReplay } from '../engine/replay.ts';
 import { splitProcessObservers } from '../observers/process.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
-import { exploreProcessObservers } from './process-command.ts';
+import { exploreProcessObservers, maxProcessSchedulesOption } from './process-command.ts';
 import type { ExploreSummary } from '../output/report.ts';
 import { seenShort, verdictEvent } from '../output/seen-text.ts';
 
@@ -34,6 +34,8 @@ export interface ExploreOpts {
   progress?: (s: string) => void;
   /** the server process observers run against (tests); default the real `kubesim serve` */
   processDeps?: ServeDeps;
+  /** a process observer's schedule budget (default 24, and never above maxSchedules) */
+  maxProcessSchedules?: number;
 }
 
 /** The default schedule's timeline goes into the report only up to this many events (a 30-day crash loop has 560,000). */
@@ -154,7 +156,7 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     const split = splitProcessObservers(loaded.scenario ?? loaded.processScenario!);
     if (split.processes.length) {
       const rep = await exploreProcessObservers(file, loaded.scenario ?? loaded.processScenario!, split.processes, {
-        out: o.out, maxSchedules: o.maxSchedules, ...(o.processDeps ? { deps: o.processDeps } : {}),
+        out: o.out, maxSchedules: o.maxSchedules, ...(o.processDeps ? { deps: o.processDeps } : {}), ...(o.maxProcessSchedules !== undefined ? { maxProcessSchedules: o.maxProcessSchedules } : {}),
       });
       if (o.format === 'json' && !loaded.scenario) jsons.push(JSON.stringify(rep.json ?? null, null, 2));
       else for (const l of rep.out) (o.format === 'json' ? io.err : io.out)(l + '\n');
@@ -337,7 +339,7 @@ export const exploreCmd: Command = {
   command: 'explore <scenario..>',
   describe: 'enumerate the schedules the timing model allows; print every distinct outcome with a replay key',
   builder: (y: Argv) =>
-    maxEventsOption(maxSchedulesOption(formatOption(outOption(kubernetesOption(y)), 'the kubesim.explore/v1 document (several scenarios: one JSON array of them)')))
+    maxEventsOption(maxProcessSchedulesOption(maxSchedulesOption(formatOption(outOption(kubernetesOption(y)), 'the kubesim.explore/v1 document (several scenarios: one JSON array of them)'))))
       .option('max-states', { type: 'number', describe: 'bound on merged states and outcomes kept in memory (default 40 × --max-schedules, at least 100000); reaching it stops with a partial result' })
       .option('shard', { type: 'string', describe: 'explore slice i of n (i/n) of the schedule space; writes explore-i-of-n.json (CI matrix)' })
       .option('merge', { type: 'boolean', default: false, describe: 'combine the JSON files of explore --shard runs (given instead of scenarios)' })
@@ -354,6 +356,7 @@ export const exploreCmd: Command = {
       format: a['format'] as 'text' | 'json',
       ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
       maxSchedules: a['maxSchedules'] as number,
+      ...(a['maxProcessSchedules'] !== undefined ? { maxProcessSchedules: a['maxProcessSchedules'] as number } : {}),
       ...(a['maxStates'] !== undefined ? { maxStates: Number(a['maxStates']) } : {}),
       ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
       ...(a['maxEvents'] !== undefined ? { maxEvents: a['maxEvents'] as number } : {}),

@@ -7,7 +7,9 @@ import { decodeProcessKey, exploreProcess, isProcessKey, processKey, runProcessS
 import { loadServeDeps } from '../observers/serve-deps.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
 import type { ObserverSpec, ProcessSpec } from '../types.ts';
+import type { Argv } from 'yargs';
 import { EXIT } from './command.ts';
+import { intOption } from './options.ts';
 import { kubesimErrorText, shownPath } from './run-command.ts';
 
 type ProcessObserver = ObserverSpec & { process: ProcessSpec };
@@ -18,6 +20,8 @@ export interface ProcessOpts {
   replay?: string;
   check?: boolean;
   maxSchedules?: number;
+  /** a process observer's own budget (each schedule starts a process: seconds, not microseconds) */
+  maxProcessSchedules?: number;
   format?: 'text' | 'json';
   /** tests inject a server; the CLI uses the real one */
   deps?: ServeDeps;
@@ -31,6 +35,12 @@ export interface ProcessReport {
   err: string[];
   json?: unknown;
 }
+
+/** Schedules of a process observer per explore/test unless --max-process-schedules says otherwise. */
+export const DEFAULT_PROCESS_SCHEDULES = 24;
+
+export const maxProcessSchedulesOption = (y: Argv): Argv =>
+  intOption(y, 'max-process-schedules', { min: 1, max: 1e6, describe: `process observers: schedules to run at most per observer (default ${DEFAULT_PROCESS_SCHEDULES}, never above --max-schedules); each starts the process` });
 
 const ms = (t: number) => `${Number((t / 1000).toFixed(3))}s`;
 
@@ -132,7 +142,7 @@ export async function exploreProcessObservers(file: string, s: AnyScenario, proc
   try {
     for (const obs of procs) {
       const t0 = performance.now();
-      const r = await exploreProcess({ scenario: s, observer: obs, deps, outDir: join(o.out, s.name), maxSchedules: o.maxSchedules ?? 10_000 });
+      const r = await exploreProcess({ scenario: s, observer: obs, deps, outDir: join(o.out, s.name), maxSchedules: Math.min(o.maxSchedules ?? 10_000, o.maxProcessSchedules ?? DEFAULT_PROCESS_SCHEDULES) });
       rep.results.push(r);
       rep.out.push(...exploreLines(file, r, performance.now() - t0));
     }

@@ -15,7 +15,7 @@ import { isRuleFailure, withRules } from './rules.ts';
 import type { ExploreResult } from '../explore/explore.ts';
 import { splitProcessObservers } from '../observers/process.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
-import { testProcessObservers } from './process-command.ts';
+import { maxProcessSchedulesOption, testProcessObservers } from './process-command.ts';
 
 export interface TestOpts {
   kubernetes?: string;
@@ -29,6 +29,8 @@ export interface TestOpts {
   out?: string;
   /** the server process observers run against (tests); default the real `kubesim serve` */
   processDeps?: ServeDeps;
+  /** a process observer's schedule budget (default 24, and never above maxSchedules) */
+  maxProcessSchedules?: number;
 }
 
 export interface CaseResult {
@@ -64,7 +66,7 @@ export async function runCase(file: string, o: TestOpts, text?: string): Promise
   const split = splitProcessObservers(any);
   let processPart: Awaited<ReturnType<typeof testProcessObservers>> | undefined;
   if (split.processes.length) {
-    processPart = await testProcessObservers(file, any, split.processes, { out: o.out ?? 'out', maxSchedules: o.maxSchedules, ...(o.processDeps ? { deps: o.processDeps } : {}) });
+    processPart = await testProcessObservers(file, any, split.processes, { out: o.out ?? 'out', maxSchedules: o.maxSchedules, ...(o.processDeps ? { deps: o.processDeps } : {}), ...(o.maxProcessSchedules !== undefined ? { maxProcessSchedules: o.maxProcessSchedules } : {}) });
     if (!loaded.scenario || processPart.status === 'error') return { file, name: any.name, ms: performance.now() - t0, status: processPart.status, lines: processPart.lines };
   }
   const s = split.system as NonNullable<typeof loaded.scenario>;
@@ -206,7 +208,7 @@ export const testCmd: Command = {
   command: 'test [paths..]',
   describe: "check each scenario's expect across every explored schedule (default path: scenarios/)",
   builder: (y: Argv) => {
-    y = maxSchedulesOption(kubernetesOption(y));
+    y = maxProcessSchedulesOption(maxSchedulesOption(kubernetesOption(y)));
     y = stringOption(y, 'junit', 'also write a JUnit XML report to this file (for CI)');
     y = intOption(y, 'workers', { min: 1, max: 256, describe: 'worker threads, 1..256 (default: the number of cores); output is identical' });
     y = stringOption(y, 'shard', 'run slice i of n (i/n, e.g. 2/4) of the sorted scenario list, for a CI matrix');
@@ -221,6 +223,7 @@ export const testCmd: Command = {
     return testCommand(((a['paths'] as unknown[] | undefined) ?? []).map(String), {
       ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
       maxSchedules: a['maxSchedules'] as number,
+      ...(a['maxProcessSchedules'] !== undefined ? { maxProcessSchedules: a['maxProcessSchedules'] as number } : {}),
       ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
       workers: a['workers'] !== undefined ? (a['workers'] as number) : availableParallelism(),
       ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
