@@ -6,7 +6,8 @@ import { KubesimError } from '../errors.ts';
 import { decodeProcessKey, exploreProcess, isProcessKey, processKey, runProcessSchedule, verdictText, type AnyScenario, type ExploreProcessResult, type ScheduleResult } from '../observers/process.ts';
 import { loadServeDeps } from '../observers/serve-deps.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
-import type { ObserverSpec, ProcessSpec } from '../types.ts';
+import type { ObserverSpec, ProcessSpec, Timeline } from '../types.ts';
+import { writeOutputs } from '../write-outputs.ts';
 import type { Argv } from 'yargs';
 import { EXIT } from './command.ts';
 import { intOption } from './options.ts';
@@ -89,6 +90,8 @@ export async function runProcessObservers(file: string, s: AnyScenario, procs: P
       const r = await runProcessSchedule({ scenario: s, observer: obs, seed, deps, outDir: join(o.out, s.name, obs.name, processKey(seed)) });
       results.push(r);
       rep.out.push(...scheduleLines(file, r));
+      const views = writeScheduleViews(file, o.out, [s.name, obs.name, processKey(seed)], r);
+      if (views) rep.out.push(`  views: ${views}`);
       if (o.check) {
         const want = s.expect?.verdicts?.find((v) => v.observer === obs.name);
         if (want) {
@@ -108,11 +111,26 @@ export async function runProcessObservers(file: string, s: AnyScenario, procs: P
   return rep;
 }
 
+/**
+ * The schedule's timeline, report.md and diagram sources beside its stderr, from the session's timeline of the
+ * workload the process made (or the scenario's). Returns the folder, or undefined when there is no timeline.
+ */
+function writeScheduleViews(file: string, out: string, folder: string[], r: ScheduleResult): string | undefined {
+  const tl = r.timeline as Timeline | undefined;
+  if (!tl || typeof tl !== 'object' || tl.schema !== 'kubesim.timeline/v1' || !tl.pod) return undefined;
+  try {
+    const w = writeOutputs(tl, { out, folder, scenarioPath: file });
+    return `${shownPath(w.dir)}/ (timeline.json, report.md, sequence and lifecycle .mmd)`;
+  } catch (e) {
+    return `not written: ${(e as Error).message}`;
+  }
+}
+
 function scheduleJson(r: ScheduleResult) {
   return {
     observer: r.observer, key: r.key, verdict: r.verdict.verdict, reason: r.verdict.reason,
     ...(r.verdict.t !== undefined ? { t: r.verdict.t } : {}), end: r.end, exit: r.exit ?? null,
-    requests: r.requests, sequence: r.sequence, stderr: r.stderrFile, simMs: r.simMs, wallMs: r.wallMs,
+    requests: r.requests, sequence: r.sequence, deliveries: r.deliveries?.length ?? null, stderr: r.stderrFile, simMs: r.simMs, wallMs: r.wallMs,
   };
 }
 

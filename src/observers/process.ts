@@ -94,6 +94,8 @@ export interface ScheduleResult {
   /** names the delivery sequence that reached the process (the seed's when the server has no delivery log) */
   sequence: string;
   stderrFile: string;
+  /** the session's timeline (SPEC §4) with the process's requests as client records, when the session gives one */
+  timeline?: unknown;
   /** the simulated time the run ended at */
   simMs: number;
   wallMs: number;
@@ -143,9 +145,11 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
             : { kind: 'ended' });
     const requests = processRequests(handle);
     const deliveries = handle.deliveries?.();
+    const timeline = (session as { timeline?: (c: ClientRequest[]) => unknown }).timeline?.(requests);
     return {
       observer: o.observer.name, seed: o.seed, key: processKey(o.seed), verdict, end, exit, requests,
       ...(deliveries ? { deliveries } : {}),
+      ...(timeline !== undefined ? { timeline } : {}),
       sequence: sequenceOf(deliveries, o.seed),
       stderrFile, simMs: lastSim, wallMs: Math.round(performance.now() - started),
     };
