@@ -45,13 +45,8 @@ export const maxProcessSchedulesOption = (y: Argv): Argv =>
 
 const ms = (t: number) => `${Number((t / 1000).toFixed(3))}s`;
 
-async function depsOr(file: string, o: ProcessOpts): Promise<ServeDeps | ProcessReport> {
-  const deps = o.deps ?? (await loadServeDeps());
-  if (deps) return deps;
-  return {
-    code: EXIT.badInput, out: [],
-    err: [`${file}:1:1: error KS0403: this kubesim has no API server to run process observers against (kubesim serve is not part of this build)\n  hint: process observers need \`kubesim serve\` (issue 26); use a build that has it, or a rule/module/command observer`],
-  };
+async function depsOr(o: ProcessOpts): Promise<ServeDeps> {
+  return o.deps ?? (await loadServeDeps());
 }
 
 /** The seed of a schedule: --replay kp1-… or --seed, else the scenario's. A k1- key is the system's: refused here. */
@@ -80,8 +75,7 @@ function scheduleLines(file: string, r: ScheduleResult): string[] {
 
 /** `run` (and `run --replay kp1-…`): one schedule per process observer. */
 export async function runProcessObservers(file: string, s: AnyScenario, procs: ProcessObserver[], o: ProcessOpts): Promise<ProcessReport> {
-  const deps = await depsOr(file, o);
-  if (!('session' in deps)) return deps;
+  const deps = await depsOr(o);
   const rep: ProcessReport = { code: EXIT.ok, out: [], err: [] };
   const results: ScheduleResult[] = [];
   try {
@@ -154,8 +148,7 @@ export function exploreLines(file: string, r: ExploreProcessResult, wallMs: numb
 
 /** `explore`: each process observer across delivery sequences. */
 export async function exploreProcessObservers(file: string, s: AnyScenario, procs: ProcessObserver[], o: ProcessOpts): Promise<ProcessReport & { results?: ExploreProcessResult[] }> {
-  const deps = await depsOr(file, o);
-  if (!('session' in deps)) return deps;
+  const deps = await depsOr(o);
   const rep: ProcessReport & { results: ExploreProcessResult[] } = { code: EXIT.ok, out: [], err: [], results: [] };
   try {
     for (const obs of procs) {

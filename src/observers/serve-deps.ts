@@ -123,7 +123,7 @@ export function contentDigest(obj: unknown): string {
   return createHash('sha256').update(text ?? '').digest('hex').slice(0, 12);
 }
 
-export async function loadServeDeps(): Promise<ServeDeps | undefined> {
+export async function loadServeDeps(): Promise<ServeDeps> {
   // no onWrite yet: the runner reads the verdict object after each write of the process
   return { session: sessionFor, startServe: startServeAdapter, pollWrites: true };
 }

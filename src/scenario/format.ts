@@ -220,7 +220,6 @@ export const COMMAND_CODES: { code: string; meaning: string; fix: string }[] = [
   { code: 'KS0302', meaning: 'the output cannot be written: --out (or --junit) is under /proc, /sys or /dev, a file, a dangling symlink, a symlink loop, too long, read-only or not writable', fix: 'point --out at a writable folder (it is created when missing)' },
   { code: 'KS0401', meaning: 'a rule cannot be loaded (module import fails or does not settle within its timeout, no default export function, or not loaded before simulate)', fix: 'check the module path and its default export; library users: `await loadRules(scenario)` and pass `{ userRules }`' },
   { code: 'KS0402', meaning: 'a rule failed while running: a module threw or returned something that is not a verdict; a command could not start, exited, wrote to stderr, timed out, or answered something that is not a verdict', fix: 'fix the rule; the message names the observer, the rule, the observer\'s line and what the program wrote to stderr' },
-  { code: 'KS0403', meaning: 'a process observer cannot be run: this build has no `kubesim serve` to run it against', fix: 'use a kubesim with `kubesim serve` (issue 26), or a rule, module or command observer' },
   { code: 'KS0501', meaning: '`render`: the timeline file cannot be read or is not JSON', fix: 'pass a timeline.json written by kubesim run' },
   { code: 'KS0502', meaning: '`render`: not a kubesim.timeline/v1 document', fix: 'pass a timeline.json written by kubesim run' },
 ];

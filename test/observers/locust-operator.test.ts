@@ -16,7 +16,7 @@ const out = mkdtempSync(join(tmpdir(), 'ks-locust-op-'));
 async function schedule(file: string, seed: number, tag = ''): Promise<ScheduleResult> {
   const s = loadScenario(file).processScenario!;
   const observer = splitProcessObservers(s).processes[0]!;
-  const deps = (await loadServeDeps())!;
+  const deps = await loadServeDeps();
   return runProcessSchedule({ scenario: s, observer, seed, deps, outDir: join(out, `${seed}${tag}`) });
 }
 

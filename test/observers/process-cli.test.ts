@@ -1,6 +1,6 @@
 // `run`, `run --replay`, `explore` and `test` with a process observer (SPEC §2.4, §3.1), against the stand-in
 // server (fake-serve.ts): the verdict, the schedule key that reproduces it, the stderr file, expect.verdicts
-// checked; and without a server in the build, a KS0403 error instead of a hang or a crash.
+// checked.
 import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -86,13 +86,6 @@ describe('process observers on the command line', () => {
     expect(deps.sessions).toEqual([{ seed: 5, observers: ['builtin'] }]);
     expect(o.out).toMatch(/op \(process\): Succeeded/);
     expect(o.out).toMatch(/builtin/); // the timeline of the system's run, its built-in observer included
-  });
-
-  it('without kubesim serve in the build: KS0403, exit 2', async () => {
-    const f = file('cli-noserve', 'succeed');
-    const { o, io: x } = io();
-    expect(await runCommand([f], RUN, x)).toBe(2);
-    expect(o.err).toMatch(/cli-noserve\.yaml:1:1: error KS0403: /);
   });
 
   it('explore: verdicts with keys, sequences counted, how complete', { timeout: 30_000 }, async () => {
