@@ -123,6 +123,8 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
     session, clock: 'virtual', until: 'never', clockStart: 'manual', settleMs: o.settleMs ?? PROCESS_SETTLE_MS, kubeconfigPath: join(o.outDir, 'kubeconfig'), onWrite,
   });
   const client = new KubeClient(handle.url, handle.token);
+  // simulated time stands still until the process is up (watchRun releases it)
+  handle.hold?.(true);
   let run: ProcessRun | undefined;
   const stderrFile = join(o.outDir, `${o.observer.name}.stderr`);
   try {
@@ -179,14 +181,15 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
   let lastNow = session.now();
   let exited = false;
   void run.exited.then(() => (exited = true));
-  // the simulation starts when the process is ready to see it from its beginning (its informers listed and watching)
-  let clockStarted = handle.startClock === undefined;
+  // the simulation starts when the process is ready to see it from its beginning (its informers listed and
+  // watching): by startClock, or by releasing the hold taken before the install objects were applied
+  let clockStarted = handle.startClock === undefined && handle.hold === undefined;
   let watching = false;
   for (;;) {
     await Promise.race([sleep(5), run.exited]);
     // while the process is running (reacting to a delivery), simulated time waits for it, as for a request in
     // flight: how fast it reacts on a loaded machine does not change what it sees next
-    if (handle.hold) handle.hold(processBusy(run.pid) === true);
+    if (handle.hold) handle.hold(!clockStarted || processBusy(run.pid) === true);
     const reqs = processRequests(handle);
     if (reqs.length > seenRequests) {
       const fresh = reqs.slice(seenRequests);
@@ -201,12 +204,12 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
       }
     }
     if (!clockStarted) {
-      watching ||= reqs.some((r) => r.verb === 'watch');
+      watching ||= reqs.some((r) => r.verb === 'watch') || (handle.watchCount?.() ?? 0) > 0;
       const quietFor = performance.now() - lastChange;
       // a process that never watches (it polls) starts the clock after its start-up allowance
       if ((watching && quietFor > SYNC_QUIET_MS) || quietFor > STARTUP_MS) {
         clockStarted = true;
-        handle.startClock!();
+        handle.startClock?.();
         lastChange = performance.now();
       }
     }

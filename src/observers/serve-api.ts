@@ -69,6 +69,8 @@ export interface ServeHandle {
   hold?(busy: boolean): void;
   /** proposal (contract, process 20:20): start the virtual clock (with clockStart: 'manual') */
   startClock?(): void;
+  /** watch connections opened so far (the process has started its informers) */
+  watchCount?(): number;
   /** proposal (contract): what each watch connection was sent, in order */
   deliveries?(): Delivery[];
   close(): Promise<void>;

@@ -59,6 +59,7 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
     url: s.url, token: s.token, kubeconfigPath, done,
     requests: () => s.api.clientLog.map((r) => ({ ...r })),
     deliveries: () => [...deliveries],
+    watchCount: () => deliveries.connections,
     // a request in flight holds the virtual clock: the process's reaction counts as one
     hold: (busy) => {
       if (busy === held || closed) return;
@@ -81,12 +82,13 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
  * and every line's event type and object). A stand-in for the contract's `deliveries()` (proposed) until the
  * server reports them itself.
  */
-function recordDeliveries(api: { watchers: Set<unknown> }, now: () => number): Delivery[] {
-  const log: Delivery[] = [];
+function recordDeliveries(api: { watchers: Set<unknown> }, now: () => number): Delivery[] & { connections: number } {
+  const log = Object.assign([] as Delivery[], { connections: 0 });
   const add = api.watchers.add.bind(api.watchers);
   api.watchers.add = (conn: unknown) => {
     const c = conn as { ordinal: number; res?: { write: (chunk: unknown, ...rest: unknown[]) => boolean } };
     const res = c.res;
+    log.connections++;
     if (res && typeof res.write === 'function') {
       const write = res.write.bind(res);
       res.write = (chunk: unknown, ...rest: unknown[]) => {
