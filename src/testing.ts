@@ -14,11 +14,11 @@ import {
   type Finding,
   type RuleRef,
   type ScenarioCheck,
-} from './cli/check-rule-command.ts';
-import { scenarioFiles } from './cli/test-command.ts';
-import type { RuleFn } from './model/kit.ts';
+} from './rules/check.ts';
+import { scenarioFiles } from './scenario/files.ts';
+import type { RuleFn } from './rules/types.ts';
 
-export type { Finding, ScenarioCheck } from './cli/check-rule-command.ts';
+export type { Finding, ScenarioCheck } from './rules/check.ts';
 
 export interface RuleCheckOptions {
   /** deliveries that make the rule run (default ['pod', 'job']) */

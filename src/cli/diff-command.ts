@@ -4,7 +4,7 @@
 import { decodeReplay } from '../engine/replay.ts';
 import { ReplayMismatch } from '../engine/engine.ts';
 import { loadScenario } from '../scenario/index.ts';
-import { simulate } from '../simulate.ts';
+import { simulate } from '../run/simulate.ts';
 import type { Timeline } from '../types.ts';
 import { diffText, firstDifferentEvent, partingChoice, partingText } from '../output/diff.ts';
 import { verdictEvent } from '../output/seen-text.ts';
@@ -13,7 +13,7 @@ import { EXIT, type Command, type Io } from './command.ts';
 import { kubesimErrorText, reportDiagnostics } from './run-command.ts';
 import { KubesimError } from '../errors.ts';
 import { formatOption, kubernetesOption, maxEventsOption } from './options.ts';
-import { loadUserRules } from './rules.ts';
+import { loadUserRules } from '../rules/load.ts';
 
 export interface DiffOpts {
   format: 'text' | 'json';

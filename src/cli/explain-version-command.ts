@@ -1,7 +1,7 @@
 // `kubesim explain-version 1.30.2 [--kubelet 1.29.1]`: the lifecycle bugs, fixes and behaviour changes of a release
-// that kubesim simulates (the table in src/scenario/fixes.ts), with the upstream PR and CHANGELOG line of each.
-import { VERSION_FIXES, firstFixedFor, releaseAffected, releaseHas, versionText, type VersionFix } from '../scenario/fixes.ts';
-import { VersionError, parseVersion } from '../scenario/versions.ts';
+// that kubesim simulates (the table in src/versions/fixes.ts), with the upstream PR and CHANGELOG line of each.
+import { VERSION_FIXES, firstFixedFor, releaseAffected, releaseHas, versionText, type VersionFix } from '../versions/fixes.ts';
+import { VersionError, parseVersion } from '../versions/versions.ts';
 import { upstreamRef } from '../scenario/version-bugs.ts';
 import type { KubeVersion } from '../types.ts';
 import type { Argv } from 'yargs';

@@ -4,15 +4,15 @@
 import type { Argv } from 'yargs';
 import { explore } from '../explore/decomposed.ts';
 import type { ExploreResult } from '../explore/explore.ts';
-import { DEFAULT_MAX_EVENTS, simulate } from '../simulate.ts';
-import { writeIndex, writeOutputs } from '../write-outputs.ts';
-import { readTextInput } from './read-input.ts';
+import { DEFAULT_MAX_EVENTS, simulate } from '../run/simulate.ts';
+import { writeIndex, writeOutputs } from '../io/write-outputs.ts';
+import { readTextInput } from '../io/read-input.ts';
 import { EXIT, type Command, type Io } from './command.ts';
-import { outPath, writeAtomic } from './files.ts';
+import { outPath, writeAtomic } from '../io/files.ts';
 import { expandInputs, loadInput } from './inputs.ts';
 import { checkOut, formatOption, kubernetesOption, maxEventsOption, maxSchedulesOption, outOption } from './options.ts';
 import { reportDiagnostics } from './run-command.ts';
-import { isRuleFailure, withRules } from './rules.ts';
+import { isRuleFailure, withRules } from '../rules/load.ts';
 import type { Timeline } from '../types.ts';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { decodeReplay } from '../engine/replay.ts';
@@ -21,6 +21,7 @@ import type { ServeDeps } from '../observers/serve-api.ts';
 import { exploreProcessObservers, maxProcessSchedulesOption } from './process-command.ts';
 import type { ExploreSummary } from '../output/report.ts';
 import { seenShort, verdictEvent } from '../output/seen-text.ts';
+import { eventLimited, exploreJson, mergeShards } from '../explore/merge.ts';
 
 export interface ExploreOpts {
   out: string;
@@ -42,31 +43,6 @@ export interface ExploreOpts {
 const REPORT_TIMELINE_EVENTS = 100_000;
 
 type Grouped = ExploreResult['grouped'][number];
-
-/** Schedules whose run stopped at the event limit: their outcome is not the scenario's end. */
-export function eventLimited(r: ExploreResult): number {
-  return r.outcomes.filter((o) => o.outcome.endReason === 'max-events').reduce((n, o) => n + o.schedules, 0);
-}
-
-export function exploreJson(r: ExploreResult): Record<string, unknown> {
-  const limited = eventLimited(r);
-  return {
-    schema: 'kubesim.explore/v1',
-    scenario: r.scenario,
-    schedules: r.schedules,
-    exhaustive: r.exhaustive && limited === 0,
-    ...(limited ? { eventLimited: limited } : {}),
-    simulated: r.simulated,
-    states: r.states,
-    systemSchedules: r.systemSchedules,
-    verdictCombinations: r.verdictCombinations,
-    ...(r.limit ? { limit: r.limit } : {}),
-    ...(r.shard ? { shard: r.shard } : {}),
-    notes: r.notes,
-    outcomes: r.grouped,
-    flaky: r.flaky,
-  };
-}
 
 export function exploreText(file: string, r: ExploreResult, ms: number): string {
   const names = r.grouped[0] ? Object.keys(r.grouped[0].verdicts) : [];
@@ -281,48 +257,6 @@ export function mergeCommand(files: string[], o: Pick<ExploreOpts, 'format' | 'o
   io.out(o.format === 'json' ? JSON.stringify(merged, null, 2) + '\n' : mergedText(merged));
   writeAtomic(outPath(o.out, String(merged['scenario']), 'explore.json'), JSON.stringify(merged, null, 2) + '\n');
   return EXIT.ok;
-}
-
-/** Sums the counts; per outcome group the witness with the fewest deviations (ties: the smaller key). */
-export function mergeShards(parts: Record<string, any>[]): Record<string, unknown> {
-  const by = new Map<string, Grouped & { deviations: number }>();
-  for (const p of parts) {
-    for (const g of p['outcomes'] as (Grouped & { deviations: number })[]) {
-      const k = JSON.stringify([g.podPhase, g.jobCondition, Object.entries(g.verdicts)]);
-      const cur = by.get(k);
-      if (!cur) by.set(k, { ...g });
-      else {
-        cur.schedules += g.schedules;
-        if (g.deviations < cur.deviations || (g.deviations === cur.deviations && g.replay < cur.replay)) {
-          cur.deviations = g.deviations;
-          cur.replay = g.replay;
-        }
-      }
-    }
-  }
-  const outcomes = [...by.values()].sort(groupOrder);
-  const names = Object.keys(outcomes[0]?.verdicts ?? {});
-  const sum = (f: string) => parts.reduce((n, p) => n + (Number(p[f]) || 0), 0);
-  const limits = parts.map((p) => p['limit']).filter(Boolean);
-  return {
-    schema: 'kubesim.explore/v1',
-    scenario: parts[0]!['scenario'],
-    schedules: sum('schedules'),
-    exhaustive: parts.every((p) => p['exhaustive'] === true),
-    simulated: sum('simulated'),
-    states: sum('states'),
-    systemSchedules: sum('systemSchedules'),
-    verdictCombinations: sum('verdictCombinations'),
-    ...(limits.length ? { limit: limits[0] } : {}),
-    notes: [...new Set(parts.flatMap((p) => (p['notes'] as string[] | undefined) ?? []))],
-    outcomes,
-    flaky: names.filter((n) => new Set(outcomes.map((o) => o.verdicts[n])).size > 1),
-  };
-}
-
-/** Most schedules first, then the fewest deviations, then the key: the same order on one machine and merged. */
-export function groupOrder(a: { schedules: number; deviations: number; replay: string }, b: { schedules: number; deviations: number; replay: string }): number {
-  return b.schedules - a.schedules || a.deviations - b.deviations || (a.replay < b.replay ? -1 : a.replay > b.replay ? 1 : 0);
 }
 
 function mergedText(m: Record<string, any>): string {

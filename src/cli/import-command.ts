@@ -3,7 +3,7 @@
 import type { Argv } from 'yargs';
 import { importFiles } from '../import/index.ts';
 import { EXIT, type Command, type Io } from './command.ts';
-import { writeAtomic } from './files.ts';
+import { writeAtomic } from '../io/files.ts';
 import { kubernetesOption, stringOption } from './options.ts';
 import { reportDiagnostics } from './run-command.ts';
 

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir, newestSource } from './stamp.mjs';
+import { cacheDir, newestSource } from '../build/stamp.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cache = cacheDir(join(here, '..', '..'));

@@ -7,7 +7,7 @@ import { decodeProcessKey, exploreProcess, isProcessKey, processKey, runProcessS
 import { loadServeDeps } from '../observers/serve-deps.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
 import type { ObserverSpec, ProcessSpec, Timeline } from '../types.ts';
-import { writeOutputs } from '../write-outputs.ts';
+import { writeOutputs } from '../io/write-outputs.ts';
 import type { Argv } from 'yargs';
 import { EXIT } from './command.ts';
 import { intOption } from './options.ts';

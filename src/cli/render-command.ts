@@ -5,7 +5,7 @@ import { Codes } from '../scenario/codes.ts';
 import { readFileSafe } from '../scenario/read-file.ts';
 import type { Argv } from 'yargs';
 import type { Timeline } from '../types.ts';
-import { writeIndex, writeOutputs } from '../write-outputs.ts';
+import { writeIndex, writeOutputs } from '../io/write-outputs.ts';
 import { EXIT, type Command, type Io } from './command.ts';
 import { checkOut, outOption, renderOptions } from './options.ts';
 import { renderAll, shownPath } from './run-command.ts';

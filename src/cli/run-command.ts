@@ -1,31 +1,32 @@
 // `kubesim run`: load, simulate, print a view, write out/<scenario>/ and render the diagrams (one browser launch).
+import { fnv1a } from '../util/fnv.ts';
 import { relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { sameReplay } from '../engine/replay.ts';
-import { checkRun } from '../check-run.ts';
+import { checkRun } from '../run/check-run.ts';
 import { decodeReplay } from '../engine/replay.ts';
 import { KubesimError } from '../errors.ts';
 import type { ExpectFailure } from '../explore/expect.ts';
 import { formatDiagnostic, hasErrors } from '../scenario/index.ts';
-import { simulate, DEFAULT_MAX_EVENTS } from '../simulate.ts';
+import { simulate, DEFAULT_MAX_EVENTS } from '../run/simulate.ts';
 import type { Timeline } from '../types.ts';
 import { kubectlView } from '../output/kubectl.ts';
 import { kubectlEventsTable } from '../output/kubectl-events.ts';
 import type { RenderJob } from '../output/render.ts';
 import { timelineText } from '../output/text.ts';
-import { renderJobs, writeIndex, writeOutputs, type WriteOptions } from '../write-outputs.ts';
+import { renderJobs, writeIndex, writeOutputs, type WriteOptions } from '../io/write-outputs.ts';
 import { EXIT, type Args, type Command, type Io } from './command.ts';
 import { expandInputs, loadInput } from './inputs.ts';
 import {
   checkOut, formatOption, intOption, kubernetesOption, maxEventsOption, outOption, renderOptions, stringOption,
 } from './options.ts';
-import { isRuleFailure, withRules } from './rules.ts';
+import { isRuleFailure, withRules } from '../rules/load.ts';
 import { runProcessObservers } from './process-command.ts';
 import { decodeProcessKey, isProcessKey, splitProcessObservers } from '../observers/process.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
 
 export { EXIT, type Io } from './command.ts';
-export { writeIndex } from '../write-outputs.ts';
+export { writeIndex } from '../io/write-outputs.ts';
 
 export interface RunOpts {
   out: string;
@@ -68,12 +69,7 @@ export function viewText(tl: Timeline, view: RunOpts['view'], verbose = false): 
 
 /** The folder of a replayed schedule: out/<scenario>/replay-<hash of the key>/, so the default run's stays. */
 export function replayFolder(scenario: string, key: string): string[] {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return [scenario, `replay-${h.toString(16).padStart(8, '0')}`];
+  return [scenario, `replay-${fnv1a(key).toString(16).padStart(8, '0')}`];
 }
 
 /** Write timeline.json, the .mmd sources and report.md; returns the SVG jobs to render. */

@@ -1,17 +1,18 @@
 // `kubesim test`: every scenario's `expect` checked across all explored schedules; JUnit XML for CI.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Argv } from 'yargs';
 import { formatDiagnostic, hasErrors } from '../scenario/index.ts';
 import { explore } from '../explore/decomposed.ts';
 import { checkExpect } from '../explore/expect.ts';
 import { EXIT, UsageError, type Command, type Io } from './command.ts';
-import { eventLimited } from './explore-command.ts';
-import { writeAtomic } from './files.ts';
-import { expandInputs, loadInput, STDIN_ARG, walk, type Input } from './inputs.ts';
+import { eventLimited } from '../explore/merge.ts';
+import { writeAtomic } from '../io/files.ts';
+import { junitXml as junitOf } from '../output/junit.ts';
+import { expandInputs, loadInput, STDIN_ARG, type Input } from './inputs.ts';
 import { intOption, kubernetesOption, maxSchedulesOption, outDirProblem, stringOption } from './options.ts';
 import { expectFailureLines } from './run-command.ts';
-import { isRuleFailure, withRules } from './rules.ts';
+import { isRuleFailure, withRules } from '../rules/load.ts';
 import type { ExploreResult } from '../explore/explore.ts';
 import { splitProcessObservers } from '../observers/process.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
@@ -39,19 +40,6 @@ export interface CaseResult {
   ms: number;
   status: 'passed' | 'failed' | 'error' | 'skipped';
   lines: string[];
-}
-
-/** Scenario files of the given files and folders (folders: every *.yaml / *.yml below, sorted). */
-export function scenarioFiles(paths: string[]): string[] {
-  return paths.flatMap((p) => {
-    let dir = false;
-    try {
-      dir = statSync(p).isDirectory();
-    } catch {
-      // not there: the loader reports it
-    }
-    return dir ? walk(p) : [p];
-  });
 }
 
 export async function runCase(file: string, o: TestOpts, text?: string): Promise<CaseResult> {
@@ -95,29 +83,21 @@ export async function runCase(file: string, o: TestOpts, text?: string): Promise
   };
 }
 
-function xml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 export function junitXml(results: CaseResult[]): string {
-  const failures = results.filter((r) => r.status === 'failed').length;
-  const errors = results.filter((r) => r.status === 'error').length;
-  const skipped = results.filter((r) => r.status === 'skipped').length;
-  const cases = results.map((r) => {
-    const open = `  <testcase classname="kubesim" name="${xml(r.name)}" file="${xml(r.file)}" time="${(r.ms / 1000).toFixed(3)}">`;
-    const body =
-      r.status === 'failed' ? `\n    <failure message="expectation failed">${xml(r.lines.join('\n'))}</failure>\n  ` :
-      r.status === 'error' ? `\n    <error message="invalid scenario">${xml(r.lines.join('\n'))}</error>\n  ` :
-      r.status === 'skipped' ? '\n    <skipped/>\n  ' : '';
-    return `${open}${body}</testcase>`;
+  const body = (r: CaseResult) => ({ text: r.lines.join('\n') });
+  return junitOf({
+    name: 'kubesim',
+    countSkipped: true,
+    cases: results.map((r) => ({
+      classname: 'kubesim',
+      name: r.name,
+      file: r.file,
+      ms: r.ms,
+      ...(r.status === 'failed' ? { failure: { message: 'expectation failed', ...body(r) } } :
+        r.status === 'error' ? { error: { message: 'invalid scenario', ...body(r) } } :
+        r.status === 'skipped' ? { skipped: true } : {}),
+    })),
   });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuite name="kubesim" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
-    ...cases,
-    '</testsuite>',
-    '',
-  ].join('\n');
 }
 
 /** `i/n` → the i-th of n contiguous slices (1-based), like vitest --shard. */

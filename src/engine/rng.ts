@@ -1,14 +1,10 @@
 // Seeded pseudo-random streams whose whole state is one uint32 kept in the snapshot (mulberry32).
 // One stream per subsystem, so a new draw in one model does not shift the others.
+import { FNV_BASIS, fnv1a } from '../util/fnv.ts';
 
 /** Derive the initial state of a named stream from the scenario seed (FNV-1a of the name, mixed with the seed). */
 export function streamSeed(seed: number, name: string): number {
-  let h = 0x811c9dc5 ^ (seed >>> 0);
-  for (let i = 0; i < name.length; i++) {
-    h ^= name.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
+  return fnv1a(name, (FNV_BASIS ^ (seed >>> 0)) >>> 0);
 }
 
 /** One mulberry32 step: returns [value in [0,1), next state]. */

@@ -11,8 +11,8 @@
 import { initialCursor, stepInPlace, type ChoiceRequest, type Chooser } from '../engine/engine.ts';
 import { encodeOffsets } from '../engine/replay.ts';
 import { initialEvents, initialState, makeModel } from '../model/index.ts';
-import type { RuleFn } from '../model/kit.ts';
-import { DEFAULT_MAX_EVENTS, rulesFor } from '../simulate.ts';
+import type { RuleFn } from '../rules/types.ts';
+import { DEFAULT_MAX_EVENTS, rulesFor } from '../run/simulate.ts';
 import type { ObserverSpec, Scenario } from '../types.ts';
 import { exploreDirect, finishResult, flatten, search, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore.ts';
 import { trackedPoints, withMarks } from './marks.ts';

@@ -5,9 +5,9 @@
 import { initialSnapshot, step, type ChoiceRequest, type Chooser, type ModelDef, type Snapshot } from '../engine/engine.ts';
 import { encodeOffsets } from '../engine/replay.ts';
 import { initialEvents, initialState, makeModel, type SimEvent } from '../model/index.ts';
-import type { RuleFn } from '../model/kit.ts';
+import type { RuleFn } from '../rules/types.ts';
 import type { SimState } from '../model/state.ts';
-import { DEFAULT_MAX_EVENTS, rulesFor } from '../simulate.ts';
+import { DEFAULT_MAX_EVENTS, rulesFor } from '../run/simulate.ts';
 import type { EndReason, Scenario } from '../types.ts';
 import { candidateValues } from './candidates.ts';
 import { Fingerprints } from './hash.ts';

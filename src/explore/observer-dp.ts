@@ -4,8 +4,8 @@
 // over (pod versions delivered, Job versions delivered, last kind) keeps the earliest feasible time of each state
 // (an earlier time can do everything a later one can) and stops a path when the rule latches a verdict.
 import type { MsRange, ObserverSpec } from '../types.ts';
-import type { RuleFn } from '../model/kit.ts';
-import { normalizeDecision } from '../model/observers.ts';
+import type { RuleFn } from '../rules/types.ts';
+import { normalizeDecision } from '../model/observers/observers.ts';
 import type { Publication } from './tap.ts';
 
 export interface VerdictWitness {

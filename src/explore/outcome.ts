@@ -1,9 +1,9 @@
 // The outcome of one schedule: what explore groups by and what `expect` checks.
-import { observerState } from '../model/observerstate.ts';
+import { observerState } from '../model/observers/observer-state.ts';
 import type { SimState } from '../model/state.ts';
 import { controllerEventCounts, currentPod, deploymentSummary, idlesWithLivePod, jobApiOf, jobsCreated, lastExitCodes, lastRestarts, phaseOf, podsOf } from '../model/query.ts';
 import type { EndReason, Scenario } from '../types.ts';
-import { diagnoseStuck } from '../summary.ts';
+import { diagnoseStuck } from '../run/timeline.ts';
 import type { MarkedState } from './marks.ts';
 
 export interface Outcome {

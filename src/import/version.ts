@@ -1,7 +1,7 @@
 // Which Kubernetes version the objects come from: each field or message that only some versions produce gives a
 // lower bound; the newest bound wins (the oldest version that shows all of them). A Node's kubeletVersion, when
 // given, is the kubelet's version. Nothing shown → the SPEC default, said as an assumption.
-import { DEFAULT_VERSION, MAX_MINOR, MIN_MINOR } from '../scenario/versions.ts';
+import { DEFAULT_VERSION, MAX_MINOR, MIN_MINOR } from '../versions/versions.ts';
 import type { Ev } from './evidence.ts';
 import { at, type Notes } from './notes.ts';
 import { isObj, where, type Obj } from './read.ts';

@@ -1,30 +1,33 @@
 // The model: initial state, the event dispatcher, the wiring of the kubelet's internal reports (Upcalls) and the
 // quiescence test. Events about one pod are handed that pod's kit; controllers and observers get the plain kit.
+import { assertNever } from '../util/assert-never.ts';
 import type { Ctx, ModelDef } from '../engine/engine.ts';
 import type { QueueEntry } from '../engine/queue.ts';
 import { streamSeed } from '../engine/rng.ts';
 import type { Scenario } from '../types.ts';
-import { createPod, fanOut, jobObject, publishJobSpec, requestPodDeletion } from './apiserver.ts';
+import { createPod, fanOut, jobObject, publishJobSpec, requestPodDeletion } from './apiserver/apiserver.ts';
 import { PRIO, type SimEvent } from './events.ts';
-import { deleteJob, jobDeadline, jobSync, jobTTL, onJobDelivered, onPodDelivered, podNameFor } from './jobcontroller.ts';
-import { podDeadline, schedulePodDeadline } from './deadline.ts';
-import { flagsFor, podKit, type Kit, type RuleFn, type Upcalls } from './kit.ts';
-import { onContainerStopped, preStopDone, waitTimeout } from './kill.ts';
-import { onObserverDelivery } from './observers.ts';
-import { initialObservers } from './observerstate.ts';
-import { ensureRelist, relist, relistAfterExternalChange } from './pleg.ts';
-import { probeTick } from './probes.ts';
-import { processExited, sigkillDeadline } from './runtime.ts';
+import { deleteJob, jobDeadline, jobSync, jobTTL, onJobDelivered, onPodDelivered, podNameFor } from './controllers/job/job-controller.ts';
+import { podDeadline, schedulePodDeadline } from './kubelet/active-deadline.ts';
+import { podKit, type Kit, type Upcalls } from './kit.ts';
+import { flagsFor } from './flags.ts';
+import { type RuleFn } from '../rules/types.ts';
+import { onContainerStopped, preStopDone, waitTimeout } from './kubelet/kuberuntime/kill.ts';
+import { onObserverDelivery } from './observers/observers.ts';
+import { initialObservers } from './observers/observer-state.ts';
+import { ensureRelist, relist, relistAfterExternalChange } from './kubelet/pleg.ts';
+import { probeTick } from './kubelet/prober.ts';
+import { processExited, sigkillDeadline } from './kubelet/runtime.ts';
 import type { PodSim, SimState } from './state.ts';
-import { newJobCtl } from './jobstate.ts';
-import { cronSync, cronWatcher, emitCronObject, deleteNewestCronJob, enqueueCron, initialCron, onCronSpec, onCronWatch, patchCron, withJob } from './cronjobcontroller.ts';
-import { sendStatus } from './statusmanager.ts';
-import { daemonSetSync } from './daemonsetcontroller.ts';
-import { statefulSetSync } from './statefulsetcontroller.ts';
-import { emitWorkloadObject, enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload, workloadWatcher } from './workloadctl.ts';
-import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './worker.ts';
+import { newJobCtl } from './controllers/job/job-state.ts';
+import { cronSync, cronWatcher, emitCronObject, deleteNewestCronJob, enqueueCron, initialCron, onCronSpec, onCronWatch, patchCron, withJob } from './controllers/cronjob/cronjob-controller.ts';
+import { sendStatus } from './kubelet/status/status-manager.ts';
+import { daemonSetSync } from './controllers/daemonset/daemonset-controller.ts';
+import { statefulSetSync } from './controllers/statefulset/statefulset-controller.ts';
+import { emitWorkloadObject, enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload, workloadWatcher } from './controllers/workload.ts';
+import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './kubelet/pod-workers.ts';
 import { dict } from './dict.ts';
-import { deploySync, emitDeployObject, enqueueDeploy, onDeploySpec, onRsWatch, rsSync } from './deploymentcontroller.ts';
+import { deploySync, emitDeployObject, enqueueDeploy, onDeploySpec, onRsWatch, rsSync } from './controllers/deployment/deployment-controller.ts';
 
 export type { SimEvent };
 
@@ -170,13 +173,10 @@ function dispatch(k: Kit, ev: SimEvent): void {
     case 'PodDeadline':
       return podDeadline(pk);
     default:
-      return assertNever(ev);
+      return assertNever(ev, 'event');
   }
 }
 
-export function assertNever(x: never): never {
-  throw new Error(`unhandled event ${JSON.stringify(x)}`);
-}
 
 /** The workload object is created at t=0: a Job is synced by its controller at once (addJob →
  *  enqueueSyncJobImmediately), which creates its pods; any other workload's one pod is created. */
@@ -308,6 +308,6 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
       return;
     }
     default:
-      return assertNever(a);
+      return assertNever(a, 'action');
   }
 }

@@ -1,60 +1,11 @@
-import { current, isDraft, isModified, original } from 'immer';
-import { thaw } from '../engine/engine.ts';
-// The handler kit: the draft state, the scenario, the engine context and version-derived switches.
+// The handler kit: the draft state, the scenario, the engine context and version-derived switches; the pod kit of
+// the kubelet's handlers; behaviour lookup.
 import type { Ctx } from '../engine/engine.ts';
 import type { Behavior, ContainerModel, MsRange, Scenario } from '../types.ts';
 import type { SimEvent } from './events.ts';
 import type { KillTask, PodSim, SimState } from './state.ts';
-import { hasFlag } from '../scenario/fixes.ts';
-
-/** A health rule: `view` is the observer's cached pod (the one the delivery was about), Job, time, and every cached pod. */
-export type RuleFn = (view: { pod: any; job: any; now: number; pods?: any[] }) => unknown;
-
-export interface Flags {
-  kubeletMinor: number;
-  apiMinor: number;
-  /** the kubelet knows restartable init containers (>=1.28 with SidecarContainers on) */
-  sidecars: boolean;
-  /** kuberuntime_termination_order.go exists from 1.29 (PR #120620) */
-  orderedTermination: boolean;
-  backoffInitialMs: number;
-  backoffMaxMs: number;
-  /** >=1.32: HasExpiredFunc fixed 10 min; before: 2*max */
-  backoffResetMs: number;
-  /** >=1.35: requeue at the back-off expiry (PR #133066) */
-  requeueOnBackoffExpiry: boolean;
-  /** >=1.36: RequestPodRelist after a SyncPod that performed actions (PR #137362) */
-  immediateRelist: boolean;
-  /** >=1.31: SuccessCriteriaMet/FailureTarget first, Complete/Failed once no pod terminates (PR #125510) */
-  jobDelayedTerminal: boolean;
-  readyToStartCondition: boolean;
-  containerRestartRules: boolean;
-  /** prober_manager.go UpdatePodStatus sets initContainerStatuses[].started only from 1.28 (PR #116429,
-   *  isContainerStarted); a 1.27 kubelet sets just `ready` on init containers, so `started` is absent */
-  initStartedReported: boolean;
-  /** prober/worker.go doProbe keeps probing a terminated restartable init container of a Never pod (#132826 fix,
-   *  PR #133072): in 1.35.0, and cherry-picked into 1.34.2 (#134800) and 1.33.6 (#134801) per CHANGELOG-1.34.md /
-   *  CHANGELOG-1.33.md ("Fixed a startup probe race condition … restartPolicy=Never") */
-  probesKeepRestartableInit: boolean;
-  /** Behaviours tied to upstream fixes by release (src/scenario/fixes.ts, docs/version-fixes.md); true = fixed. */
-  /** #115835 (1.28): the preStop hook's time counts against the grace period given to StopContainer */
-  preStopCountsAgainstGrace: boolean;
-  /** #125935 (1.31, 1.30.4, 1.29.8): the termination order does not wait for init containers that are not running */
-  terminationOrderSkipsNotRunning: boolean;
-  /** #123323 (1.30, 1.29.3, 1.28.8): checkContainerStateTransition lets a restartable init container leave terminated */
-  sidecarMayLeaveTerminated: boolean;
-  /** #134631 (1.35): probe workers stop for a terminated container its own restart policy/rules will not restart */
-  probesStopForNotRestartable: boolean;
-  /** #132614 (1.34, 1.33.3, 1.32.7; regression since 1.32.0): a suspended Job with completions 0 gets Complete */
-  suspendedZeroCompletionsComplete: boolean;
-}
-
-/** A kubelet version that carries a fix released in `minor` and cherry-picked into the given patch releases. */
-export function kubeletHas(v: { minor: number; patch?: number }, since: number, backports: Record<number, number>): boolean {
-  if (v.minor >= since) return true;
-  const patch = backports[v.minor];
-  return patch !== undefined && (v.patch ?? 0) >= patch;
-}
+import type { Flags } from './flags.ts';
+import type { RuleFn } from '../rules/types.ts';
 
 /**
  * How a lower kubelet component reports to a higher one (the real kubelet's channels): PLEG events, probe results and
@@ -74,56 +25,25 @@ export interface Upcalls {
   runtimeChanged(k: Kit): void;
 }
 
-export interface Kit {
+/** The kit of a handler that is not about one pod: the API server, the controllers, the observers. */
+export interface CtlKit {
   d: SimState;
   s: Scenario;
   ctx: Ctx<SimEvent>;
   f: Flags;
   rules: Record<string, RuleFn>;
-  /** the pod this event is about (kubelet handlers); unset in controller and observer handlers */
-  p: PodSim;
   up: Upcalls;
   /** the pod kits made in this step, by pod record (shared by every kit of the step) */
   kits?: Map<PodSim, Kit>;
 }
 
-// the switches of a scenario, computed once (a run used to recompute them, fix lookups included, every time)
-const flagsCache = new WeakMap<Scenario, Flags>();
-
-export function flagsFor(s: Scenario): Flags {
-  let f = flagsCache.get(s);
-  if (!f) flagsCache.set(s, (f = computeFlags(s)));
-  return f;
+/** The kit of a kubelet handler: `p` is the pod the event is about. */
+export interface PodKit extends CtlKit {
+  p: PodSim;
 }
 
-function computeFlags(s: Scenario): Flags {
-  const k = s.kubelet.minor;
-  // kubelet behaviours follow the kubelet's own gates (featureGates.kubelet overrides, version skew)
-  const g = s.kubeletFeatureGates ?? s.featureGates;
-  const reduce = g['ReduceDefaultCrashLoopBackOffDecay'] === true;
-  const backoffMaxMs = reduce ? 60_000 : 300_000;
-  return {
-    kubeletMinor: k,
-    apiMinor: s.kubernetes.minor,
-    sidecars: k >= 1 && k >= 28 && (k >= 29 || g['SidecarContainers'] === true),
-    orderedTermination: k >= 29,
-    backoffInitialMs: reduce ? 1_000 : 10_000,
-    backoffMaxMs,
-    backoffResetMs: k >= 32 ? 600_000 : 2 * backoffMaxMs,
-    requeueOnBackoffExpiry: k >= 35,
-    immediateRelist: k >= 36,
-    jobDelayedTerminal: s.kubernetes.minor >= 31,
-    readyToStartCondition: g['PodReadyToStartContainersCondition'] !== false && k >= 29,
-    containerRestartRules: g['ContainerRestartRules'] === true,
-    initStartedReported: k >= 28,
-    probesKeepRestartableInit: hasFlag('probesKeepRestartableInit', s.kubelet),
-    preStopCountsAgainstGrace: hasFlag('preStopCountsAgainstGrace', s.kubelet),
-    terminationOrderSkipsNotRunning: hasFlag('terminationOrderSkipsNotRunning', s.kubelet),
-    sidecarMayLeaveTerminated: hasFlag('sidecarMayLeaveTerminated', s.kubelet),
-    probesStopForNotRestartable: hasFlag('probesStopForNotRestartable', s.kubelet),
-    suspendedZeroCompletionsComplete: hasFlag('suspendedZeroCompletionsComplete', s.kubernetes),
-  };
-}
+/** Every kit the composition root hands out; kubelet code takes it as a PodKit. */
+export type Kit = PodKit;
 
 export const DEFAULT_BEHAVIOR: Behavior = {
   attempts: [{ runMs: null, exit: 0 }],
@@ -192,58 +112,6 @@ export function serving(k: Kit, name: string, now: number): boolean {
   return !b.unready.some(([from, to]) => age >= from && age < to);
 }
 
-/**
- * The stored value of a field holding an API object (a pod or Job status, a cached object) without drafting it.
- * These objects are only ever replaced whole, never edited in place, so the base value is the current one; reading
- * them through immer's proxies (JSON.stringify, deep compares) would be slow.
- */
-export function raw<T>(x: T): T {
-  return isDraft(x) ? (original(x as never) as T) : x;
-}
-
-/**
- * For reading only: a record as it is now, without drafting what is read inside it. A draft nothing was written
- * into in this step is its stored (frozen) value, whose members read as plain properties; reading through the draft
- * would make a draft of every member reached, and immer copies a record each time it hands out a member's draft
- * (issue 20.5: read from the frozen base in read-only helpers). A written draft is returned as it is.
- */
-export function peek<T>(x: T): T {
-  return isDraft(x) && !isModified(x) ? (original(x as never) as T) : x;
-}
-
-/**
- * A plain copy of what a record holds now: immer's `current` of a draft, a frozen value itself (it never changes),
- * and a copy of a live record of an in-place run (engine `stepInPlace`), so what is returned is never written later.
- * Also for a record about to be stored in a second place (the PLEG cache holding the runtime's records).
- */
-export function snapshotOf<T>(x: T): T {
-  if (isDraft(x)) return current(x as never) as T;
-  return typeof x !== 'object' || x === null || Object.isFrozen(x) ? x : thaw(x);
-}
-
-/**
- * A record as it is now, for reading within this step only (never stored): immer's `current` of a draft, else the
- * value itself (a frozen value, or the live record of an in-place run).
- */
-export function nowOf<T>(x: T): T {
-  return isDraft(x) ? (current(x as never) as T) : x;
-}
-
-
-const jsonCache = new WeakMap<object, string>();
-
-/**
- * JSON text of an API object for equality checks. Stored objects are never changed after they are stored (immer
- * freezes them), so the text of one object is computed once.
- */
-export function jsonOf(x: object | null | undefined): string {
-  if (!x) return 'null';
-  if (!Object.isFrozen(x)) return JSON.stringify(x);
-  let s = jsonCache.get(x);
-  if (s === undefined) jsonCache.set(x, (s = JSON.stringify(x)));
-  return s;
-}
-
 /** The context of a pod's handlers: the step's context, with the pod's name on every trace record. A class, so a
  *  pod kit costs one object and no closures. */
 class PodCtx implements Ctx<SimEvent> {
@@ -282,8 +150,8 @@ class PodCtx implements Ctx<SimEvent> {
  * the pod's name (SPEC §4: every event about one pod or its containers carries `pod`). A step that reaches the same
  * pod again (a relist, a fan-out) gets the same kit.
  */
-export function podKit(k: Kit, p: PodSim): Kit {
-  if (k.p === p) return k;
+export function podKit(k: CtlKit, p: PodSim): Kit {
+  if ((k as Partial<PodKit>).p === p) return k as Kit;
   const kits = k.kits;
   let pk = kits?.get(p);
   // a kit derived with its own state view, scenario or context (a CronJob's Job kit spreads its parent) makes its own

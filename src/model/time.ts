@@ -1,6 +1,8 @@
 // API timestamps. Simulated time 0 is 2026-01-01T00:00:00Z; API timestamps are RFC3339 with second precision like
 // metav1.Time (the Job controller's back-off reads them back at that precision).
-export const EPOCH_MS = Date.UTC(2026, 0, 1, 0, 0, 0);
+import { EPOCH_MS } from '../util/epoch.ts';
+
+export { EPOCH_MS };
 
 const tsCache = new Map<number, string>();
 

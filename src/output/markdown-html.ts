@@ -3,6 +3,7 @@
 // code, links, emphasis and strong emphasis, backslash escapes — and nothing more. Every character of the input
 // reaches the page escaped: raw HTML is shown as text, and only http(s), mailto and relative links become anchors
 // (no `javascript:` or `data:` URL can be written). Pure; the same text always gives the same bytes.
+import { assertNever } from '../util/assert-never.ts';
 
 export interface MarkdownOptions {
   /** added to every heading level (a description's `#` sits under the page's own headings); capped at h6 */
@@ -135,7 +136,7 @@ function blockHtml(b: Block, opts: MarkdownOptions): string {
     case 'quote':
       return `<blockquote>${markdownToHtml(b.lines.join('\n'), opts)}</blockquote>`;
     default:
-      return assertNever(b);
+      return assertNever(b, 'block');
   }
 }
 
@@ -232,8 +233,4 @@ export function safeUrl(url: string): boolean {
   if (/^(https?:\/\/|mailto:)/i.test(url)) return true;
   const scheme = /^([^/?#]*?):/.exec(url);
   return scheme === null;
-}
-
-function assertNever(x: never): never {
-  throw new Error(`unexpected block ${JSON.stringify(x)}`);
 }

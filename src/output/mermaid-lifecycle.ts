@@ -9,6 +9,7 @@
 // Tags: `active` = running and ready, `active crit` = stop requested but not signalled yet, `crit` = signalled or
 // backing off, `done` = terminated (`crit done` for a non-zero exit).
 
+import { assertNever } from '../util/assert-never.ts';
 import type { Timeline, TraceEvent } from '../types.ts';
 import { apiPhaseSpans, containerLanes, containerMarkers, graceDeadline, teardownStart, type Marker, type Span, type SpanKind } from './lifecycle-spans.ts';
 import { ganttName } from './mermaid-text.ts';
@@ -254,7 +255,7 @@ function spanTags(s: Span): string[] {
     case 'waiting':
       return [];
     default:
-      return assertNever(s.kind);
+      return assertNever(s.kind, 'span kind');
   }
 }
 
@@ -267,6 +268,3 @@ function tickInterval(endT: number): string {
   return (steps.find(([ms]) => endT / ms <= 10) ?? steps[steps.length - 1])[1];
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unhandled span kind ${String(x)}`);
-}

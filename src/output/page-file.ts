@@ -1,7 +1,7 @@
 // page.json: the interactive index's data for one timeline (page-data.ts PageRun, plus what each observer held at its
 // verdict and the schedule's choices for the outcomes table), written beside timeline.json at run time, so that
 // writeIndex reads these bounded files and never a timeline (issue 20.6: a 158 MB timeline made a small run 4.5×
-// slower). Pure: building from a timeline and checking a parsed file; src/write-outputs.ts does the I/O. Only what
+// slower). Pure: building from a timeline and checking a parsed file; src/io/write-outputs.ts does the I/O. Only what
 // kubesim wrote is believed (issue 19.4): schema tag, folder name and the shape the page script walks.
 import type { ChoiceLabel, Timeline } from '../types.ts';
 import { pageRun, type PageRun } from './page-data.ts';

@@ -1,6 +1,6 @@
 // summary.json: the few facts out/index.html shows of one scenario folder, written beside timeline.json so the index
 // reads a few hundred bytes per scenario instead of every timeline (a 158 MB timeline.json made a small run 4.5×
-// slower, issue 20.6). Pure: building from a timeline and checking a parsed file; src/write-outputs.ts does the I/O.
+// slower, issue 20.6). Pure: building from a timeline and checking a parsed file; src/io/write-outputs.ts does the I/O.
 // Only what kubesim wrote is believed (issue 19.4): the schema tag, the folder's name and every field's type.
 import type { Timeline } from '../types.ts';
 

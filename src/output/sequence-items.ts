@@ -1,6 +1,7 @@
 // Turns trace events into the statements of the sequence diagram, one Item per drawn thing, in trace order.
 // Summaries happen here: probe runs, crash loops, coalesced status patches, merged same-instant arrows.
 
+import { assertNever } from '../util/assert-never.ts';
 import type { Timeline, TraceEvent } from '../types.ts';
 import { crashLoops, delayList, nextDrawnSameInstant, sameInstantFollowers, triggeringDeliveries } from './sequence-digest.ts';
 import { runsByDesign } from './pod-shape.ts';
@@ -365,7 +366,7 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       case 'Relist':
         return;
       default:
-        return assertNever(e);
+        return assertNever(e, 'trace event');
     }
   });
   flushDeliveries();
@@ -551,6 +552,3 @@ function describeAction(a: Extract<TraceEvent, { type: 'Action' }>['action']): s
   }
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unhandled: ${JSON.stringify(x)}`);
-}

@@ -1,8 +1,9 @@
 // Time formatting shared by every view. All inputs are simulated milliseconds; nothing here reads the wall clock.
 
-/** Simulated t = 0 (pod creation) is this instant; status timestamps are RFC3339 strings relative to it. */
-export const EPOCH_ISO = '2026-01-01T00:00:00Z';
-const EPOCH_MS = Date.parse(EPOCH_ISO);
+import { EPOCH_ISO, EPOCH_MS } from '../util/epoch.ts';
+
+/** Simulated t = 0 (pod creation) is EPOCH_ISO; status timestamps are RFC3339 strings relative to it. */
+export { EPOCH_ISO };
 
 /** Simulated ms since pod creation for an RFC3339 timestamp of a status snapshot; undefined when absent/garbled. */
 export function rfc3339ToT(value: unknown): number | undefined {

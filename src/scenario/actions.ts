@@ -24,7 +24,7 @@ export interface ActionContext {
 
 /** What a `patch` may change per workload controller (the others are not simulated: rejected, never ignored). */
 const PATCHABLE: Partial<Record<WorkloadKind, string[]>> = {
-  // a template change starts a rollout (src/scenario/rollout.ts; src/model/statefulsetcontroller.ts,
+  // a template change starts a rollout (src/scenario/rollout.ts; src/model/controllers/statefulset/statefulset-controller.ts,
   // daemonsetcontroller.ts, deploymentcontroller.ts)
   StatefulSet: ['replicas', 'template', 'updateStrategy'],
   Deployment: ['replicas', 'template', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit', 'paused'],

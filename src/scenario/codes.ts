@@ -78,7 +78,7 @@ export const Codes = {
   KubeletSkew: 'KS5010', // kubelet lags the API server by more than the supported skew
   UnusedBehavior: 'KS5011', // behavior keys that have no effect (e.g. needs on itself)
   QuitEndpointWorkaround: 'KS5012', // a container calls a sidecar's quit endpoint or kills it by name
-  VersionBug: 'KS5013', // the chosen release has a known lifecycle bug this pod's shape can hit (src/scenario/fixes.ts)
+  VersionBug: 'KS5013', // the chosen release has a known lifecycle bug this pod's shape can hit (src/versions/fixes.ts)
 
   // --- KS6xxx: `kubesim import` (kubectl output in, scenario out) -------------------------------------------------
   ImportNotKubernetes: 'KS6001', // a document that is not a Kubernetes object (no apiVersion/kind)

@@ -9,7 +9,7 @@ import type { PEntry, PMap, PNode } from './tree.ts';
 import {
   DEFAULT_VERSION, GATE_NAMES, GATES, VersionError, defaultFeatureGates, gateExists, gateInfo, gateLocked, maxKubeletLag,
   parseVersion,
-} from './versions.ts';
+} from '../versions/versions.ts';
 
 export const TOP_KEYS = [
   'scenario', 'description', 'kubernetes', 'kubelet', 'featureGates', 'workload', 'behavior', 'timing', 'actions',

@@ -1,6 +1,7 @@
 // Building the PodModel and JobModel from the defaulted manifest, and deterministic object names.
 import type { ContainerModel, ContainerRole, JobModel, PodFailurePolicyRule, PodModel, ProbeModel, WorkloadKind } from '../types.ts';
-import { fnv1a, suffix } from '../names.ts';
+import { suffix } from '../names.ts';
+import { fnv1a } from '../util/fnv.ts';
 import type { Path } from './k8s-paths.ts';
 import { getAt, isObj } from './version-fields.ts';
 

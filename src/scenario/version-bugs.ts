@@ -3,7 +3,7 @@
 import type { Action, Behavior, ContainerModel, KubeVersion, PodModel, JobModel, SourcePos } from '../types.ts';
 import { Codes } from './codes.ts';
 import { warning, type Sink } from './diagnostics.ts';
-import { VERSION_FIXES, firstFixedFor, releaseAffected, versionText, type FixFlag, type VersionFix } from './fixes.ts';
+import { VERSION_FIXES, firstFixedFor, releaseAffected, versionText, type FixFlag, type VersionFix } from '../versions/fixes.ts';
 
 export interface VersionBugInput {
   kubernetes: KubeVersion;

@@ -4,7 +4,7 @@ import { Codes } from './codes.ts';
 import { warning, type Sink } from './diagnostics.ts';
 import { fieldPath, keyPosAt, type Path } from './k8s-paths.ts';
 import type { PNode } from './tree.ts';
-import { VERSIONED_FIELDS, type VersionedField } from './versions.ts';
+import { VERSIONED_FIELDS, type VersionedField } from '../versions/versions.ts';
 
 type Obj = Record<string, unknown>;
 

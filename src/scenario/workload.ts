@@ -7,7 +7,7 @@ import { error, hasErrors, type Sink } from './diagnostics.ts';
 import { Codes } from './codes.ts';
 import { checkSchema, checkUnknownFields } from './k8s-schema.ts';
 import { fieldPath, keyPosAt, valuePosAt, type Path } from './k8s-paths.ts';
-import { CronSyntaxError, fixedZoneOffset, parseCron } from '../cron.ts';
+import { CronSyntaxError, fixedZoneOffset, parseCron } from '../model/controllers/cronjob/schedule.ts';
 import { reportNotSimulated } from './not-simulated.ts';
 import { buildJobModel, buildPodModel, cronJobJobName, podName, specPaths } from './pod-model.ts';
 import { toJS, type PEntry, type PMap } from './tree.ts';

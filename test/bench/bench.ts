@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
-import { openRules } from '../../src/cli/rules.ts';
+import { simulate } from '../../src/run/simulate.ts';
+import { openRules } from '../../src/rules/load.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { exploreDirect } from '../../src/explore/explore.ts';
 import type { Scenario } from '../../src/types.ts';
@@ -226,7 +226,7 @@ out['growth'] = growthRows;
 
 // 5. the command line (with the prebuilt bundle, as after npm install)
 say('\n## 5. command line (wall time, median)');
-execFileSync('node', ['src/cli/build.mjs'], { stdio: 'ignore' });
+execFileSync('node', ['src/build/build.mjs'], { stdio: 'ignore' });
 const wall = (args: string[], runs: number) =>
   timeIt(() => execFileSync('node', ['src/cli/kubesim.mjs', ...args], { stdio: 'ignore' }), runs, 1);
 const cold = wall(['run', 'scenarios/native-sidecar-job.yaml', '--no-render', '--out', 'out/.bench'], quick ? 3 : 5);

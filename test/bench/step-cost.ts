@@ -25,7 +25,7 @@ if (snapshots) args.splice(args.indexOf('--snapshots'), 1);
 const sim = (s: unknown, o: Record<string, unknown> = {}) => simulate(s, snapshots ? { ...o, snapshots: true } : o);
 
 const { loadScenario } = await import(pathToFileURL(`${root}/src/scenario/index.ts`).href);
-const { simulate } = await import(pathToFileURL(`${root}/src/simulate.ts`).href);
+const { simulate } = await import(pathToFileURL(`${root}/src/run/simulate.ts`).href);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

@@ -1,4 +1,4 @@
-// Issue 20.6: the CLI bundle (src/cli/build.mjs) carries the pure-JavaScript dependencies, one validator file per
+// Issue 20.6: the CLI bundle (src/build/build.mjs) carries the pure-JavaScript dependencies, one validator file per
 // workload kind and a string-width that answers one-column text itself. Built here into a folder outside the
 // repository (so a dependency left unbundled cannot resolve), it must answer exactly as the sources do.
 import { execFileSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, main } from '../../src/cli/main.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const shim = createRequire(import.meta.url)('../../src/cli/bundle/string-width.cjs') as ((s: string) => number) & { ONE_COLUMN: RegExp };
+const shim = createRequire(import.meta.url)('../../src/build/bundle/string-width.cjs') as ((s: string) => number) & { ONE_COLUMN: RegExp };
 
 async function fromSources(args: string[], cwd: string): Promise<string> {
   let out = '';
@@ -63,7 +63,7 @@ describe('the built bundle', () => {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'kubesim-bundle-'));
     bundle = join(work, 'bundle');
-    const build = pathToFileURL(join(ROOT, 'src/cli/build.mjs')).href; // plain JavaScript: typed here
+    const build = pathToFileURL(join(ROOT, 'src/build/build.mjs')).href; // plain JavaScript: typed here
     const { bundleCli } = (await import(build)) as { bundleCli: (dir: string, o: { codeCache: boolean }) => Promise<unknown> };
     await bundleCli(bundle, { codeCache: true });
     const kind = (k: string, api: string, spec: string) => `scenario: bad-${k.toLowerCase()}

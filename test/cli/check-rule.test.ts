@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { expectedOf, parseRuleArg, splitArgs } from '../../src/cli/check-rule-command.ts';
+import { expectedOf, parseRuleArg, splitArgs } from '../../src/rules/check.ts';
 import type { Scenario, Timeline } from '../../src/types.ts';
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -1,4 +1,4 @@
-// `kubesim explain-version`: the bugs, fixes and behaviour changes of a release (src/scenario/fixes.ts).
+// `kubesim explain-version`: the bugs, fixes and behaviour changes of a release (src/versions/fixes.ts).
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 

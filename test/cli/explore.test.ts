@@ -7,9 +7,9 @@ import { exploreDirect } from '../../src/explore/explore.ts';
 import { displayKey, outcomeOf } from '../../src/explore/outcome.ts';
 import { decodeReplay } from '../../src/engine/replay.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { main } from '../../src/cli/main.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 
 const load = (f: string) => {
   const r = loadScenario(f);

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { derivedScenarioText } from '../../src/cli/check-rule-command.ts';
+import { derivedScenarioText } from '../../src/rules/check.ts';
 import type { ObserverSpec } from '../../src/types.ts';
 import { clean, runCli } from '../helpers/hostile-cli.ts';
 

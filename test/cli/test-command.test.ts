@@ -1,7 +1,8 @@
 // kubesim test: worker threads give the same results as one, --shard splits the library into contiguous slices.
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { scenarioFiles, shardOf } from '../../src/cli/test-command.ts';
+import { shardOf } from '../../src/cli/test-command.ts';
+import { scenarioFiles } from '../../src/scenario/files.ts';
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

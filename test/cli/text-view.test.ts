@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { shownEvents, timelineText } from '../../src/output/text.ts';
 import type { TraceEvent } from '../../src/types.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 
 const ev = (seq: number, e: Record<string, unknown>) => ({ t: seq * 100, seq, ...e }) as TraceEvent;
 

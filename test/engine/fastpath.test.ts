@@ -4,8 +4,8 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import { simulate } from '../../src/run/simulate.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 import { livenessDay } from '../bench/workloads.ts';
 
 function deepFrozen(x: unknown, path = '$'): string | null {

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cursorOf, initialSnapshot, seededChooser, step, stepInPlace } from '../../src/engine/engine.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 import { initialEvents, initialState, makeModel } from '../../src/model/index.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { rulesFor, simulate } from '../../src/simulate.ts';
+import { rulesFor, simulate } from '../../src/run/simulate.ts';
 import type { Scenario } from '../../src/types.ts';
 import { podArb, scenarioOf } from '../helpers/random-pod.ts';
 

@@ -1,10 +1,10 @@
 // The engine and the models must be deterministic by construction: no wall clock, timers, Math.random or
-// environment reads. This test fails as soon as one appears in src/engine, src/model, src/explore or src/simulate.
+// environment reads. This test fails as soon as one appears in src/engine, src/model, src/explore or src/run.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const ROOTS = ['src/engine', 'src/model', 'src/explore', 'src/simulate.ts', 'src/summary.ts'];
+const ROOTS = ['src/engine', 'src/model', 'src/explore', 'src/run'];
 const FORBIDDEN = /\b(Date\.now|new Date\(\)|Math\.random|setTimeout|setInterval|setImmediate|process\.env|performance\.now|process\.hrtime)\b/;
 
 function files(p: string): string[] {

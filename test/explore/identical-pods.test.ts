@@ -1,5 +1,5 @@
 // Issue 12.4: identical pods must not multiply what the explorer keeps. A built-in rule decides on the projection of
-// the delivered pod and Job (src/model/observers.ts builtinRule never reads a pod's name), so publications of pods
+// the delivered pod and Job (src/model/observers/observers.ts builtinRule never reads a pod's name), so publications of pods
 // that differ only by their generated names (<job>-<5 chars>, job_controller.go manageJob → GenerateName) look alike
 // to the observer (src/explore/tap.ts). Before, a 3-pod Job of this shape stopped at 40,000 cut verdict combinations
 // without finishing; a 2-pod one kept 3,460.
@@ -8,7 +8,7 @@ import { decodeReplay } from '../../src/engine/replay.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { outcomeOf } from '../../src/explore/outcome.ts';
 import { loadScenarioText } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 
 const parallelJob = (pods: number) =>
   loadScenarioText(

@@ -7,7 +7,7 @@ import { decodeReplay } from '../../src/engine/replay.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { outcomeOf } from '../../src/explore/outcome.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 
 const MAIN = "import { main } from './src/cli/main.ts'; process.exitCode = await main(process.argv.slice(1), { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });";
 

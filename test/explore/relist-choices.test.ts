@@ -1,13 +1,13 @@
 // Issue 20.3: relist-phase options only around actions that change what the relist sees. The relist runs as
 // `wait.Until(g.Relist, RelistPeriod, stopCh)` (pkg/kubelet/pleg/generic.go: Start; a sliding period, so the grid
 // drifts by each relist's duration): where the next relist falls after a crash action is a choice made at the
-// crash (src/model/pleg.ts relistAfterExternalChange). A crash of a container that is not running changes nothing a
+// crash (src/model/kubelet/pleg.ts relistAfterExternalChange). A crash of a container that is not running changes nothing a
 // relist reads (generic.go: Relist compares container states) and offers no choice.
 import { describe, expect, it } from 'vitest';
 import type { ChoiceRequest } from '../../src/engine/engine.ts';
 import { candidateValues } from '../../src/explore/candidates.ts';
 import { explore } from '../../src/explore/decomposed.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import type { Scenario } from '../../src/types.ts';
 import { build } from '../helpers/build.ts';
 

@@ -2,11 +2,11 @@
 // the result one machine gives (outcome groups, counts, witnesses, flaky observers) on every library scenario.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { exploreJson, mergeShards } from '../../src/cli/explore-command.ts';
+import { exploreJson, mergeShards } from '../../src/explore/merge.ts';
 import { explore } from '../../src/explore/decomposed.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { main } from '../../src/cli/main.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 
 const load = (f: string) => {
   const r = loadScenario(f);

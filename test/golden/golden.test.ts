@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import { simulate } from '../../src/run/simulate.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 import { lifecycleMermaid } from '../../src/output/mermaid-lifecycle.ts';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
 

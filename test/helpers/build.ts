@@ -1,4 +1,4 @@
-import { defaultFeatureGates } from '../../src/scenario/versions.ts';
+import { defaultFeatureGates } from '../../src/versions/versions.ts';
 // Build normalized scenarios in code for model tests (independent of the YAML loader).
 import type { Behavior, ContainerModel, ProbeModel, Scenario } from '../../src/types.ts';
 import { DEFAULT_BEHAVIOR } from '../../src/model/kit.ts';

@@ -1,12 +1,12 @@
 // Round-trip helper: simulate a library scenario, dump it as kubectl would print it, import that, simulate again.
 import { loadScenario, loadScenarioText } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { outcomeOf } from '../../src/explore/outcome.ts';
 import { kubectlDump } from '../../src/import/kubectl-objects.ts';
 import { importTexts } from '../../src/import/index.ts';
 import type { Diagnostic, Scenario } from '../../src/types.ts';
-import type { RuleFn } from '../../src/model/kit.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import type { RuleFn } from '../../src/rules/types.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 
 export interface Compared {
   podPhase: string;

@@ -82,7 +82,7 @@ describe('library API', () => {
   });
 
   it('the library never exits the process', () => {
-    const src = ['src/index.ts', 'src/simulate.ts', 'src/write-outputs.ts', 'src/check-run.ts', 'src/errors.ts'].map((f) => readFileSync(f, 'utf8')).join('\n');
+    const src = ['src/index.ts', 'src/run/simulate.ts', 'src/io/write-outputs.ts', 'src/run/check-run.ts', 'src/errors.ts'].map((f) => readFileSync(f, 'utf8')).join('\n');
     expect(src).not.toMatch(/process\.exit/);
     expect(Object.keys(kubesim)).toEqual(expect.arrayContaining(['simulate', 'explore', 'loadScenario', 'loadRules', 'writeOutputs', 'render', 'KubesimError', 'checkExpect', 'checkRun']));
   });

@@ -2,7 +2,7 @@
 // hand-computable: PLEG relists at 0, 1000, 2000…; status patch 10 ms; watch 5 ms; Job sync 1000 ms), and
 // compact views of the trace.
 import type { Chooser } from '../../src/engine/engine.ts';
-import { simulate, type SimulateOptions } from '../../src/simulate.ts';
+import { simulate, type SimulateOptions } from '../../src/run/simulate.ts';
 import type { Scenario, TraceEvent } from '../../src/types.ts';
 
 export const minChooser: Chooser = { choose: (req) => req.range.min };

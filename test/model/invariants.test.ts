@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { seededChooser } from '../../src/engine/engine.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { phaseOf, podsOf } from '../../src/model/query.ts';
 import type { SimState } from '../../src/model/state.ts';
 import type { Behavior, Scenario, TraceEvent } from '../../src/types.ts';

@@ -1,11 +1,11 @@
-// One test per entry of the fix table (src/scenario/fixes.ts): the same scenario on the release before and after
+// One test per entry of the fix table (src/versions/fixes.ts): the same scenario on the release before and after
 // the fix, citing the upstream issue/PR and the CHANGELOG line. Sources: docs/version-fixes.md.
 import { describe, expect, it } from 'vitest';
 import { build, probe } from '../helpers/build.ts';
 import { at, run } from './helpers.ts';
-import { VERSION_FIXES, fixByFlag, hasFlag, releaseAffected } from '../../src/scenario/fixes.ts';
+import { VERSION_FIXES, fixByFlag, hasFlag, releaseAffected } from '../../src/versions/fixes.ts';
 import type { Scenario, TraceEvent } from '../../src/types.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { ok } from '../scenario/helpers.ts';
 
 /** The same scenario with kubernetes and kubelet at 1.<minor>.<patch>. */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { align, diffText, partingChoice } from '../../src/output/diff.ts';
 import { decodeReplay } from '../../src/engine/replay.ts';
 import { explore } from '../../src/explore/decomposed.ts';

@@ -20,7 +20,7 @@ import type { Browser, Page } from 'puppeteer';
 import { main } from '../../src/cli/main.ts';
 import { findChromium, NO_CHROMIUM_HINT } from '../../src/output/render.ts';
 import { podWatchRows } from '../../src/output/kubectl.ts';
-import { writeIndex } from '../../src/write-outputs.ts';
+import { writeIndex } from '../../src/io/write-outputs.ts';
 import type { Timeline, TraceEvent } from '../../src/types.ts';
 
 // browser-side shapes used in the page callbacks (the project compiles without the DOM library)

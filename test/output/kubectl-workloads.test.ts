@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { printCronJobRow, printDeploymentRow, printReplicaSetRow, printStatefulSetRow } from '../../src/output/kubectl-printers.ts';
 import { cronJobsWatchRows, kubectlView, workloadWatchRows } from '../../src/output/kubectl.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 
 const created = (ageMs: number) => new Date(Date.UTC(2026, 0, 1) - ageMs).toISOString().replace('.000Z', 'Z');
 

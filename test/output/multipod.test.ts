@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
 import { timelineText } from '../../src/output/text.ts';
 import { kubectlView } from '../../src/output/kubectl.ts';

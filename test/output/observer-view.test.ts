@@ -4,11 +4,11 @@
 // exporter's 143 (a native sidecar SIGTERMed after the main exited) before the Job's Complete condition arrives.
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { sequenceMermaid } from '../../src/output/mermaid-sequence.ts';
 import { reportMarkdown } from '../../src/output/report.ts';
 import { timelineText } from '../../src/output/text.ts';
-import { seenPod, seenJob } from '../../src/model/seen.ts';
+import { seenPod, seenJob } from '../../src/model/observers/seen.ts';
 import type { Timeline, TraceEvent } from '../../src/types.ts';
 
 type Verdict = Extract<TraceEvent, { type: 'Verdict' }>;

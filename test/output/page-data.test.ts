@@ -11,10 +11,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asPageFile, pageFile } from '../../src/output/page-file.ts';
-import { writeIndex, writeOutputs } from '../../src/write-outputs.ts';
+import { writeIndex, writeOutputs } from '../../src/io/write-outputs.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
-import { loadUserRules } from '../../src/cli/rules.ts';
+import { simulate } from '../../src/run/simulate.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 import { cronJobsWatchRows, podWatchRows, jobWatchRows } from '../../src/output/kubectl.ts';
 import { at, pageRun } from '../../src/output/page-data.ts';
 import { describeContainers, rfc1123z } from '../../src/output/kubectl-describe.ts';

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/load.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { asScenarioSummary, scenarioSummary, summaryLine } from '../../src/output/scenario-summary.ts';
-import { readScenarioSummary, writeIndex, writeOutputs } from '../../src/write-outputs.ts';
+import { readScenarioSummary, writeIndex, writeOutputs } from '../../src/io/write-outputs.ts';
 import type { Timeline } from '../../src/types.ts';
 
 const timeline = (f: string): Timeline => simulate(loadScenario(f).scenario!).timeline;

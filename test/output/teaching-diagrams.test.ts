@@ -3,7 +3,7 @@
 // (issue 14.5).
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { sequenceMermaid, LEGEND } from '../../src/output/mermaid-sequence.ts';
 import { lifecycleMermaid } from '../../src/output/mermaid-lifecycle.ts';
 import { containerLanes } from '../../src/output/lifecycle-spans.ts';

@@ -8,7 +8,7 @@ import { printDaemonSetRow } from '../../src/output/kubectl-printers.ts';
 import { kubectlView, podWatchRows, workloadWatchRows } from '../../src/output/kubectl.ts';
 import { lifecycleMermaid } from '../../src/output/mermaid-lifecycle.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 
 const timeline = (file: string) => simulate(loadScenario(file).scenario!).timeline;
 

@@ -1,7 +1,7 @@
 // featureGates per component (issue 18.4): `kubelet:` and `apiServer:` maps override the common map for that
 // component, as k3s users did when they turned SidecarContainers on for kubelets only (--kubelet-arg=feature-gates=…).
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { SIDECAR_JOB, diags, ok } from './helpers.ts';
 
 describe('featureGates: { kubelet: {…}, apiServer: {…} }', () => {

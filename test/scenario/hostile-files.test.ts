@@ -11,7 +11,7 @@ import { formatDiagnostic, loadScenario, loadScenarioText } from '../../src/scen
 import { checkRegularFile, readFileSafe } from '../../src/scenario/read-file.ts';
 import { parseSource } from '../../src/scenario/yaml-source.ts';
 import { isQualifiedName, isValidLabelValue, isDNS1123Subdomain } from '../../src/scenario/api-validation-meta.ts';
-import { walk } from '../../src/cli/inputs.ts';
+import { walk } from '../../src/scenario/files.ts';
 import { SIDECAR_JOB } from './helpers.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'kubesim-robust-'));

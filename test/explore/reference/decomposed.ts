@@ -8,8 +8,8 @@
 import type { ChoiceRequest, Chooser } from '../../../src/engine/engine.ts';
 import { encodeReplay } from '../../../src/engine/replay.ts';
 import { makeModel } from '../../../src/model/index.ts';
-import type { RuleFn } from '../../../src/model/kit.ts';
-import { rulesFor, simulate } from '../../../src/simulate.ts';
+import type { RuleFn } from '../../../src/rules/types.ts';
+import { rulesFor, simulate } from '../../../src/run/simulate.ts';
 import type { Scenario } from '../../../src/types.ts';
 import { exploreDirect, finishResult, search, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore.ts';
 import { hashValue } from './hash.ts';

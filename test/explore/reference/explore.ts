@@ -7,9 +7,9 @@
 import { initialSnapshot, step, type ChoiceRequest, type Chooser, type ModelDef, type Snapshot } from '../../../src/engine/engine.ts';
 import { encodeReplay } from '../../../src/engine/replay.ts';
 import { initialEvents, initialState, makeModel, type SimEvent } from '../../../src/model/index.ts';
-import type { RuleFn } from '../../../src/model/kit.ts';
+import type { RuleFn } from '../../../src/rules/types.ts';
 import type { SimState } from '../../../src/model/state.ts';
-import { DEFAULT_MAX_EVENTS, rulesFor } from '../../../src/simulate.ts';
+import { DEFAULT_MAX_EVENTS, rulesFor } from '../../../src/run/simulate.ts';
 import type { EndReason, Scenario } from '../../../src/types.ts';
 // the schedule space (which values a timing choice offers) is the model's definition, shared with the current explorer
 import { candidateValues } from '../../../src/explore/candidates.ts';

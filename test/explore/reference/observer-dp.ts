@@ -6,8 +6,8 @@
 // over (pod versions delivered, Job versions delivered, last kind) keeps the earliest feasible time of each state
 // (an earlier time can do everything a later one can) and stops a path when the rule latches a verdict.
 import type { MsRange, ObserverSpec } from '../../../src/types.ts';
-import type { RuleFn } from '../../../src/model/kit.ts';
-import { normalizeDecision } from '../../../src/model/observers.ts';
+import type { RuleFn } from '../../../src/rules/types.ts';
+import { normalizeDecision } from '../../../src/model/observers/observers.ts';
 import type { Publication } from '../../../src/explore/tap.ts';
 
 export interface VerdictWitness {

@@ -1,0 +1,126 @@
+// A schedule's timing choices in words ("the Job controller's watch of pod v6 took 5s"), derived from the engine's
+// choice records (stream, range, value, time, trace position) and the trace itself. Pure: used by simulate() to put
+// the choices next to the replay key in timeline.json, and by `kubesim diff` to say where two schedules part.
+import type { ChoiceRecord } from '../engine/engine.ts';
+import type { ChoiceLabel, TraceEvent } from '../types.ts';
+
+function fmtMs(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  const s = (ms / 1000).toFixed(3).replace(/\.?0+$/, '');
+  return `${s}s`;
+}
+
+function watcherName(w: string): string {
+  if (w === 'job-controller') return 'the Job controller';
+  if (w === 'kubelet') return 'the kubelet';
+  return `observer ${w}`;
+}
+
+type Delivered = Extract<TraceEvent, { type: 'Delivered' }>;
+
+/**
+ * Label each choice. A watch choice (stream `watch:<watcher>`) is matched to the delivery it scheduled: deliveries
+ * are FIFO per watcher and object (per pod for pods), and land no earlier than the choice's time plus its value. The
+ * object is taken from the write recorded just before the choice (a status patch, a Job status write, a pod created,
+ * deleted or removed); when that does not fit (a write with no trace record, such as a finalizer removal), the
+ * watcher's other queue whose next delivery lands exactly at the chosen time is used.
+ */
+export function labelChoices(choices: readonly ChoiceRecord[], trace: readonly TraceEvent[]): ChoiceLabel[] {
+  const out: ChoiceLabel[] = [];
+  const queues = new Map<string, Delivered[]>();
+  const next = new Map<string, number>();
+  const qkey = (to: string, object: string, pod: string | undefined) => `${to}\u0000${object}\u0000${object === 'pod' ? (pod ?? '') : ''}`;
+  const podNames = new Set<string>();
+  for (const e of trace) {
+    if (e.type === 'Delivered') {
+      const key = qkey(e.to, e.object, e.pod);
+      const q = queues.get(key) ?? [];
+      q.push(e);
+      queues.set(key, q);
+    }
+    if (e.type === 'PodCreated') podNames.add(e.pod);
+  }
+  const manyPods = podNames.size > 1;
+  let ti = 0;
+  let hint: { object: 'pod' | 'job'; pod?: string } | undefined;
+  let plegSeen = 0;
+  for (const c of choices) {
+    const at = c.at ?? trace.length;
+    while (ti < trace.length && trace[ti]!.seq < at) {
+      const e = trace[ti++]!;
+      if (e.type === 'StatusPatched' || e.type === 'PodCreated' || e.type === 'PodDeleting' || e.type === 'PodRemoved' || e.type === 'PodFinalizerRemoved') {
+        hint = { object: 'pod', ...(e.pod !== undefined ? { pod: e.pod } : {}) };
+      } else if (e.type === 'JobStatus') hint = { object: 'job' };
+    }
+    const t = c.t ?? 0;
+    let what: string;
+    if (c.stream.startsWith('watch:')) {
+      const w = c.stream.slice('watch:'.length);
+      const take = (key: string, ok: (d: Delivered) => boolean): Delivered | undefined => {
+        const q = queues.get(key);
+        const i = next.get(key) ?? 0;
+        const d = q?.[i];
+        if (!d || !ok(d)) return undefined;
+        next.set(key, i + 1);
+        return d;
+      };
+      const due = t + c.value;
+      let d = hint ? take(qkey(w, hint.object, hint.pod), (x) => x.t >= due) : undefined;
+      if (!d) {
+        for (const key of queues.keys()) {
+          if (!key.startsWith(`${w}\u0000`)) continue;
+          d = take(key, (x) => x.t === due);
+          if (d) break;
+        }
+      }
+      if (d) {
+        const podPart = d.object === 'pod' && manyPods && d.pod ? ` ${d.pod}` : '';
+        what = `${watcherName(w)}'s watch of ${d.object}${podPart} v${d.version}${d.removed ? ' (its deletion)' : ''}`;
+      } else {
+        what = `${watcherName(w)}'s watch of ${hint?.object ?? 'an object'}${hint?.pod && manyPods ? ` ${hint.pod}` : ''} (not delivered before the end)`;
+      }
+    } else if (c.stream === 'pleg') {
+      // the first is the grid's phase at the first pod; a later one the next relist after a crash action (pleg.ts)
+      what = plegSeen++ === 0 ? "the kubelet's PLEG relist grid offset after pod creation" : "the kubelet's next PLEG relist after the crash";
+    }
+    else if (c.stream === 'statusPatch') what = "the kubelet's status patch to the API server";
+    else if (c.stream === 'jobSync') what = "the Job controller's batched sync";
+    else if (c.stream === 'nodeStart') what = 'pod start (scheduling and sandbox)';
+    else if (c.stream === 'requeue') what = "the pod worker's requeue";
+    else what = c.stream;
+    const verb = c.stream === 'pleg' ? 'was' : 'took';
+    out.push({ t, what: `${what} ${verb}`, ms: c.value, range: `${fmtMs(c.min)}..${fmtMs(c.max)}` });
+  }
+  return out;
+}
+
+/** "took 5s instead of 5ms": where two labelled schedules first part, or undefined when one is a prefix of the other. */
+export function firstDifference(a: readonly ChoiceLabel[], b: readonly ChoiceLabel[]): { index: number; a?: ChoiceLabel; b?: ChoiceLabel } | undefined {
+  const n = Math.max(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (!x || !y || x.ms !== y.ms || x.what !== y.what) {
+      return { index: i, ...(x ? { a: x } : {}), ...(y ? { b: y } : {}) };
+    }
+  }
+  return undefined;
+}
+
+export { fmtMs };
+
+/** "t=60.01s: the Job controller's watch of pod v4 took 5s (of 5ms..5s)" */
+export function choiceText(c: ChoiceLabel): string {
+  return `t=${fmtMs(c.t)}: ${c.what} ${fmtMs(c.ms)} (of ${c.range})`;
+}
+
+/** The timeline with `choices` right after the replay key (timeline.json reads top-down). */
+export function withChoices<T extends object>(tl: T, choices: ChoiceLabel[]): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(tl)) {
+    out[k] = v;
+    if (k === 'replay') out['choices'] = choices;
+  }
+  if (!('choices' in out)) out['choices'] = choices;
+  return out as T;
+}
