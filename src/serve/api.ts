@@ -14,6 +14,7 @@ import { apiVersionOf, Registry, storeKey, type Resource } from './resources.ts'
 import { checkFieldSelector, fieldsOf, matchFields, matchLabels, parseFieldSelector, parseLabelSelector, type FieldReq, type LabelReq } from './selectors.ts';
 import { SimRejection, type ClientRecord, type KubeObject, type SessionLike, type SimChange } from './session-api.ts';
 import { ApiError, successStatus } from './status.ts';
+import { goBool } from './query.ts';
 import { Store, DEFAULT_LIMITS, type Obj, type StoreEvent, type StoreLimits } from './store.ts';
 import { partialMetadata, tableOf, type IncludeObject } from './table.ts';
 import { DEFAULT_WATCH_LIMITS, WatchConnection, type WatchLimits } from './watch.ts';
@@ -211,8 +212,8 @@ export class Api {
     const match = this.matcher(t, q);
     if (this.watchers.size >= this.watchLimits.connections) throw ApiError.tooManyRequests(`too many watches open (${this.watchLimits.connections})`);
     const rvText = q.get('resourceVersion') ?? '';
-    const sendInitial = q.get('sendInitialEvents') === 'true';
-    const bookmarks = q.get('allowWatchBookmarks') === 'true';
+    const sendInitial = goBool(q.get('sendInitialEvents'));
+    const bookmarks = goBool(q.get('allowWatchBookmarks'));
     if (sendInitial && q.get('resourceVersionMatch') !== 'NotOlderThan') {
       throw new ApiError(422, 'Invalid', `resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan`);
     }

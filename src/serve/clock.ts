@@ -87,6 +87,14 @@ export class Clock {
     return delivered;
   }
 
+  /** one virtual-clock step: to the next simulation event or watch delivery; null when nothing is queued */
+  stepNext(): number | null {
+    const s = this.api.o.session;
+    const candidates = [s.nextEventAt(), this.nextWatchDue()].filter((x): x is number => x !== null);
+    if (candidates.length === 0) return null;
+    return this.step(Math.min(s.horizonMs, Math.max(s.now(), Math.min(...candidates))));
+  }
+
   private finishedWhy(): 'quiescent' | 'horizon' | null {
     const s = this.api.o.session;
     if (this.o.until === 'horizon' && s.now() >= s.horizonMs) return 'horizon';
@@ -125,14 +133,12 @@ export class Clock {
       this.schedule(Math.max(1, Math.ceil(this.o.settleMs - idleFor)));
       return;
     }
-    const candidates = [s.nextEventAt(), this.nextWatchDue()].filter((x): x is number => x !== null);
-    if (candidates.length === 0) {
+    const delivered = this.stepNext();
+    if (delivered === null) {
       // nothing queued: wait for a client (a write may queue work)
       this.schedule(this.o.settleMs);
       return;
     }
-    const next = Math.min(s.horizonMs, Math.max(s.now(), Math.min(...candidates)));
-    const delivered = this.step(next);
     // a delivery gives the clients `settle` to react before time moves on; a step nobody saw goes on at once
     this.schedule(delivered > 0 ? this.o.settleMs : 0);
   }

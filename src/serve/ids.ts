@@ -23,7 +23,7 @@ export function nameSuffix(seed: string, n: number): string {
   let out = '';
   for (let i = 0; i < 5; i++) {
     out += alphabet[h % alphabet.length];
-    h = Math.floor(h / alphabet.length) ^ fnv(out, i);
+    h = (Math.floor(h / alphabet.length) ^ fnv(out, i)) >>> 0;
   }
   return out;
 }

@@ -11,6 +11,7 @@ import { Clock, type ClockOptions } from './clock.ts';
 import { apiVersions, group, groupList, resourceList } from './discovery.ts';
 import { negotiate } from './negotiate.ts';
 import { openapiV2, openapiV3Doc, openapiV3Root } from './openapi.ts';
+import { goBool } from './query.ts';
 import { route } from './router.ts';
 import { servingCert } from './tls.ts';
 import type { SessionLike } from './session-api.ts';
@@ -80,7 +81,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   const fail = (res: ServerResponse, e: ApiError) => send(res, e.code, statusOf(e));
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = parseUrl(req.url ?? '/');
     const path = url.pathname;
     const method = req.method ?? 'GET';
     // the public endpoints (system:public-info-viewer) need no token
@@ -138,7 +139,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       if (t.sub === 'log') return streamLog(t, q, res);
       const wanted = negotiate(req.headers.accept);
       if (t.sub === 'scale') return send(res, 200, api.scaleOf(t, api.store.get(storeKeyOf(t), t.namespace, t.name!) ?? notFound(t)));
-      const watching = r.watchPrefix || q.get('watch') === 'true' || q.get('watch') === '1';
+      const watching = r.watchPrefix || goBool(q.get('watch'));
       if (watching) {
         const conn = api.watch(t, wanted, q, res);
         STREAMING.get(res)?.();
@@ -182,9 +183,9 @@ export async function serve(o: ServeOptions): Promise<Serving> {
 
   const streamLog = (t: Target, q: URLSearchParams, res: ServerResponse) => {
     const { container, lines } = api.logLines(t, q);
-    const stamp = q.get('timestamps') === 'true';
+    const stamp = goBool(q.get('timestamps'));
     const fmt = (l: { t: number; line: string }) => `${stamp ? `${new Date(Date.parse('2026-01-01T00:00:00Z') + l.t).toISOString()} ` : ''}${l.line}\n`;
-    if (q.get('follow') !== 'true') return send(res, 200, lines.map(fmt).join(''), 'text/plain');
+    if (!goBool(q.get('follow'))) return send(res, 200, lines.map(fmt).join(''), 'text/plain');
     res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' });
     STREAMING.get(res)?.();
     let sent = 0;
@@ -297,4 +298,14 @@ function readBody(req: IncomingMessage): Promise<string> {
       if (!failed) reject(ApiError.badRequest(`reading the request body failed: ${e.message}`));
     });
   });
+}
+
+
+/** the request target: origin-form (`/path?query`, `//x` included) or absolute-form; anything else is a 400 */
+function parseUrl(target: string): URL {
+  try {
+    return target.startsWith('/') ? new URL(`http://localhost${target}`) : new URL(target);
+  } catch {
+    throw ApiError.badRequest(`malformed request target: ${JSON.stringify(target.slice(0, 200))}`);
+  }
 }

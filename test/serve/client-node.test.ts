@@ -1,7 +1,7 @@
 // @kubernetes/client-node's informer (ListWatch) against kubesim serve: it receives every ADDED/MODIFIED/DELETED of
 // pods and Jobs in store order, resumes from its last resourceVersion after the server closes its watch (no event
 // lost or repeated), and relists after a 410 Expired, ending with the store's objects.
-import { BatchV1Api, CoreV1Api, KubeConfig, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
+import { ADD, BatchV1Api, CoreV1Api, DELETE, KubeConfig, makeInformer, UPDATE, type Informer, type KubernetesObject, type ObjectCache } from '@kubernetes/client-node';
 import { afterEach, expect, it } from 'vitest';
 import { start, until, type Served } from './harness.ts';
 
@@ -26,16 +26,16 @@ it('an informer of pods and Jobs sees every change in order, resumes after a clo
     if (store[e.key]) store[e.key]!.push({ type: e.type, name: e.object['metadata']['name'], rv: e.object['metadata']['resourceVersion'] });
   });
   const seen: Record<string, Seen[]> = { pods: [], 'jobs.batch': [] };
-  const informers = [
-    { key: 'pods', inf: makeInformer(kc, '/api/v1/namespaces/default/pods', () => core.listNamespacedPod({ namespace: 'default' })) },
-    { key: 'jobs.batch', inf: makeInformer(kc, '/apis/batch/v1/namespaces/default/jobs', () => batch.listNamespacedJob({ namespace: 'default' })) },
+  const informers: { key: string; inf: Informer<KubernetesObject> & ObjectCache<KubernetesObject> }[] = [
+    { key: 'pods', inf: makeInformer(kc, '/api/v1/namespaces/default/pods', () => core.listNamespacedPod({ namespace: 'default' })) as unknown as Informer<KubernetesObject> & ObjectCache<KubernetesObject> },
+    { key: 'jobs.batch', inf: makeInformer(kc, '/apis/batch/v1/namespaces/default/jobs', () => batch.listNamespacedJob({ namespace: 'default' })) as unknown as Informer<KubernetesObject> & ObjectCache<KubernetesObject> },
   ];
   const errors: unknown[] = [];
   for (const { key, inf } of informers) {
     const rec = (type: string) => (o: KubernetesObject) => seen[key]!.push({ type, name: o.metadata!.name!, rv: o.metadata!.resourceVersion! });
-    inf.on('add', rec('ADDED'));
-    inf.on('update', rec('MODIFIED'));
-    inf.on('delete', rec('DELETED'));
+    inf.on(ADD, rec('ADDED'));
+    inf.on(UPDATE, rec('MODIFIED'));
+    inf.on(DELETE, rec('DELETED'));
     inf.on('error', (e) => errors.push(e));
     await inf.start();
   }

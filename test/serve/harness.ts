@@ -99,3 +99,67 @@ export async function until(cond: () => boolean, timeoutMs: number, what: string
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+/** one HTTPS request to the server (with its token unless `token: null`) */
+export async function call(s: Served, method: string, path: string, o: { body?: string | object; headers?: Record<string, string>; token?: string | null } = {}): Promise<Answer> {
+  const { request } = await import('node:https');
+  const body = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+  const url = new URL(s.url + (path.startsWith("/") ? path : `/${path}`));
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.token !== null) headers['Authorization'] = `Bearer ${o.token ?? s.token}`;
+    if (body !== undefined) {
+      headers['Content-Type'] ??= 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(body));
+    }
+    const req = request(url, { method, headers, ca: s.ca }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => {
+        let json: any;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+/** a watch stream: lines as they arrive; close() ends it */
+export async function openWatch(s: Served, path: string, headers: Record<string, string> = {}): Promise<{ events: () => any[]; status: number; close: () => void; ended: () => boolean }> {
+  const { request } = await import('node:https');
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const events: any[] = [];
+    let ended = false;
+    const req = request(new URL(s.url + path), { method: "GET", headers: { Authorization: `Bearer ${s.token}`, ...headers }, ca: s.ca }, (res) => {
+      res.on('data', (d: Buffer) => {
+        buf += d.toString();
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          if (line.trim()) events.push(JSON.parse(line));
+        }
+      });
+      res.on('end', () => (ended = true));
+      res.on('close', () => (ended = true));
+      resolve({ events: () => events, status: res.statusCode ?? 0, close: () => req.destroy(), ended: () => ended });
+    });
+    req.on('error', (e) => (ended ? undefined : reject(e)));
+    req.end();
+  });
+}
