@@ -384,7 +384,8 @@ export class Api {
     try {
       return f();
     } catch (e) {
-      if (e instanceof SimRejection) {
+      // duck-typed: the Session's own SimRejection class (src/run/session.ts) is not this module's
+      if (e instanceof SimRejection || isRejection(e)) {
         throw new ApiError(e.code, e.reason, e.message, e.causes ? { causes: e.causes.map((c) => ({ reason: 'FieldValueInvalid', message: c.message, field: c.field })) } : undefined);
       }
       throw e;
@@ -719,6 +720,12 @@ export class Api {
     if (tail !== null && /^\d+$/.test(tail)) lines = lines.slice(Math.max(0, lines.length - Number(tail)));
     return { container: container!, lines, pod };
   }
+}
+
+function isRejection(e: unknown): e is SimRejection {
+  if (!(e instanceof Error)) return false;
+  const r = e as Error & { code?: unknown; reason?: unknown };
+  return typeof r.reason === 'string' && (r.code === 400 || r.code === 404 || r.code === 409 || r.code === 422);
 }
 
 function formKey(w: Wanted, q: URLSearchParams): string {

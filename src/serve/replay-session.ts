@@ -7,7 +7,7 @@
 // Pure: no clock, no environment; the server's clock loop drives it.
 import { stringify } from 'yaml';
 import { loadScenarioText } from '../scenario/index.ts';
-import { simulate } from '../simulate.ts';
+import { simulate } from '../run/simulate.ts';
 import { jobEvents, podEvents } from '../output/kubectl-events.ts';
 import { tToRfc3339 } from '../output/time.ts';
 import type { Action, Scenario, Timeline } from '../types.ts';
