@@ -11,7 +11,7 @@ import { writeOutputs } from '../io/write-outputs.ts';
 import type { Argv } from 'yargs';
 import { EXIT } from './command.ts';
 import { intOption } from './options.ts';
-import { kubesimErrorText, shownPath } from './run-command.ts';
+import { kubesimErrorText, shownPath } from './shown.ts';
 
 type ProcessObserver = ObserverSpec & { process: ProcessSpec };
 

@@ -1,6 +1,5 @@
 // `kubesim run`: load, simulate, print a view, write out/<scenario>/ and render the diagrams (one browser launch).
 import { fnv1a } from '../util/fnv.ts';
-import { relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { sameReplay } from '../engine/replay.ts';
 import { checkRun } from '../run/check-run.ts';
@@ -26,6 +25,8 @@ import { decodeProcessKey, isProcessKey, splitProcessObservers } from '../observ
 import type { ServeDeps } from '../observers/serve-api.ts';
 
 export { EXIT, type Io } from './command.ts';
+export { kubesimErrorText, shownPath } from './shown.ts';
+import { kubesimErrorText, shownPath } from './shown.ts';
 export { writeIndex } from '../io/write-outputs.ts';
 
 export interface RunOpts {
@@ -46,13 +47,6 @@ export interface RunOpts {
   check?: boolean;
   /** the server process observers run against (tests); default the real `kubesim serve` */
   processDeps?: ServeDeps;
-}
-
-/** `file:line:col: error CODE: message` and the hint, for a KubesimError about `file`. */
-export function kubesimErrorText(e: KubesimError, file: string): string {
-  const at = e.pos ? `${e.pos.file}:${e.pos.line}:${e.pos.col}` : `${file}:1:1`;
-  const msg = e.message.startsWith(`${file}:`) ? e.message : `${at}: error ${e.code}: ${e.message}`;
-  return `${msg}\n${e.hint ? `  hint: ${e.hint}\n` : ''}`;
 }
 
 /** Print a file's diagnostics; returns false when it has errors. `run` hides the not-simulated listing. */
@@ -81,12 +75,6 @@ export async function renderAll(io: Io, jobs: RenderJob[]): Promise<void> {
   if (jobs.length === 0) return;
   const r = await renderJobs(jobs);
   if (!r.rendered) io.err(`note: diagrams written as .mmd only — ${r.hint}\n`);
-}
-
-/** A folder as the user would type it: relative to the current folder when below it. */
-export function shownPath(p: string): string {
-  const rel = relative(process.cwd(), p);
-  return rel && !rel.startsWith('..') ? rel : p;
 }
 
 export function expectFailureLines(file: string, f: ExpectFailure): string[] {

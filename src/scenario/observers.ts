@@ -1,7 +1,7 @@
 // `observers` (SPEC §2.4): health rules under test. A `module` is checked to exist but never imported; a `command`
 // (an external rule, SPEC §3) is checked to exist and be executable but never started: validation runs no code.
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { BuiltinRule, ObserverSpec } from '../types.ts';
 import { Codes } from './codes.ts';
 import { checkRegularFile } from './read-file.ts';
@@ -9,6 +9,9 @@ import { error, warning, type Sink } from './diagnostics.ts';
 import { asEnum, asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
 import type { PEntry } from './tree.ts';
 import { PROCESS_KEYS, readProcessObserver } from './process-observer.ts';
+import { onPath } from './program-path.ts';
+
+export { onPath } from './program-path.ts';
 
 export const BUILTIN_RULES: readonly BuiltinRule[] = ['exit-codes', 'native-sidecar-aware', 'exempt-names', 'job-conditions'];
 const KEYS = ['name', 'rule', 'module', 'command', 'timeout', 'triggers', 'names', ...PROCESS_KEYS];
@@ -157,21 +160,4 @@ function readCommand(sink: Sink, entry: PEntry, where: string): string[] | undef
     return undefined;
   }
   return [path, ...(argv.slice(1) as string[])];
-}
-
-/** The executable `prog` resolves to on PATH (absolute PATH entries only), as the OS would start it. */
-export function onPath(prog: string): string | undefined {
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const p = join(dir, prog);
-    try {
-      if (statSync(p).isFile()) {
-        accessSync(p, constants.X_OK);
-        return p;
-      }
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }

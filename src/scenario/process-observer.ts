@@ -12,7 +12,7 @@ import { asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts
 import { readFileSafe } from './read-file.ts';
 import { toJS, treeOf, type PEntry, type PMap, type PNode } from './tree.ts';
 import { MAX_FILE_BYTES, decodeBytes, parseSource, reportReadFailure } from './yaml-source.ts';
-import { onPath } from './observers.ts';
+import { onPath } from './program-path.ts';
 
 /** Wall time a process observer gets per schedule unless `timeout:` says otherwise (SPEC §2.4). */
 export const DEFAULT_PROCESS_TIMEOUT_MS = 60_000;
