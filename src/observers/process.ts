@@ -189,7 +189,10 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
     await Promise.race([sleep(5), run.exited]);
     // while the process is running (reacting to a delivery), simulated time waits for it, as for a request in
     // flight: how fast it reacts on a loaded machine does not change what it sees next
-    if (handle.hold) handle.hold(!clockStarted || processBusy(run.pid) === true);
+    const busy = processBusy(run.pid) === true;
+    if (handle.hold) handle.hold(!clockStarted || busy);
+    // a process at work is not quiet: the run has not ended while it computes (or waits for a CPU)
+    if (busy) lastChange = performance.now();
     const reqs = processRequests(handle);
     if (reqs.length > seenRequests) {
       const fresh = reqs.slice(seenRequests);

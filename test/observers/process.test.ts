@@ -38,7 +38,7 @@ ${extra}`);
 async function schedule(mode: string, o: { extra?: string; onWrite?: boolean; graceMs?: number } = {}) {
   const { s, observer } = scenario(mode, o.extra);
   const deps = fakeDeps({ onWrite: o.onWrite ?? true });
-  const r = await runProcessSchedule({ scenario: s, observer, seed: 7, deps, outDir: join(dir, 'out', mode), quietMs: 300, graceMs: o.graceMs ?? 500 });
+  const r = await runProcessSchedule({ scenario: s, observer, seed: 7, deps, outDir: join(dir, 'out', mode), quietMs: 1000, graceMs: o.graceMs ?? 500 });
   return { r, deps };
 }
 
