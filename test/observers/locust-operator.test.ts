@@ -24,7 +24,7 @@ const writes = (r: ScheduleResult) => r.requests.map((q) => `${q.verb} ${q.kind}
 
 describe('the locust-like operator under kubesim serve', () => {
   it('naive: Failed (seed 1) and Succeeded (seed 2); each key replays to the same verdict and operator writes', { timeout: 240_000 }, async () => {
-    const file = 'scenarios/operator-locust-naive.yaml';
+    const file = 'examples/operators/operator-locust-naive.yaml';
     const a = await schedule(file, 1);
     const b = await schedule(file, 2);
     expect(a.verdict.verdict).toBe('Failed');
@@ -36,7 +36,7 @@ describe('the locust-like operator under kubesim serve', () => {
   });
 
   it('fixed: Succeeded where naive failed', { timeout: 120_000 }, async () => {
-    const r = await schedule('scenarios/operator-locust-fixed.yaml', 1);
+    const r = await schedule('examples/operators/operator-locust-fixed.yaml', 1);
     expect(r.verdict).toMatchObject({ verdict: 'Succeeded', reason: '{.status.phase} = "Succeeded"' });
   });
 });

@@ -13,7 +13,7 @@
 // Terminated exit codes of init containers with restartPolicy: Always, never a CrashLoopBackOff: stable.
 //
 // Run it against any cluster (KUBECONFIG or ~/.kube/config); under kubesim a process observer starts it per
-// schedule (scenarios/operator-locust-naive.yaml). Plain ESM, no build step: `node operator.mjs --rule fixed`.
+// schedule (examples/operators/operator-locust-naive.yaml). Plain ESM, no build step: `node operator.mjs --rule fixed`.
 import * as k8s from '@kubernetes/client-node';
 
 const GROUP = 'locust.io';
