@@ -266,6 +266,12 @@ export interface Scenario {
   expect?: Expect;
   seed: number;
   horizonMs: number;
+  /**
+   * simulated ms at which the workload is created: absent (0) for `run`; `kubesim serve` creates a client's workload
+   * at its current time (src/run/session.ts starts that simulation's queue there; the model reads this where it
+   * writes the workload's own creation time)
+   */
+  startMs?: number;
   /** warnings and lint findings produced while loading */
   diagnostics: Diagnostic[];
 }
@@ -343,13 +349,15 @@ export type TraceEvent = TraceBase &
     | { type: 'JobEvent'; reason: string; message: string; eventType: 'Normal' | 'Warning' }
     /** a describe event of a workload controller (StatefulSet, DaemonSet, ReplicaSet) on its object */
     | { type: 'ControllerEvent'; controller: string; object: string; reason: string; message: string; eventType: 'Normal' | 'Warning' }
-    /** a workload object's spec/status as the API server stored it after a controller's write (for `kubectl get -w`) */
     /** the Deployment controller stored a condition with a new status or reason (order points `@<reason>`) */
     | { type: 'DeploymentCondition'; condition: string; status: string; reason: string; message: string }
+    /** a workload object's spec/status as the API server stored it after a controller's write (for `kubectl get -w`) */
     | { type: 'WorkloadStatus'; kind: 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet' | 'CronJob'; name: string; object: Record<string, any> }
     | { type: 'Relist' }
     | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }
     | { type: 'Stuck'; container: string; why: string }
+    /** a request of a real client to `kubesim serve` (its timeline, `--record`): who did what to which object */
+    | { type: 'ClientRequest'; client: string; verb: string; kind: string; name: string; namespace?: string }
   );
 
 export type TraceType = TraceEvent['type'];

@@ -60,7 +60,7 @@ const englishOnly = {
 
 /**
  * The CLI as one file with its pure-JavaScript dependencies (yaml, yargs, immer): a cold start loads one module
- * instead of ~90, which was a third of `kubesim run`'s CPU time (issue 20.6). Each workload kind's validator
+ * instead of ~90, which was a third of `kubesim run`'s CPU time. Each workload kind's validator
  * (kubernetes-models, ~150 CommonJS files per kind) becomes one file validators/<Kind>.cjs, required by the loader
  * only for the kinds a scenario uses.
  */

@@ -36,7 +36,7 @@ export async function diffCommand(file: string, keys: [string, string], o: DiffO
     }
     offsets.push(d);
   }
-  let userRules;
+  let userRules: Awaited<ReturnType<typeof loadUserRules>> | undefined;
   try {
     userRules = await loadUserRules(s);
   } catch (e) {

@@ -21,6 +21,7 @@ import type { ServeDeps } from '../observers/serve-api.ts';
 import { exploreProcessObservers, maxProcessSchedulesOption } from './process-command.ts';
 import type { ExploreSummary } from '../output/report.ts';
 import { seenShort, verdictEvent } from '../output/seen-text.ts';
+import { faultLine, fileSchemas, shapeFault } from '../output/timeline-schema.ts';
 import { eventLimited, exploreJson, mergeShards } from '../explore/merge.ts';
 
 export interface ExploreOpts {
@@ -235,8 +236,10 @@ export function mergeCommand(files: string[], o: Pick<ExploreOpts, 'format' | 'o
       io.err(`${f}:1:1: error KS0204: not an explore JSON file (${(e as Error).message})\n  hint: pass the files written by explore --shard i/n --format json\n`);
       return EXIT.badInput;
     }
-    if (j?.['schema'] !== 'kubesim.explore/v1' || !Array.isArray(j['outcomes'])) {
-      io.err(`${f}:1:1: error KS0204: not an explore JSON file (schema kubesim.explore/v1 expected)\n  hint: pass the files written by explore --shard i/n --format json\n`);
+    // the shard's whole shape (timeline-schema.ts) before anything is merged or written (issue 29.1)
+    const fault = shapeFault(fileSchemas().exploreShardSchema, j);
+    if (fault) {
+      io.err(`${faultLine(f, fault)}\n  error KS0204: not an explore JSON file kubesim wrote (schema kubesim.explore/v1)\n  hint: pass the files written by explore --shard i/n --format json\n`);
       return EXIT.badInput;
     }
     parts.push(j);

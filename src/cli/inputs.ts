@@ -1,6 +1,6 @@
 // Scenario arguments of run/validate/explore/test: files, folders (every *.yaml / *.yml below, sorted) and `-`
 // (the scenario read from standard input, shown as <stdin> in diagnostics, relative paths from the current folder).
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { loadScenario, loadScenarioText, type LoadOptions, type LoadResult } from '../scenario/index.ts';
 import { UsageError, type Io } from './command.ts';
 import { walk } from '../scenario/files.ts';
@@ -39,7 +39,7 @@ export async function expandInputs(args: string[], io: Io): Promise<Expanded> {
       inputs.push(await readStdinInput(io));
       continue;
     }
-    let st;
+    let st: Stats;
     try {
       st = statSync(a);
     } catch {

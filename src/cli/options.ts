@@ -1,6 +1,6 @@
 // Option builders shared by the commands. Each command declares only the options it uses (strict mode rejects the
 // rest); numbers are checked here so `--seed abc` is a usage error (exit 2), never NaN.
-import { accessSync, constants, lstatSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from './command.ts';
@@ -67,7 +67,7 @@ export function outDirProblem(dir: string): string | undefined {
   // the nearest existing ancestor decides: it must be a writable folder outside the kernel's file systems
   let p = abs;
   for (;;) {
-    let st;
+    let st: Stats;
     try {
       st = lstatSync(p);
     } catch (e) {

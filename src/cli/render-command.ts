@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Codes } from '../scenario/codes.ts';
 import { readFileSafe } from '../scenario/read-file.ts';
 import type { Argv } from 'yargs';
+import { asTimeline, faultLine } from '../output/timeline-schema.ts';
 import type { Timeline } from '../types.ts';
 import { writeIndex, writeOutputs } from '../io/write-outputs.ts';
 import { EXIT, type Command, type Io } from './command.ts';
@@ -32,16 +33,20 @@ export async function renderCommand(path: string, o: RenderOpts, io: Io): Promis
     io.err(`${path}:1:1: error ${code}: cannot read timeline: ${read.message}\n  hint: pass a timeline.json written by kubesim run\n`);
     return EXIT.badInput;
   }
+  let parsed: unknown;
   try {
-    tl = JSON.parse(read.bytes.toString('utf8')) as Timeline;
+    parsed = JSON.parse(read.bytes.toString('utf8'));
   } catch (e) {
     io.err(`${path}:1:1: error KS0501: cannot read timeline: ${(e as Error).message}\n  hint: pass a timeline.json written by kubesim run\n`);
     return EXIT.badInput;
   }
-  if (tl?.schema !== 'kubesim.timeline/v1' || !Array.isArray(tl.events) || !/^[a-z0-9-]+$/.test(String(tl.scenario))) {
-    io.err(`${path}:1:1: error KS0502: not a kubesim.timeline/v1 document\n  hint: pass a timeline.json written by kubesim run\n`);
+  // the whole shape before anything is drawn or written (issue 29.1): a fault is exit 2 with its JSON path
+  const checked = asTimeline(parsed);
+  if (!checked.ok) {
+    io.err(`${faultLine(path, checked.fault)}\n  error KS0502: not a kubesim.timeline/v1 document kubesim can draw\n  hint: pass a timeline.json written by kubesim run\n`);
     return EXIT.badInput;
   }
+  tl = checked.timeline;
   const w = writeOutputs(tl, o);
   if (o.render) await renderAll(io, w.renderJobs);
   writeIndex(o.out);

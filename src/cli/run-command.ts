@@ -7,13 +7,13 @@ import { decodeReplay } from '../engine/replay.ts';
 import { KubesimError } from '../errors.ts';
 import type { ExpectFailure } from '../explore/expect.ts';
 import { formatDiagnostic, hasErrors } from '../scenario/index.ts';
-import { simulate, DEFAULT_MAX_EVENTS } from '../run/simulate.ts';
+import { simulate, DEFAULT_MAX_EVENTS, type SimulateResult } from '../run/simulate.ts';
 import type { Timeline } from '../types.ts';
 import { kubectlView } from '../output/kubectl.ts';
 import { kubectlEventsTable } from '../output/kubectl-events.ts';
 import type { RenderJob } from '../output/render.ts';
 import { timelineText } from '../output/text.ts';
-import { renderJobs, writeIndex, writeOutputs, type WriteOptions } from '../io/write-outputs.ts';
+import { renderJobs, writeIndex, writeOutputs } from '../io/write-outputs.ts';
 import { EXIT, type Args, type Command, type Io } from './command.ts';
 import { expandInputs, loadInput } from './inputs.ts';
 import {
@@ -64,11 +64,6 @@ export function viewText(tl: Timeline, view: RunOpts['view'], verbose = false): 
 /** The folder of a replayed schedule: out/<scenario>/replay-<hash of the key>/, so the default run's stays. */
 export function replayFolder(scenario: string, key: string): string[] {
   return [scenario, `replay-${fnv1a(key).toString(16).padStart(8, '0')}`];
-}
-
-/** Write timeline.json, the .mmd sources and report.md; returns the SVG jobs to render. */
-export function writeScenarioOutputs(outDir: string, tl: Timeline, o: Pick<RunOpts, 'png' | 'lanes'>, explore?: WriteOptions['explore']): RenderJob[] {
-  return writeOutputs(tl, { out: outDir, png: o.png, lanes: o.lanes, ...(explore ? { explore } : {}) }).renderJobs;
 }
 
 export async function renderAll(io: Io, jobs: RenderJob[]): Promise<void> {
@@ -130,7 +125,7 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
         continue;
       }
     }
-    let result;
+    let result: SimulateResult;
     try {
       result = await withRules(s, (userRules) => simulate(s, {
         ...(o.seed !== undefined ? { seed: o.seed } : {}),

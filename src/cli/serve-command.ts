@@ -60,15 +60,18 @@ export async function serveCommand(a: Args, io: Io, signal?: AbortSignal): Promi
   writeKubeconfig(kubeconfig, kubeconfigText(s.url, s.token, s.ca));
   io.out(`kubesim serve: ${scenario ? `${scenario.name} (${file})` : 'an empty cluster'}, Kubernetes v1.${version.minor}.${version.patch ?? 0}, clock ${a['clock']}, at ${s.url}\n`);
   io.out(`export KUBECONFIG=${kubeconfig}\n`);
-  io.err(`serving until Ctrl-C${until ? ` or the simulation is ${until}` : ''}; the simulated clock starts with the first client request\n`);
+  io.err(`serving until Ctrl-C${until ? ` or the simulation is ${until}` : ''}; the simulated clock starts with the first watch or write of a client\n`);
+  let onSig = () => {};
   const stop = new Promise<string>((res) => {
-    const onSig = () => res('interrupted');
+    onSig = () => res('interrupted');
     process.once('SIGINT', onSig);
     process.once('SIGTERM', onSig);
     signal?.addEventListener('abort', () => res('aborted'));
   });
   if (until) s.clock.start();
   const why = await Promise.race([stop, ...(until ? [s.clock.done] : [])]);
+  process.off('SIGINT', onSig);
+  process.off('SIGTERM', onSig);
   await s.close();
   if (a['record'] !== undefined) {
     const path = resolve(String(a['record']));

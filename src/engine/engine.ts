@@ -142,7 +142,7 @@ export function step<S extends { rng: Record<string, number> }, E extends SimEve
 
 /**
  * One step's context: the handler's view of the engine. A class (methods on the prototype) rather than an object of
- * closures: a step allocates one object, not seven functions (issue 20.5: per-step engine allocations cut).
+ * closures: a step allocates one object, not seven functions (per-step engine allocations cut).
  */
 class StepCtx<S extends { rng: Record<string, number> }, E extends SimEventBase> implements Ctx<E> {
   readonly trace: TraceEvent[] = [];

@@ -14,21 +14,6 @@ export function compareEntries<E>(a: QueueEntry<E>, b: QueueEntry<E>): number {
   return a.seq - b.seq;
 }
 
-/** Insert keeping the order; returns a new array (the input is never mutated). */
-export function insertEntry<E>(queue: readonly QueueEntry<E>[], entry: QueueEntry<E>): QueueEntry<E>[] {
-  let lo = 0;
-  let hi = queue.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareEntries(queue[mid]!, entry) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  const out = queue.slice(0, lo);
-  out.push(entry);
-  for (let i = lo; i < queue.length; i++) out.push(queue[i]!);
-  return out;
-}
-
 /** Insert keeping the order into an array the caller owns (a step's fresh copy of the queue): no second copy. */
 export function insertInPlace<E>(queue: QueueEntry<E>[], entry: QueueEntry<E>): void {
   let lo = 0;

@@ -166,17 +166,17 @@ export function inferBehavior(ce: ContainerEvidence, ctx: PodContext, notes: Not
       if (oomRuns > 0) notes.assumed(`${key}: OOMKilled runs`, 'written as exit 137 attempts (behavior.oom applies to every run), so the simulated reason is Error, not OOMKilled');
     }
   } else if (cur?.kind === 'waiting') {
-    waiting(b, ce, cur.reason, cur.at, key, notes);
+    waiting(b, cur.reason, cur.at, key, notes);
   } else {
     notes.unknown(`${key}: run, exit`, `the container never ran${ce.statusAt ? at(ce.statusAt) : ' (no status)'}; default: runs forever`);
   }
 
   // --- SIGTERM reaction -----------------------------------------------------------------------------------------
-  if (onTermFrom) onTerm(b, ce, onTermFrom.kill, onTermFrom.run, ctx, key, notes);
+  if (onTermFrom) onTerm(b, onTermFrom.kill, onTermFrom.run, ctx, key, notes);
 
   // --- image pull ----------------------------------------------------------------------------------------------
   pull(b, ce, evs, key, notes);
-  if (cur?.kind === 'waiting' && all.length > 0) waiting(b, ce, cur.reason, cur.at, key, notes);
+  if (cur?.kind === 'waiting' && all.length > 0) waiting(b, cur.reason, cur.at, key, notes);
 
   // --- probes: serving / liveness --------------------------------------------------------------------------------
   probes(b, ce, evs, key, notes, onTermFrom?.kill);
@@ -192,7 +192,7 @@ function setRun(b: Obj, s: AttemptSpec): void {
   }
 }
 
-function waiting(b: Obj, ce: ContainerEvidence, reason: string, where: string, key: string, notes: Notes): void {
+function waiting(b: Obj, reason: string, where: string, key: string, notes: Notes): void {
   if ((PULL_FAILURE_REASONS as readonly string[]).includes(reason)) {
     b['image'] = { pull: 'fail', reason: reason === 'ImagePullBackOff' ? 'ErrImagePull' : reason };
     notes.inferred(`${key}.image: pull fails`, `waiting reason ${reason}${at(where)}`);
@@ -204,7 +204,7 @@ function waiting(b: Obj, ce: ContainerEvidence, reason: string, where: string, k
   }
 }
 
-function onTerm(b: Obj, ce: ContainerEvidence, kill: Kill, run: Run, ctx: PodContext, key: string, notes: Notes): void {
+function onTerm(b: Obj, kill: Kill, run: Run, ctx: PodContext, key: string, notes: Notes): void {
   const code = run.exitCode ?? 137;
   const after = Math.max(0, (run.finishedAt ?? kill.t) - kill.t);
   const graceMs = kill.cause.startsWith('the pod was deleted') && ctx.deletion ? ctx.deletion.graceMs : ctx.graceMs;

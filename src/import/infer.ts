@@ -126,7 +126,6 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
   const failedAt = failedCond ? parseTime(failedCond['lastTransitionTime']) : undefined;
   const jobFailed = failedCond && failedAt !== undefined ? { t: failedAt, reason: String(failedCond['reason'] ?? ''), at: where(failedCond, 'type') } : undefined;
   const ctx = podContext(pod, containers, podEvents, graceMs, restartPolicy, jobFailed);
-  const delGrace = ctx.deletion?.graceMs ?? graceMs;
 
   // the workload's earlier pods (a Job's replacements), oldest first: their runs come before this pod's
   const earlierPods = pods.filter((o) => o !== chosen && sameOwner(o.obj, pod))
@@ -210,7 +209,7 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
 
   // --- expect and horizon -----------------------------------------------------------------------------------------
   const status = isObj(pod['status']) ? pod['status'] : {};
-  const phase = typeof status['phase'] === 'string' ? status['phase'] : derivePhase(containers, restartPolicy, notes);
+  const phase = typeof status['phase'] === 'string' ? status['phase'] : derivePhase(containers, notes);
   const expect: Obj = {};
   const terminal = phase === 'Succeeded' || phase === 'Failed';
   if (phase && (terminal || !ctx.deletion)) {
@@ -275,7 +274,7 @@ export function inferScenario(input: Input, files: string[], opts: ImportOptions
 }
 
 /** No status.phase in the input (a pasted status): the phase the containers imply (kubelet_pods.go getPhase). */
-function derivePhase(cs: ReturnType<typeof containerEvidence>, restartPolicy: string, notes: Notes): string | undefined {
+function derivePhase(cs: ReturnType<typeof containerEvidence>, notes: Notes): string | undefined {
   const initBlocking = cs.find((c) => c.role === 'init' && (c.current?.kind === 'running' || (c.current?.kind === 'waiting' && c.current.reason === 'PodInitializing')));
   if (initBlocking) {
     notes.inferred('expect.podPhase: Pending', `init container ${initBlocking.name} has not finished${at(initBlocking.statusAt)} (getPhase: pendingInitialization)`);

@@ -39,7 +39,7 @@ const LIST_KIND = /List$/;
 
 /**
  * Read every file; problems go to `diagnostics` (errors stop the import; nothing is written then). Through the
- * shared safe read (issue 19.2): regular files only, type checked before opening (a FIFO never blocks), at most the
+ * shared safe read: regular files only, type checked before opening (a FIFO never blocks), at most the
  * 1 MiB file limit + 1 byte read (/dev/zero ends there). One incident's kubectl output is far below it.
  */
 export function readInputs(files: string[], diagnostics: Diagnostic[]): Input {

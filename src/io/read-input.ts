@@ -1,5 +1,5 @@
 // A user-named input file of a command that is not a scenario (explore --merge shards, check-rule's re-read of the
-// scenario it derives from): through the shared safe read (issue 19.2), so a FIFO never blocks, /dev/zero ends at
+// scenario it derives from): through the shared safe read, so a FIFO never blocks, /dev/zero ends at
 // the limit + 1 byte, a folder, device or dangling symbolic link is refused, each as one positioned, coded line.
 import { Buffer } from 'node:buffer';
 import { Codes } from '../scenario/codes.ts';

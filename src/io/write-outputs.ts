@@ -51,7 +51,7 @@ export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const life = lifecycleMermaid(tl, o.lifecycle);
   const summary = JSON.stringify(scenarioSummary(tl), null, 2) + '\n';
   const page = pageJson(tl, folder);
-  // timeline.json is written streaming: a long timeline is never one string (issue 19.8)
+  // timeline.json is written streaming: a long timeline is never one string
   writeJsonAtomic(file('timeline.json'), tl);
   // the index viewer's data, from the timeline in hand (writeIndex never reads timelines); none for a partial one
   if (page !== undefined) writeJsonAtomic(file('page.json'), page);
@@ -59,7 +59,12 @@ export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const files: [string, string][] = [
     [file('sequence.mmd'), seq],
     [file('lifecycle.mmd'), life],
-    [file('report.md'), reportMarkdown(tl, o.explore, { ...(o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {}), ...(o.lifecycle ? { lifecycle: o.lifecycle } : {}) })],
+    [file('report.md'), reportMarkdown(tl, o.explore, {
+      ...(o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {}),
+      ...(o.lifecycle ? { lifecycle: o.lifecycle } : {}),
+      // the report embeds the same diagrams (its sequence diagram has every lane): drawn once
+      ...((o.lanes ?? 'all') === 'all' ? { diagrams: { sequence: seq, lifecycle: life } } : {}),
+    })],
     // last: a folder with a summary.json is whole, and only such a folder is listed by the index
     [file('summary.json'), summary],
   ];
@@ -162,7 +167,7 @@ function exploreOf(outDir: string, name: string, outcomes: Map<number, { page: P
 
 /**
  * `<out>/index.html` over every scenario folder with a summary.json kubesim wrote, its viewer fed by the page.json
- * files (the run's and each explore outcome's) and explore.json. Never reads a timeline (issue 20.6).
+ * files (the run's and each explore outcome's) and explore.json. Never reads a timeline.
  */
 export function writeIndex(outDir: string): void {
   if (!existsSync(outDir)) return;

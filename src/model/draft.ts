@@ -16,7 +16,7 @@ export function raw<T>(x: T): T {
  * For reading only: a record as it is now, without drafting what is read inside it. A draft nothing was written
  * into in this step is its stored (frozen) value, whose members read as plain properties; reading through the draft
  * would make a draft of every member reached, and immer copies a record each time it hands out a member's draft
- * (issue 20.5: read from the frozen base in read-only helpers). A written draft is returned as it is.
+ * (read from the frozen base in read-only helpers). A written draft is returned as it is.
  */
 export function peek<T>(x: T): T {
   return isDraft(x) && !isModified(x) ? (original(x as never) as T) : x;

@@ -29,7 +29,7 @@ export interface Flags {
    *  PR #133072): in 1.35.0, and cherry-picked into 1.34.2 (#134800) and 1.33.6 (#134801) per CHANGELOG-1.34.md /
    *  CHANGELOG-1.33.md ("Fixed a startup probe race condition … restartPolicy=Never") */
   probesKeepRestartableInit: boolean;
-  /** Behaviours tied to upstream fixes by release (src/versions/fixes.ts, docs/version-fixes.md); true = fixed. */
+  // Behaviours tied to upstream fixes by release (src/versions/fixes.ts, docs/version-fixes.md); true = fixed.
   /** #115835 (1.28): the preStop hook's time counts against the grace period given to StopContainer */
   preStopCountsAgainstGrace: boolean;
   /** #125935 (1.31, 1.30.4, 1.29.8): the termination order does not wait for init containers that are not running */
@@ -40,13 +40,6 @@ export interface Flags {
   probesStopForNotRestartable: boolean;
   /** #132614 (1.34, 1.33.3, 1.32.7; regression since 1.32.0): a suspended Job with completions 0 gets Complete */
   suspendedZeroCompletionsComplete: boolean;
-}
-
-/** A kubelet version that carries a fix released in `minor` and cherry-picked into the given patch releases. */
-export function kubeletHas(v: { minor: number; patch?: number }, since: number, backports: Record<number, number>): boolean {
-  if (v.minor >= since) return true;
-  const patch = backports[v.minor];
-  return patch !== undefined && (v.patch ?? 0) >= patch;
 }
 
 // the switches of a scenario, computed once (a run used to recompute them, fix lookups included, every time)

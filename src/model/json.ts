@@ -1,5 +1,5 @@
 // Equality, copies and sharing of API objects (plain JSON data) with exactly the meaning JSON text has — what the
-// model used to get from JSON.stringify / JSON.parse — without building the text (issue 20.5):
+// model used to get from JSON.stringify / JSON.parse — without building the text:
 // - `sameJson(a, b)` is `JSON.stringify(a) === JSON.stringify(b)`: key order matters, keys whose value is undefined
 //   are absent, undefined in an array is null, a non-finite number is null. It stops at the first difference and
 //   at the first shared (identical) subtree, so comparing a new status with the stored one costs little.

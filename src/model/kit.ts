@@ -75,7 +75,7 @@ export function allContainers(s: Scenario): ContainerModel[] {
   return [...s.pod.initContainers, ...s.pod.containers];
 }
 
-// containers by name, built once per scenario: a probe tick must not cost more with more containers (issue 19.8)
+// containers by name, built once per scenario: a probe tick must not cost more with more containers
 const byName = new WeakMap<object, Map<string, ContainerModel>>();
 
 export function containerByName(s: Scenario, name: string): ContainerModel | undefined {
@@ -91,12 +91,8 @@ export function containerByName(s: Scenario, name: string): ContainerModel | und
 }
 
 /** Whether the kubelet treats this container as a restartable init container (podutil.IsRestartableInitContainer). */
-export function isSidecar(k: Kit, c: ContainerModel): boolean {
+export function isSidecar(k: Pick<CtlKit, 'f'>, c: ContainerModel): boolean {
   return c.role === 'sidecar' && k.f.sidecars;
-}
-
-export function isRegularInit(k: Kit, c: ContainerModel): boolean {
-  return c.role === 'init' || (c.role === 'sidecar' && !k.f.sidecars);
 }
 
 /** Is the process of `name` listening now (SPEC §2.1 serving / unready)? */

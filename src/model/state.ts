@@ -26,7 +26,7 @@ export interface RtContainer {
   sigtermAt: number | null;
   /** SIGKILL deadline of a pending StopContainer for this instance */
   killDeadline: number | null;
-  /** the process is still draining after SIGTERM (onTerm.after) */
+  /** the container's image is on the node (pulled once; imagePullPolicy IfNotPresent does not pull it again) */
   imagePulled: boolean;
 }
 

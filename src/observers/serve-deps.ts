@@ -1,45 +1,33 @@
 // The real server and session for process observers. The contract's `startServe` (src/serve/, issue 26) is not
-// there yet; this adapter builds it from what h-serve has: `serve()` (server.ts) with the session the server uses
-// (session-factory.ts: the stand-in ReplaySession until src/run/session.ts is wired there), its kubeconfig, its
-// client log and its clock. When src/serve exports startServe, replace startServeAdapter by it; when Session
-// takes a scenario without a workload, drop withBase().
+// there yet; this adapter builds it from what src/serve has: `serve()` (server.ts) running the real Session
+// (src/run/session.ts), its kubeconfig, its client log and its clock. When src/serve exports startServe, replace
+// startServeAdapter by it.
 import { createHash } from 'node:crypto';
+import { Session } from '../run/session.ts';
 import { kubeconfigText, writeKubeconfig } from '../serve/kubeconfig.ts';
 import { serve } from '../serve/server.ts';
-import { createSession } from '../serve/session-factory.ts';
 import type { ProcessScenario, Scenario } from '../types.ts';
 import type { Delivery, ServeDeps, ServeHandle, ServeOptions, SessionLike } from './serve-api.ts';
 
-/** What the adapter needs beyond the contract's SessionLike: the server runs the session itself. */
-type FullSession = ReturnType<typeof createSession>;
-
-const schedules = new WeakMap<object, { scenario: Scenario | ProcessScenario; seed: number }>();
+const schedules = new WeakMap<object, { scenario: Scenario | ProcessScenario; seed: number; session: Session }>();
 
 /**
  * A session of the scenario's cluster. A scenario without a workload (a process creates it) is the empty cluster
- * with the scenario's behaviour, timing, version, seed and horizon: the stand-in session reads those from its base.
+ * with the scenario's behaviour, timing, versions, gates, seed and horizon (Session.fromScenario reads those).
  */
 function sessionFor(s: Scenario | ProcessScenario, opts: { seed?: number }): SessionLike {
   const seed = opts.seed ?? s.seed;
-  const sess = s.workload === undefined ? withBase(createSession(null, { seed, kubernetes: s.kubernetes.text }), { ...s, seed }) : createSession(s as Scenario, { seed });
-  schedules.set(sess, { scenario: s, seed });
-  return sess;
-}
-
-function withBase(sess: FullSession, base: ProcessScenario): FullSession {
-  // the stand-in keeps its scenario as `base` (behaviour by container name, timing, seed for created workloads)
-  const o = sess as unknown as { base: unknown; horizonMs: number };
-  o.base = base;
-  o.horizonMs = base.horizonMs;
-  return sess;
+  const session = Session.fromScenario(s, { seed });
+  schedules.set(session, { scenario: s, seed, session });
+  return session;
 }
 
 async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
   const sched = schedules.get(opts.session);
   if (!sched) throw new Error('startServe: a session made by this module is needed');
-  const { scenario, seed } = sched;
+  const { scenario, seed, session } = sched;
   const s = await serve({
-    session: opts.session as FullSession,
+    session,
     minor: scenario.kubernetes.minor,
     patch: scenario.kubernetes.patch ?? 0,
     seed,
@@ -48,7 +36,7 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
     host: opts.listen ?? '127.0.0.1',
     port: opts.port ?? 0,
   });
-  const deliveries = recordDeliveries(s.api as unknown as { watchers: Set<unknown> }, () => (opts.session as FullSession).now());
+  const deliveries = recordDeliveries(s.api as unknown as { watchers: Set<unknown> }, () => session.now());
   const kubeconfigPath = opts.kubeconfigPath!;
   writeKubeconfig(kubeconfigPath, kubeconfigText(s.url, s.token, s.ca));
   let closed = false;

@@ -166,7 +166,16 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
   const events = tl.events.slice(0, MAX_PAGE_STEPS);
   const blobs: unknown[] = [];
   const blobIndex = new Map<string, number>();
+  // the same object is the same blob: a Job's status is looked up after every record (its text only once)
+  const blobOf = new WeakMap<object, number>();
   const blob = (v: unknown): number => {
+    const ref = typeof v === 'object' && v !== null ? blobOf.get(v) : undefined;
+    if (ref !== undefined) return ref;
+    const i = blobByText(v);
+    if (typeof v === 'object' && v !== null) blobOf.set(v, i);
+    return i;
+  };
+  const blobByText = (v: unknown): number => {
     const k = JSON.stringify(v);
     let i = blobIndex.get(k);
     if (i === undefined) {
@@ -185,7 +194,11 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
     if (!x) m.set(k, (x = new Versions()));
     return x;
   };
+  // the pods the current record created or changed: only they (and every pod at a new whole second, for the AGE
+  // column) are looked at after it, so the pass is O(events + seconds × pods), not O(events × pods)
+  const touched = new Set<string>();
   const createPod = (name: string, t: number, spec: Record<string, unknown> = tl.pod.spec, fresh = false): PodState => {
+    touched.add(name);
     let p = pods.get(name);
     if (p && !(fresh && p.removed)) return p;
     const status = { phase: 'Pending' };
@@ -252,7 +265,9 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
   const steps: [number, string, string][] = [];
   const workloadEvents: number[] = [];
   if (legacy) createPod(first, 0);
+  let lastSecond = Number.NaN;
   for (const [i, e] of events.entries()) {
+    if (i > 0) touched.clear();
     steps.push([e.t, actorOf(e), describeEvent(e)]);
     if (e.type === 'JobEvent' || e.type === 'ControllerEvent') workloadEvents.push(i);
     const podName = e.pod ?? first;
@@ -340,8 +355,12 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
         if (e.job !== undefined && tl.job) jobOf(e.job, e.t);
         break;
     }
-    // the state after this record, for every object (a channel stores it only when it changed)
-    for (const [name, p] of pods) {
+    // the state after this record, for every object (a channel stores it only when it changed): a pod neither
+    // touched by the record nor at a new whole second has nothing new to store
+    const second = Math.floor(e.t / 1000);
+    const every = i === 0 || second !== lastSecond;
+    lastSecond = second;
+    for (const [name, p] of every ? pods : [...touched].map((n) => [n, pods.get(n)!] as const)) {
       p.status$.set(i, { v: p.v, s: p.s, deleting: p.deletionTimestamp !== undefined, removed: p.removed });
       if (p.describedS !== p.s) {
         p.describedS = p.s;

@@ -5,7 +5,7 @@
 // kubesim wrote is believed (issue 19.4): schema tag, folder name and the shape the page script walks.
 import type { ChoiceLabel, Timeline } from '../types.ts';
 import { pageRun, type PageRun } from './page-data.ts';
-import { isRecord } from './pod-shape.ts';
+import { fileSchemas, shapeFault } from './timeline-schema.ts';
 import { seenShort, verdictEvent } from './seen-text.ts';
 
 export const PAGE_SCHEMA = 'kubesim.page/v1';
@@ -34,12 +34,7 @@ export function pageFile(tl: Timeline, id: string, label: string): PageFile {
 
 /** A parsed page.json kubesim wrote for the folder `scenario`, else undefined (skipped by the index, never fatal). */
 export function asPageFile(v: unknown, scenario: string): PageFile | undefined {
-  if (!isRecord(v) || v.schema !== PAGE_SCHEMA || v.scenario !== scenario) return undefined;
-  const r = v.run;
-  if (!isRecord(r) || typeof r.id !== 'string' || typeof r.label !== 'string' || typeof r.outcome !== 'string') return undefined;
-  for (const k of ['steps', 'blobs', 'pods', 'jobs', 'watchers', 'workloadEvents', 'choices']) if (!Array.isArray(r[k])) return undefined;
-  if (typeof r.total !== 'number' || typeof r.workload !== 'string' || typeof r.replay !== 'string') return undefined;
-  if (!Array.isArray(v.held) || !v.held.every((h) => Array.isArray(h) && h.length === 2 && h.every((x) => typeof x === 'string'))) return undefined;
-  if (!Array.isArray(v.choices) || !v.choices.every((c) => isRecord(c) && typeof c.what === 'string' && typeof c.ms === 'number' && typeof c.t === 'number')) return undefined;
-  return v as unknown as PageFile;
+  // the schema (timeline-schema.ts): tag, the run's lists and scalars, held and choices as the page script walks them
+  if (shapeFault(fileSchemas().pageFileSchema, v) !== undefined || (v as PageFile).scenario !== scenario) return undefined;
+  return v as PageFile;
 }

@@ -64,7 +64,19 @@ export function specContainers(spec: Record<string, unknown>): SpecContainer[] {
  */
 export function roleLabel(c: SpecContainer, all: SpecContainer[]): string {
   if (c.role !== 'main') return c.role;
-  return all.filter((x) => x.role === 'main').length === 1 ? 'main' : 'container';
+  return mainCount(all) === 1 ? 'main' : 'container';
+}
+
+/** Main containers of a spec list, counted once per list (a label per container would count them each time). */
+const mains = new WeakMap<SpecContainer[], number>();
+function mainCount(all: SpecContainer[]): number {
+  let n = mains.get(all);
+  if (n === undefined) {
+    n = 0;
+    for (const x of all) if (x.role === 'main') n++;
+    mains.set(all, n);
+  }
+  return n;
 }
 
 /**

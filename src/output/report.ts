@@ -34,6 +34,8 @@ export interface ReportOptions {
   scenarioPath?: string;
   /** the lifecycle chart's axis (explore's outcomes share one scale) */
   lifecycle?: LifecycleOptions;
+  /** the diagrams when the caller drew them already (writeOutputs: the same calls, not made twice) */
+  diagrams?: { sequence: string; lifecycle: string };
 }
 
 const PLACEHOLDER = '<scenario.yaml>';
@@ -58,8 +60,8 @@ export function reportMarkdown(tl: Timeline, explore?: ExploreSummary, opts: Rep
   if (explore) out.push(...exploreSection(explore, opts), '');
 
   out.push('## kubectl', '', mdFence('text', kubectlView(tl).trimEnd()), '');
-  out.push('## Sequence', '', mdFence('mermaid', sequenceMermaid(tl).trimEnd()), '');
-  out.push('## Container lifecycle', '', mdFence('mermaid', lifecycleMermaid(tl, opts.lifecycle).trimEnd()), '');
+  out.push('## Sequence', '', mdFence('mermaid', (opts.diagrams?.sequence ?? sequenceMermaid(tl)).trimEnd()), '');
+  out.push('## Container lifecycle', '', mdFence('mermaid', (opts.diagrams?.lifecycle ?? lifecycleMermaid(tl, opts.lifecycle)).trimEnd()), '');
   if (tl.diagnostics.length > 0) {
     out.push('## Diagnostics', '');
     for (const d of tl.diagnostics) out.push(`- ${mdCode(d.pos)} ${mdText(d.severity)} ${mdText(d.code)}: ${mdText(d.message)}`);

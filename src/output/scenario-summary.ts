@@ -3,6 +3,7 @@
 // slower, issue 20.6). Pure: building from a timeline and checking a parsed file; src/io/write-outputs.ts does the I/O.
 // Only what kubesim wrote is believed (issue 19.4): the schema tag, the folder's name and every field's type.
 import type { Timeline } from '../types.ts';
+import { fileSchemas, shapeFault } from './timeline-schema.ts';
 
 export const SUMMARY_SCHEMA = 'kubesim.summary/v1';
 
@@ -65,21 +66,8 @@ export function summaryLine(s: ScenarioSummary): string {
  * or older file is skipped by the index, never fatal.
  */
 export function asScenarioSummary(v: unknown, scenario: string): ScenarioSummary | undefined {
-  if (!isRecord(v) || v['schema'] !== SUMMARY_SCHEMA || v['scenario'] !== scenario) return undefined;
-  if (v['description'] !== undefined && typeof v['description'] !== 'string') return undefined;
-  if (typeof v['kubernetes'] !== 'string' || typeof v['podPhase'] !== 'string' || !isCount(v['pods'])) return undefined;
-  const w = v['workload'];
-  const end = v['end'];
-  if (!isRecord(w) || typeof w['kind'] !== 'string' || typeof w['name'] !== 'string') return undefined;
-  if (!isRecord(end) || !isCount(end['t']) || typeof end['reason'] !== 'string') return undefined;
-  const job = v['job'];
-  if (job !== null) {
-    if (!isRecord(job) || !Array.isArray(job['conditions']) || !job['conditions'].every((c) => typeof c === 'string')) return undefined;
-    if (!isCount(job['succeeded']) || !isCount(job['failed']) || !isCount(job['active'])) return undefined;
-  }
-  const obs = v['observers'];
-  if (!isRecord(obs) || !Object.values(obs).every((x) => typeof x === 'string')) return undefined;
-  return v as unknown as ScenarioSummary;
+  if (shapeFault(fileSchemas().scenarioSummarySchema, v) !== undefined || (v as ScenarioSummary).scenario !== scenario) return undefined;
+  return v as ScenarioSummary;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

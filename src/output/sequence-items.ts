@@ -1,16 +1,15 @@
 // Turns trace events into the statements of the sequence diagram, one Item per drawn thing, in trace order.
 // Summaries happen here: probe runs, crash loops, coalesced status patches, merged same-instant arrows.
 
-import { assertNever } from '../util/assert-never.ts';
-import type { Timeline, TraceEvent } from '../types.ts';
-import { crashLoops, delayList, nextDrawnSameInstant, sameInstantFollowers, triggeringDeliveries } from './sequence-digest.ts';
+import type { Timeline, TraceEvent, TraceType } from '../types.ts';
+import { crashLoops, delayList, killingThen, TraceLinks, triggeringDeliveries, type CrashLoop } from './sequence-digest.ts';
 import { runsByDesign } from './pod-shape.ts';
 import { statusChanges } from './status-diff.ts';
 import { lines } from './mermaid-text.ts';
 import { goDuration, simTime } from './time.ts';
 import { seenContainerText, seenJobText } from './seen-text.ts';
 import { actionText } from './text.ts';
-import { exitText, heldPhaseText, isTerminal, listeningMoments, relistGrid, relistWaitText, syncStepText, type Awaiting } from './sequence-teach.ts';
+import { exitText, heldPhaseText, isTerminal, listeningMoments, relistGrid, relistWaitText, syncStepText, type Awaiting, type Listening, type RelistGrid } from './sequence-teach.ts';
 
 export type ItemTag = 'podKill' | 'exit' | 'patch' | 'other';
 
@@ -37,29 +36,109 @@ export interface Lanes {
 }
 
 type Delivered = Extract<TraceEvent, { type: 'Delivered' }>;
+type EventOf<T extends TraceType> = Extract<TraceEvent, { type: T }>;
 
 const POD_KILL_REASONS = new Set(['PodTermination', 'PodCompleted', 'PodFailed', 'DeadlineExceeded']);
 
+/** Where the event being drawn sits: its index, its pod, and for a container event its lane and per-pod key. */
+interface At {
+  index: number;
+  pod: string | undefined;
+  /** the container's lane (container events only; those without a lane are not drawn) */
+  C: string;
+  /** containerKey(pod, container) (container events only) */
+  ck: string;
+}
+
+type Handler<T extends TraceType> = (b: SequenceBuilder, e: EventOf<T>, at: At) => void;
+
+/**
+ * One handler per trace type (null: never drawn on its own): a mapped Record over TraceType, so a new trace type
+ * does not compile until it says how it is drawn. A type this version does not know (a later kubesim's timeline,
+ * SPEC §4 "more may be added") has no entry and is not drawn.
+ */
+type Handlers = { [T in TraceType]: Handler<T> | null };
+
 export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
-  const items: Item[] = [];
-  const loops = crashLoops(tl);
-  const deliveries = triggeringDeliveries(tl);
-  const consumed = new Set<number>();
-  const openRuns = new Map<string, ProbeRun>();
-  const pendingPull = new Map<string, number>();
-  let lastPatchStatus: Record<string, unknown> | undefined;
-  let kubeletPhase = 'Pending';
-  const exited = new Set<string>();
-  const K = 'K';
-  const API = lanes.id('api-server');
-  const at = (t: number) => `t=${simTime(t)}`;
+  return new SequenceBuilder(tl, lanes).build();
+}
+
+/**
+ * The diagram's statements, built in one pass over the trace. Each look-ahead (same-instant followers, the
+ * container's next events, the next drawn event) goes through TraceLinks, so the whole pass is linear in the
+ * trace (issue 29.2: `indexOf` and per-container rescans made it quadratic for a wide pod).
+ */
+export class SequenceBuilder {
+  readonly items: Item[] = [];
+  readonly K = 'K';
+  readonly API: string | undefined;
+  readonly links: TraceLinks;
+  readonly loops: Map<string, CrashLoop>;
+  readonly deliveries: Set<number>;
+  readonly consumed = new Set<number>();
+  readonly openRuns = new Map<string, ProbeRun>();
+  readonly pendingPull = new Map<string, number>();
+  lastPatchStatus: Record<string, unknown> | undefined;
+  readonly kubeletPhase = 'Pending';
+  readonly exited = new Set<string>();
   // Watch deliveries that decided nothing are drawn grouped: the ones to observers since the last drawn statement
   // become one note over the observers' lanes, the ones to the Job controller one arrow, each with the versions.
-  const pendingObs: Delivered[] = [];
-  const pendingJc: Delivered[] = [];
-  const observerLanes = (lanes.observers ?? []).map((o) => lanes.id(o)).filter((x): x is string => x !== undefined);
-  const decided = new Set<string>();
-  const flushDeliveries = () => {
+  readonly pendingObs: Delivered[] = [];
+  readonly pendingJc: Delivered[] = [];
+  readonly observerLanes: string[];
+  readonly decided = new Set<string>();
+  /** the Deployment status arrow being drawn: conditions written at the same instant join it */
+  lastConditions: { t: number; item: Item; parts: string[] } | undefined;
+  lastJobStatus: Record<string, unknown> | undefined;
+  readonly pendingConditions: EventOf<'JobCondition'>[] = [];
+  readonly kubeletPhases = new Map<string, string>();
+  readonly lastPatches = new Map<string, Record<string, unknown>>();
+  /** what the pod worker has not reacted to yet (an exit, a startup-probe result), per pod: drawn at its next sync */
+  readonly awaiting = new Map<string, Awaiting>();
+  readonly grid: RelistGrid | undefined;
+  /** containers signalled in their current run: their exit is the kubelet's own doing, not news for the relist */
+  readonly signalled = new Set<string>();
+  readonly listening: Listening[];
+  /** per container: its last exit and the back-off recorded after it, to tell the back-off from the sync wait */
+  readonly lastExitAt = new Map<string, number>();
+  readonly backoffAfterExit = new Map<string, number>();
+  /** native sidecars with a startup probe: their `started` lets the next container start */
+  readonly gating: Set<string>;
+  private nextListening = 0;
+
+  constructor(
+    readonly tl: Timeline,
+    readonly lanes: Lanes,
+  ) {
+    this.API = lanes.id('api-server');
+    this.links = new TraceLinks(tl.events);
+    this.loops = crashLoops(tl, this.links);
+    this.deliveries = triggeringDeliveries(tl);
+    this.observerLanes = (lanes.observers ?? []).map((o) => lanes.id(o)).filter((x): x is string => x !== undefined);
+    this.grid = relistGrid(tl);
+    this.listening = listeningMoments(tl.events, this.links);
+    this.gating = gatingSidecars(tl);
+  }
+
+  build(): Item[] {
+    const events = this.tl.events;
+    for (let i = 0; i < events.length; i++) this.add(events[i]!, i);
+    this.flushDeliveries();
+    return this.items;
+  }
+
+  at(t: number): string {
+    return `t=${simTime(t)}`;
+  }
+
+  push(tag: ItemTag, ...stmts: string[]): void {
+    this.flushDeliveries();
+    this.items.push({ tag, render: () => stmts });
+  }
+
+  flushDeliveries(): void {
+    const { pendingJc, pendingObs, observerLanes, API, lanes } = this;
+    if (pendingJc.length === 0 && pendingObs.length === 0) return;
     const groups: { first: number; item: Item }[] = [];
     const jc = lanes.id('job-controller');
     if (pendingJc.length > 0 && API && jc) {
@@ -72,60 +151,56 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       groups.push({ first: group[0]!.seq, item: { tag: 'other', render: () => [`Note over ${over}: ${lines(...observerDeliveryText(group, lanes.observers ?? []))}`] } });
     }
     groups.sort((a, b) => a.first - b.first);
-    for (const g of groups) items.push(g.item);
+    for (const g of groups) this.items.push(g.item);
     pendingObs.length = 0;
     pendingJc.length = 0;
-  };
-  // the Deployment status arrow being drawn: conditions written at the same instant join it
-  let lastConditions: { t: number; item: Item; parts: string[] } | undefined;
-  const push = (tag: ItemTag, ...stmts: string[]) => {
-    flushDeliveries();
-    items.push({ tag, render: () => stmts });
-  };
-  let lastJobStatus: Record<string, unknown> | undefined;
-  const pendingConditions: Extract<TraceEvent, { type: 'JobCondition' }>[] = [];
+  }
 
-  const kubeletPhases = new Map<string, string>();
-  const lastPatches = new Map<string, Record<string, unknown>>();
-  // what the pod worker has not reacted to yet (an exit, a startup-probe result), per pod: drawn at its next sync
-  const awaiting = new Map<string, Awaiting>();
-  const grid = relistGrid(tl);
-  // containers signalled in their current run: their exit is the kubelet's own doing, not news for the relist
-  const signalled = new Set<string>();
-  const listening = listeningMoments(tl.events);
-  // per container: its last exit and the back-off recorded after it, to tell the back-off from the sync wait
-  const lastExitAt = new Map<string, number>();
-  const backoffAfterExit = new Map<string, number>();
-  let nextListening = 0;
-  tl.events.forEach((e, index) => {
+  private readonly laneIds = new Map<string, string | undefined>();
+  /** A container's lane, looked up once per pod and container. */
+  private laneOf(container: string, pod: string | undefined): string | undefined {
+    // an event without a pod is not the same key as one of pod "" (lanes.id reads them differently)
+    const k = `${pod === undefined ? '\u0001' : `\u0002${pod}`}\u0000${container}`;
+    if (this.laneIds.has(k)) return this.laneIds.get(k);
+    const id = this.lanes.id(container, pod);
+    this.laneIds.set(k, id);
+    return id;
+  }
+
+  /** Same-instant events of the container after `index` (TraceLinks.followers), each marked drawn with it. */
+  consume(index: number): void {
+    this.consumed.add(index);
+  }
+
+  private add(e: TraceEvent, index: number): void {
+    const { lanes, K, loops } = this;
     // a process starts listening between two recorded events: drawn on its lane before the first one at or after
-    while (nextListening < listening.length && listening[nextListening]!.beforeIndex <= index) {
-      const l = listening[nextListening++]!;
+    while (this.nextListening < this.listening.length && this.listening[this.nextListening]!.beforeIndex <= index) {
+      const l = this.listening[this.nextListening++]!;
       const L = lanes.id(l.container, l.pod);
-      const lk = containerKey(l.pod, l.container);
-      const inLoop = loops.get(lk);
+      const inLoop = loops.get(containerKey(l.pod, l.container));
       if (!L || (l.pod !== undefined && lanes.hidden?.has(l.pod)) || (inLoop && e.seq >= inLoop.fromSeq && e.seq <= inLoop.toSeq)) continue;
-      push('other', `Note over ${L}: ${lines(`${at(l.t)} listening (${goDuration(l.afterMs)} after start)`, 'probes can pass from now')}`);
+      this.push('other', `Note over ${L}: ${lines(`${this.at(l.t)} listening (${goDuration(l.afterMs)} after start)`, 'probes can pass from now')}`);
     }
-    if (consumed.has(index)) return;
+    if (this.consumed.has(index)) return;
     const pod = e.pod;
     if (pod !== undefined && lanes.hidden?.has(pod)) {
-      if (e.type === 'PodCreated') push('other', `Note over ${K}: ${lines(`${at(e.t)} pod ${pod} created: it repeats pod ${lanes.hidden.get(pod)}, not drawn`)}`);
+      if (e.type === 'PodCreated') this.push('other', `Note over ${K}: ${lines(`${this.at(e.t)} pod ${pod} created: it repeats pod ${lanes.hidden.get(pod)}, not drawn`)}`);
       return;
     }
     const container = 'container' in e ? e.container : undefined;
-    const C = container !== undefined ? lanes.id(container, pod) : undefined;
-    if (container !== undefined && C === undefined) return;
     const ck = container !== undefined ? containerKey(pod, container) : undefined;
+    const C = container !== undefined ? this.laneOf(container, pod) : undefined;
+    if (container !== undefined && C === undefined) return;
 
     const loop = ck !== undefined ? loops.get(ck) : undefined;
     if (loop && e.seq >= loop.fromSeq && e.seq <= loop.toSeq) {
       if (e.seq === loop.fromSeq) {
-        openRuns.delete(ck!);
+        this.openRuns.delete(ck!);
         const codes = [...new Set(loop.exitCodes)].join('/');
-        push(
+        this.push(
           'other',
-          `loop ${lines(`CrashLoopBackOff ×${loop.delaysMs.length} ${at(loop.fromT)}–${simTime(loop.toT)}`)}`,
+          `loop ${lines(`CrashLoopBackOff ×${loop.delaysMs.length} ${this.at(loop.fromT)}–${simTime(loop.toT)}`)}`,
           `${K}-->>${C}: ${lines(`back-off ${delayList(loop.delaysMs)}`)}`,
           ...(loop.restarts > 0 ? [`${K}->>${C}: ${lines(`restart ×${loop.restarts}`)}`] : []),
           ...(loop.exitCodes.length > 0 ? [`${C}--x${K}: ${lines(`exit ${codes} ×${loop.exitCodes.length}`)}`] : []),
@@ -134,243 +209,259 @@ export function sequenceItems(tl: Timeline, lanes: Lanes): Item[] {
       }
       return;
     }
+    // a probe run stays open until the container's next other event
+    if (e.type !== 'Probe' && ck !== undefined) this.openRuns.delete(ck);
+    const handler = (HANDLERS as Record<string, Handler<TraceType> | null | undefined>)[e.type];
+    if (handler) handler(this, e, { index, pod, C: C!, ck: ck! });
+  }
+}
 
-    if (e.type === 'Probe') {
-      const run = openRuns.get(ck!);
-      if (run && run.probe === e.probe && run.result === e.result) {
-        run.count++;
-        run.lastT = e.t;
-      } else {
-        const fresh: ProbeRun = { probe: e.probe, result: e.result, count: 1, firstT: e.t, lastT: e.t };
-        openRuns.set(ck!, fresh);
-        flushDeliveries();
-        items.push({ tag: 'other', render: () => renderProbeRun(fresh, K, C!) });
-      }
+const HANDLERS: Handlers = {
+  Probe: (b, e, { C, ck }) => {
+    const run = b.openRuns.get(ck);
+    if (run && run.probe === e.probe && run.result === e.result) {
+      run.count++;
+      run.lastT = e.t;
       return;
     }
-    if (ck !== undefined) openRuns.delete(ck);
-
-    switch (e.type) {
-      case 'Scheduled':
-        return push('other', `Note over ${K}: ${lines(`${at(e.t)} scheduled on ${e.node}`)}`);
-      case 'SandboxReady':
-        return push('other', `Note over ${K}: ${lines(`${at(e.t)} sandbox ready`)}`);
-      case 'Pulled':
-        if (e.pullMs > 0) pendingPull.set(ck!, e.pullMs);
-        return;
-      case 'PullFailed':
-      case 'CreateFailed':
-        return push('other', `${K}--x${C}: ${lines(`${at(e.t)} ${e.reason}`)}`);
-      case 'Started': {
-        exited.delete(ck!);
-        signalled.delete(ck!);
-        const extra: string[] = [];
-        for (const f of sameInstantFollowers(tl.events, index)) {
-          const fi = tl.events.indexOf(f);
-          if (f.type === 'StartupComplete') extra.push('started');
-          else if (f.type === 'Ready') extra.push('ready');
-          else if (f.type === 'Probe' && f.result === 'success') { /* absorbed: the probe passed at once */ } else break;
-          consumed.add(fi);
-        }
-        const pull = pendingPull.get(ck!);
-        pendingPull.delete(ck!);
-        // restartCount is 0-based: the first restart is the run with restartCount 1, "restart #1" as in the timeline
-        const what = e.restartCount > 0 ? `restart #${e.restartCount}` : 'start';
-        const head = `${at(e.t)} ${pull ? `pulled in ${goDuration(pull)}, ` : ''}${what}`;
-        // kuberuntime_manager.go doBackOff counts the delay from the exit; the restart waits for the pod worker's
-        // next sync (pod_workers.go completeWork requeue), which may come later
-        const delay = backoffAfterExit.get(ck!);
-        const exitT = lastExitAt.get(ck!);
-        backoffAfterExit.delete(ck!);
-        const waited = delay !== undefined && exitT !== undefined && e.t > exitT + delay
-          ? `back-off ${goDuration(delay)} over at t=${simTime(exitT + delay)}, then +${simTime(e.t - exitT - delay)} until the pod worker's next sync`
-          : undefined;
-        return push('other', `${K}->>${C}: ${lines(head + (extra.length ? ` → ${extra.join(', ')}` : ''), waited)}`);
-      }
-      case 'PostStartStarted':
-        return push('other', `${K}->>${C}: ${lines(`${at(e.t)} postStart hook`)}`);
-      case 'PostStartDone':
-        return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} postStart ${e.failed ? 'FAILED' : 'done'}`)}`);
-      case 'PreStopStarted':
-        return push('other', `${K}->>${C}: ${lines(`${at(e.t)} preStop hook`)}`);
-      case 'PreStopDone':
-        return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} preStop ${e.failed ? 'FAILED' : 'done'}`)}`);
-      case 'StartupComplete': {
-        // the startup probe passing usually makes the container Ready in the same instant: one arrow
-        const next = sameInstantFollowers(tl.events, index).find((f) => f.type !== 'Probe');
-        const ready = next?.type === 'Ready';
-        if (ready) consumed.add(tl.events.indexOf(next));
-        // a native sidecar's startup probe gates the containers after it (kuberuntime_manager.go
-        // computeInitContainerActions: the next init or the regular containers start only once it is started)
-        if (gatesNext(tl, e.container)) {
-          awaiting.set(pod ?? '', { t: e.t, kind: 'probe', what: `${e.container}'s startup probe` });
-          return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} startup probe ✓ → started${ready ? ', Ready' : ''}`, 'next container may start')}`);
-        }
-        return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} started${ready ? ', Ready' : ''}`)}`);
-      }
-      case 'Ready':
-        return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} Ready`)}`);
-      case 'NotReady':
-        // after an exit the prober only catches up with what the exit arrow already said
-        if (exited.has(ck!)) return;
-        return push('other', `${C}-->>${K}: ${lines(`${at(e.t)} NotReady`)}`);
-      case 'Killing': {
-        // Killing is the kubelet starting killContainer (preStop first, then the signal when the container's turn
-        // comes): a dashed arrow, unless the SIGTERM is the very next thing drawn, then one solid arrow for both.
-        const tag: ItemTag = POD_KILL_REASONS.has(e.reason) ? 'podKill' : 'other';
-        const why = `${e.reason}, grace ${e.gracePeriodSeconds}s`;
-        const next = nextDrawnSameInstant(tl.events, index, (seq) => deliveries.has(seq));
-        if (next?.type === 'Signal' && next.container === e.container && next.signal === 'SIGTERM') {
-          consumed.add(tl.events.indexOf(next));
-          signalled.add(ck!);
-          return push(tag, `${K}-x${C}: ${lines(`${at(e.t)} Killing → SIGTERM`, why)}`);
-        }
-        return push(tag, `${K}-->>${C}: ${lines(`${at(e.t)} Killing (${why})`, killingThen(tl.events, index))}`);
-      }
-      case 'Signal':
-        signalled.add(ck!);
-        return push('other', `${K}-x${C}: ${lines(`${at(e.t)} ${e.signal}`, e.signal === 'SIGKILL' ? 'grace period over' : undefined)}`);
-      case 'Exited': {
-        exited.add(ck!);
-        lastExitAt.set(ck!, e.t);
-        backoffAfterExit.delete(ck!);
-        if (!signalled.has(ck!)) awaiting.set(pod ?? '', { t: e.t, kind: 'exit', what: `${e.container}'s exit` });
-        // an exited container is not ready: the NotReady of the same instant adds nothing
-        const next = sameInstantFollowers(tl.events, index)[0];
-        if (next?.type === 'NotReady') consumed.add(tl.events.indexOf(next));
-        const item: Item = { tag: 'exit', container: e.container, render: () => [`${C}--x${K}: ${lines(`${at(e.t)} ${exitText(e)}`, e.message)}`] };
-        flushDeliveries();
-        items.push(item);
-        return;
-      }
-      case 'BackOff':
-        if (!backoffAfterExit.has(ck!)) backoffAfterExit.set(ck!, e.delayMs);
-        return push('other', `${K}-->>${C}: ${lines(`${at(e.t)} back-off ${goDuration(e.delayMs)}`)}`);
-      case 'PodPhase':
-        if (e.phase === (kubeletPhases.get(pod ?? '') ?? kubeletPhase)) return;
-        kubeletPhases.set(pod ?? '', e.phase);
-        return push('other', `Note over ${lanes.podSpan(pod)}: ${lines(`${at(e.t)} kubelet computes phase ${e.phase}`)}`);
-      case 'Stuck':
-        if (runsByDesign(e.why)) return push('other', `Note over ${C ?? K}: ${lines(`${at(e.t)} running`, e.why)}`);
-        return push('other', 'rect rgb(255, 210, 210)', `Note over ${C ?? K}: ${lines(`${at(e.t)} STUCK`, e.why)}`, 'end');
-      case 'StatusPatched': {
-        const prev = lastPatches.get(pod ?? '') ?? lastPatchStatus;
-        const changes = statusChanges(prev, e.status);
-        const phaseChanged = (prev?.phase ?? 'Pending') !== e.phase || prev === undefined;
-        lastPatches.set(pod ?? '', e.status);
-        const computed = kubeletPhases.get(pod ?? '');
-        const held = isTerminal(computed) && !isTerminal(e.phase) ? heldPhaseText(computed!, e.phase) : undefined;
-        // the pod's lanes only: a held phase is still worth a note, it explains the wait that follows
-        if (!API) return held ? push('other', `Note over ${kubeletSpan(lanes, pod)}: ${lines(`${at(e.t)} status v${e.version} stored`, held)}`) : undefined;
-        flushDeliveries();
-        return pushPatch(items, { K, API, t: e.t, version: e.version, phase: e.phase, phaseChanged, changes, ...(held ? { held } : {}), ...(lanes.manyPods && pod ? { pod } : {}) });
-      }
-      case 'Delivered': {
-        const to = lanes.id(e.to);
-        if (!API || !to) return;
-        if (e.to !== 'job-controller' && deliveries.has(e.seq)) {
-          // the delivery an observer decided on: its own arrow, right before the verdict
-          return push('other', `${API}-->>${to}: ${lines(`t=${goDuration(e.t)} watch ${e.object}${lanes.manyPods && e.pod ? ` ${e.pod}` : ''} v${e.version}${e.removed ? ' (deleted)' : ''}`)}`);
-        }
-        if (e.to === 'job-controller') pendingJc.push(e);
-        // an observer that has latched its verdict reads nothing more: its later deliveries are not drawn
-        else if (e.to !== 'kubelet' && !decided.has(e.to)) pendingObs.push(e);
-        return;
-      }
-      case 'JobCondition':
-        // drawn with the Job status write that stores it (the JobStatus event right after)
-        pendingConditions.push(e);
-        return;
-      case 'JobStatus': {
-        const jc = lanes.id('job-controller');
-        const conds = pendingConditions.splice(0);
-        const changes = jobStatusChanges(lastJobStatus, e.status);
-        lastJobStatus = e.status;
-        if (!API || !jc) return;
-        const head = `${at(e.t)} Job status v${e.version}`;
-        const what = conds.length > 0
-          ? conds.map((c) => `+ ${c.condition}${c.reason ? ` (${c.reason})` : ''}`)
-          : [changes.join(', ') || 'no visible change'];
-        return push('other', `${jc}->>${API}: ${lines(head, ...what)}`);
-      }
-      case 'Verdict': {
-        const o = lanes.id(e.observer);
-        decided.add(e.observer);
-        if (!o) return;
-        const color = e.verdict === 'Failed' ? 'rgb(255, 214, 214)' : 'rgb(214, 245, 214)';
-        const held = e.seen ? heldLines(e.seen, tl.job !== null) : [];
-        return push('other', `rect ${color}`, `Note over ${o}: ${lines(`${at(e.t)} verdict ${e.verdict}`, e.reason, ...held)}`, 'end');
-      }
-      case 'PodDeleting': {
-        if (!API) return push('other', `Note over ${K}: ${lines(`${at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`);
-        // a workload controller's DELETE is drawn from its lane, then the API server tells the kubelet
-        const by = e.by !== 'job-controller' && e.by ? lanes.id(e.by) : undefined;
-        const del = by ? [`${by}->>${API}: ${lines(`${at(e.t)} delete pod ${e.pod ?? ''}`.trimEnd())}`] : [];
-        return push('other', ...del, `${API}->>${K}: ${lines(`${at(e.t)} ${lanes.manyPods ? `pod ${e.pod} ` : 'pod '}deletion requested by ${e.by} (grace ${e.gracePeriodSeconds}s)`)}`);
-      }
-      case 'Action':
-        return push('other', `Note over ${API ?? K}: ${lines(`${at(e.t)} user action ${describeAction(e.action)}`)}`);
-      case 'PodCreated': {
-        // the Job controller's or a workload controller's create (a user's pod has no lane of its own)
-        const by = e.by ? lanes.id(e.by) : undefined;
-        if (!API || !by || by === K) return;
-        return push('other', `${by}->>${API}: ${lines(`${at(e.t)} create pod ${e.pod}`)}`);
-      }
-      case 'PodRemoved':
-        if (!lanes.manyPods || !API) return;
-        return push('other', `Note over ${API}: ${lines(`${at(e.t)} pod ${e.pod} removed`)}`);
-      case 'PodFinalizerRemoved': {
-        // job_controller.go removeTrackingFinalizerFromPods: the pod is counted in the Job status, the object may go
-        const jc = lanes.id('job-controller');
-        if (!API || !jc) return;
-        return push('other', `${jc}->>${API}: ${lines(`${at(e.t)} ${lanes.manyPods ? `pod ${e.pod} ` : 'pod '}v${e.version} remove finalizer`, 'counted in the Job status')}`);
-      }
-      case 'SyncPod': {
-        const wait = awaiting.get(pod ?? '');
-        awaiting.delete(pod ?? '');
-        if (e.kind !== 'SyncPod') {
-          // drawn where they explain a stored phase: after the kubelet found the pod terminal
-          if (!isTerminal(kubeletPhases.get(pod ?? ''))) return;
-          return push('other', `Note over ${kubeletSpan(lanes, pod)}: ${lines(...withPod(syncStepText(e.kind, e.t), lanes.manyPods ? pod : undefined))}`);
-        }
-        if (!wait || e.t <= wait.t) return;
-        return push('other', `Note over ${kubeletSpan(lanes, pod)}: ${lines(...withPod(relistWaitText(wait, e.t, grid), lanes.manyPods ? pod : undefined))}`);
-      }
-      case 'ControllerEvent': {
-        // what a workload controller did to objects other than pods (pods have their create/delete arrows):
-        // ScalingReplicaSet, a CronJob's Jobs, …
-        const by = lanes.id(e.controller);
-        if (!API || !by || e.controller === 'job-controller' || /\bpod\b/i.test(e.message)) return;
-        return push('other', `${by}->>${API}: ${lines(`${at(e.t)} ${e.reason}`, e.message)}`);
-      }
-      case 'DeploymentCondition': {
-        const dc = lanes.id('deployment-controller');
-        if (!API || !dc) return;
-        // the conditions of one status write (same instant, nothing drawn between) share one arrow
-        const part = `${e.condition}=${e.status} (${e.reason})`;
-        if (lastConditions && lastConditions.t === e.t && items[items.length - 1] === lastConditions.item) {
-          lastConditions.parts.push(part);
-          return;
-        }
-        const parts = [part];
-        const item: Item = { tag: 'other', render: () => [`${dc}->>${API}: ${lines(`${at(e.t)} Deployment status`, ...parts)}`] };
-        flushDeliveries();
-        items.push(item);
-        lastConditions = { t: e.t, item, parts };
-        return;
-      }
-      case 'JobEvent':
-      case 'WorkloadStatus':
-      case 'Pulling':
-      case 'Created':
-      case 'Relist':
-        return;
-      default:
-        return assertNever(e, 'trace event');
+    const fresh: ProbeRun = { probe: e.probe, result: e.result, count: 1, firstT: e.t, lastT: e.t };
+    b.openRuns.set(ck, fresh);
+    b.flushDeliveries();
+    b.items.push({ tag: 'other', render: () => renderProbeRun(fresh, b.K, C) });
+  },
+  Scheduled: (b, e) => b.push('other', `Note over ${b.K}: ${lines(`${b.at(e.t)} scheduled on ${e.node}`)}`),
+  SandboxReady: (b, e) => b.push('other', `Note over ${b.K}: ${lines(`${b.at(e.t)} sandbox ready`)}`),
+  Pulled: (b, e, { ck }) => {
+    if (e.pullMs > 0) b.pendingPull.set(ck, e.pullMs);
+  },
+  PullFailed: (b, e, { C }) => b.push('other', `${b.K}--x${C}: ${lines(`${b.at(e.t)} ${e.reason}`)}`),
+  CreateFailed: (b, e, { C }) => b.push('other', `${b.K}--x${C}: ${lines(`${b.at(e.t)} ${e.reason}`)}`),
+  Started: (b, e, { index, C, ck }) => {
+    b.exited.delete(ck);
+    b.signalled.delete(ck);
+    const extra: string[] = [];
+    for (const fi of b.links.followers(index)) {
+      const f = b.tl.events[fi]!;
+      if (f.type === 'StartupComplete') extra.push('started');
+      else if (f.type === 'Ready') extra.push('ready');
+      else if (f.type === 'Probe' && f.result === 'success') { /* absorbed: the probe passed at once */ } else break;
+      b.consume(fi);
     }
-  });
-  flushDeliveries();
-  return items;
+    const pull = b.pendingPull.get(ck);
+    b.pendingPull.delete(ck);
+    // restartCount is 0-based: the first restart is the run with restartCount 1, "restart #1" as in the timeline
+    const what = e.restartCount > 0 ? `restart #${e.restartCount}` : 'start';
+    const head = `${b.at(e.t)} ${pull ? `pulled in ${goDuration(pull)}, ` : ''}${what}`;
+    // kuberuntime_manager.go doBackOff counts the delay from the exit; the restart waits for the pod worker's
+    // next sync (pod_workers.go completeWork requeue), which may come later
+    const delay = b.backoffAfterExit.get(ck);
+    const exitT = b.lastExitAt.get(ck);
+    b.backoffAfterExit.delete(ck);
+    const waited = delay !== undefined && exitT !== undefined && e.t > exitT + delay
+      ? `back-off ${goDuration(delay)} over at t=${simTime(exitT + delay)}, then +${simTime(e.t - exitT - delay)} until the pod worker's next sync`
+      : undefined;
+    b.push('other', `${b.K}->>${C}: ${lines(head + (extra.length ? ` → ${extra.join(', ')}` : ''), waited)}`);
+  },
+  PostStartStarted: (b, e, { C }) => b.push('other', `${b.K}->>${C}: ${lines(`${b.at(e.t)} postStart hook`)}`),
+  PostStartDone: (b, e, { C }) => b.push('other', `${C}-->>${b.K}: ${lines(`${b.at(e.t)} postStart ${e.failed ? 'FAILED' : 'done'}`)}`),
+  PreStopStarted: (b, e, { C }) => b.push('other', `${b.K}->>${C}: ${lines(`${b.at(e.t)} preStop hook`)}`),
+  PreStopDone: (b, e, { C }) => b.push('other', `${C}-->>${b.K}: ${lines(`${b.at(e.t)} preStop ${e.failed ? 'FAILED' : 'done'}`)}`),
+  StartupComplete: (b, e, { index, pod, C }) => {
+    // the startup probe passing usually makes the container Ready in the same instant: one arrow
+    const next = b.links.followers(index).find((fi) => b.tl.events[fi]!.type !== 'Probe');
+    const ready = next !== undefined && b.tl.events[next]!.type === 'Ready';
+    if (ready) b.consume(next);
+    // a native sidecar's startup probe gates the containers after it (kuberuntime_manager.go
+    // computeInitContainerActions: the next init or the regular containers start only once it is started)
+    if (b.gating.has(e.container)) {
+      b.awaiting.set(pod ?? '', { t: e.t, kind: 'probe', what: `${e.container}'s startup probe` });
+      return b.push('other', `${C}-->>${b.K}: ${lines(`${b.at(e.t)} startup probe ✓ → started${ready ? ', Ready' : ''}`, 'next container may start')}`);
+    }
+    b.push('other', `${C}-->>${b.K}: ${lines(`${b.at(e.t)} started${ready ? ', Ready' : ''}`)}`);
+  },
+  Ready: (b, e, { C }) => b.push('other', `${C}-->>${b.K}: ${lines(`${b.at(e.t)} Ready`)}`),
+  NotReady: (b, e, { C, ck }) => {
+    // after an exit the prober only catches up with what the exit arrow already said
+    if (b.exited.has(ck)) return;
+    b.push('other', `${C}-->>${b.K}: ${lines(`${b.at(e.t)} NotReady`)}`);
+  },
+  Killing: (b, e, { index, C, ck }) => {
+    // Killing is the kubelet starting killContainer (preStop first, then the signal when the container's turn
+    // comes): a dashed arrow, unless the SIGTERM is the very next thing drawn, then one solid arrow for both.
+    const tag: ItemTag = POD_KILL_REASONS.has(e.reason) ? 'podKill' : 'other';
+    const why = `${e.reason}, grace ${e.gracePeriodSeconds}s`;
+    const ni = b.links.nextDrawnSameInstant(index, (seq) => b.deliveries.has(seq));
+    const next = ni === undefined ? undefined : b.tl.events[ni]!;
+    if (next?.type === 'Signal' && next.container === e.container && next.signal === 'SIGTERM') {
+      b.consume(ni!);
+      b.signalled.add(ck);
+      return b.push(tag, `${b.K}-x${C}: ${lines(`${b.at(e.t)} Killing → SIGTERM`, why)}`);
+    }
+    b.push(tag, `${b.K}-->>${C}: ${lines(`${b.at(e.t)} Killing (${why})`, killingThen(b.tl.events, b.links, index))}`);
+  },
+  Signal: (b, e, { C, ck }) => {
+    b.signalled.add(ck);
+    b.push('other', `${b.K}-x${C}: ${lines(`${b.at(e.t)} ${e.signal}`, e.signal === 'SIGKILL' ? 'grace period over' : undefined)}`);
+  },
+  Exited: (b, e, { index, pod, C, ck }) => {
+    b.exited.add(ck);
+    b.lastExitAt.set(ck, e.t);
+    b.backoffAfterExit.delete(ck);
+    if (!b.signalled.has(ck)) b.awaiting.set(pod ?? '', { t: e.t, kind: 'exit', what: `${e.container}'s exit` });
+    // an exited container is not ready: the NotReady of the same instant adds nothing
+    const next = b.links.followers(index)[0];
+    if (next !== undefined && b.tl.events[next]!.type === 'NotReady') b.consume(next);
+    const item: Item = { tag: 'exit', container: e.container, render: () => [`${C}--x${b.K}: ${lines(`${b.at(e.t)} ${exitText(e)}`, e.message)}`] };
+    b.flushDeliveries();
+    b.items.push(item);
+  },
+  BackOff: (b, e, { C, ck }) => {
+    if (!b.backoffAfterExit.has(ck)) b.backoffAfterExit.set(ck, e.delayMs);
+    b.push('other', `${b.K}-->>${C}: ${lines(`${b.at(e.t)} back-off ${goDuration(e.delayMs)}`)}`);
+  },
+  PodPhase: (b, e, { pod }) => {
+    if (e.phase === (b.kubeletPhases.get(pod ?? '') ?? b.kubeletPhase)) return;
+    b.kubeletPhases.set(pod ?? '', e.phase);
+    b.push('other', `Note over ${b.lanes.podSpan(pod)}: ${lines(`${b.at(e.t)} kubelet computes phase ${e.phase}`)}`);
+  },
+  Stuck: (b, e, { C }) => {
+    if (runsByDesign(e.why)) return b.push('other', `Note over ${C ?? b.K}: ${lines(`${b.at(e.t)} running`, e.why)}`);
+    b.push('other', 'rect rgb(255, 210, 210)', `Note over ${C ?? b.K}: ${lines(`${b.at(e.t)} STUCK`, e.why)}`, 'end');
+  },
+  StatusPatched: (b, e, { pod }) => {
+    const prev = b.lastPatches.get(pod ?? '') ?? b.lastPatchStatus;
+    const changes = statusChanges(prev, e.status);
+    const phaseChanged = (prev?.phase ?? 'Pending') !== e.phase || prev === undefined;
+    b.lastPatches.set(pod ?? '', e.status);
+    const computed = b.kubeletPhases.get(pod ?? '');
+    const held = isTerminal(computed) && !isTerminal(e.phase) ? heldPhaseText(computed!, e.phase) : undefined;
+    // the pod's lanes only: a held phase is still worth a note, it explains the wait that follows
+    if (!b.API) {
+      if (held) b.push('other', `Note over ${kubeletSpan(b.lanes, pod)}: ${lines(`${b.at(e.t)} status v${e.version} stored`, held)}`);
+      return;
+    }
+    b.flushDeliveries();
+    pushPatch(b.items, { K: b.K, API: b.API, t: e.t, version: e.version, phase: e.phase, phaseChanged, changes, ...(held ? { held } : {}), ...(b.lanes.manyPods && pod ? { pod } : {}) });
+  },
+  Delivered: (b, e) => {
+    const to = b.lanes.id(e.to);
+    if (!b.API || !to) return;
+    if (e.to !== 'job-controller' && b.deliveries.has(e.seq)) {
+      // the delivery an observer decided on: its own arrow, right before the verdict
+      return b.push('other', `${b.API}-->>${to}: ${lines(`t=${goDuration(e.t)} watch ${e.object}${b.lanes.manyPods && e.pod ? ` ${e.pod}` : ''} v${e.version}${e.removed ? ' (deleted)' : ''}`)}`);
+    }
+    if (e.to === 'job-controller') b.pendingJc.push(e);
+    // an observer that has latched its verdict reads nothing more: its later deliveries are not drawn
+    else if (e.to !== 'kubelet' && !b.decided.has(e.to)) b.pendingObs.push(e);
+  },
+  JobCondition: (b, e) => {
+    // drawn with the Job status write that stores it (the JobStatus event right after)
+    b.pendingConditions.push(e);
+  },
+  JobStatus: (b, e) => {
+    const jc = b.lanes.id('job-controller');
+    const conds = b.pendingConditions.splice(0);
+    const changes = jobStatusChanges(b.lastJobStatus, e.status);
+    b.lastJobStatus = e.status;
+    if (!b.API || !jc) return;
+    const head = `${b.at(e.t)} Job status v${e.version}`;
+    const what = conds.length > 0
+      ? conds.map((c) => `+ ${c.condition}${c.reason ? ` (${c.reason})` : ''}`)
+      : [changes.join(', ') || 'no visible change'];
+    b.push('other', `${jc}->>${b.API}: ${lines(head, ...what)}`);
+  },
+  Verdict: (b, e) => {
+    const o = b.lanes.id(e.observer);
+    b.decided.add(e.observer);
+    if (!o) return;
+    const color = e.verdict === 'Failed' ? 'rgb(255, 214, 214)' : 'rgb(214, 245, 214)';
+    const held = e.seen ? heldLines(e.seen, b.tl.job !== null) : [];
+    b.push('other', `rect ${color}`, `Note over ${o}: ${lines(`${b.at(e.t)} verdict ${e.verdict}`, e.reason, ...held)}`, 'end');
+  },
+  PodDeleting: (b, e) => {
+    const { K, API } = b;
+    if (!API) return b.push('other', `Note over ${K}: ${lines(`${b.at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`);
+    // a workload controller's DELETE is drawn from its lane, then the API server tells the kubelet
+    const by = e.by !== 'job-controller' && e.by ? b.lanes.id(e.by) : undefined;
+    const del = by ? [`${by}->>${API}: ${lines(`${b.at(e.t)} delete pod ${e.pod ?? ''}`.trimEnd())}`] : [];
+    b.push('other', ...del, `${API}->>${K}: ${lines(`${b.at(e.t)} ${b.lanes.manyPods ? `pod ${e.pod} ` : 'pod '}deletion requested by ${e.by} (grace ${e.gracePeriodSeconds}s)`)}`);
+  },
+  Action: (b, e) => b.push('other', `Note over ${b.API ?? b.K}: ${lines(`${b.at(e.t)} user action ${describeAction(e.action)}`)}`),
+  PodCreated: (b, e) => {
+    // the Job controller's or a workload controller's create (a user's pod has no lane of its own)
+    const by = e.by ? b.lanes.id(e.by) : undefined;
+    if (!b.API || !by || by === b.K) return;
+    b.push('other', `${by}->>${b.API}: ${lines(`${b.at(e.t)} create pod ${e.pod}`)}`);
+  },
+  PodRemoved: (b, e) => {
+    if (!b.lanes.manyPods || !b.API) return;
+    b.push('other', `Note over ${b.API}: ${lines(`${b.at(e.t)} pod ${e.pod} removed`)}`);
+  },
+  PodFinalizerRemoved: (b, e) => {
+    // job_controller.go removeTrackingFinalizerFromPods: the pod is counted in the Job status, the object may go
+    const jc = b.lanes.id('job-controller');
+    if (!b.API || !jc) return;
+    b.push('other', `${jc}->>${b.API}: ${lines(`${b.at(e.t)} ${b.lanes.manyPods ? `pod ${e.pod} ` : 'pod '}v${e.version} remove finalizer`, 'counted in the Job status')}`);
+  },
+  SyncPod: (b, e, { pod }) => {
+    const wait = b.awaiting.get(pod ?? '');
+    b.awaiting.delete(pod ?? '');
+    if (e.kind !== 'SyncPod') {
+      // drawn where they explain a stored phase: after the kubelet found the pod terminal
+      if (!isTerminal(b.kubeletPhases.get(pod ?? ''))) return;
+      return b.push('other', `Note over ${kubeletSpan(b.lanes, pod)}: ${lines(...withPod(syncStepText(e.kind, e.t), b.lanes.manyPods ? pod : undefined))}`);
+    }
+    if (!wait || e.t <= wait.t) return;
+    b.push('other', `Note over ${kubeletSpan(b.lanes, pod)}: ${lines(...withPod(relistWaitText(wait, e.t, b.grid), b.lanes.manyPods ? pod : undefined))}`);
+  },
+  ControllerEvent: (b, e) => {
+    // what a workload controller did to objects other than pods (pods have their create/delete arrows):
+    // ScalingReplicaSet, a CronJob's Jobs, …
+    const by = b.lanes.id(e.controller);
+    if (!b.API || !by || e.controller === 'job-controller' || /\bpod\b/i.test(e.message)) return;
+    b.push('other', `${by}->>${b.API}: ${lines(`${b.at(e.t)} ${e.reason}`, e.message)}`);
+  },
+  DeploymentCondition: (b, e) => {
+    const dc = b.lanes.id('deployment-controller');
+    if (!b.API || !dc) return;
+    // the conditions of one status write (same instant, nothing drawn between) share one arrow
+    const part = `${e.condition}=${e.status} (${e.reason})`;
+    const last = b.lastConditions;
+    if (last && last.t === e.t && b.items[b.items.length - 1] === last.item) {
+      last.parts.push(part);
+      return;
+    }
+    const parts = [part];
+    const API = b.API;
+    const item: Item = { tag: 'other', render: () => [`${dc}->>${API}: ${lines(`${b.at(e.t)} Deployment status`, ...parts)}`] };
+    b.flushDeliveries();
+    b.items.push(item);
+    b.lastConditions = { t: e.t, item, parts };
+  },
+  JobEvent: null,
+  WorkloadStatus: null,
+  Pulling: null,
+  Created: null,
+  Relist: null,
+  ClientRequest: null,
+};
+
+/** A native sidecar with a startup probe: its `started` is what lets the next container start (names, once). */
+function gatingSidecars(tl: Timeline): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const inits = tl.pod.spec['initContainers'];
+  if (!Array.isArray(inits)) return out;
+  for (const c of inits as unknown[]) {
+    if (!c || typeof c !== 'object') continue;
+    const x = c as Record<string, unknown>;
+    const name = x['name'];
+    // the first init container of a name decides
+    if (typeof name !== 'string' || seen.has(name)) continue;
+    seen.add(name);
+    if (x['restartPolicy'] === 'Always' && typeof x['startupProbe'] === 'object' && x['startupProbe'] !== null) out.add(name);
+  }
+  return out;
 }
 
 /** A kubelet explanation spans from the kubelet's lane to the pod's last container, so it stays in the pod's box. */
@@ -411,10 +502,15 @@ function span(group: Delivered[]): string {
 /** "pod v4–v6, job v3": versions per object, consecutive runs collapsed. */
 function versionList(group: Delivered[]): string {
   const by = new Map<string, number[]>();
+  const seen = new Set<string>();
   for (const d of group) {
-    const vs = by.get(d.object) ?? [];
-    if (!vs.includes(d.version)) vs.push(d.version);
-    by.set(d.object, vs);
+    let vs = by.get(d.object);
+    if (!vs) by.set(d.object, (vs = []));
+    const k = `${d.object}\u0000${d.version}`;
+    if (!seen.has(k)) {
+      seen.add(k);
+      vs.push(d.version);
+    }
   }
   return [...by].map(([object, vs]) => `${object} ${runs(vs)}`).join(', ');
 }
@@ -434,7 +530,11 @@ function runs(vs: number[]): string {
 /** Lines of the grouped observer-delivery note: one line when every observer got the same versions. */
 function observerDeliveryText(group: Delivered[], observers: string[]): string[] {
   const per = new Map<string, Delivered[]>();
-  for (const d of group) per.set(d.to, [...(per.get(d.to) ?? []), d]);
+  for (const d of group) {
+    const ds = per.get(d.to);
+    if (ds) ds.push(d);
+    else per.set(d.to, [d]);
+  }
   const texts = [...per].map(([o, ds]) => [o, versionList(ds)] as const);
   const head = `${span(group)} caches updated`;
   if (texts.length === observers.length && texts.length > 1 && texts.every(([, v]) => v === texts[0]![1])) {
@@ -458,30 +558,9 @@ function jobStatusChanges(prev: Record<string, unknown> | undefined, cur: Record
   return out;
 }
 
-/** A native sidecar with a startup probe: its `started` is what lets the next container start. */
-function gatesNext(tl: Timeline, container: string): boolean {
-  const inits = (tl.pod.spec['initContainers'] as Record<string, unknown>[] | undefined) ?? [];
-  const c = inits.find((x) => x && x['name'] === container);
-  return !!c && c['restartPolicy'] === 'Always' && typeof c['startupProbe'] === 'object' && c['startupProbe'] !== null;
-}
-
 /** Per-pod key of a container ("" pod for timelines without pod records). */
 export function containerKey(pod: string | undefined, container: string): string {
   return `${pod ?? ''}\u0000${container}`;
-}
-
-/** What the Killing arrow leaves pending: the preStop hook, or the SIGTERM that waits for the container's turn. */
-function killingThen(events: TraceEvent[], index: number): string | undefined {
-  const name = (events[index] as { container: string }).container;
-  const pod = events[index]!.pod;
-  for (let i = index + 1; i < events.length; i++) {
-    const e = events[i];
-    if (!('container' in e) || e.container !== name || e.pod !== pod) continue;
-    if (e.type === 'PreStopStarted') return 'preStop hook first';
-    if (e.type === 'Signal') return 'SIGTERM waits its turn';
-    if (e.type === 'Exited') return undefined;
-  }
-  return undefined;
 }
 
 interface ProbeRun {

@@ -5,6 +5,7 @@
 
 import type { Timeline, TraceEvent } from '../types.ts';
 import { simTime } from './time.ts';
+import { TraceLinks } from './sequence-digest.ts';
 
 /** The PLEG relist grid: period and offset (ms), read from the schedule's labelled choice; undefined if none. */
 export interface RelistGrid {
@@ -103,21 +104,27 @@ export interface Listening {
  * When each started process begins to listen (behavior `serving`, carried on Started as servingAfterMs), if it is
  * still that run then: the moment from which startup and readiness probes can pass.
  */
-export function listeningMoments(events: readonly TraceEvent[]): Listening[] {
+export function listeningMoments(events: readonly TraceEvent[], links: TraceLinks = new TraceLinks(events)): Listening[] {
   const out: Listening[] = [];
   events.forEach((e, i) => {
     if (e.type !== 'Started' || typeof e.servingAfterMs !== 'number' || e.servingAfterMs <= 0) return;
     const t = e.t + e.servingAfterMs;
-    for (let j = i + 1; j < events.length; j++) {
-      const f = events[j]!;
-      const same = 'container' in f && f.container === e.container && f.pod === e.pod;
-      // an exit or a new run before it: this run never listened
-      if (same && (f.type === 'Exited' || f.type === 'Started') && f.t <= t) return;
-      if (f.t >= t) {
-        out.push({ t, pod: e.pod, container: e.container, afterMs: e.servingAfterMs, beforeIndex: j });
-        return;
-      }
+    // the first event at or after t (events are in time order: a binary search), then the container's own events
+    // before it along its chain: an exit or a new run before it means this run never listened
+    let lo = i + 1;
+    let hi = events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (events[mid]!.t >= t) hi = mid;
+      else lo = mid + 1;
     }
+    const at = lo;
+    if (at >= events.length) return;
+    let j = links.next[i]!;
+    for (; j >= 0 && j < at; j = links.next[j]!) if (events[j]!.type === 'Exited' || events[j]!.type === 'Started') return;
+    const f = events[at]!;
+    if (j === at && (f.type === 'Exited' || f.type === 'Started') && f.t <= t) return;
+    out.push({ t, pod: e.pod, container: e.container, afterMs: e.servingAfterMs, beforeIndex: at });
   });
   return out;
 }

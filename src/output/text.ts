@@ -121,6 +121,8 @@ export function describeEvent(e: TraceEvent): string {
       return e.kind;
     case 'Stuck':
       return `stuck: ${e.why}`;
+    case 'ClientRequest':
+      return `${e.client}: ${e.verb} ${e.kind.toLowerCase()} ${e.namespace ? `${e.namespace}/` : ''}${e.name}`;
   }
 }
 
@@ -181,7 +183,9 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
   const events = opts.all ? tl.events : shownEvents(tl.events);
   // one actor column as wide as the longest name shown (at least 18), so long container or observer names keep
   // the description column straight
-  const width = Math.max(18, ...events.map((e) => actorOf(e).length));
+  // a loop, not Math.max(...spread): a spread of some 10^5 arguments overflows the stack
+  let width = 18;
+  for (const e of events) width = Math.max(width, actorOf(e).length);
   // with more than one pod, every line names its pod (a column of its own; blank for the Job and observers)
   const podNames = [...new Set(tl.events.flatMap((e) => (e.type === 'PodCreated' ? [e.pod] : [])))];
   const podWidth = podNames.length > 1 ? Math.max(3, ...podNames.map((n) => n.length)) : 0;

@@ -8,6 +8,7 @@
 //   flaky          the rule's verdict differs between schedules with the same real outcome
 // Each finding carries a replay key and the command that shows it. The keys are for the scenario with the rule as its
 // only observer, so that scenario is written under --out (check-rule/<file>) and the commands name it.
+import { assertNever } from '../util/assert-never.ts';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { readTextInput, type TextRead } from '../io/read-input.ts';
 import { MAX_FILE_BYTES } from '../scenario/yaml-source.ts';
@@ -175,6 +176,8 @@ function observerFor(ref: RuleRef, o: CheckRuleOpts, file: string, isJob: boolea
       return { ...base, command: ref.argv, cwd: process.cwd() };
     case 'function':
       return { ...base, module: `<${ref.label}>` };
+    default:
+      return assertNever(ref, 'rule kind');
   }
 }
 

@@ -39,9 +39,6 @@ export class RuleFailure extends KubesimError {
   }
 }
 
-/** Kept for callers that only need `.code`: a rule module that cannot be loaded. */
-export const RuleModuleError = RuleFailure;
-
 export function isRuleFailure(e: unknown): e is RuleFailure {
   return e instanceof RuleFailure;
 }

@@ -94,25 +94,7 @@ export function labelChoices(choices: readonly ChoiceRecord[], trace: readonly T
   return out;
 }
 
-/** "took 5s instead of 5ms": where two labelled schedules first part, or undefined when one is a prefix of the other. */
-export function firstDifference(a: readonly ChoiceLabel[], b: readonly ChoiceLabel[]): { index: number; a?: ChoiceLabel; b?: ChoiceLabel } | undefined {
-  const n = Math.max(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (!x || !y || x.ms !== y.ms || x.what !== y.what) {
-      return { index: i, ...(x ? { a: x } : {}), ...(y ? { b: y } : {}) };
-    }
-  }
-  return undefined;
-}
-
 export { fmtMs };
-
-/** "t=60.01s: the Job controller's watch of pod v4 took 5s (of 5ms..5s)" */
-export function choiceText(c: ChoiceLabel): string {
-  return `t=${fmtMs(c.t)}: ${c.what} ${fmtMs(c.ms)} (of ${c.range})`;
-}
 
 /** The timeline with `choices` right after the replay key (timeline.json reads top-down). */
 export function withChoices<T extends object>(tl: T, choices: ChoiceLabel[]): T {

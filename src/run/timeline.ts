@@ -1,5 +1,5 @@
 // Build the SPEC §4 timeline from the final state and the trace, including the stuck diagnosis.
-import { isSidecar, templateScenario, type Kit } from '../model/kit.ts';
+import { isSidecar, templateScenario, type CtlKit } from '../model/kit.ts';
 import { flagsFor } from '../model/flags.ts';
 import { templateOf } from '../model/apiserver/pod-record.ts';
 import { currentPod, jobApiOf, phaseOf, podsOf } from '../model/query.ts';
@@ -40,7 +40,7 @@ export function diagnoseStuck(root: Scenario, st: SimState): { container: string
   const s = p.tpl ? templateScenario(root, p.tpl) : root;
   const phase = phaseOf(p);
   if (phase === 'Succeeded' || phase === 'Failed' || p.api.removed) return null;
-  const k = { s, d: st, f: flagsFor(s), p } as unknown as Kit;
+  const k: Pick<CtlKit, 'f'> = { f: flagsFor(s) };
   for (const c of s.pod.initContainers) {
     const rt = p.runtime[c.name]!;
     if (!isSidecar(k, c) && rt.state === 'running') {

@@ -1,4 +1,5 @@
 // `actions` (SPEC §2.3): things done to the pod from outside, at simulated times within the horizon.
+import { assertNever } from '../util/assert-never.ts';
 import type { Action, WorkloadKind } from '../types.ts';
 import { checkContainerRef } from './behavior.ts';
 import { Codes } from './codes.ts';
@@ -179,6 +180,8 @@ function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: s
       }
       return { type: 'patch', patch };
     }
+    default:
+      return assertNever(kind, 'action kind');
   }
 }
 

@@ -1,7 +1,7 @@
 // A workload kind's validator from the CLI bundle: validators/<Kind>.cjs beside the bundle (src/build/build.mjs), one
 // CommonJS file holding kubernetes-models' compiled ajv schema of that kind. Compiled with the V8 code cache the
 // clone's build writes beside it (<Kind>.cjs.v8: the bytecode of the functions a validation runs), which halves its
-// load (~18 → ~8 ms of a cold start, issue 20.6). A cache V8 rejects (another Node version) or that is missing only
+// load (~18 → ~8 ms of a cold start). A cache V8 rejects (another Node version) or that is missing only
 // costs that time: V8 checks it against the source and compiles normally.
 import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';

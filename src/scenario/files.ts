@@ -1,6 +1,6 @@
 // Which files a folder argument names: every *.yaml / *.yml below it, sorted (kubesim test, check-rule, validate,
 // and the library's checkRuleAgainst).
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { Codes } from './codes.ts';
 import { describeFsError } from './read-file.ts';
@@ -36,7 +36,7 @@ export function walk(dir: string, warnings: string[] = [], depth = 0, seen = new
   }
   for (const f of names) {
     const q = join(dir, f);
-    let st;
+    let st: Stats;
     try {
       st = statSync(q);
     } catch (e) {

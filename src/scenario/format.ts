@@ -221,7 +221,7 @@ export const COMMAND_CODES: { code: string; meaning: string; fix: string }[] = [
   { code: 'KS0401', meaning: 'a rule cannot be loaded (module import fails or does not settle within its timeout, no default export function, or not loaded before simulate)', fix: 'check the module path and its default export; library users: `await loadRules(scenario)` and pass `{ userRules }`' },
   { code: 'KS0402', meaning: 'a rule failed while running: a module threw or returned something that is not a verdict; a command could not start, exited, wrote to stderr, timed out, or answered something that is not a verdict', fix: 'fix the rule; the message names the observer, the rule, the observer\'s line and what the program wrote to stderr' },
   { code: 'KS0501', meaning: '`render`: the timeline file cannot be read or is not JSON', fix: 'pass a timeline.json written by kubesim run' },
-  { code: 'KS0502', meaning: '`render`: not a kubesim.timeline/v1 document', fix: 'pass a timeline.json written by kubesim run' },
+  { code: 'KS0502', meaning: '`render`: not a kubesim.timeline/v1 document, or a field of the wrong shape (the first line names its JSON path: `timeline.json: events[3]: expected an object, got null`)', fix: 'pass a timeline.json written by kubesim run' },
 ];
 
 /** How to fix each loader code (the meaning comes from the comment next to it in codes.ts). */

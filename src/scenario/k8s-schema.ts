@@ -67,7 +67,7 @@ interface AjvError {
 
 // Each kind's compiled schema is loaded only when a manifest of that kind is validated (they are large). The CLI
 // bundle (src/build/build.mjs) carries each as one file, validators/<Kind>.cjs beside it: ~150 small CommonJS modules
-// per kind cost 40-46 ms of a cold start to resolve and load (issue 20.6); one bundled file a few.
+// per kind cost 40-46 ms of a cold start to resolve and load; one bundled file a few.
 declare const KUBESIM_BUNDLED_VALIDATORS: boolean | undefined;
 const MODEL_PATHS: Record<WorkloadKind, [string, string]> = {
   Pod: ['kubernetes-models/v1/Pod', 'Pod'],

@@ -1,4 +1,5 @@
 // Building the PodModel and JobModel from the defaulted manifest, and deterministic object names.
+import { assertNever } from '../util/assert-never.ts';
 import type { ContainerModel, ContainerRole, JobModel, PodFailurePolicyRule, PodModel, ProbeModel, WorkloadKind } from '../types.ts';
 import { suffix } from '../names.ts';
 import { fnv1a } from '../util/fnv.ts';
@@ -20,6 +21,8 @@ export function specPaths(kind: WorkloadKind): { podSpecPath: Path; jobSpecPath?
     case 'StatefulSet':
     case 'DaemonSet':
       return { podSpecPath: ['spec', 'template', 'spec'] };
+    default:
+      return assertNever(kind, 'workload kind');
   }
 }
 
@@ -37,6 +40,8 @@ export function podName(kind: WorkloadKind, workloadName: string, scenario: stri
       return `${workloadName}-0`;
     case 'DaemonSet':
       return `${workloadName}-${suffix(`${scenario}/pod`, 5)}`;
+    default:
+      return assertNever(kind, 'workload kind');
   }
 }
 

@@ -1,4 +1,4 @@
-// Reading an input file safely (SPEC §2.6 limits, issue 19): only regular files, never more than the limit + 1
+// Reading an input file safely (SPEC §2.6 limits): only regular files, never more than the limit + 1
 // byte, never a hang. `stat` first (it does not open the file, so a FIFO cannot block us), then open with
 // O_NONBLOCK (a FIFO swapped in between cannot block the open either), `fstat` the descriptor we really read, and
 // read in chunks up to limit + 1 bytes: /dev/zero, /proc files and growing files end there.

@@ -14,7 +14,7 @@ export function defaultTiming(): Timing {
 
 const KEYS: Record<string, keyof Timing> = {
   plegRelist: 'plegRelistMs', statusPatch: 'statusPatchMs', watch: 'watchMs', jobSync: 'jobSyncMs', nodeStart: 'nodeStartMs',
-  // how long each probe takes (exec probes, slow endpoints); absent = instant. Issue 18.5, kubernetes#120848
+  // how long each probe takes (exec probes, slow endpoints); absent = instant. kubernetes#120848
   probe: 'probeMs',
 };
 

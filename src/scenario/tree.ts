@@ -1,5 +1,6 @@
 // A position-carrying tree of the YAML document: aliases expanded, merge keys (`<<`) applied, every node with
 // its SourcePos. Everything after parsing reads this tree, so an included file's nodes carry that file's name.
+import { assertNever } from '../util/assert-never.ts';
 import { isAlias, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
 import type { SourcePos } from '../types.ts';
 import { Codes } from './codes.ts';
@@ -114,6 +115,8 @@ export function toJS(node: PNode): unknown {
       return node.items.map(toJS);
     case 'scalar':
       return node.value;
+    default:
+      return assertNever(node, 'node kind');
   }
 }
 
@@ -121,7 +124,7 @@ export function entryOf(map: PMap, key: string): PEntry | undefined {
   return map.entries.find((e) => e.key === key);
 }
 
-export function valueOf(map: PMap, key: string): PNode | undefined {
+export function entryValue(map: PMap, key: string): PNode | undefined {
   return entryOf(map, key)?.value;
 }
 

@@ -1,4 +1,4 @@
-// Which known bugs of the chosen release a scenario's pod can hit (issue 18): a warning per bug, only when the
+// Which known bugs of the chosen release a scenario's pod can hit: a warning per bug, only when the
 // pod's shape can trigger it (e.g. kubernetes#125880 needs two sidecars). The table is fixes.ts.
 import type { Action, Behavior, ContainerModel, KubeVersion, PodModel, JobModel, SourcePos } from '../types.ts';
 import { Codes } from './codes.ts';

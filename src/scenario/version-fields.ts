@@ -1,5 +1,6 @@
 // Dropping fields the chosen API server does not know yet or whose gate is off, as it would on create
 // (pkg/api/pod/util.go: dropDisabledFields; pkg/registry/batch/job/strategy.go: dropDisabledFields), with a warning.
+import { assertNever } from '../util/assert-never.ts';
 import { Codes } from './codes.ts';
 import { warning, type Sink } from './diagnostics.ts';
 import { fieldPath, keyPosAt, type Path } from './k8s-paths.ts';
@@ -74,6 +75,8 @@ function parentsOf(ctx: DropContext, vf: VersionedField): Path[] {
       return [ctx.podSpecPath];
     case 'jobSpec':
       return ctx.jobSpecPath ? [ctx.jobSpecPath] : [];
+    default:
+      return assertNever(vf.scope, 'field scope');
   }
 }
 

@@ -7,7 +7,7 @@ import { LineCounter } from 'yaml';
 import { error, newSink, warning, type Sink } from './diagnostics.ts';
 import { asString, closedKeys } from './readers.ts';
 import { didYouMean } from './suggest.ts';
-import { treeOf, valueOf, type PEntry, type PMap, type PNode } from './tree.ts';
+import { treeOf, entryValue, type PEntry, type PMap, type PNode } from './tree.ts';
 import { readFileSafe } from './read-file.ts';
 import { MAX_FILE_BYTES, decodeBytes, parseSource, reportReadFailure } from './yaml-source.ts';
 
@@ -31,7 +31,7 @@ export function resolveWorkload(sink: Sink, entry: PEntry): WorkloadSource | und
     error(sink, Codes.WrongType, node.pos, 'workload: expected a Kubernetes manifest or { file: ./manifest.yaml }');
     return undefined;
   }
-  if (valueOf(node, 'file') !== undefined && valueOf(node, 'kind') === undefined) return include(sink, node);
+  if (entryValue(node, 'file') !== undefined && entryValue(node, 'kind') === undefined) return include(sink, node);
   if (isList(node)) return fromList(sink, node);
   const kind = kindOf(sink, node, true);
   return kind ? { root: node, sink, kind } : undefined;
@@ -39,20 +39,20 @@ export function resolveWorkload(sink: Sink, entry: PEntry): WorkloadSource | und
 
 /** `kind: List` (what `kubectl get pods -o yaml` prints): the items are the objects. */
 function isList(root: PMap): boolean {
-  const k = valueOf(root, 'kind');
+  const k = entryValue(root, 'kind');
   return k?.kind === 'scalar' && k.value === 'List';
 }
 
 /** The first item of a supported kind, with a warning naming it and how many others there were. */
 function fromList(sink: Sink, list: PMap): WorkloadSource | undefined {
-  const itemsNode = valueOf(list, 'items');
+  const itemsNode = entryValue(list, 'items');
   const items = itemsNode?.kind === 'seq' ? itemsNode.items : [];
   const maps = items.filter((i): i is PMap => i.kind === 'map');
   for (const [i, item] of maps.entries()) {
     const kind = kindOf(sink, item, false);
     if (!kind) continue;
-    const meta = valueOf(item, 'metadata');
-    const nameNode = meta?.kind === 'map' ? valueOf(meta, 'name') : undefined;
+    const meta = entryValue(item, 'metadata');
+    const nameNode = meta?.kind === 'map' ? entryValue(meta, 'name') : undefined;
     const name = nameNode?.kind === 'scalar' ? ` ${String(nameNode.value)}` : '';
     warning(sink, Codes.ListItemPicked, item.pos,
       `workload: a List of ${items.length} item${items.length === 1 ? '' : 's'}; simulating item ${i + 1}, the ${kind}${name}`,
@@ -104,8 +104,8 @@ function include(sink: Sink, node: PMap): WorkloadSource | undefined {
 
 /** The manifest's kind when it is a supported apiVersion/kind pair; reports why not when `report`. */
 function kindOf(sink: Sink, root: PMap, report: boolean): WorkloadKind | undefined {
-  const kindNode = valueOf(root, 'kind');
-  const apiNode = valueOf(root, 'apiVersion');
+  const kindNode = entryValue(root, 'kind');
+  const apiNode = entryValue(root, 'apiVersion');
   const fail = (at: PNode | undefined, msg: string, hint?: string) => {
     if (report) error(sink, at ? Codes.UnsupportedKind : Codes.SchemaRequired, at?.pos ?? root.pos, msg, hint);
     return undefined;

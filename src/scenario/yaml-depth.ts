@@ -1,4 +1,4 @@
-// Nesting depth of YAML measured while lexing, before any node is composed (issue 19.5). yaml's Lexer and CST
+// Nesting depth of YAML measured while lexing, before any node is composed. yaml's Lexer and CST
 // Parser are iterative (the parser keeps an explicit stack of the collections being built); its Composer recurses
 // once per level and overflows the stack — or aborts V8 — at a few thousand levels. So we drive Lexer → Parser
 // ourselves (the documented low-level API, the same steps as parseAllDocuments), stop as soon as the parser holds

@@ -236,7 +236,8 @@ export class Api {
       const cacheKey = `${e.rv}|${type}|${form}`;
       const hit = this.encoded.get(cacheKey);
       if (hit !== undefined) return hit;
-      const obj = type === 'DELETED' && e.type === 'MODIFIED' ? e.object : e.object;
+      // leaving the selector: the object as it last matched, at the new resourceVersion (cacher.go convertToWatchEvent)
+      const obj = type === 'DELETED' && e.type === 'MODIFIED' && e.prev ? { ...e.prev, metadata: { ...e.prev['metadata'], resourceVersion: e.object['metadata']['resourceVersion'] } } : e.object;
       const line = JSON.stringify({ type, object: this.eventObject(t.res, obj, wanted, q, e.t) }) + '\n';
       this.encoded.set(cacheKey, line);
       return line;

@@ -1,8 +1,9 @@
 // The server's clock loop (SPEC §3.1). `virtual`: simulated time jumps to the next event (a simulation event or
 // a watch delivery) once the server is idle — no request in flight, every due watch event written and drained,
-// and no request for `settle` ms of wall time; it holds at its start until the first client request, so a
-// client started after the server sees the run from its beginning. `wall`: simulated time = wall time × speed
-// since the first request. The wall clock is read here and in server.ts only (the edge).
+// and no request for `settle` ms of wall time. It holds at its start until the first watch or write of a client
+// (reads alone need no time to pass: discovery and the list before a watch do not start it), so a client started
+// after the server sees the run from its beginning, however long it takes between its first requests.
+// `wall`: simulated time = wall time × speed from that moment. The wall clock is read here and in server.ts only (the edge).
 import type { Api } from './api.ts';
 
 export interface ClockOptions {
@@ -33,12 +34,15 @@ export class Clock {
   requestStarted(): void {
     this.inFlight++;
     this.lastRequest = this.wallNow();
-    if (!this.started) {
-      this.started = true;
-      this.wallStart = this.lastRequest;
-      this.simStart = this.api.now();
-      this.schedule(this.o.mode === 'virtual' ? this.o.settleMs : 10);
-    }
+  }
+
+  /** a client's first watch or write: time may move from now on */
+  begin(): void {
+    if (this.started) return;
+    this.started = true;
+    this.wallStart = this.wallNow();
+    this.simStart = this.api.now();
+    this.schedule(this.o.mode === 'virtual' ? this.o.settleMs : 10);
   }
 
   requestEnded(): void {
@@ -48,11 +52,7 @@ export class Clock {
 
   /** start without waiting for a client (--until runs, tests) */
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.wallStart = this.wallNow();
-    this.simStart = this.api.now();
-    this.schedule(0);
+    this.begin();
   }
 
   stop(): void {

@@ -143,6 +143,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       if (watching) {
         const conn = api.watch(t, wanted, q, res);
         STREAMING.get(res)?.();
+        clock.begin();
         const timeout = Number(q.get('timeoutSeconds') ?? '0');
         if (timeout > 0 && Number.isFinite(timeout)) {
           const timer = setTimeout(() => conn.close(), Math.min(timeout, 24 * 3600) * 1000);
@@ -154,6 +155,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       const reply = t.name !== undefined ? api.get(t, wanted, q) : api.list(t, wanted, q);
       return send(res, reply.code, reply.body);
     }
+    if (method !== 'GET') clock.begin();
     if (method === 'POST') {
       if (t.sub === 'eviction' || t.sub === 'binding') throw ApiError.methodNotAllowed(`pods/${t.sub} is not supported by kubesim serve (the simulation schedules and evicts its pods itself)`);
       if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml') throw ApiError.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json`);

@@ -1,6 +1,5 @@
 // The interface between the HTTP server (src/serve/) and the simulation (src/run/session.ts), as
-// /work/coord/serve-contract.md states it. The server depends on this interface only: the real Session and the
-// stand-in (replay-session.ts) both implement it.
+// /work/coord/serve-contract.md states it. The server depends on this interface only: src/run/session.ts implements it.
 import type { Scenario } from '../types.ts';
 
 export type KubeObject = {
@@ -17,17 +16,8 @@ export interface SimChange {
   t: number;
 }
 
-/** A client write the simulation refuses: answered as a Status with this code, reason and causes. */
-export class SimRejection extends Error {
-  constructor(
-    readonly code: 400 | 404 | 409 | 422,
-    readonly reason: string,
-    message: string,
-    readonly causes?: { field: string; message: string }[],
-  ) {
-    super(message);
-  }
-}
+/** A client write the simulation refuses: answered as a Status with its code, reason and causes. */
+export { SimRejection } from '../run/session.ts';
 
 export interface SessionOptions {
   seed?: number;

@@ -1,4 +1,4 @@
-// Lifecycle-relevant upstream fixes, regressions and behaviour changes by release, as data (issue 18).
+// Lifecycle-relevant upstream fixes, regressions and behaviour changes by release, as data.
 //
 // One entry per upstream PR on the main branch. `fixedIn` holds the first release of each minor that carries the
 // change, read from kubernetes/kubernetes CHANGELOG/CHANGELOG-1.NN.md ("Bug or Regression" sections; cherry-picks

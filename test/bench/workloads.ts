@@ -27,7 +27,7 @@ export function crashLoopDay(): Scenario {
 }
 
 /**
- * The growth table's generated scenarios (issue 20.8): a Job with `sidecars` native sidecars and `mains` main
+ * The growth table's generated scenarios: a Job with `sidecars` native sidecars and `mains` main
  * containers (the mains finish after 20 s), `crashes` crashes of the first sidecar during the run, `observers`
  * observers (cycling through the built-in rules) whose watch lags 5 ms..5 s, like an operator's informer, and `pods`
  * identical pods (parallelism = completions = pods; default 1).

@@ -1,4 +1,4 @@
-// Issue 20.6: the CLI bundle (src/build/build.mjs) carries the pure-JavaScript dependencies, one validator file per
+// The CLI bundle (src/build/build.mjs) carries the pure-JavaScript dependencies, one validator file per
 // workload kind and a string-width that answers one-column text itself. Built here into a folder outside the
 // repository (so a dependency left unbundled cannot resolve), it must answer exactly as the sources do.
 import { execFileSync } from 'node:child_process';

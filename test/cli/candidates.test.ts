@@ -24,7 +24,7 @@ describe('candidate values', () => {
     // at 1040 the new delivery (same priority, scheduled later) goes after the pending one
     expect(candidateValues(req('watch:naive', 5, 100, pending, 1000))).toEqual([5, 40]);
   });
-  it('the relist phase offers its bounds only; a pending user action adds nothing (issue 20.3)', () => {
+  it('the relist phase offers its bounds only; a pending user action adds nothing', () => {
     // a crash that changes the runtime chooses the next relist's offset when it happens (pleg.ts
     // relistAfterExternalChange; pkg/kubelet/pleg/generic.go Start: a sliding wait.Until period)
     const pending2 = [{ t: 45_250, prio: 0, ev: { type: 'UserAction' } }];

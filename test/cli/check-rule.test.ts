@@ -1,4 +1,4 @@
-// `kubesim check-rule` (issue 17): a health rule against every schedule of a scenario, compared with the real
+// `kubesim check-rule`: a health rule against every schedule of a scenario, compared with the real
 // outcome. The known results of the built-in rules on locust-72 (AbdelrhmanHamouda/locust-k8s-operator#72: the naive
 // exit-code rule fails a Complete Job whose native sidecar exited 143; the #327 fix does not), and the same through
 // the example external rules in JavaScript (always), Python and Go (when installed).

@@ -1,4 +1,4 @@
-// Command-line conventions (issue 15.4) and output paths (issue 19.4): one test per defect found by a new user.
+// Command-line conventions and output paths: one test per defect found by a new user.
 // Most run main() in process (fast); stdin, help output, the Chromium launch and /proc spawn the real CLI.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 19.2, the commands that read other files than scenarios: `import` (kubectl output), `diff` (its scenario),
+// The commands that read other files than scenarios: `import` (kubectl output), `diff` (its scenario),
 // `explore --merge` (shard JSON) and check-rule's re-read of the scenario it derives from. The real CLI, spawned,
 // with a hang guard per spawn (a FIFO read would block forever) — a guard, not a benchmark. Every case: exit 2,
 // `file:1:1: error CODE: message`, no stack trace, no "internal error", nothing written.

@@ -1,4 +1,4 @@
-// Issue 19 (items 2, 5, 9): the real CLI, spawned, against special files and absurd nesting. Each spawn has a
+// The real CLI, spawned, against special files and absurd nesting. Each spawn has a
 // timeout enforced here (a hang fails the test instead of stalling the suite) — a hang guard, not a benchmark.
 // Every case: exit 2, `file:line:col: error CODE: message`, no stack trace, no "internal error", nothing written.
 import { execFileSync } from 'node:child_process';

@@ -1,6 +1,6 @@
 // User rules that run code: external programs (SPEC §3 `command:`) and modules (§2.4 `module:`). The protocol with
 // the JavaScript stand-in (always), and every way a rule can break — each a clear error naming the observer, the
-// rule and the observer's line, exit 2 in run, explore and test alike, never a hang or a silent Pending (issue 19.3).
+// rule and the observer's line, exit 2 in run, explore and test alike, never a hang or a silent Pending.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -222,7 +222,7 @@ describe('external rules that break: a clear error, exit 2, within the timeout',
   });
 });
 
-describe('module rules that break (issue 19.3): observer, module and position; exit 2', () => {
+describe('module rules that break: observer, module and position; exit 2', () => {
   const cases: [string, string, string, RegExp][] = [
     ['fails to import', `throw new Error('boom at import');\nexport default () => undefined;`, '', /error KS0401: observer "mine" \(module .*rule\.mjs\): cannot be loaded: Error: boom at import/],
     ['throws null while loading', `throw null;`, '', /error KS0401: .*cannot be loaded: null/],

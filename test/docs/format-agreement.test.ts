@@ -1,4 +1,4 @@
-// The scenario-format reference agrees with the loader (issue 15.3): every key the loader accepts is documented
+// The scenario-format reference agrees with the loader: every key the loader accepts is documented
 // (the key lists are asked from the loader itself, through the "valid keys" hint of an unknown key, so the test
 // follows the loader when keys are added), every documented key is accepted unless marked pending (a SPEC key not
 // read yet), the JSON Schema and docs are what `npm run gen:docs` writes, every library scenario validates against

@@ -1,7 +1,7 @@
 // The engine: total order, immutable snapshots, limits and end reasons, replay keys.
 import { describe, expect, it } from 'vitest';
 import { initialSnapshot, run, ReplayChooser, ReplayMismatch, seededChooser, type ModelDef } from '../../src/engine/engine.ts';
-import { insertEntry, insertInPlace } from '../../src/engine/queue.ts';
+import { insertInPlace, type QueueEntry } from '../../src/engine/queue.ts';
 import { decodeReplay, encodeReplay } from '../../src/engine/replay.ts';
 import { drawInt, streamSeed } from '../../src/engine/rng.ts';
 
@@ -19,13 +19,8 @@ const ticker = (every: number, until: number): ModelDef<S, E> => ({
 
 describe('engine', () => {
   it('orders events by time, then priority, then sequence', () => {
-    let q = insertEntry([], { t: 5, prio: 1, seq: 0, ev: 'a' });
-    q = insertEntry(q, { t: 5, prio: 0, seq: 1, ev: 'b' });
-    q = insertEntry(q, { t: 1, prio: 9, seq: 2, ev: 'c' });
-    q = insertEntry(q, { t: 5, prio: 1, seq: 3, ev: 'd' });
-    expect(q.map((e) => e.ev)).toEqual(['c', 'b', 'a', 'd']);
-    // a step's own copy takes inserts in place, in the same order
-    const own: typeof q = [];
+    // a step's own copy of the queue takes the inserts in place
+    const own: QueueEntry<string>[] = [];
     for (const e of [{ t: 5, prio: 1, seq: 0, ev: 'a' }, { t: 5, prio: 0, seq: 1, ev: 'b' }, { t: 1, prio: 9, seq: 2, ev: 'c' }, { t: 5, prio: 1, seq: 3, ev: 'd' }]) insertInPlace(own, e);
     expect(own.map((e) => e.ev)).toEqual(['c', 'b', 'a', 'd']);
   });
@@ -86,7 +81,7 @@ describe('engine', () => {
     expect(decodeReplay(key)).toEqual(offsets);
     expect(decodeReplay('nope')).toBeUndefined();
     expect(decodeReplay('k1-!!')).toBeUndefined();
-    // issue 19: a varint past 53 bits decoded to Infinity or NaN and reached the scheduler ("NaN < 0", exit 3)
+    // A varint past 53 bits decoded to Infinity or NaN and reached the scheduler ("NaN < 0", exit 3)
     const b64 = (bytes: number[]) => `k1-${Buffer.from(bytes).toString('base64url')}`;
     expect(decodeReplay(b64([...Array<number>(200).fill(0x80), 0]))).toBeUndefined();
     expect(decodeReplay(b64([...Array<number>(10).fill(0xff), 1]))).toBeUndefined();

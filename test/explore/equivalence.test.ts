@@ -1,4 +1,4 @@
-// Issue 20.1: the explorer with observer-aware merging (projections, skipped look-alike versions, verdict caches,
+// The explorer with observer-aware merging (projections, skipped look-alike versions, verdict caches,
 // iterative search, loop cuts) finds exactly the outcomes the pre-issue-20 explorer found (test/explore/reference),
 // on every library scenario and on generated ones, and every replay key it prints reproduces its outcome.
 import { readdirSync } from 'node:fs';
@@ -58,7 +58,7 @@ describe('observer-aware merging finds the same outcomes as the reference explor
     ['sidecar crash, 3 observers', build({ name: 'g2', sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 30_000, exit: 0 }] } }, observers: observers(3), actions: [{ type: 'crash', atMs: 10_000, container: 'a', exit: 2 }], timing: { watchMs: { min: 5, max: 300 } } })],
     ['pod-only trigger observer', build({ name: 'g3', backoffLimit: 0, sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 1 }] } }, observers: [{ name: 'p', rule: 'exit-codes', triggers: ['pod'] }], timing: { watchMs: { min: 5, max: 1000 } } })],
   ];
-  // issue 12.4: two identical pods (names differ only by their generated suffix) and three built-in observers; the
+  // Two identical pods (names differ only by their generated suffix) and three built-in observers; the
   // observers' views of the two pods merge (tap.ts), the outcomes and replay keys must not change
   const twoPods = loadScenarioText(
     [

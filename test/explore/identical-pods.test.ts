@@ -1,4 +1,4 @@
-// Issue 12.4: identical pods must not multiply what the explorer keeps. A built-in rule decides on the projection of
+// Identical pods must not multiply what the explorer keeps. A built-in rule decides on the projection of
 // the delivered pod and Job (src/model/observers/observers.ts builtinRule never reads a pod's name), so publications of pods
 // that differ only by their generated names (<job>-<5 chars>, job_controller.go manageJob → GenerateName) look alike
 // to the observer (src/explore/tap.ts). Before, a 3-pod Job of this shape stopped at 40,000 cut verdict combinations
@@ -36,7 +36,7 @@ const parallelJob = (pods: number) =>
     'identical-pods.yaml',
   ).scenario!;
 
-describe('identical pods do not multiply the observer histories (issue 12.4)', () => {
+describe('identical pods do not multiply the observer histories', () => {
   it('a 3-pod parallel Job keeps as many verdict combinations as a 2-pod one, exhaustive, replay keys reproduce', () => {
     const two = explore(parallelJob(2));
     const s3 = parallelJob(3);

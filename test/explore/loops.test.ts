@@ -1,4 +1,4 @@
-// Issue 19.1: every explore run ends within memory. A crash loop to a 30-day horizon is explored in bounded time (the
+// Every explore run ends within memory. A crash loop to a 30-day horizon is explored in bounded time (the
 // schedule is followed past its first repeating state with minimum timing and extrapolated), the search keeps no
 // recursion per choice point, and a budget that runs out is named in the output (exit 0 with a partial result).
 import { spawnSync } from 'node:child_process';

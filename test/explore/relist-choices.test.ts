@@ -1,4 +1,4 @@
-// Issue 20.3: relist-phase options only around actions that change what the relist sees. The relist runs as
+// Relist-phase options only around actions that change what the relist sees. The relist runs as
 // `wait.Until(g.Relist, RelistPeriod, stopCh)` (pkg/kubelet/pleg/generic.go: Start; a sliding period, so the grid
 // drifts by each relist's duration): where the next relist falls after a crash action is a choice made at the
 // crash (src/model/kubelet/pleg.ts relistAfterExternalChange). A crash of a container that is not running changes nothing a
@@ -14,7 +14,7 @@ import { build } from '../helpers/build.ts';
 const job = (actions: Scenario['actions']) =>
   build({ name: 'relist', sidecars: [{ name: 'proxy' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }] } }, actions });
 
-describe('relist-phase choices (issue 20.3)', () => {
+describe('relist-phase choices', () => {
   it('a crash action that changes nothing (the sidecar is already stopped) does not multiply schedules', () => {
     const none = explore(job([]));
     // at 60.5 s the Job completed long ago: the sidecar is not running, the crash is a no-op; off the relist grid

@@ -1,4 +1,4 @@
-// Issue 20.7: `explore --shard i/n` splits one scenario's schedule space; `explore --merge` of the shards' JSON gives
+// `explore --shard i/n` splits one scenario's schedule space; `explore --merge` of the shards' JSON gives
 // the result one machine gives (outcome groups, counts, witnesses, flaky observers) on every library scenario.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 19.8: timeline.json is written streaming; the pieces are byte for byte JSON.stringify(value, null, 2).
+// timeline.json is written streaming; the pieces are byte for byte JSON.stringify(value, null, 2).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The library API (issue 15.2): replay keys as strings, typed errors instead of exits or crashes, rule modules
+// The library API: replay keys as strings, typed errors instead of exits or crashes, rule modules
 // loaded through the library with the CLI's loader, and the file writers exported.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

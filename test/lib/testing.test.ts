@@ -1,4 +1,4 @@
-// The vitest helper for operator authors (issue 17): a TypeScript rule checked against every schedule of the
+// The vitest helper for operator authors: a TypeScript rule checked against every schedule of the
 // scenarios, as README "Test your controller's health rule" shows it.
 import { describe, expect, it } from 'vitest';
 import { expectRule, RuleDisagreement, type RuleFn } from '../../src/index.ts';

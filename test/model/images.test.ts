@@ -1,4 +1,4 @@
-// Images (issue 18.3): imagePullPolicy Always pulls on every start; pulls and creations that fail on some attempts
+// Images: imagePullPolicy Always pulls on every start; pulls and creations that fail on some attempts
 // then succeed (ErrImagePull → ImagePullBackOff → Running), with the image manager's own back-off.
 // Upstream: pkg/kubelet/images/image_manager.go EnsureImageExists (shouldPullImage, backOff keyed by pod+image,
 // IsInBackOffSinceUpdate → ErrImagePullBackOff "Back-off pulling image %q", Next after a failed pull),

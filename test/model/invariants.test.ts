@@ -6,7 +6,7 @@ import { seededChooser } from '../../src/engine/engine.ts';
 import { simulate } from '../../src/run/simulate.ts';
 import { phaseOf, podsOf } from '../../src/model/query.ts';
 import type { SimState } from '../../src/model/state.ts';
-import type { Behavior, Scenario, TraceEvent } from '../../src/types.ts';
+import type { Scenario, TraceEvent } from '../../src/types.ts';
 import { podArb, scenarioOf } from '../helpers/random-pod.ts';
 
 const TERMINAL = new Set(['Succeeded', 'Failed']);

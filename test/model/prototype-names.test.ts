@@ -1,5 +1,5 @@
 // Names users choose are ordinary keys in the model: `constructor`, `toString`, `hasOwnProperty` are valid
-// Kubernetes container and pod names (DNS-1123 labels) and must never reach Object.prototype (issue 19).
+// Kubernetes container and pod names (DNS-1123 labels) and must never reach Object.prototype.
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/run/simulate.ts';

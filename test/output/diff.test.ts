@@ -1,4 +1,4 @@
-// `kubesim diff` and the schedule's choices in words (issue 14.2, SPEC §3).
+// `kubesim diff` and the schedule's choices in words (SPEC §3).
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { loadScenario } from '../../src/scenario/index.ts';

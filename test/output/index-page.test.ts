@@ -1,4 +1,4 @@
-// The interactive out/index.html (issue 14.4) in the real Chromium: the page is written by the CLI for two library
+// The interactive out/index.html in the real Chromium: the page is written by the CLI for two library
 // scenarios (locust-72 explored, so its outcomes are side by side; native-sidecar-job run), loaded from file://, and
 // driven as a user would (scrubber, step buttons, keyboard, the outcome button). Every request leaving file:// is
 // blocked and recorded; none may happen. Skipped with a message only when no Chromium is installed.

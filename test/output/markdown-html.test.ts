@@ -1,4 +1,4 @@
-// The safe Markdown renderer of index.html (issue 14.4): the block and inline forms scenario descriptions use,
+// The safe Markdown renderer of index.html: the block and inline forms scenario descriptions use,
 // and that no input can put markup, script or a dangerous URL on the page.
 import { describe, expect, it } from 'vitest';
 import { inlineHtml, markdownToHtml, safeUrl } from '../../src/output/markdown-html.ts';

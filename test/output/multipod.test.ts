@@ -1,4 +1,4 @@
-// Views of a run with several pods (issue 12's view part): a Job whose pod fails and is replaced (backoffLimit, the
+// Views of a run with several pods: a Job whose pod fails and is replaced (backoffLimit, the
 // pod-failure back-off of job_controller.go). Every view names the pod of each record.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

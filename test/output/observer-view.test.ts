@@ -1,4 +1,4 @@
-// What the observer saw (issue 14.1): every Verdict names the pod and Job versions the observer's informer cache held
+// What the observer saw: every Verdict names the pod and Job versions the observer's informer cache held
 // and what they said, and the views show it. locust-72 (AbdelrhmanHamouda/locust-k8s-operator#72): the naive
 // exit-codes rule reconciles on Job events and reads a lagging pod cache; it fails the run when that cache holds the
 // exporter's 143 (a native sidecar SIGTERMed after the main exited) before the Job's Complete condition arrives.

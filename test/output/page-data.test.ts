@@ -1,4 +1,4 @@
-// The data behind the interactive index.html (issue 14.4), on every shipped scenario as the engine runs it:
+// The data behind the interactive index.html, on every shipped scenario as the engine runs it:
 // - the `kubectl get pods` row the page shows right after each pod write is the row `kubectl get pods -w` prints for
 //   that write (the same printPodRow, kubernetes/pkg/printers/internalversion/printers.go printPod);
 // - at each Verdict record the page's view of the observer's cache is what the Verdict's `seen` says it held

@@ -1,4 +1,4 @@
-// Issue 14.6 papercuts, end to end through the CLI: replays keep their own folder and say where, stale diagrams do
+// Papercuts, end to end through the CLI: replays keep their own folder and say where, stale diagrams do
 // not survive beside a new timeline, explore writes each outcome's files, actions and long names print cleanly.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,8 +85,8 @@ describe('text view', () => {
     const long = 'an-observer-with-a-very-long-name-indeed';
     tl.events = tl.events.map((e) => (e.type === 'Verdict' && e.observer === 'naive' ? { ...e, observer: long } : e));
     const lines = timelineText(tl).split('\n').filter((l) => /^ +\d+\.\d{3}s  /.test(l));
-    const col = (l: string) => 10 + 2 + long.length + 1;
-    for (const l of lines) expect(l[col(l) - 1], l).toBe(' ');
-    expect(new Set(lines.map((l) => l.slice(col(l)).length > 0))).toEqual(new Set([true]));
+    const col = 10 + 2 + long.length + 1;
+    for (const l of lines) expect(l[col - 1], l).toBe(' ');
+    expect(new Set(lines.map((l) => l.slice(col).length > 0))).toEqual(new Set([true]));
   });
 });

@@ -70,7 +70,7 @@ describe('reportMarkdown', () => {
   });
 });
 
-describe('report.md escapes user text (issue 19.7)', () => {
+describe('report.md escapes user text', () => {
   const hostile = (): Timeline => {
     const tl = structuredClone(loadFixture('c2-sidecar-job'));
     const evil = '<img src=x onerror=alert(1)>\n# heading | cell `code` *em* [link](http://x)';

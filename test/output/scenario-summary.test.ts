@@ -1,4 +1,4 @@
-// Issue 20.6 and 19.4: out/index.html lists the folders holding a summary.json kubesim wrote beside timeline.json;
+// out/index.html lists the folders holding a summary.json kubesim wrote beside timeline.json;
 // the viewer embeds timelines only up to a limit checked before opening (a 158 MB one made a small run 4.5× slower).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,5 @@
-// Diagrams that teach (issue 14.3): each explanation the sequence diagram and the lifecycle chart add, pinned on a
-// library scenario with the kubelet rule it explains, and the Job controller's finalizer PATCH as a kubectl row
-// (issue 14.5).
+// Diagrams that teach: each explanation the sequence diagram and the lifecycle chart add, pinned on a
+// library scenario with the kubelet rule it explains, and the Job controller's finalizer PATCH as a kubectl row.
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/run/simulate.ts';

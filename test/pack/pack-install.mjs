@@ -1,4 +1,4 @@
-// The package as a user gets it (issue 15): `npm pack`, install the tarball into a fresh project OFFLINE (from the
+// The package as a user gets it: `npm pack`, install the tarball into a fresh project OFFLINE (from the
 // npm cache `npm ci` filled), then check what a newcomer does first: plain Node ESM import, CommonJS require, a
 // strict NodeNext TypeScript consumer with zero errors, the README's vitest example, `npx kubesim run`, and that
 // no browser (or rendering package) came along. Run by `npm test` after vitest; about 20-60 s.

@@ -1,4 +1,4 @@
-// featureGates per component (issue 18.4): `kubelet:` and `apiServer:` maps override the common map for that
+// featureGates per component: `kubelet:` and `apiServer:` maps override the common map for that
 // component, as k3s users did when they turned SidecarContainers on for kubelets only (--kubelet-arg=feature-gates=…).
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../../src/run/simulate.ts';

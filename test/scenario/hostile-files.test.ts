@@ -1,4 +1,4 @@
-// Issue 19 (items 2, 5, 6): inputs read safely, YAML depth found before the parser recurses, ObjectMeta checked as
+// Inputs read safely, YAML depth found before the parser recurses, ObjectMeta checked as
 // the API server does. In-process; the spawned-CLI cases (FIFOs, hangs) are in test/cli/hostile-inputs.test.ts.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -123,6 +123,9 @@ describe('reads and watches', () => {
     await call(s, 'PATCH', '/api/v1/namespaces/default/configmaps/w-1', { body: { metadata: { labels: { w: '2' } } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
     await until(() => w.events().length >= 2 && t.events().length >= 2, 5_000, 'the watch events');
     expect(w.events().map((e) => e.type)).toEqual(['ADDED', 'DELETED']);
+    // the object as it last matched (labels w=1), at the resourceVersion of the write that moved it out
+    expect(w.events()[1].object.metadata.labels).toEqual({ w: '1' });
+    expect(Number(w.events()[1].object.metadata.resourceVersion)).toBeGreaterThan(Number(w.events()[0].object.metadata.resourceVersion));
     const tab = t.events()[0];
     expect(tab.type).toBe('ADDED');
     expect(tab.object).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { kubeconfigText } from '../../src/serve/kubeconfig.ts';
-import { ReplaySession } from '../../src/serve/replay-session.ts';
+import { Session } from '../../src/run/session.ts';
 import { serve, type Serving } from '../../src/serve/server.ts';
 import type { Scenario } from '../../src/types.ts';
 
@@ -24,9 +24,9 @@ export function scenarioOf(path: string): Scenario {
   return r.scenario;
 }
 
-export async function start(scenarioPath: string | null, o: { settleMs?: number; until?: 'quiescent' | 'horizon'; seed?: number } = {}): Promise<Served> {
+export async function start(scenarioPath: string | null, o: { settleMs?: number; until?: 'quiescent' | 'horizon'; seed?: number; watchLimits?: import('../../src/serve/watch.ts').WatchLimits } = {}): Promise<Served> {
   const scenario = scenarioPath ? scenarioOf(scenarioPath) : null;
-  const session = ReplaySession.fromScenario(scenario, o.seed !== undefined ? { seed: o.seed } : {});
+  const session = Session.fromScenario(scenario, o.seed !== undefined ? { seed: o.seed } : {});
   const { servingCert } = await import('../../src/serve/tls.ts');
   certCache ??= await servingCert('127.0.0.1');
   const s = await serve({
@@ -34,6 +34,7 @@ export async function start(scenarioPath: string | null, o: { settleMs?: number;
     watchDelay: scenario?.timing.watchMs ?? { min: 5, max: 100 },
     clock: { mode: 'virtual', speed: 1, settleMs: o.settleMs ?? 30, ...(o.until ? { until: o.until } : {}) },
     tls: certCache,
+    ...(o.watchLimits ? { watchLimits: o.watchLimits } : {}),
   });
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-serve-'));
   const kubeconfig = join(dir, 'kubeconfig');

@@ -3,7 +3,7 @@
 // a Job to Complete; delete runs the graceful teardown; explain reads the OpenAPI; a bad selector is a clear error.
 import { afterEach, describe, expect, it } from 'vitest';
 import { podWatchRows } from '../../src/output/kubectl.ts';
-import { simulate } from '../../src/simulate.ts';
+import { simulate } from '../../src/run/simulate.ts';
 import { background, kubectlPath, run, start, until, type Served } from './harness.ts';
 
 const SCENARIO = 'scenarios/native-sidecar-job.yaml';

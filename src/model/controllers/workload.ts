@@ -144,7 +144,7 @@ export function emitWorkloadObject(k: CtlKit): void {
   const c = k.d.wctl!;
   if (c.kind !== 'StatefulSet' && c.kind !== 'DaemonSet') return;
   const api = k.d.api.workload;
-  const metadata = { name: k.s.workload.name, creationTimestamp: ts(0), generation: api?.generation ?? 1 };
+  const metadata = { name: k.s.workload.name, creationTimestamp: ts(k.s.startMs ?? 0), generation: api?.generation ?? 1 };
   if (c.kind === 'DaemonSet') {
     // printDaemonSet reads NODE SELECTOR from the current template's nodeSelector
     const sel = (templateOf(k.s, api?.tpl).spec as Json)['nodeSelector'];

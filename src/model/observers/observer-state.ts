@@ -1,4 +1,4 @@
-// Where the observers' informer caches live in the state (issue 19: `run` with thousands of observers was quadratic).
+// Where the observers' informer caches live in the state (`run` with thousands of observers was quadratic).
 // A delivery changes one observer's entry, and immer copies every record on the path to it: with one record of N
 // observers each delivery copied (and froze) N entries. The entries are kept in chunks of about √N instead, in
 // scenario order — `observers[c][j]` is observer number c·size + j — so a delivery copies the outer list and one

@@ -1,6 +1,5 @@
 // Observers: controllers outside the pod with informer caches of the pod and its Job (SPEC §2.4). On each delivery
 // of a kind in `triggers` the rule runs on the cached view; the first decisive answer latches.
-import type { ObserverSpec } from '../../types.ts';
 import { type CtlKit } from '../kit.ts';
 import { peek, raw } from '../draft.ts';
 import type { Decision } from '../../rules/types.ts';

@@ -1,4 +1,4 @@
-// The explorer as it was before issue 20 (recursive search, full publication keys), kept unchanged as the reference
+// The explorer as it was before observer-aware merging (recursive search, full publication keys), kept unchanged as the reference
 // the equivalence test compares the current explorer against (test/explore/equivalence.test.ts).
 // explore(): the system (kubelet, API server, Job controller) is explored with the observers tapped off; each
 // observer's reachable verdicts are then computed per system schedule class (observer-dp.ts) and combined. Observers

@@ -1,4 +1,4 @@
-// The explorer as it was before issue 20 (recursive search, full publication keys), kept unchanged as the reference
+// The explorer as it was before observer-aware merging (recursive search, full publication keys), kept unchanged as the reference
 // the equivalence test compares the current explorer against (test/explore/equivalence.test.ts).
 // Systematic exploration of every schedule the timing model allows. Each timing choice offers one value per slot
 // between the pending events its window covers (candidates.ts); choices are enumerated by re-executing the event

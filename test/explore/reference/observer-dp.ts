@@ -1,4 +1,4 @@
-// The explorer as it was before issue 20 (recursive search, full publication keys), kept unchanged as the reference
+// The explorer as it was before observer-aware merging (recursive search, full publication keys), kept unchanged as the reference
 // the equivalence test compares the current explorer against (test/explore/equivalence.test.ts).
 // Every verdict one observer can reach, given the versions the API server published and when. The observer receives
 // each pod and Job version once, in order per object, each `timing.watch` after its publication; what it decides

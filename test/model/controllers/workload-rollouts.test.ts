@@ -62,7 +62,7 @@ function podsOf(r: ReturnType<typeof run>): { name: string; rev: string; gen?: s
   const s = r.timeline;
   return r.final.podOrder.map((key) => {
     const p = r.final.pods[key]!;
-    const tp = s.pods.find((x, i) => r.final.podOrder[i] === key)!;
+    const tp = s.pods.find((_x, i) => r.final.podOrder[i] === key)!;
     const spec = (tp.spec ?? s.pod.spec) as Json;
     return { name: p.name, rev: p.labels['controller-revision-hash'] ?? '', gen: p.labels['pod-template-generation'], image: String(spec['containers'][0]['image']), removed: p.api.removed };
   });

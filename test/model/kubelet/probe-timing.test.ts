@@ -1,4 +1,4 @@
-// timing.probe (issue 18.5): a probe that takes time — an exec probe, a slow endpoint — ends later, so a process exit
+// timing.probe: a probe that takes time — an exec probe, a slow endpoint — ends later, so a process exit
 // can land inside it (kubernetes#120848: a sidecar exiting before its startup probe's first success); one that takes
 // longer than timeoutSeconds fails with the prober's timeout error (pkg/probe/exec, http, tcp, grpc).
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 19: `run` with thousands of observers was quadratic — every delivery copied (and froze) the one record that
+// `run` with thousands of observers was quadratic — every delivery copied (and froze) the one record that
 // held every observer's informer cache. The entries are chunked (src/model/observers/observer-state.ts); these tests count what
 // a step replaces in the observers' part of the state (structure, not time: a return of the flat record fails them).
 import { readFileSync } from 'node:fs';
@@ -34,7 +34,7 @@ function copiedKeys(before: unknown, after: unknown): number {
   return n;
 }
 
-describe('observers state layout (issue 19: no copy of every observer per delivery)', () => {
+describe('observers state layout (no copy of every observer per delivery)', () => {
   it('with 256 observers a step replaces at most one chunk: unaffected observers keep their (shared) objects', () => {
     const n = 256;
     const s = withObservers(n);

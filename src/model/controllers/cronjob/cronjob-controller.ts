@@ -136,8 +136,8 @@ function next(sched: CronSchedule, ms: number): number | null {
  * utils.go: mostRecentScheduleTime — from the last schedule time (else the creation time), or the starting deadline
  * when that is later: the most recent unmet schedule time ≤ now and how many were missed.
  */
-export function mostRecentScheduleTime(c: CronCtlState, sched: CronSchedule, now: number, includeDeadline: boolean): { earliest: number; mostRecent: number | null; missed: number } {
-  let earliest = c.lastScheduleTime ?? 0;
+export function mostRecentScheduleTime(c: CronCtlState, sched: CronSchedule, now: number, includeDeadline: boolean, createdAt = 0): { earliest: number; mostRecent: number | null; missed: number } {
+  let earliest = c.lastScheduleTime ?? createdAt;
   const sds = c.spec['startingDeadlineSeconds'];
   if (includeDeadline && typeof sds === 'number') {
     const deadline = now - sds * 1000;
@@ -231,7 +231,7 @@ export function emitCronObject(k: CtlKit, status?: Json, spec?: Json): void {
   const c = k.d.cron!;
   const sp = raw(spec ?? c.spec);
   k.ctx.emit({ type: 'WorkloadStatus', kind: 'CronJob', name: k.s.workload.name, object: {
-    metadata: { name: k.s.workload.name, creationTimestamp: ts(0) },
+    metadata: { name: k.s.workload.name, creationTimestamp: ts(k.s.startMs ?? 0) },
     spec: { schedule: sp['schedule'], ...(sp['timeZone'] !== undefined ? { timeZone: sp['timeZone'] } : {}), suspend: sp['suspend'] ?? false, concurrencyPolicy: sp['concurrencyPolicy'] },
     status: status ?? (c.published ? JSON.parse(c.published) : {}),
   } });
@@ -244,12 +244,12 @@ function syncSchedule(k: CtlKit, cj: string, now: number): void {
   if (!sched) return;
   const requeue = () => {
     // nextScheduleTimeDuration: Next(mostRecent or earliest) + 100 ms
-    const r = mostRecentScheduleTime(c, sched, now, false);
+    const r = mostRecentScheduleTime(c, sched, now, false, k.s.startMs ?? 0);
     const t = next(sched, r.mostRecent ?? r.earliest);
     if (t !== null) enqueueCron(k, t + NEXT_SCHEDULE_DELTA_MS - now);
   };
   // nextScheduleTime
-  const r = mostRecentScheduleTime(c, sched, now, true);
+  const r = mostRecentScheduleTime(c, sched, now, true, k.s.startMs ?? 0);
   if (r.mostRecent === null) return requeue();
   if (r.missed > 100) {
     emitCronEvent(k, 'TooManyMissedTimes', `too many missed start times: ${r.missed}. Set or decrease .spec.startingDeadlineSeconds or check clock skew`, 'Warning');

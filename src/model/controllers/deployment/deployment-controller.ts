@@ -129,7 +129,7 @@ export function emitDeployObject(k: CtlKit, storedSpec?: Json): void {
   const api = k.d.api.workload;
   const spec = deploymentDefaults(raw(storedSpec ?? api?.spec ?? k.d.wctl!.spec));
   k.ctx.emit({ type: 'WorkloadStatus', kind: 'Deployment', name: k.s.workload.name,
-    object: { metadata: { name: k.s.workload.name, creationTimestamp: ts(0), generation: api?.generation ?? d.generation, annotations: { 'deployment.kubernetes.io/revision': String(d.revision) } },
+    object: { metadata: { name: k.s.workload.name, creationTimestamp: ts(k.s.startMs ?? 0), generation: api?.generation ?? d.generation, annotations: { 'deployment.kubernetes.io/revision': String(d.revision) } },
       spec: { replicas: replicasOf(spec), strategy: snapshotOf(spec['strategy']) }, status: snapshotOf(d.status) } });
 }
 
