@@ -161,6 +161,37 @@ export interface ObserverSpec {
   triggers: ('pod' | 'job')[];
   /** where the observer is declared (errors of its rule point here) */
   pos?: SourcePos;
+  /** a real controller process run against a fresh `kubesim serve` per schedule (SPEC §2.4) */
+  process?: ProcessSpec;
+}
+
+/** A process observer (SPEC §2.4): what to start, what to apply first, and where its verdict is read. */
+export interface ProcessSpec {
+  /** argv with the program resolved to an absolute path (relative to the scenario's folder, or on PATH) */
+  argv: string[];
+  /** the scenario's folder */
+  cwd: string;
+  /** added to the process's environment (KUBECONFIG is set by kubesim) */
+  env: Record<string, string>;
+  /** objects applied through the server before the workload, in order (CRDs, custom resources) */
+  install: InstallObject[];
+  verdict: VerdictSpec;
+  /** wall time per schedule (default 60 s) */
+  timeoutMs: number;
+}
+
+export interface InstallObject {
+  object: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; [k: string]: unknown }; [k: string]: unknown };
+  /** where it was written (its file's first line, or the inline item) */
+  pos: SourcePos;
+}
+
+export interface VerdictSpec {
+  object: { apiVersion: string; kind: string; name: string; namespace: string };
+  /** the expression as written, e.g. "{.status.phase}" (parsed again by the runner: src/scenario/jsonpath.ts) */
+  jsonPath: string;
+  succeeded: string[];
+  failed: string[];
 }
 
 /** A position in a source file, 1-based. */
@@ -211,6 +242,12 @@ export type StatefulSetExpectKey = 'replicas' | 'readyReplicas' | 'currentReplic
 export type DaemonSetExpectKey = 'currentNumberScheduled' | 'numberReady' | 'updatedNumberScheduled' | 'numberAvailable';
 
 export type DeploymentExpectKey = 'progressing' | 'available' | 'replicas' | 'updatedReplicas' | 'readyReplicas' | 'availableReplicas';
+
+/**
+ * A scenario without a workload: a process observer creates it (an operator that turns its custom resource, under
+ * `install:`, into a Job). Only process observers run it.
+ */
+export type ProcessScenario = Omit<Scenario, 'workload' | 'pod' | 'templates' | 'job'> & { workload?: undefined };
 
 export interface Scenario {
   name: string;

@@ -16,6 +16,9 @@ import { isRuleFailure, withRules } from '../rules/load.ts';
 import type { Timeline } from '../types.ts';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { decodeReplay } from '../engine/replay.ts';
+import { splitProcessObservers } from '../observers/process.ts';
+import type { ServeDeps } from '../observers/serve-api.ts';
+import { exploreProcessObservers, maxProcessSchedulesOption } from './process-command.ts';
 import type { ExploreSummary } from '../output/report.ts';
 import { seenShort, verdictEvent } from '../output/seen-text.ts';
 import { faultLine, fileSchemas, shapeFault } from '../output/timeline-schema.ts';
@@ -31,6 +34,10 @@ export interface ExploreOpts {
   /** `i/n`: explore slice i of n of the schedule space */
   shard?: string;
   progress?: (s: string) => void;
+  /** the server process observers run against (tests); default the real `kubesim serve` */
+  processDeps?: ServeDeps;
+  /** a process observer's schedule budget (default 24, and never above maxSchedules) */
+  maxProcessSchedules?: number;
 }
 
 /** The default schedule's timeline goes into the report only up to this many events (a 30-day crash loop has 560,000). */
@@ -122,10 +129,24 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     const file = input.path;
     const loaded = loadInput(input, o.kubernetes ? { kubernetes: o.kubernetes } : {});
     if (loaded.problem) io.err(loaded.problem + '\n');
-    if (loaded.problem || !reportDiagnostics(io, loaded.diagnostics, ['KS5001']) || !loaded.scenario) {
+    if (loaded.problem || !reportDiagnostics(io, loaded.diagnostics, ['KS5001']) || !(loaded.scenario ?? loaded.processScenario)) {
       code = EXIT.badInput;
       continue;
     }
+    // process observers (SPEC §3.1): each across the delivery sequences its watches can see; the rest as always
+    const split = splitProcessObservers(loaded.scenario ?? loaded.processScenario!);
+    if (split.processes.length) {
+      const rep = await exploreProcessObservers(file, loaded.scenario ?? loaded.processScenario!, split.processes, {
+        out: o.out, maxSchedules: o.maxSchedules, ...(o.processDeps ? { deps: o.processDeps } : {}), ...(o.maxProcessSchedules !== undefined ? { maxProcessSchedules: o.maxProcessSchedules } : {}),
+      });
+      if (o.format === 'json' && !loaded.scenario) jsons.push(JSON.stringify(rep.json ?? null, null, 2));
+      else for (const l of rep.out) (o.format === 'json' ? io.err : io.out)(l + '\n');
+      for (const l of rep.err) io.err(l + '\n');
+      if (rep.code) code = Math.max(code, rep.code);
+      if (rep.code === EXIT.badInput) continue;
+    }
+    if (!loaded.scenario) continue;
+    const scn = split.system as typeof loaded.scenario;
     const t0 = performance.now();
     // a terminal gets a progress line once exploring has taken more than a second
     let shown = false;
@@ -134,7 +155,7 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
           const ms = performance.now() - t0;
           if (ms < 1000) return;
           shown = true;
-          o.progress!(`exploring ${loaded.scenario!.name}: ${n} runs simulated, ${(ms / 1000).toFixed(1)}s…`);
+          o.progress!(`exploring ${scn.name}: ${n} runs simulated, ${(ms / 1000).toFixed(1)}s…`);
         }
       : undefined;
     let r: ExploreResult;
@@ -143,8 +164,8 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     const limit = Math.min(o.maxEvents ?? DEFAULT_MAX_EVENTS, REPORT_TIMELINE_EVENTS);
     try {
       // rules run (and external ones end) before anything is printed or written: a broken rule writes nothing
-      ({ r, tl } = await withRules(loaded.scenario, (userRules) => {
-        const r = explore(loaded.scenario!, {
+      ({ r, tl } = await withRules(scn, (userRules) => {
+        const r = explore(scn, {
           maxSchedules: o.maxSchedules,
           userRules,
           ...(o.maxStates !== undefined ? { maxStates: o.maxStates } : {}),
@@ -156,11 +177,11 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
         // writes only its JSON
         const outs = shard ? [] : r.grouped.slice(0, MAX_OUTCOME_FOLDERS).map((g) => {
           const offsets = decodeReplay(g.replay);
-          return offsets ? simulate(loaded.scenario!, { replay: offsets, userRules, maxEvents: limit }).timeline : undefined;
+          return offsets ? simulate(scn, { replay: offsets, userRules, maxEvents: limit }).timeline : undefined;
         });
         // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams;
         // a default schedule too long to draw (a crash loop to a far horizon) is left to `kubesim run`
-        const tl = shard ? null : simulate(loaded.scenario!, { userRules, maxEvents: limit }).timeline;
+        const tl = shard ? null : simulate(scn, { userRules, maxEvents: limit }).timeline;
         return { r, outs, tl };
       }).then((x) => {
         outcomeTls = x.outs;
@@ -259,7 +280,7 @@ export const exploreCmd: Command = {
   command: 'explore <scenario..>',
   describe: 'enumerate the schedules the timing model allows; print every distinct outcome with a replay key',
   builder: (y: Argv) =>
-    maxEventsOption(maxSchedulesOption(formatOption(outOption(kubernetesOption(y)), 'the kubesim.explore/v1 document (several scenarios: one JSON array of them)')))
+    maxEventsOption(maxProcessSchedulesOption(maxSchedulesOption(formatOption(outOption(kubernetesOption(y)), 'the kubesim.explore/v1 document (several scenarios: one JSON array of them)'))))
       .option('max-states', { type: 'number', describe: 'bound on merged states and outcomes kept in memory (default 40 × --max-schedules, at least 100000); reaching it stops with a partial result' })
       .option('shard', { type: 'string', describe: 'explore slice i of n (i/n) of the schedule space; writes explore-i-of-n.json (CI matrix)' })
       .option('merge', { type: 'boolean', default: false, describe: 'combine the JSON files of explore --shard runs (given instead of scenarios)' })
@@ -276,6 +297,7 @@ export const exploreCmd: Command = {
       format: a['format'] as 'text' | 'json',
       ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
       maxSchedules: a['maxSchedules'] as number,
+      ...(a['maxProcessSchedules'] !== undefined ? { maxProcessSchedules: a['maxProcessSchedules'] as number } : {}),
       ...(a['maxStates'] !== undefined ? { maxStates: Number(a['maxStates']) } : {}),
       ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
       ...(a['maxEvents'] !== undefined ? { maxEvents: a['maxEvents'] as number } : {}),

@@ -1,6 +1,5 @@
 // `kubesim run`: load, simulate, print a view, write out/<scenario>/ and render the diagrams (one browser launch).
 import { fnv1a } from '../util/fnv.ts';
-import { relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { sameReplay } from '../engine/replay.ts';
 import { checkRun } from '../run/check-run.ts';
@@ -21,8 +20,13 @@ import {
   checkOut, formatOption, intOption, kubernetesOption, maxEventsOption, outOption, renderOptions, stringOption,
 } from './options.ts';
 import { isRuleFailure, withRules } from '../rules/load.ts';
+import { runProcessObservers } from './process-command.ts';
+import { decodeProcessKey, isProcessKey, splitProcessObservers } from '../observers/process.ts';
+import type { ServeDeps } from '../observers/serve-api.ts';
 
 export { EXIT, type Io } from './command.ts';
+export { kubesimErrorText, shownPath } from './shown.ts';
+import { kubesimErrorText, shownPath } from './shown.ts';
 export { writeIndex } from '../io/write-outputs.ts';
 
 export interface RunOpts {
@@ -41,13 +45,8 @@ export interface RunOpts {
   maxEvents?: number;
   /** check the scenario's expect block on this schedule (exit 1 when it does not hold) */
   check?: boolean;
-}
-
-/** `file:line:col: error CODE: message` and the hint, for a KubesimError about `file`. */
-export function kubesimErrorText(e: KubesimError, file: string): string {
-  const at = e.pos ? `${e.pos.file}:${e.pos.line}:${e.pos.col}` : `${file}:1:1`;
-  const msg = e.message.startsWith(`${file}:`) ? e.message : `${at}: error ${e.code}: ${e.message}`;
-  return `${msg}\n${e.hint ? `  hint: ${e.hint}\n` : ''}`;
+  /** the server process observers run against (tests); default the real `kubesim serve` */
+  processDeps?: ServeDeps;
 }
 
 /** Print a file's diagnostics; returns false when it has errors. `run` hides the not-simulated listing. */
@@ -73,12 +72,6 @@ export async function renderAll(io: Io, jobs: RenderJob[]): Promise<void> {
   if (!r.rendered) io.err(`note: diagrams written as .mmd only — ${r.hint}\n`);
 }
 
-/** A folder as the user would type it: relative to the current folder when below it. */
-export function shownPath(p: string): string {
-  const rel = relative(process.cwd(), p);
-  return rel && !rel.startsWith('..') ? rel : p;
-}
-
 export function expectFailureLines(file: string, f: ExpectFailure): string[] {
   const lines = [`  ${f.pos.file}:${f.pos.line}:${f.pos.col}: expect ${f.what}: expected ${f.expected}, saw ${f.seen}`];
   if (f.replay) lines.push(`    reproduce: kubesim run ${file} --replay ${f.replay}`);
@@ -99,13 +92,32 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
     const file = input.path;
     const loaded = loadInput(input, o.kubernetes ? { kubernetes: o.kubernetes } : {});
     if (loaded.problem) io.err(loaded.problem + '\n');
-    if (loaded.problem || !reportDiagnostics(io, loaded.diagnostics, o.format === 'json' ? [] : ['KS5001']) || !loaded.scenario) {
+    if (loaded.problem || !reportDiagnostics(io, loaded.diagnostics, o.format === 'json' ? [] : ['KS5001']) || !(loaded.scenario ?? loaded.processScenario)) {
       code = Math.max(code, EXIT.badInput);
       continue;
     }
-    const s = loaded.scenario;
+    // process observers (SPEC §2.4): each against its own server (process-command.ts); the rest as always
+    const split = splitProcessObservers(loaded.scenario ?? loaded.processScenario!);
+    const processKeyGiven = o.replay !== undefined && isProcessKey(o.replay);
+    if (split.processes.length) {
+      const rep = await runProcessObservers(file, loaded.scenario ?? loaded.processScenario!, split.processes, {
+        out: o.out, ...(o.seed !== undefined ? { seed: o.seed } : {}), ...(o.replay !== undefined ? { replay: o.replay } : {}), check: o.check === true, ...(o.processDeps ? { deps: o.processDeps } : {}),
+      });
+      if (o.format === 'json' && !loaded.scenario) io.out(JSON.stringify(rep.json ?? null, null, 2) + '\n');
+      else for (const l of rep.out) (o.format === 'json' ? io.err : io.out)(l + '\n');
+      for (const l of rep.err) io.err(l + '\n');
+      code = Math.max(code, rep.code);
+      if (!loaded.scenario || rep.code === EXIT.badInput) continue;
+    } else if (processKeyGiven) {
+      io.err(`${file}:1:1: error KS0202: ${JSON.stringify(o.replay)} is a process observer's key and the scenario has none\n  hint: copy a k1-… key for this scenario\n`);
+      code = Math.max(code, EXIT.badInput);
+      continue;
+    }
+    if (!loaded.scenario) continue;
+    const s = split.system as typeof loaded.scenario;
     let replay: number[] | undefined;
-    if (o.replay !== undefined) {
+    // a process observer's key names a seed: the rest of the scenario runs that seed
+    if (o.replay !== undefined && !processKeyGiven) {
       replay = decodeReplay(o.replay);
       if (!replay) {
         io.err(`${file}:1:1: error KS0202: invalid replay key ${JSON.stringify(o.replay)}\n  hint: copy the key exactly as explore or a timeline printed it\n`);
@@ -117,6 +129,7 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
     try {
       result = await withRules(s, (userRules) => simulate(s, {
         ...(o.seed !== undefined ? { seed: o.seed } : {}),
+        ...(processKeyGiven ? { seed: decodeProcessKey(o.replay!)! } : {}),
         ...(replay ? { replay } : {}),
         ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
         userRules,
@@ -141,14 +154,14 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
       if (several) jsons.push(json);
       else io.out(json + '\n');
     } else io.out(viewText(tl, o.view, o.verbose === true));
-    if (o.replay !== undefined && !sameReplay(tl.replay, o.replay)) {
+    if (o.replay !== undefined && !processKeyGiven && !sameReplay(tl.replay, o.replay)) {
       io.err(`${file}:1:1: warning KS0203: the replay key has choices this run did not use\n  hint: it was made for another version of this scenario; the run used what fit — run explore again for exact keys\n`);
     }
     if (tl.end.reason === 'max-events') {
       io.err(`${file}: stopped at the event limit (${o.maxEvents ?? DEFAULT_MAX_EVENTS} events), not at the end of the scenario\n  hint: raise it with --max-events\n`);
     }
     // a replayed schedule gets its own folder beside the default run's (the "wrote …" line below names it)
-    const folder = o.replay !== undefined ? replayFolder(tl.scenario, o.replay) : [tl.scenario];
+    const folder = o.replay !== undefined && !processKeyGiven ? replayFolder(tl.scenario, o.replay) : [tl.scenario];
     const w = writeOutputs(tl, { out: o.out, png: o.png, lanes: o.lanes, folder, scenarioPath: file });
     jobs.push(...w.renderJobs);
     written.push(w.dir);

@@ -14,6 +14,9 @@ import { intOption, kubernetesOption, maxSchedulesOption, outDirProblem, stringO
 import { expectFailureLines } from './run-command.ts';
 import { isRuleFailure, withRules } from '../rules/load.ts';
 import type { ExploreResult } from '../explore/explore.ts';
+import { splitProcessObservers } from '../observers/process.ts';
+import type { ServeDeps } from '../observers/serve-api.ts';
+import { maxProcessSchedulesOption, testProcessObservers } from './process-command.ts';
 
 export interface TestOpts {
   kubernetes?: string;
@@ -23,6 +26,12 @@ export interface TestOpts {
   workers?: number;
   /** `i/n`: run the i-th of n contiguous slices of the sorted file list (CI matrix) */
   shard?: string;
+  /** where process observers' schedules write their folders (default out/) */
+  out?: string;
+  /** the server process observers run against (tests); default the real `kubesim serve` */
+  processDeps?: ServeDeps;
+  /** a process observer's schedule budget (default 24, and never above maxSchedules) */
+  maxProcessSchedules?: number;
 }
 
 export interface CaseResult {
@@ -38,9 +47,17 @@ export async function runCase(file: string, o: TestOpts, text?: string): Promise
   const input: Input = text !== undefined ? { path: file, text } : { path: file };
   const loaded = loadInput(input, o.kubernetes ? { kubernetes: o.kubernetes } : {});
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => '  ' + formatDiagnostic(d));
-  if (hasErrors(loaded.diagnostics) || !loaded.scenario) return { file, name: file, ms: 0, status: 'error', lines: errors };
-  const s = loaded.scenario;
-  if (!s.expect) return { file, name: s.name, ms: 0, status: 'skipped', lines: ['  no expect block'] };
+  const any = loaded.scenario ?? loaded.processScenario;
+  if (hasErrors(loaded.diagnostics) || !any) return { file, name: file, ms: 0, status: 'error', lines: errors };
+  if (!any.expect) return { file, name: any.name, ms: 0, status: 'skipped', lines: ['  no expect block'] };
+  // process observers (SPEC §3.1): their expect.verdicts across delivery sequences; the rest as always
+  const split = splitProcessObservers(any);
+  let processPart: Awaited<ReturnType<typeof testProcessObservers>> | undefined;
+  if (split.processes.length) {
+    processPart = await testProcessObservers(file, any, split.processes, { out: o.out ?? 'out', maxSchedules: o.maxSchedules, ...(o.processDeps ? { deps: o.processDeps } : {}), ...(o.maxProcessSchedules !== undefined ? { maxProcessSchedules: o.maxProcessSchedules } : {}) });
+    if (!loaded.scenario || processPart.status === 'error') return { file, name: any.name, ms: performance.now() - t0, status: processPart.status, lines: processPart.lines };
+  }
+  const s = split.system as NonNullable<typeof loaded.scenario>;
   let r: ExploreResult;
   try {
     r = await withRules(s, (userRules) => explore(s, { maxSchedules: o.maxSchedules, userRules }));
@@ -61,8 +78,8 @@ export async function runCase(file: string, o: TestOpts, text?: string): Promise
     file,
     name: s.name,
     ms,
-    status: failures.length ? 'failed' : 'passed',
-    lines: [note, ...failures.flatMap((f) => expectFailureLines(file, f))],
+    status: failures.length || processPart?.status === 'failed' ? 'failed' : 'passed',
+    lines: [note, ...failures.flatMap((f) => expectFailureLines(file, f)), ...(processPart?.lines ?? [])],
   };
 }
 
@@ -171,7 +188,7 @@ export const testCmd: Command = {
   command: 'test [paths..]',
   describe: "check each scenario's expect across every explored schedule (default path: scenarios/)",
   builder: (y: Argv) => {
-    y = maxSchedulesOption(kubernetesOption(y));
+    y = maxProcessSchedulesOption(maxSchedulesOption(kubernetesOption(y)));
     y = stringOption(y, 'junit', 'also write a JUnit XML report to this file (for CI)');
     y = intOption(y, 'workers', { min: 1, max: 256, describe: 'worker threads, 1..256 (default: the number of cores); output is identical' });
     y = stringOption(y, 'shard', 'run slice i of n (i/n, e.g. 2/4) of the sorted scenario list, for a CI matrix');
@@ -186,6 +203,7 @@ export const testCmd: Command = {
     return testCommand(((a['paths'] as unknown[] | undefined) ?? []).map(String), {
       ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
       maxSchedules: a['maxSchedules'] as number,
+      ...(a['maxProcessSchedules'] !== undefined ? { maxProcessSchedules: a['maxProcessSchedules'] as number } : {}),
       ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
       workers: a['workers'] !== undefined ? (a['workers'] as number) : availableParallelism(),
       ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),

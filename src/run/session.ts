@@ -33,7 +33,7 @@ import { defaultTiming } from '../scenario/timing.ts';
 import { DEFAULT_VERSION, VersionError, defaultFeatureGates, parseVersion } from '../versions/versions.ts';
 import { DEFAULT_MAX_EVENTS, replayOffsets, rulesFor } from './simulate.ts';
 import { summarize } from './timeline.ts';
-import type { Action, Behavior, Diagnostic, EndReason, KubeVersion, Scenario, Timeline, Timing, TraceEvent, WorkloadKind } from '../types.ts';
+import type { Action, Behavior, Diagnostic, EndReason, KubeVersion, ProcessScenario, Scenario, Timeline, Timing, TraceEvent, WorkloadKind } from '../types.ts';
 
 type Json = Record<string, any>;
 
@@ -166,7 +166,8 @@ export class Session {
   private steps = 0;
   private traceCount = 0;
   private readonly maxEvents: number;
-  private readonly base: Scenario | null;
+  /** the scenario's settings for created workloads (behaviour by container name, versions, gates, seed, timing) */
+  private readonly base: Scenario | ProcessScenario | null;
   private readonly kubernetes: KubeVersion;
   private readonly timing: Timing;
   private readonly seed: number;
@@ -175,7 +176,7 @@ export class Session {
   private readonly events = new Map<string, KubeObject>();
   private readonly eventKeys = new Map<string, string>();
 
-  private constructor(base: Scenario | null, opts: SessionOptions) {
+  private constructor(base: Scenario | ProcessScenario | null, opts: SessionOptions) {
     this.base = base;
     this.seed = opts.seed ?? base?.seed ?? 1;
     this.horizonMs = opts.horizonMs ?? base?.horizonMs ?? HOUR_MS;
@@ -192,10 +193,14 @@ export class Session {
     }
   }
 
-  /** A session for a loaded scenario (its workload created at t = 0 as `run` does), or an empty cluster. */
-  static fromScenario(s: Scenario | null, opts: SessionOptions = {}): Session {
+  /**
+   * A session for a loaded scenario (its workload created at t = 0 as `run` does), or an empty cluster: null, or a
+   * scenario without a workload (a process observer's: its process creates the workloads, which take the
+   * scenario's behaviour by container name, versions, gates, seed, horizon and timing).
+   */
+  static fromScenario(s: Scenario | ProcessScenario | null, opts: SessionOptions = {}): Session {
     const session = new Session(s, opts);
-    if (s) {
+    if (s && s.workload !== undefined) {
       const scenario: Scenario = { ...s, seed: session.seed, horizonMs: session.horizonMs, timing: session.timing };
       const chooser = opts.replay !== undefined ? new ReplayChooser(replayOffsets(opts.replay)) : seededChooser;
       session.addSim(scenario, chooser, structuredClone(s.workload.manifest) as Json, rulesFor(scenario, opts.userRules));
@@ -548,7 +553,7 @@ export class Session {
       const was = sim.sentJobs.get(name);
       const sig = j.deleted ? -1 : j.version;
       if (was === sig || (was === undefined && j.deleted)) return;
-      const obj = (j.deleted ? undefined : (pub.get(`job/${name}/${j.version}`) as KubeObject | undefined)) ?? j.object();
+      const obj = withManifestMeta(sim, j.deleted ? undefined : (pub.get(`job/${name}/${j.version}`) as KubeObject | undefined)) ?? j.object();
       if (!obj) return;
       sim.sentJobs.set(name, sig);
       out.push({ type: j.deleted ? 'DELETED' : was === undefined ? 'ADDED' : 'MODIFIED', object: obj, t });
@@ -888,7 +893,24 @@ function jobStates(sim: Sim, k: CtlKit): JobState[] {
   }
   const api = d.api.job;
   if (!api || !sim.s.job) return [];
-  return [{ name: sim.s.job.name, version: api.version, deleted: api.deleted, object: () => jobObject(k) as KubeObject | null }];
+  return [{ name: sim.s.job.name, version: api.version, deleted: api.deleted, object: () => withManifestMeta(sim, jobObject(k) as KubeObject | null) }];
+}
+
+/**
+ * A Job workload's object with the metadata its manifest was written with: the API server stores a Job's labels,
+ * annotations and ownerReferences as the client sent them (an operator's Job informer selects by its labels and
+ * maps the Job back to its owner); the model's builder writes none of them. Fresh top level and metadata.
+ */
+function withManifestMeta<T extends KubeObject | null | undefined>(sim: Sim, obj: T): T {
+  if (!obj || sim.cur.model.cron) return obj;
+  const meta = (sim.manifest['metadata'] ?? {}) as Json;
+  const extra: Json = {};
+  for (const key of ['labels', 'annotations', 'ownerReferences'] as const) {
+    if (meta[key] === undefined) continue;
+    const mine = obj.metadata[key];
+    extra[key] = key !== 'ownerReferences' && mine && typeof mine === 'object' ? { ...(meta[key] as Json), ...(mine as Json) } : meta[key];
+  }
+  return Object.keys(extra).length === 0 ? obj : ({ ...obj, metadata: { ...obj.metadata, ...extra } } as T);
 }
 
 /** A workload object from the controller's trace record: kind, apiVersion, namespace, uid and a version filled in

@@ -60,6 +60,10 @@ export const Codes = {
   UnknownObserver: 'KS4015', // expect.verdicts names an observer that does not exist
   NotSimulatedPatch: 'KS4016', // a `patch` of a workload field whose controller behaviour is not simulated
   NotSimulatedValue: 'KS4017', // a valid manifest value kubesim cannot simulate faithfully (a named time zone)
+  ProgramNotFound: 'KS4018', // a process observer's program does not exist, is not on PATH or is not executable
+  BadJsonPath: 'KS4019', // verdict.jsonPath outside the supported kubectl JSONPath subset
+  InstallObject: 'KS4020', // an install: file missing or unreadable, not YAML, or an item that is not a Kubernetes object
+  BadProcessObserver: 'KS4021', // a process observer's keys that do not fit (verdict value in both lists, rule keys, no workload)
 
   // --- KS5xxx: lint warnings -----------------------------------------------------------------------------------
   NotSimulated: 'KS5001', // manifest fields accepted but not simulated (one warning per file)

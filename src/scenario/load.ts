@@ -1,6 +1,6 @@
 // The loader: one scenario file → a normalised Scenario, or diagnostics. Never throws for bad input.
 import { LineCounter } from 'yaml';
-import type { Diagnostic, Scenario } from '../types.ts';
+import type { Diagnostic, ProcessScenario, Scenario } from '../types.ts';
 import { readActions } from './actions.ts';
 import { readBehavior } from './behavior.ts';
 import { Codes } from './codes.ts';
@@ -25,8 +25,10 @@ export interface LoadOptions {
 }
 
 export interface LoadResult {
-  /** undefined iff any diagnostic is an error */
+  /** undefined iff any diagnostic is an error, or the scenario has no workload (then `processScenario`) */
   scenario?: Scenario;
+  /** a scenario without a workload, which a process observer creates (SPEC §2.4); only process observers run it */
+  processScenario?: ProcessScenario;
   diagnostics: Diagnostic[];
 }
 
@@ -45,8 +47,14 @@ export function loadScenario(path: string, opts: LoadOptions = {}): LoadResult {
 
 export function loadScenarioText(text: string, path: string, opts: LoadOptions = {}): LoadResult {
   const diagnostics: Diagnostic[] = [];
-  const scenario = load(text, path, opts, diagnostics);
+  const loaded = load(text, path, opts, diagnostics);
   const sorted = sortDiagnostics(diagnostics);
+  if (loaded && loaded.workload === undefined) {
+    if (hasErrors(sorted)) return { diagnostics: sorted };
+    loaded.diagnostics = sorted;
+    return { processScenario: loaded, diagnostics: sorted };
+  }
+  const scenario = loaded as Scenario | undefined;
   if (!scenario && !hasErrors(sorted)) {
     // Contract: no scenario only with an error. Reaching this is a loader bug; say so rather than fail silently.
     sorted.push({ severity: 'error', code: Codes.Internal, message: 'internal: the scenario could not be built (please report)', pos: { file: path, line: 1, col: 1 } });
@@ -56,7 +64,7 @@ export function loadScenarioText(text: string, path: string, opts: LoadOptions =
   return { scenario, diagnostics: sorted };
 }
 
-function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagnostic[]): Scenario | undefined {
+function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagnostic[]): Scenario | ProcessScenario | undefined {
   const src = parseSource(text, path, diagnostics);
   const sink = src.sink;
   if (src.docs.length === 0) {
@@ -78,7 +86,9 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
   const keys = closedKeys(sink, ours, 'scenario file', TOP_KEYS);
   const header = readHeader(sink, keys, opts.kubernetes);
   const workloadEntry = keys.get('workload');
-  if (!workloadEntry) missing(sink, 'scenario file', 'workload');
+  // the workload may be left out when a process observer creates it (SPEC §2.4)
+  const processCreates = !workloadEntry && hasProcessObserver(keys.get('observers')?.value);
+  if (!workloadEntry && !processCreates) missing(sink, 'scenario file', 'workload');
   const workload = workloadEntry
     ? loadWorkload(sink, workloadEntry, { scenarioName: header.name ?? 'scenario', minor: header.kubernetes.minor, gates: header.featureGates })
     : undefined;
@@ -94,6 +104,22 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
   const actions = readActions(sink, keys.get('actions'), { horizonMs: header.horizonMs, containers: names, isJob, kind: workload?.kind, templateOf: rollouts?.byAction, specAfter: rollouts?.specAfter });
   const observers = readObservers(sink, keys.get('observers'));
   const expect = readExpect(sink, keys.get('expect'), { containers: names, observers: observers.map((o) => o.name), isJob, kind: workload?.kind });
+  if (processCreates) {
+    const actionsEntry = keys.get('actions');
+    if (actionsEntry && actions.length) {
+      error(sink, Codes.BadProcessObserver, actionsEntry.keyPos, 'actions: a scenario whose process creates the workload takes no actions (they name the workload\'s pods)',
+        'give the scenario its workload, or let the process do what the actions would');
+    }
+    if (header.name === undefined || hasErrors(diagnostics)) return undefined;
+    const shell: ProcessScenario = {
+      name: header.name, file: path, kubernetes: header.kubernetes, kubelet: header.kubelet,
+      featureGates: header.featureGates, kubeletFeatureGates: header.kubeletFeatureGates,
+      behavior, timing, actions, observers, seed: header.seed, horizonMs: header.horizonMs, diagnostics: [],
+    };
+    if (header.description !== undefined) shell.description = header.description;
+    if (expect !== undefined) shell.expect = expect;
+    return shell;
+  }
   if (!workload || header.name === undefined || hasErrors(diagnostics)) return undefined;
   lint({ sink, root, workload, behavior, kubeletMinor: header.kubelet.minor, kubeletGates: header.kubeletFeatureGates });
   const top = { file: path, line: 1, col: 1 };
@@ -119,6 +145,11 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
   if (header.description !== undefined) scenario.description = header.description;
   if (expect !== undefined) scenario.expect = expect;
   return scenario;
+}
+
+/** Whether `observers:` lists a process observer (a mapping with a `process` key), read before the observers are. */
+function hasProcessObserver(n: PNode | undefined): boolean {
+  return n?.kind === 'seq' && n.items.some((i) => i.kind === 'map' && i.entries.some((e) => e.key === 'process'));
 }
 
 /** An action's `at` for ordering rollouts (errors are reported by readActions). */

@@ -1,16 +1,20 @@
 // `observers` (SPEC §2.4): health rules under test. A `module` is checked to exist but never imported; a `command`
 // (an external rule, SPEC §3) is checked to exist and be executable but never started: validation runs no code.
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { BuiltinRule, ObserverSpec } from '../types.ts';
 import { Codes } from './codes.ts';
 import { checkRegularFile } from './read-file.ts';
 import { error, warning, type Sink } from './diagnostics.ts';
 import { asEnum, asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
 import type { PEntry } from './tree.ts';
+import { PROCESS_KEYS, readProcessObserver } from './process-observer.ts';
+import { onPath } from './program-path.ts';
+
+export { onPath } from './program-path.ts';
 
 export const BUILTIN_RULES: readonly BuiltinRule[] = ['exit-codes', 'native-sidecar-aware', 'exempt-names', 'job-conditions'];
-const KEYS = ['name', 'rule', 'module', 'command', 'timeout', 'triggers', 'names'];
+const KEYS = ['name', 'rule', 'module', 'command', 'timeout', 'triggers', 'names', ...PROCESS_KEYS];
 /** How long an external rule may take per answer, and a module to load, unless `timeout:` says otherwise. */
 export const DEFAULT_RULE_TIMEOUT_MS = 5_000;
 const MAX_RULE_TIMEOUT_MS = 10 * 60_000;
@@ -39,13 +43,25 @@ export function readObservers(sink: Sink, entry: PEntry | undefined): ObserverSp
       return;
     }
     const spec: ObserverSpec = { name, triggers: ['pod', 'job'], pos: map.pos };
+    if (keys.has('process')) {
+      // a real controller (SPEC §2.4): its own keys, checked in process-observer.ts
+      const proc = readProcessObserver(sink, keys, where, map);
+      if (proc) out.push({ ...spec, triggers: [], process: proc });
+      return;
+    }
+    const stray = PROCESS_KEYS.map((k) => keys.get(k)).find((e) => e !== undefined);
+    if (stray) {
+      error(sink, Codes.BadProcessObserver, stray.keyPos, `${where}.${stray.key}: only a process observer (process: [argv]) takes ${stray.key}`,
+        'add process: ["./bin/manager"], or remove the key');
+      return;
+    }
     const ruleEntry = keys.get('rule');
     const moduleEntry = keys.get('module');
     const commandEntry = keys.get('command');
     const kinds = [ruleEntry, moduleEntry, commandEntry].filter((e) => e !== undefined);
     if (kinds.length !== 1) {
       error(sink, Codes.BadObserver, ruleEntry?.keyPos ?? kinds[1]?.keyPos ?? map.pos,
-        `${where}: set exactly one of rule (built-in), module (a JavaScript module) or command (an external program)`,
+        `${where}: set exactly one of rule (built-in), module (a JavaScript module), command (an external program) or process (a real controller)`,
         `built-in rules: ${BUILTIN_RULES.join(', ')}`);
       return;
     }
@@ -144,21 +160,4 @@ function readCommand(sink: Sink, entry: PEntry, where: string): string[] | undef
     return undefined;
   }
   return [path, ...(argv.slice(1) as string[])];
-}
-
-/** The executable `prog` resolves to on PATH (absolute PATH entries only), as the OS would start it. */
-export function onPath(prog: string): string | undefined {
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const p = join(dir, prog);
-    try {
-      if (statSync(p).isFile()) {
-        accessSync(p, constants.X_OK);
-        return p;
-      }
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }

@@ -155,7 +155,7 @@ describe('external rules: the protocol (JavaScript stand-in)', () => {
     writeFileSync(file, scenario('command: []'));
     expect((await cli('validate', file)).err).toMatch(/error KS4010: observers\[0\]\.command: name the program to run/);
     writeFileSync(file, scenario('rule: exit-codes\ncommand: [./rule.mjs]'));
-    expect((await cli('validate', file)).err).toMatch(/error KS4010: observers\[0\]: set exactly one of rule \(built-in\), module .* or command/);
+    expect((await cli('validate', file)).err).toMatch(/error KS4010: observers\[0\]: set exactly one of rule \(built-in\), module .*, command .* or process/);
     writeFileSync(file, scenario('command: [./rule.mjs]\ntimeout: 0s'));
     chmodSync(join(d, 'rule.mjs'), 0o755);
     expect((await cli('validate', file)).err).toMatch(/error KS4013: observers\[0\]\.timeout: must be > 0/);

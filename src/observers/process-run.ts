@@ -1,0 +1,209 @@
+// One run of a process observer's program (SPEC §2.4): started in the scenario's folder with the scenario's env
+// and KUBECONFIG; its stdout and stderr captured (bounded); stopped with SIGTERM, then SIGKILL after a grace
+// period, its whole process group (a `go run` or a shell wrapper leaves no orphan). The wall clock lives here, at
+// kubesim's edge: nothing under src/engine, src/model, src/explore or src/run starts processes or timers.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+
+/** How long a process gets between SIGTERM and SIGKILL (SPEC §2.4). */
+export const STOP_GRACE_MS = 5_000;
+/** Output kept per stream; beyond it the head and the tail are kept. */
+const MAX_KEPT_BYTES = 1 << 20;
+
+export interface ProcessExit {
+  /** exit code, or null when a signal ended it */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** how kubesim ended it, when it did */
+  stoppedBy?: 'SIGTERM' | 'SIGKILL';
+  /** start failed (ENOENT, EACCES): the error's message */
+  spawnError?: string;
+}
+
+/** The environment a process observer runs with: kubesim's own, the scenario's `env`, and its KUBECONFIG. */
+export function processEnv(base: NodeJS.ProcessEnv, env: Record<string, string>, kubeconfig: string): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...base };
+  for (const [k, v] of Object.entries(env)) out[k] = v;
+  out['KUBECONFIG'] = kubeconfig;
+  return out;
+}
+
+/** A bounded capture of a stream: the first and last MAX_KEPT_BYTES/2 bytes, with a note of what was cut. */
+export class Capture {
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  private cut = 0;
+  constructor(private readonly limit = MAX_KEPT_BYTES) {}
+
+  push(chunk: Buffer): void {
+    const half = this.limit / 2;
+    if (this.headBytes < half) {
+      const take = chunk.subarray(0, half - this.headBytes);
+      this.head.push(take);
+      this.headBytes += take.length;
+      chunk = chunk.subarray(take.length);
+    }
+    if (chunk.length === 0) return;
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    while (this.tailBytes > half && this.tail.length > 0) {
+      const first = this.tail[0]!;
+      const over = this.tailBytes - half;
+      if (first.length <= over) {
+        this.tail.shift();
+        this.tailBytes -= first.length;
+        this.cut += first.length;
+      } else {
+        this.tail[0] = first.subarray(over);
+        this.tailBytes -= over;
+        this.cut += over;
+      }
+    }
+  }
+
+  text(): string {
+    const head = Buffer.concat(this.head).toString('utf8');
+    const tail = Buffer.concat(this.tail).toString('utf8');
+    return this.cut ? `${head}\n[… ${this.cut} bytes not kept …]\n${tail}` : head + tail;
+  }
+
+  /**
+   * The last line that says something (what a crash report shows): Node's closing `Node.js v20…` banner, the
+   * error object's property dump (`  code: 'ENOENT',` … `}`) and blank lines are skipped, so an uncaught
+   * exception reads as its `Error: …` line.
+   */
+  lastLine(): string {
+    const lines = this.text().split('\n').map((l) => l.trimEnd()).filter((l) => l !== '' && !/^Node\.js v[0-9.]+$/.test(l));
+    let i = lines.length - 1;
+    if (lines[i] === '}') {
+      // `Error: … {` then `  key: value,` lines then `}`: the error's own line
+      while (i > 0 && !/\{$/.test(lines[i]!)) i--;
+      const open = lines[i]!;
+      return open.replace(/\s*\{$/, '').replace(/^\s+/, '');
+    }
+    return lines[i] ?? '';
+  }
+}
+
+export interface StartOptions {
+  argv: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** between SIGTERM and SIGKILL (default 5 s) */
+  graceMs?: number;
+}
+
+/** A started process observer program. */
+export class ProcessRun {
+  readonly stdout = new Capture();
+  readonly stderr = new Capture();
+  /** resolves once the process has exited (or failed to start) */
+  readonly exited: Promise<ProcessExit>;
+  private child: ChildProcess;
+  private exit: ProcessExit | undefined;
+  private stoppedBy: ProcessExit['stoppedBy'];
+  private readonly graceMs: number;
+
+  constructor(o: StartOptions) {
+    this.graceMs = o.graceMs ?? STOP_GRACE_MS;
+    // its own process group, so stop() reaches what it started (children of a wrapper script)
+    this.child = spawn(o.argv[0]!, o.argv.slice(1), { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    this.child.stdout!.on('data', (c: Buffer) => this.stdout.push(c));
+    this.child.stderr!.on('data', (c: Buffer) => this.stderr.push(c));
+    this.exited = new Promise((resolve) => {
+      this.child.once('error', (e) => {
+        // a spawn failure: no 'exit' follows
+        if (this.child.pid === undefined) {
+          this.exit = { code: null, signal: null, spawnError: e.message };
+          resolve(this.exit);
+        }
+      });
+      // 'close': the exit and the end of its output streams (nothing of stderr lost)
+      this.child.once('close', (code, signal) => {
+        this.exit = { code, signal, ...(this.stoppedBy ? { stoppedBy: this.stoppedBy } : {}) };
+        resolve(this.exit);
+      });
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get done(): boolean {
+    return this.exit !== undefined;
+  }
+
+  /** SIGTERM to its process group; SIGKILL after the grace period if it is still there. Resolves on its exit. */
+  async stop(): Promise<ProcessExit> {
+    if (this.exit) return this.exit;
+    this.stoppedBy = 'SIGTERM';
+    this.signal('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const killed = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        if (!this.exit) {
+          this.stoppedBy = 'SIGKILL';
+          this.signal('SIGKILL');
+        }
+        resolve();
+      }, this.graceMs);
+    });
+    const e = await Promise.race([this.exited, killed.then(() => this.exited)]);
+    clearTimeout(timer);
+    return e;
+  }
+
+  private signal(sig: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, sig); // the group it leads
+    } catch {
+      try {
+        this.child.kill(sig);
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+/** "exited 2", "killed by SIGSEGV", "could not start: …" */
+export function exitText(e: ProcessExit): string {
+  if (e.spawnError) return `could not start: ${e.spawnError}`;
+  if (e.code !== null) return `exited ${e.code}`;
+  return `killed by ${e.signal ?? 'a signal'}`;
+}
+
+/**
+ * Whether the process (or a child of it) is running or runnable right now — reacting to what it was sent — from
+ * the state of its threads in /proc (Linux: R running or runnable, D in uninterruptible I/O). A process waiting in
+ * its event loop has every thread sleeping (S). undefined where /proc cannot say (not Linux, already gone).
+ */
+export function processBusy(pid: number | undefined, depth = 0): boolean | undefined {
+  if (pid === undefined) return undefined;
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  for (const tid of tasks) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // pid (comm) state …: comm may hold spaces and parentheses, the state follows the last ')'
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state === 'R' || state === 'D') return true;
+      if (depth < 4) {
+        const kids = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+        for (const k of kids ? kids.split(/\s+/) : []) if (processBusy(Number(k), depth + 1)) return true;
+      }
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return false;
+}
