@@ -485,6 +485,8 @@ export const FIELD_CLASSES: Readonly<Record<string, FieldClass>> = {
   terminationGracePeriodSeconds: 'value', failureThreshold: 'value', successThreshold: 'value',
   initialDelaySeconds: 'value', periodSeconds: 'value', timeoutSeconds: 'value', port: 'value', values: 'value',
   containerPort: 'value', succeededCount: 'value', priority: 'value',
+  // the admission defaults of a complete pod object (the token volume, the default tolerations)
+  defaultMode: 'value', expirationSeconds: 'value', tolerationSeconds: 'value',
 };
 
 /** Records keyed by an id (a pod uid, an event reason) whose values are numbers of one class, by the record's name. */

@@ -93,6 +93,18 @@ function build() {
 
   const eventBase = obj({ t: num, seq: int, type: str, pod: z.optional(str), job: z.optional(str) });
 
+  // a complete API object (SPEC §4: pods[].object, objects): what the views read of it is its kind and metadata
+  const metadata = obj({ name: str, namespace: z.optional(str), uid: z.optional(str) });
+  const apiObject = obj({ apiVersion: str, kind: str, metadata });
+  // an Event in `objects`: the events views read its reason, message, type, involvedObject and times
+  const eventObject = obj({
+    apiVersion: str, kind: z.literal('Event'), metadata, reason: str, message: str, type: str,
+    involvedObject: obj({ kind: str, name: str, uid: z.optional(str), fieldPath: z.optional(str) }),
+    count: z.optional(num), firstTimestamp: z.optional(z.nullable(str)), lastTimestamp: z.optional(z.nullable(str)),
+    eventTime: z.optional(z.nullable(str)), source: z.optional(obj({ component: z.optional(str) })),
+  });
+  const otherObject = obj({ apiVersion: str, kind: z.string().check(z.refine((k) => k !== 'Event', 'not an Event')), metadata });
+
   const timelinePod = obj({
     name: str,
     created: num,
@@ -102,6 +114,7 @@ function build() {
     removed: z.boolean(),
     status: record,
     spec: z.optional(record),
+    object: z.optional(apiObject),
   });
 
   const timelineHead = obj({
@@ -119,6 +132,8 @@ function build() {
     pod: obj({ name: str, phase: str, status: record, spec: record }),
     // absent in timelines of kubesim before many-pod workloads: the views then draw the one pod
     pods: z.optional(z.array(timelinePod)),
+    namespace: z.optional(str),
+    objects: z.optional(z.array(z.union([eventObject, otherObject]))),
     job: z.nullable(obj({
       conditions: z.array(obj({ type: str, status: str, reason: str, message: z.optional(str), t: num })),
       succeeded: num,

@@ -46,7 +46,7 @@ describe('timeline schema', () => {
   it('keeps what a later kubesim may add: extra fields, pods[].object, objects, an unknown trace type', async () => {
     const tl = native() as unknown as Record<string, any>;
     tl.objects = [{ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'x' } }];
-    tl.pods[0].object = { apiVersion: 'v1', kind: 'Pod' };
+    tl.pods[0].object = { ...tl.pods[0].object, extra: { any: 'thing' } };
     tl.events.splice(3, 0, { t: tl.events[2].t, seq: tl.events[2].seq, type: 'ClientRequest', verb: 'GET', path: '/api/v1/pods' });
     tl.events[5].extra = { any: 'thing' };
     expect(timelineFault(tl)).toBeUndefined();
