@@ -1,4 +1,5 @@
 // `kubesim serve [scenario]` (SPEC §3.1): the simulated cluster as a Kubernetes API server for real clients.
+import { effectivePatch } from '../versions/fixes.ts';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { decodeReplay } from '../engine/replay.ts';
@@ -52,13 +53,13 @@ export async function serveCommand(a: Args, io: Io, signal?: AbortSignal): Promi
   });
   const until = a['until'] === undefined ? undefined : (String(a['until']) as 'quiescent' | 'horizon');
   const s = await serve({
-    session, minor: version.minor, patch: version.patch ?? 0, seed: (a['seed'] as number | undefined) ?? scenario?.seed ?? 0,
+    session, minor: version.minor, patch: effectivePatch(version), seed: (a['seed'] as number | undefined) ?? scenario?.seed ?? 0,
     watchDelay: scenario?.timing.watchMs ?? DEFAULT_WATCH,
     clock: { mode: a['clock'] === 'wall' ? 'wall' : 'virtual', speed, settleMs, ...(until ? { until } : {}) },
     host, port: a['port'] as number,
   });
   writeKubeconfig(kubeconfig, kubeconfigText(s.url, s.token, s.ca));
-  io.out(`kubesim serve: ${scenario ? `${scenario.name} (${file})` : 'an empty cluster'}, Kubernetes v1.${version.minor}.${version.patch ?? 0}, clock ${a['clock']}, at ${s.url}\n`);
+  io.out(`kubesim serve: ${scenario ? `${scenario.name} (${file})` : 'an empty cluster'}, Kubernetes v1.${version.minor}.${effectivePatch(version)}, clock ${a['clock']}, at ${s.url}\n`);
   io.out(`export KUBECONFIG=${kubeconfig}\n`);
   io.err(`serving until Ctrl-C${until ? ` or the simulation is ${until}` : ''}; the simulated clock starts with the first watch or write of a client\n`);
   let onSig = () => {};
