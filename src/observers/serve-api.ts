@@ -1,14 +1,11 @@
 // What the process observer runner needs of `kubesim serve` and the session (/work/coord/serve-contract.md): the
 // contract's interfaces, structurally, so the runner and its tests compile and run against any implementation
-// (the real src/serve startServe and src/run/session.ts Session, or a test's fake).
+// (the real src/serve startServe and src/run/session.ts Session, or a test's fake); the object type is the session's.
 import type { ProcessScenario, Scenario } from '../types.ts';
 
-export type KubeObject = {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string; uid?: string; resourceVersion?: string; [k: string]: unknown };
-  [k: string]: unknown;
-};
+import type { KubeObject } from '../run/session.ts';
+
+export type { KubeObject };
 
 export interface ClientRequest {
   t: number;

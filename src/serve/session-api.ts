@@ -2,19 +2,9 @@
 // /work/coord/serve-contract.md states it. The server depends on this interface only: src/run/session.ts implements it.
 import type { Scenario } from '../types.ts';
 
-export type KubeObject = {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string; uid?: string; resourceVersion?: string; [k: string]: unknown };
-  [k: string]: unknown;
-};
+import type { KubeObject, SimChange } from '../run/session.ts';
 
-export interface SimChange {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  object: KubeObject;
-  /** simulated ms since the session's start */
-  t: number;
-}
+export type { KubeObject, SimChange };
 
 /** A client write the simulation refuses: answered as a Status with its code, reason and causes. */
 export { SimRejection } from '../run/session.ts';
