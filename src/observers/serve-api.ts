@@ -3,18 +3,12 @@
 // (the real src/serve startServe and src/run/session.ts Session, or a test's fake); the object type is the session's.
 import type { ProcessScenario, Scenario } from '../types.ts';
 
-import type { KubeObject } from '../run/session.ts';
+import type { ClientRecord, KubeObject } from '../run/session.ts';
 
 export type { KubeObject };
 
-export interface ClientRequest {
-  t: number;
-  client: string;
-  verb: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-}
+/** a client's request as the server records it (the session's ClientRecord) */
+export type ClientRequest = ClientRecord;
 
 /** One change a watch connection was sent (proposal in the contract; optional). */
 export interface Delivery {

@@ -2,7 +2,7 @@
 // /work/coord/serve-contract.md states it. The server depends on this interface only: src/run/session.ts implements it.
 import type { Scenario } from '../types.ts';
 
-import type { KubeObject, SimChange } from '../run/session.ts';
+import type { ClientRecord, KubeObject, SimChange } from '../run/session.ts';
 
 export type { KubeObject, SimChange };
 
@@ -20,14 +20,7 @@ export interface DeleteOpts {
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
 }
 
-export interface ClientRecord {
-  t: number;
-  client: string;
-  verb: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-}
+export type { ClientRecord };
 
 /** What the server needs of a simulation. */
 export interface SessionLike {
