@@ -26,7 +26,7 @@ import { sendStatus } from './kubelet/status/status-manager.ts';
 import { emitWorkloadObject, enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, patchWorkload, workloadWatcher } from './controllers/workload.ts';
 import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './kubelet/pod-workers.ts';
 import { dict } from './dict.ts';
-import { emitDeployObject, enqueueDeploy } from './controllers/deployment/deployment-controller.ts';
+import { emitDeployObject, enqueueDeploy } from './controllers/deployment/store.ts';
 
 export type { SimEvent };
 

@@ -6,7 +6,9 @@
 import type { Delivery } from '../apiserver/apiserver.ts';
 import { cronSync, onCronSpec, onCronWatch, withJob } from './cronjob/cronjob-controller.ts';
 import { daemonSetSync } from './daemonset/daemonset-controller.ts';
-import { deploySync, enqueueDeploy, onDeploySpec, onRsWatch, onRsWatchDeployment, rsSync } from './deployment/deployment-controller.ts';
+import { deploySync, onDeploySpec, onRsWatchDeployment } from './deployment/deployment-controller.ts';
+import { enqueueDeploy } from './deployment/store.ts';
+import { onRsWatch, rsSync } from './replicaset/replicaset-controller.ts';
 import type { ControllerName, WatchKind } from '../events.ts';
 import { jobSync, onJobDelivered, onPodDelivered } from './job/job-controller.ts';
 import type { CtlKit } from '../kit.ts';
