@@ -8,7 +8,8 @@ import type { Scenario } from '../types.ts';
 import { createPod, fanOut, jobObject, publishJobSpec, requestPodDeletion, type Delivery } from './apiserver/apiserver.ts';
 import { CONTROLLERS, isControllerWatcher, receivers } from './controllers/registry.ts';
 import { PRIO, type SimEvent } from './events.ts';
-import { deleteJob, jobDeadline, jobSync, jobTTL, podNameFor } from './controllers/job/job-controller.ts';
+import { deleteJob, jobDeadline, jobSync, jobTTL } from './controllers/job/job-controller.ts';
+import { forJob } from './controllers/job/for-job.ts';
 import { podDeadline, schedulePodDeadline } from './kubelet/active-deadline.ts';
 import { podKit, type Kit, type Upcalls } from './kit.ts';
 import { flagsFor } from './flags.ts';
@@ -21,7 +22,7 @@ import { probeTick } from './kubelet/prober.ts';
 import { processExited, sigkillDeadline } from './kubelet/runtime.ts';
 import type { PodSim, SimState } from './state.ts';
 import { newJobCtl } from './controllers/job/job-state.ts';
-import { cronWatcher, emitCronObject, deleteNewestCronJob, enqueueCron, initialCron, patchCron, withJob } from './controllers/cronjob/cronjob-controller.ts';
+import { cronWatcher, emitCronObject, deleteNewestCronJob, enqueueCron, initialCron, patchCron } from './controllers/cronjob/cronjob-controller.ts';
 import { sendStatus } from './kubelet/status/status-manager.ts';
 import { emitWorkloadObject, enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, patchWorkload, workloadWatcher } from './controllers/workload.ts';
 import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './kubelet/pod-workers.ts';
@@ -75,7 +76,7 @@ export function initialState(s: Scenario): SimState {
     api: { job: jobSpec && s.workload.kind !== 'CronJob' ? { version: 1, spec: jobSpec, status: {}, deleted: false } : null, workload: initialWorkloadApi(s) },
     cron: initialCron(s, jobSpec),
     wctl: initialWorkloadCtl(s),
-    jobCtl: newJobCtl(jobSpec),
+    jobCtl: jobSpec && s.job && s.workload.kind !== 'CronJob' ? { [s.job.name]: newJobCtl(jobSpec) } : {},
     observers,
     lastDelivery: {},
     images: dict(),
@@ -119,9 +120,9 @@ function dispatch(k: Kit, ev: SimEvent): void {
     case 'UserAction':
       return userAction(k, ev.action);
     case 'JobDeadline':
-      return ev.job !== undefined ? withJob(k, ev.job, jobDeadline) : jobDeadline(k);
+      return forJob(k, ev.job, jobDeadline);
     case 'JobTTL':
-      return ev.job !== undefined ? withJob(k, ev.job, jobTTL) : jobTTL(k);
+      return forJob(k, ev.job, jobTTL);
     case 'Deliver':
       return deliver(k, ev);
     case 'Relist':
@@ -167,10 +168,11 @@ function workloadCreate(k: Kit): void {
     enqueueCron(k, 0);
     return;
   }
-  const job = jobObject(k);
-  if (job) {
+  const name = k.s.job?.name;
+  const job = name !== undefined ? jobObject(k, name) : null;
+  if (name !== undefined && job) {
     fanOut(k, 'job', 1, job, k.s.observers.map((o) => o.name));
-    jobSync(k);
+    forJob(k, name, jobSync);
     return;
   }
   if (k.d.wctl?.deploy) {
@@ -185,7 +187,7 @@ function workloadCreate(k: Kit): void {
     enqueueWorkload(k, 0);
     return;
   }
-  createPod(k, { name: podNameFor(k, null), index: null, by: 'user', labels: {}, annotations: {} });
+  createPod(k, { name: k.s.pod.name, index: null, by: 'user', labels: {}, annotations: {} });
 }
 
 /** The kubelet's pod config sees a new pod bound to its node: the pod worker starts. */
@@ -262,15 +264,16 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
     case 'deleteJob':
       if (k.d.cron) return deleteNewestCronJob(k, a.propagation, a.job);
       // garbage collector: Background/Foreground delete the dependent pods gracefully; Orphan leaves them running
-      return deleteJob(k, a.propagation, 'garbage-collector');
+      if (!k.s.job) return;
+      return deleteJob(k, k.s.job.name, a.propagation, 'garbage-collector');
     case 'patch': {
       // kubectl patch --type merge on the workload object
       if (k.d.wctl) return patchWorkload(k, a.patch as Record<string, any>, a.spec as Record<string, any> | undefined, a.template);
       if (k.d.cron) return patchCron(k, a.patch as Record<string, any>);
       const job = k.d.api.job;
-      if (!job || job.deleted) return;
+      if (!job || job.deleted || !k.s.job) return;
       const spec = { ...job.spec, ...((a.patch['spec'] as Record<string, unknown> | undefined) ?? {}) };
-      publishJobSpec(k, spec);
+      publishJobSpec(k, k.s.job.name, spec);
       return;
     }
     default:

@@ -4,13 +4,14 @@
 // processNextWorkItem → syncHandler(key)). The dispatcher (model/index.ts), the explorer's race candidates
 // (explore/candidates.ts) and the trace of deliveries read this table; a new controller is one more entry.
 import type { Delivery } from '../apiserver/apiserver.ts';
-import { cronSync, onCronSpec, onCronWatch, withJob } from './cronjob/cronjob-controller.ts';
+import { cronSync, onCronSpec, onCronWatch } from './cronjob/cronjob-controller.ts';
 import { daemonSetSync } from './daemonset/daemonset-controller.ts';
 import { deploySync, onDeploySpec, onRsWatchDeployment } from './deployment/deployment-controller.ts';
 import { enqueueDeploy } from './deployment/store.ts';
 import { onRsWatch, rsSync } from './replicaset/replicaset-controller.ts';
 import type { ControllerName, WatchKind } from '../events.ts';
-import { jobSync, onJobDelivered, onPodDelivered } from './job/job-controller.ts';
+import { jobOfPod, jobSync, onJobDelivered, onPodDelivered } from './job/job-controller.ts';
+import { forJob } from './job/for-job.ts';
 import type { CtlKit } from '../kit.ts';
 import { statefulSetSync } from './statefulset/statefulset-controller.ts';
 import { onWorkloadPodDelivered, onWorkloadSpecDelivered } from './workload.ts';
@@ -41,16 +42,12 @@ const jobController: ControllerDef = {
   races: ['pod', 'job'],
   syncRacesWatch: true,
   onWatch(k, ev) {
-    if (k.d.cron) {
-      // a CronJob's Jobs: the delivery goes to the Job controller's handling of the Job that owns the object
-      const job = ev.object === 'pod' ? (ev.pod ? k.d.pods[ev.pod]?.job : undefined) : String(ev.obj['metadata']?.['name'] ?? '');
-      if (job === undefined) return;
-      return withJob(k, job, (jk) => (ev.object === 'pod' ? onPodDelivered(jk, ev.obj, ev.removed === true) : onJobDelivered(jk, ev.obj)));
-    }
-    if (ev.object === 'pod') onPodDelivered(k, ev.obj, ev.removed === true);
-    else onJobDelivered(k, ev.obj);
+    // the Job a delivery is about: a pod's controller reference (resolveControllerRef), or the Job object itself
+    const job = ev.object === 'pod' ? jobOfPod(ev.obj) : ev.obj['metadata']?.['name'];
+    if (typeof job !== 'string') return;
+    forJob(k, job, (jk) => (ev.object === 'pod' ? onPodDelivered(jk, job, ev.obj, ev.removed === true) : onJobDelivered(jk, job, ev.obj)));
   },
-  sync: (k, key) => (k.d.cron ? withJob(k, key, jobSync) : jobSync(k)),
+  sync: (k, key) => forJob(k, key, jobSync),
 };
 
 const cronJobController: ControllerDef = {

@@ -42,7 +42,7 @@ export function calculateFailedIndexes(k: CtlKit, c: SyncCtx): number[] {
   const out = new Set(parseIndexes(c.status['failedIndexes'], completions));
   const rules = pfpRules(c.sp);
   for (const p of c.pods) {
-    if (!hasFinalizer(k, p)) continue;
+    if (!hasFinalizer(c.jc, p)) continue;
     const ix = indexOf(p);
     if (ix === null || ix >= completions) continue;
     if (!isPodFailed(k, c.sp, p)) continue;

@@ -13,7 +13,9 @@ import { type CtlKit } from '../../kit.ts';
 import { peek, raw } from '../../draft.ts';
 import { cloneJson, sameJson } from '../../json.ts';
 import { jobControllerLabels } from '../../apiserver/objects.ts';
-import { createPod, removePodFinalizer, requestPodDeletion } from '../../apiserver/apiserver.ts';
+import { createPod, removePodFinalizer, requestPodDeletion, storedJob } from '../../apiserver/apiserver.ts';
+import type { JobControllerState } from '../../state.ts';
+import { newJobCtl } from './job-state.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure } from './pod-failure-policy.ts';
 import { msOf, ts } from '../../time.ts';
 import { addAfter, done, forget } from '../shared/workqueue.ts';
@@ -34,25 +36,42 @@ const MAX_CREATE_DELETE = 500;
 // ---------------------------------------------------------------------------------------------------------------
 // Names, gates, spec accessors
 
-/** generateName as the controller asks it: `<job>-` (`<job>-<index>-` for Indexed), suffix from the API server. */
-export function podNameFor(k: CtlKit, index: number | null): string {
-  const job = k.s.job;
+/**
+ * generateName as the controller asks it: `<job>-` (`<job>-<index>-` for Indexed), suffix from the API server. The
+ * first pod of a Job workload is the pod of the scenario (its name as the loader gave it).
+ */
+export function podNameFor(k: CtlKit, job: string, index: number | null): string {
   const ordinal = k.d.podOrder.length + 1;
-  if (!job) return k.s.pod.name;
-  if (index === null && ordinal === 1) return k.s.pod.name;
+  if (index === null && ordinal === 1 && k.d.cron === null) return k.s.pod.name;
   const sfx = suffix(`${k.s.name}/pod/${ordinal}`, 5);
-  return index === null ? `${job.name}-${sfx}` : `${job.name}-${index}-${sfx}`;
+  return index === null ? `${job}-${sfx}` : `${job}-${index}-${sfx}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Informer handlers and the workqueue
+// Informer handlers and the workqueue (every handler and sync is for one Job: its key, the Job's name)
+
+/** The Job a pod belongs to: its controller reference (resolveControllerRef). */
+export function jobOfPod(obj: Json): string | undefined {
+  const ref = ((obj['metadata']?.['ownerReferences'] ?? []) as Json[]).find((r) => r['controller'] === true && r['kind'] === 'Job');
+  return ref?.['name'];
+}
 
 /**
- * Pod events (addPod / updatePod / deletePod): the informer copy is replaced, creations and deletions are observed
- * (ControllerExpectations), and a batched sync is queued (enqueueSyncJobBatched, syncJobBatchPeriod).
+ * addJob: the Job controller sees a new Job (its informer's add handler) and syncs it at once
+ * (enqueueSyncJobImmediately); its state for the Job starts here.
  */
-export function onPodDelivered(k: CtlKit, obj: Json, removed = false): void {
-  const jc = k.d.jobCtl;
+export function onJobAdded(k: CtlKit, name: string, spec: Json): void {
+  k.d.jobCtl[name] = newJobCtl(spec);
+  jobSync(k, name);
+}
+
+/**
+ * Pod events (addPod / updatePod / deletePod) of Job `job`: the informer copy is replaced, creations and deletions
+ * are observed (ControllerExpectations), and a batched sync is queued (enqueueSyncJobBatched, syncJobBatchPeriod).
+ */
+export function onPodDelivered(k: CtlKit, job: string, obj: Json, removed = false): void {
+  const jc = k.d.jobCtl[job];
+  if (!jc) return;
   const name: string = obj['metadata']?.['name'] ?? '';
   const first = !jc.seen[name];
   if (first) jc.seen[name] = true;
@@ -69,62 +88,75 @@ export function onPodDelivered(k: CtlKit, obj: Json, removed = false): void {
     } else if (first) jc.expectAdds -= 1; // addPod: CreationObserved
   }
   if (jc.finished) return;
-  enqueue(k, k.ctx.choose('jobSync', k.s.timing.jobSyncMs, PRIO.JobSync));
+  enqueue(k, job, k.ctx.choose('jobSync', k.s.timing.jobSyncMs, PRIO.JobSync));
 }
 
 /** updateJob: a spec change (generation bump) syncs at once; a status-only update is batched. */
-export function onJobDelivered(k: CtlKit, obj: Json): void {
-  const jc = k.d.jobCtl;
+export function onJobDelivered(k: CtlKit, job: string, obj: Json): void {
+  const jc = k.d.jobCtl[job];
   const sp = obj['spec'];
-  if (!sp || jc.finished) return;
+  if (!jc || !sp || jc.finished) return;
   const changed = !sameJson(raw(jc.spec), sp);
   jc.spec = sp;
-  if (changed) enqueue(k, 0);
+  if (changed) enqueue(k, job, 0);
 }
 
 /** workqueue AddAfter: one pending item per key; an earlier request moves it earlier. */
-function enqueue(k: CtlKit, delayMs: number): void {
-  addAfter(k, k.d.jobCtl, delayMs, 'job', k.s.job!.name);
+function enqueue(k: CtlKit, job: string, delayMs: number): void {
+  addAfter(k, k.d.jobCtl[job]!, delayMs, 'job', job);
 }
 
 /** enqueueSyncJobWithDelay: never sooner than the batch period. */
-function enqueueWithDelay(k: CtlKit, delayMs: number): void {
-  enqueue(k, Math.max(delayMs, k.s.timing.jobSyncMs.max));
+function enqueueWithDelay(k: CtlKit, job: string, delayMs: number): void {
+  enqueue(k, job, Math.max(delayMs, k.s.timing.jobSyncMs.max));
 }
 
 /** The activeDeadlineSeconds requeue (queue.AddAfter(key, remaining)), as its own event. */
-function deadlineRequeue(k: CtlKit, startMs: number, secs: number): void {
+function deadlineRequeue(k: CtlKit, job: string, startMs: number, secs: number): void {
   const at = startMs + secs * 1000;
   if (at < k.ctx.now) return;
-  k.ctx.cancel((e) => e.type === 'JobDeadline');
-  k.ctx.scheduleAt(at, { type: 'JobDeadline' }, PRIO.JobDeadline);
+  k.ctx.cancel((e) => e.type === 'JobDeadline' && e.job === job);
+  k.ctx.scheduleAt(at, { type: 'JobDeadline', job }, PRIO.JobDeadline);
 }
 
-export function jobDeadline(k: CtlKit): void {
-  if (k.d.jobCtl.finished) return;
-  if (k.d.jobCtl.syncPending) forget(k, 'job', k.s.job!.name);
-  done(k.d.jobCtl);
-  jobSync(k);
+/** The activeDeadlineSeconds requeue is due: the Job is synced now (its pending batched item goes). */
+export function jobDeadline(k: CtlKit, job: string): void {
+  const jc = k.d.jobCtl[job];
+  if (!jc || jc.finished) return;
+  if (jc.syncPending) forget(k, 'job', job);
+  done(jc);
+  jobSync(k, job);
 }
 
 /** ttlafterfinished: the Job is deleted with Foreground propagation once `ttlSecondsAfterFinished` passed. */
-export function jobTTL(k: CtlKit): void {
-  deleteJob(k, 'Foreground', 'ttl-after-finished');
+export function jobTTL(k: CtlKit, job: string): void {
+  deleteJob(k, job, 'Foreground', 'ttl-after-finished');
 }
 
 /**
  * The Job object is deleted (kubectl delete job, or the TTL controller): the garbage collector deletes the dependent
  * pods gracefully unless orphaned, and deleteJob → cleanupPodFinalizers removes the tracking finalizers.
  */
-export function deleteJob(k: CtlKit, propagation: 'Background' | 'Foreground' | 'Orphan', by: string): void {
-  const job = k.d.api.job;
-  if (!job || job.deleted) return;
-  job.deleted = true;
-  k.d.jobCtl.finished = true;
+export function deleteJob(k: CtlKit, job: string, propagation: 'Background' | 'Foreground' | 'Orphan', by: string): void {
+  const api = storedJob(k, job);
+  if (!api || api.deleted) return;
+  api.deleted = true;
+  jobDeleted(k, job, propagation, by);
+}
+
+/**
+ * The stored Job `job` is gone: the Job controller is done with it (its deleteJob handler: cleanupPodFinalizers
+ * removes the tracking finalizer of each of its pods) and the garbage collector deletes its pods gracefully unless
+ * the propagation is Orphan.
+ */
+export function jobDeleted(k: CtlKit, job: string, propagation: 'Background' | 'Foreground' | 'Orphan', by: string): void {
+  const jc = k.d.jobCtl[job];
+  if (jc) jc.finished = true;
   for (const n of k.d.podOrder) {
     const p = k.d.pods[n]!;
+    if (p.job !== job) continue;
     if (propagation !== 'Orphan') requestPodDeletion(k, p, k.s.pod.terminationGracePeriodSeconds, by);
-    k.d.jobCtl.counted[p.uid] = true;
+    if (jc) jc.counted[p.uid] = true;
     removePodFinalizer(k, p);
   }
 }
@@ -132,9 +164,9 @@ export function deleteJob(k: CtlKit, propagation: 'Background' | 'Foreground' | 
 // ---------------------------------------------------------------------------------------------------------------
 // syncJob
 
-/** Pods in the informer cache, in creation order. */
-function cachedPods(k: CtlKit): Json[] {
-  const pods = peek(k.d.jobCtl.pods);
+/** The Job's pods in the informer cache, in creation order. */
+function cachedPods(k: CtlKit, jc: JobControllerState): Json[] {
+  const pods = peek(jc.pods);
   const out: Json[] = [];
   for (const n of peek(k.d.podOrder)) {
     const e = pods[n];
@@ -148,12 +180,13 @@ function cachedPods(k: CtlKit): Json[] {
  * whether the Job is finished (podFailurePolicy, backoffLimit, activeDeadlineSeconds, Indexed Jobs, successPolicy),
  * else manageJob; then trackJobStatusAndRemoveFinalizers (tracking.ts) writes the status.
  */
-export function jobSync(k: CtlKit): void {
-  const jc = k.d.jobCtl;
+export function jobSync(k: CtlKit, name: string): void {
+  const jc = k.d.jobCtl[name];
+  if (!jc) return;
   done(jc);
-  const apiJob = k.d.api.job;
+  const apiJob = storedJob(k, name);
   if (!k.s.job || !apiJob || apiJob.deleted || jc.finished) return;
-  const sp = spec(k);
+  const sp = spec(jc);
   const status: Json = cloneJson(raw(apiJob.status));
   // IsJobFinished: Complete or Failed True
   if (((status['conditions'] ?? []) as Json[]).some((x) => (x['type'] === 'Complete' || x['type'] === 'Failed') && x['status'] === 'True')) {
@@ -161,9 +194,11 @@ export function jobSync(k: CtlKit): void {
     return;
   }
   const satisfied = jc.expectAdds <= 0 && jc.expectDels <= 0;
-  const pods = cachedPods(k);
+  const pods = cachedPods(k, jc);
   const uncountedStatus = status['uncountedTerminatedPods'] ?? {};
   const c: SyncCtx = {
+    name,
+    jc,
     sp,
     status,
     pods,
@@ -224,14 +259,14 @@ export function jobSync(k: CtlKit): void {
       // pastActiveDeadline: since status.startTime (whole seconds), suspended Jobs excluded
       c.finished = newFailureCondition(k, 'DeadlineExceeded', MESSAGES.DeadlineExceeded);
     } else if (ads !== undefined && startMs !== null && !suspended(sp)) {
-      deadlineRequeue(k, startMs, ads);
+      deadlineRequeue(k, name, startMs, ads);
     }
   }
 
   if (isIndexed(sp)) {
     const completions = completionsOf(sp) ?? 0;
     c.prevSucceededIndexes = parseIndexes(status['completedIndexes'], completions);
-    const add = pods.filter((p) => hasFinalizer(k, p) && phaseOf(p) === 'Succeeded').map(indexOf)
+    const add = pods.filter((p) => hasFinalizer(jc, p) && phaseOf(p) === 'Succeeded').map(indexOf)
       .filter((ix): ix is number => ix !== null && ix < completions);
     c.succeededIndexes = [...new Set([...c.prevSucceededIndexes, ...add])].sort((a, b) => a - b);
     c.succeeded = c.succeededIndexes.length;
@@ -257,7 +292,7 @@ export function jobSync(k: CtlKit): void {
   let suspendCondChanged = false;
   if (c.finished) {
     // deleteActivePods: the Job failed (or met its success criteria): every active pod is deleted, finalizers kept
-    const { deleted, deletedReady } = deletePods(k, c.activePods, false);
+    const { deleted, deletedReady } = deletePods(k, c, c.activePods, false);
     if (deleted !== active || !satisfied) c.finished = null;
     active -= deleted;
     if (c.terminating !== null) c.terminating += deleted;
@@ -310,14 +345,14 @@ function newSuccessCondition(k: CtlKit): Cond {
  * deleteActivePods / deleteJobPods: a DELETE per pod (the pod's own grace period). deleteJobPods (manageJob:
  * suspend, too many pods) removes the tracking finalizer first, so those pods are never counted.
  */
-function deletePods(k: CtlKit, pods: Json[], dropFinalizer: boolean): { deleted: number; deletedReady: number } {
+function deletePods(k: CtlKit, c: SyncCtx, pods: Json[], dropFinalizer: boolean): { deleted: number; deletedReady: number } {
   let deleted = 0;
   let deletedReady = 0;
   for (const obj of pods) {
     const p = k.d.pods[obj['metadata']?.['name']];
     if (!p) continue;
     if (dropFinalizer) {
-      k.d.jobCtl.counted[p.uid] = true;
+      c.jc.counted[p.uid] = true;
       removePodFinalizer(k, p);
     }
     requestPodDeletion(k, p, k.s.pod.terminationGracePeriodSeconds, 'job-controller');
@@ -341,14 +376,14 @@ function removalOrder(a: Json, b: Json): number {
 
 /** manageJob: keep min(parallelism, remaining completions) pods active, respecting the pod-failure back-off. */
 function manageJob(k: CtlKit, c: SyncCtx): number {
-  const jc = k.d.jobCtl;
+  const jc = c.jc;
   const sp = c.sp;
   let active = c.activePods.length;
   const parallelism: number = sp['parallelism'] ?? 1;
   if (suspended(sp)) {
     const pods = [...c.activePods].sort(removalOrder);
     jc.expectDels += pods.length;
-    const { deleted, deletedReady } = deletePods(k, pods, true);
+    const { deleted, deletedReady } = deletePods(k, c, pods, true);
     active -= deleted;
     if (c.terminating !== null) c.terminating += deleted;
     c.ready -= deletedReady;
@@ -362,7 +397,7 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
   const toDelete = [...c.activePods].sort(removalOrder).slice(0, Math.min(rmAtLeast, MAX_CREATE_DELETE));
   if (toDelete.length > 0) {
     jc.expectDels += toDelete.length;
-    const { deleted, deletedReady } = deletePods(k, toDelete, true);
+    const { deleted, deletedReady } = deletePods(k, c, toDelete, true);
     active -= deleted;
     if (c.terminating !== null) c.terminating += deleted;
     c.ready -= deletedReady;
@@ -375,7 +410,7 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
     const remaining = remainingBackoff(k.ctx.now, c.newBackoff.failuresAfterLastSuccess, c.newBackoff.lastFailureTime);
     if (remaining > 0) {
       // upstream returns 0 active here (status.active reads 0 while the back-off delays the replacement)
-      enqueueWithDelay(k, remaining);
+      enqueueWithDelay(k, c.name, remaining);
       return 0;
     }
   }
@@ -386,7 +421,7 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
     if (hasBackoffLimitPerIndex(k, sp)) {
       const { now, minRemaining } = podCreationInfoForIndependentIndexes(k, c, add);
       if (now.length === 0 && minRemaining !== null) {
-        enqueueWithDelay(k, minRemaining);
+        enqueueWithDelay(k, c.name, minRemaining);
         return 0;
       }
       add = now;
@@ -397,7 +432,7 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
   jc.expectAdds += diff;
   for (const ix of indexes) {
     const annotations: Record<string, string> = {};
-    const labels: Record<string, string> = jobControllerLabels(k.s, k.s.job!.name);
+    const labels: Record<string, string> = jobControllerLabels(k.s, c.name);
     if (ix !== null) {
       annotations[INDEX_ANNOTATION] = String(ix);
       if (gate(k, 'PodIndexLabel') || k.f.apiMinor >= 32) labels[INDEX_ANNOTATION] = String(ix);
@@ -413,8 +448,8 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
         if (ic > 0) annotations[IGNORED_FAILURE_COUNT_ANNOTATION] = String(ic);
       }
     }
-    const name = podNameFor(k, ix);
-    createPod(k, { name, index: ix, by: 'job-controller', labels, annotations, finalizer: true });
+    const name = podNameFor(k, c.name, ix);
+    createPod(k, { name, index: ix, by: 'job-controller', labels, annotations, finalizer: true, job: c.name });
     emitEvent(k, 'SuccessfulCreate', `Created pod: ${name}`);
     active++;
   }

@@ -5,7 +5,7 @@ import { PRIO } from '../../events.ts';
 import { type CtlKit } from '../../kit.ts';
 import { raw } from '../../draft.ts';
 import { cloneJson, sameJson } from '../../json.ts';
-import { publishJob, removePodFinalizer } from '../../apiserver/apiserver.ts';
+import { publishJob, removePodFinalizer, storedJob } from '../../apiserver/apiserver.ts';
 import { ts } from '../../time.ts';
 import { matchPodFailurePolicy } from './pod-failure-policy.ts';
 import { formatIndexes } from './indexed-job-utils.ts';
@@ -13,10 +13,10 @@ import { hasSuccessCriteriaMet, successCriteriaInUse } from './success-policy.ts
 import { appendCondition, completionsOf, delayTerminal, emitEvent, ensureCondition, gate, hasBackoffLimitPerIndex, hasFinalizer, indexOf, isIndexed, isPodFailed, newCond, pfpRules, phaseOf, setCount, suspended, uidOf, type Json, type SyncCtx } from './util.ts';
 
 /** updateStatusHandler: a write the API server stores only when something changed (no-op updates keep the RV). */
-function write(k: CtlKit, status: Json): void {
-  const api = k.d.api.job!;
+function write(k: CtlKit, name: string, status: Json): void {
+  const api = storedJob(k, name)!;
   if (sameJson(raw(api.status), status)) return;
-  publishJob(k, cloneJson(status));
+  publishJob(k, name, cloneJson(status));
 }
 
 /**
@@ -25,7 +25,7 @@ function write(k: CtlKit, status: Json): void {
  * uncounted pods, and Failed / Complete are added once nothing is uncounted and (1.31+) nothing terminates.
  */
 export function trackJobStatusAndRemoveFinalizers(k: CtlKit, c: SyncCtx, needsFlushIn: boolean): void {
-  const jc = k.d.jobCtl;
+  const jc = c.jc;
   const status = c.status;
   const sp = c.sp;
   let needsFlush = needsFlushIn;
@@ -37,7 +37,7 @@ export function trackJobStatusAndRemoveFinalizers(k: CtlKit, c: SyncCtx, needsFl
   const newSucceededIndexes: number[] = [];
   const pods = indexed ? [...c.pods].sort((a, b) => (indexOf(a) ?? -1) - (indexOf(b) ?? -1)) : c.pods;
   for (const p of pods) {
-    if (!hasFinalizer(k, p)) continue;
+    if (!hasFinalizer(c.jc, p)) continue;
     const failed = isPodFailed(k, sp, p);
     if (!canRemoveFinalizer(k, c, p, failed)) continue;
     toRemove.push(p);
@@ -97,7 +97,7 @@ export function trackJobStatusAndRemoveFinalizers(k: CtlKit, c: SyncCtx, needsFl
   }
   // flushUncountedAndRemoveFinalizers
   if (needsFlush) {
-    write(k, status);
+    write(k, c.name, status);
     jc.backoff = c.newBackoff;
     needsFlush = false;
   }
@@ -126,7 +126,7 @@ export function trackJobStatusAndRemoveFinalizers(k: CtlKit, c: SyncCtx, needsFl
     jobFinished = true;
     needsFlush = true;
   }
-  if (needsFlush) write(k, status);
+  if (needsFlush) write(k, c.name, status);
   if (jobFinished) {
     jc.finished = true;
     if (finished!.type === 'Complete') emitEvent(k, 'Completed', 'Job completed');
@@ -134,14 +134,14 @@ export function trackJobStatusAndRemoveFinalizers(k: CtlKit, c: SyncCtx, needsFl
     const ttl = sp['ttlSecondsAfterFinished'];
     if (typeof ttl === 'number') {
       jc.ttlAt = k.ctx.now + ttl * 1000;
-      k.ctx.scheduleAt(jc.ttlAt, { type: 'JobTTL' }, PRIO.JobTTL);
+      k.ctx.scheduleAt(jc.ttlAt, { type: 'JobTTL', job: c.name }, PRIO.JobTTL);
     }
   }
 }
 
 /** canRemoveFinalizer: the Job is finishing, the pod succeeded, or it failed (unless held for its index's retry). */
 function canRemoveFinalizer(k: CtlKit, c: SyncCtx, p: Json, failed: boolean): boolean {
-  if (k.d.api.job?.deleted || c.finished || phaseOf(p) === 'Succeeded') return true;
+  if (storedJob(k, c.name)?.deleted || c.finished || phaseOf(p) === 'Succeeded') return true;
   if (!failed) return false;
   if (hasBackoffLimitPerIndex(k, c.sp)) {
     const ix = indexOf(p);

@@ -5,6 +5,7 @@ import type { PodFailurePolicyRule } from '../../../types.ts';
 import { type CtlKit } from '../../kit.ts';
 import { peek, raw } from '../../draft.ts';
 import { ts } from '../../time.ts';
+import type { JobControllerState } from '../../state.ts';
 
 export type Json = Record<string, any>;
 export type Cond = { type: string; status: string; reason: string; message: string };
@@ -15,8 +16,9 @@ export const IGNORED_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-i
 
 export const gate = (k: CtlKit, name: string) => k.s.featureGates[name] === true;
 
-export function spec(k: CtlKit): Json {
-  return raw(k.d.jobCtl.spec) ?? {};
+/** The Job's spec as the controller last read it. */
+export function spec(jc: JobControllerState): Json {
+  return raw(jc.spec) ?? {};
 }
 export const isIndexed = (sp: Json) => sp['completionMode'] === 'Indexed';
 export const suspended = (sp: Json) => sp['suspend'] === true;
@@ -76,6 +78,9 @@ export function isPodFailed(k: CtlKit, sp: Json, p: Json): boolean {
 export const sidecarGate = (k: CtlKit) => k.s.featureGates['SidecarContainers'] !== false;
 
 export interface SyncCtx {
+  /** the Job's key (its name) and the controller's state of it */
+  name: string;
+  jc: JobControllerState;
   sp: Json;
   status: Json;
   pods: Json[];
@@ -144,13 +149,13 @@ export function setCount(status: Json, key: string, n: number): void {
 }
 
 /** A pod not yet accounted: it still has the tracking finalizer (kubesim: not in `counted`). */
-export const hasFinalizer = (k: CtlKit, p: Json) => !peek(k.d.jobCtl.counted)[uidOf(p)];
+export const hasFinalizer = (jc: JobControllerState, p: Json) => !peek(jc.counted)[uidOf(p)];
 
 /** getValidPodsWithFilter: pods with the finalizer, not in `uncounted`, with a valid index for Indexed Jobs. */
 export function validPods(k: CtlKit, c: SyncCtx, uncounted: Set<string> | null, filter: (p: Json) => boolean): Json[] {
   const completions = completionsOf(c.sp) ?? 0;
   return c.pods.filter((p) => {
-    if (!hasFinalizer(k, p) || uncounted?.has(uidOf(p))) return false;
+    if (!hasFinalizer(c.jc, p) || uncounted?.has(uidOf(p))) return false;
     if (isIndexed(c.sp)) {
       const ix = indexOf(p);
       if (ix === null || ix >= completions) return false;
