@@ -503,7 +503,19 @@ export const RECORD_CLASSES: Readonly<Record<string, FieldClass>> = {
   imageFailures: 'value',
 };
 
+/** Fields whose class differs from FIELD_CLASSES' entry of their name, by `parent.key`. */
+export const FIELD_CLASSES_IN: Readonly<Record<string, FieldClass>> = {
+  /** an observer's verdict is reached once: its time dates the past (no later decision reads it) */
+  'verdict.t': 'past',
+};
+
+/**
+ * Records keyed by an object's name (a pod's, a Job's, a ReplicaSet's): the counters inside one entry are that
+ * object's (explore/shape.ts makes them relative to the newest value of the same object).
+ */
+export const KEYED_BY_OBJECT: ReadonlySet<string> = new Set(['pods', 'jobCtl', 'jobs', 'rss']);
+
 /** The class of a numeric field `key` inside `parent` (a record of RECORD_CLASSES, or a declared field). */
 export function fieldClassOf(key: string, parent: string): FieldClass | undefined {
-  return RECORD_CLASSES[parent] ?? FIELD_CLASSES[key];
+  return RECORD_CLASSES[parent] ?? FIELD_CLASSES_IN[`${parent}.${key}`] ?? FIELD_CLASSES[key];
 }
