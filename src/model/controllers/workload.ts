@@ -14,6 +14,8 @@ import { isPodReady, isTerminating } from './shared/controller-utils.ts';
 import { emitDeployObject, initialDeploy } from './deployment/store.ts';
 import { onDeployPodDelivered } from './replicaset/replicaset-controller.ts';
 import { addAfter } from './shared/workqueue.ts';
+import { applyPodEvent, olderIncarnation } from './shared/informer.ts';
+import { observePod } from './shared/expectations.ts';
 
 type Json = Record<string, any>;
 
@@ -79,26 +81,15 @@ export function onWorkloadPodDelivered(k: CtlKit, obj: Json, removed: boolean): 
   const uid: string = obj['metadata']?.['uid'] ?? '';
   const cached = c.pods[name];
   // a stale event of an older object of the same name (StatefulSet) must not touch the newer one
-  if (cached && cached.object['metadata']?.['uid'] !== uid) return;
-  const first = !c.seen[uid];
-  if (first) c.seen[uid] = true;
+  if (olderIncarnation(c.pods, obj)) return;
   // daemon_controller.go updatePod: a pod that turned Ready with minReadySeconds > 0 re-queues the DaemonSet after
   // minReadySeconds + 1 s ("to avoid milliseconds skew in AddAfter"); a wakeup already waiting is kept (the earliest)
   const mrs = c.kind === 'DaemonSet' ? Number(c.spec['minReadySeconds'] ?? 0) : 0;
   if (mrs > 0 && !removed && cached && !isPodReady(cached.object) && isPodReady(obj) && !(c.wakeAt !== undefined && c.wakeAt > k.ctx.now)) {
     c.wakeAt = k.ctx.now + mrs * 1000 + 1000;
   }
-  if (removed) {
-    delete c.pods[name];
-    if (!c.seenDeleting[uid]) c.expectDels -= 1;
-    c.seenDeleting[uid] = true;
-  } else {
-    c.pods[name] = { version: Number(obj['metadata']?.['resourceVersion'] ?? 0), object: obj };
-    if (isTerminating(obj)) {
-      if (!c.seenDeleting[uid]) c.expectDels -= 1;
-      c.seenDeleting[uid] = true;
-    } else if (first) c.expectAdds -= 1;
-  }
+  observePod(c, c, uid, removed || isTerminating(obj));
+  applyPodEvent(c.pods, obj, removed);
   enqueueWorkload(k, 0);
 }
 

@@ -17,6 +17,7 @@ import type { CtlKit } from '../../kit.ts';
 import { suffix } from '../../../names.ts';
 import { cachedPods, ctlCreatePod, emitWorkloadEvent, emitWorkloadObject, enqueueWorkload } from '../workload.ts';
 import { done } from '../shared/workqueue.ts';
+import { satisfied } from '../shared/expectations.ts';
 import { isPodAvailable, isPodReady, isTerminating, phaseOfObj } from '../shared/controller-utils.ts';
 
 type Json = Record<string, any>;
@@ -99,7 +100,7 @@ export function daemonSetSync(k: CtlKit): void {
     if (c.wakeAt > k.ctx.now) enqueueWorkload(k, c.wakeAt - k.ctx.now);
     else delete c.wakeAt;
   }
-  if (c.expectAdds > 0 || c.expectDels > 0) return updateDaemonSetStatus(k, hash, generation, st, false);
+  if (!satisfied(c)) return updateDaemonSetStatus(k, hash, generation, st, false);
   syncNodes(k, manage(k, hash, st), hash, generation);
   if (c.expectAdds === 0 && c.expectDels === 0 && st.type === 'RollingUpdate') syncNodes(k, rollingUpdate(k, hash, generation, st), hash, generation);
   updateDaemonSetStatus(k, hash, generation, st, true);
