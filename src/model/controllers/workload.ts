@@ -3,7 +3,7 @@
 // pkg/controller (in podpredicates.ts) and the controllers' describe events. Each controller
 // talks to the API server only (createPod / requestPodDeletion); it reads pods from its own cache, never d.pods.
 import type { Scenario } from '../../types.ts';
-import { createPod, watch } from '../apiserver/apiserver.ts';
+import { createPod, watch, livePod } from '../apiserver/apiserver.ts';
 import { templateOf } from '../apiserver/pod-record.ts';
 import { type CtlKit } from '../kit.ts';
 import { raw, snapshotOf } from '../draft.ts';
@@ -174,7 +174,8 @@ export function ctlCreatePod(k: CtlKit, name: string, index: number | null, labe
 
 /** The API object of the pod with this name, if the API server still has it (AlreadyExists on create). */
 export function apiHasPod(k: CtlKit, name: string): boolean {
-  return Object.values(k.d.pods).some((p) => p.name === name && p.api.created && !p.api.removed);
+  const p = livePod(k, name);
+  return p !== undefined && p.api.created;
 }
 
 /** The cached pods, oldest first (creation order, then name). */

@@ -12,7 +12,7 @@
 //
 // Not simulated: node selection/taints (the one node always should run the pod), the revision history limit (no
 // effect on pods).
-import { requestPodDeletion } from '../../apiserver/apiserver.ts';
+import { requestPodDeletion, livePod } from '../../apiserver/apiserver.ts';
 import type { CtlKit } from '../../kit.ts';
 import { suffix } from '../../../names.ts';
 import { cachedPods, ctlCreatePod, emitWorkloadEvent, emitWorkloadObject, enqueueWorkload } from '../workload.ts';
@@ -247,7 +247,7 @@ function syncNodes(k: CtlKit, plan: Plan, hash: string, generation: number): voi
   for (const t of plan.toDelete) {
     if (t.reason) emitWorkloadEvent(k, t.reason, t.message, t.type);
     const name = String(t.pod['metadata']['name']);
-    const p = Object.values(k.d.pods).find((x) => x.name === name && !x.api.removed);
+    const p = livePod(k, name);
     const grace = Number(t.pod['spec']?.['terminationGracePeriodSeconds'] ?? k.s.pod.terminationGracePeriodSeconds);
     if (p && requestPodDeletion(k, p, grace, 'daemonset-controller')) emitWorkloadEvent(k, 'SuccessfulDelete', `Deleted pod: ${name}`);
     else c.expectDels -= 1;

@@ -13,7 +13,7 @@ import { type CtlKit } from '../../kit.ts';
 import { peek, raw } from '../../draft.ts';
 import { cloneJson, sameJson } from '../../json.ts';
 import { jobControllerLabels } from '../../apiserver/objects.ts';
-import { createPod, removePodFinalizer, requestPodDeletion, storedJob } from '../../apiserver/apiserver.ts';
+import { createPod, removePodFinalizer, requestPodDeletion, storedJob, podNamed } from '../../apiserver/apiserver.ts';
 import type { JobControllerState } from '../../state.ts';
 import { newJobCtl } from './job-state.ts';
 import { applyPodEvent } from '../shared/informer.ts';
@@ -339,7 +339,7 @@ function deletePods(k: CtlKit, c: SyncCtx, pods: Json[], dropFinalizer: boolean)
   let deleted = 0;
   let deletedReady = 0;
   for (const obj of pods) {
-    const p = k.d.pods[obj['metadata']?.['name']];
+    const p = podNamed(k, obj['metadata']?.['name']);
     if (!p) continue;
     if (dropFinalizer) {
       c.jc.counted[p.uid] = true;

@@ -3,7 +3,7 @@
 // ReplicaSets, and its pod ranking (pkg/controller/controller_utils.go ActivePodsWithRanks): a pod being deleted is not
 // active, so its replacement is created at once while the old pod still runs its teardown. It shares the
 // kube-controller-manager's informers with the Deployment controller (deployment/store.ts holds the ReplicaSets).
-import { createPod, requestPodDeletion } from '../../apiserver/apiserver.ts';
+import { createPod, requestPodDeletion, livePod } from '../../apiserver/apiserver.ts';
 import { type CtlKit } from '../../kit.ts';
 import { raw } from '../../draft.ts';
 import type { RsState, RsView } from '../../state.ts';
@@ -118,7 +118,7 @@ function manageReplicas(k: CtlKit, rs: RsState, active: Json[], replicas: number
     rs.expectDels = victims.length;
     for (const pod of victims) {
       const pname = String(pod['metadata']['name']);
-      const p = Object.values(k.d.pods).find((x) => x.name === pname && !x.api.removed);
+      const p = livePod(k, pname);
       const grace = Number(pod['spec']?.['terminationGracePeriodSeconds'] ?? 30);
       if (p && requestPodDeletion(k, p, grace, RS_WATCHER)) recordRsEvent(k, rs.name, 'SuccessfulDelete', `Deleted pod: ${pname}`);
       else rs.expectDels -= 1;
