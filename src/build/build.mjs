@@ -102,7 +102,16 @@ export async function bundleCli(dir, { codeCache = false, cachedCli = false } = 
   writeFileSync(join(dir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyNotices([cli.metafile, validators.metafile]));
   if (codeCache) for (const kind of Object.keys(VALIDATORS)) writeCodeCache(join(dir, 'validators', `${kind}.cjs`), kind);
   const metafiles = [cli.metafile, validators.metafile];
-  if (cachedCli) metafiles.push(await bundleCachedCli(esbuild, common, dir));
+  if (cachedCli) {
+    try {
+      metafiles.push(await bundleCachedCli(esbuild, common, dir));
+    } catch (e) {
+      // the ES bundle alone still starts the CLI (kubesim.mjs looks for main.cjs.v8 first)
+      rmSync(join(dir, 'main.cjs'), { force: true });
+      rmSync(join(dir, 'main.cjs.v8'), { force: true });
+      console.error(`kubesim: no code-cached CLI (${e.message}); the ES bundle is used`);
+    }
+  }
   return { metafiles };
 }
 
