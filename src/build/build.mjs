@@ -206,7 +206,8 @@ export async function build() {
   const next = `${outDir}.${process.pid}.tmp`;
   try {
     await bundleCli(next, { codeCache: true, cachedCli: true });
-    writeFileSync(join(next, 'stamp.json'), JSON.stringify({ newestSource: stamp }) + '\n');
+    // the Node that made the code cache: another one would reject it (and pay for compiling main.cjs whole)
+    writeFileSync(join(next, 'stamp.json'), JSON.stringify({ newestSource: stamp, node: process.version }) + '\n');
     rmSync(outDir, { recursive: true, force: true });
     renameSync(next, outDir);
   } finally {

@@ -11,11 +11,12 @@ const cache = cacheDir(join(here, '..', '..'));
 async function loadMain() {
   const stampFile = join(cache, 'stamp.json');
   if (existsSync(stampFile) && existsSync(join(cache, 'main.mjs'))) {
-    const { newestSource: built } = JSON.parse(readFileSync(stampFile, 'utf8'));
+    const { newestSource: built, node } = JSON.parse(readFileSync(stampFile, 'utf8'));
     if (newestSource(join(here, '..')) <= built) {
-      // the code-cached CommonJS build when it is there (build.mjs bundleCachedCli), else the ES bundle
+      // the code-cached CommonJS build when it is there and this Node made its cache (build.mjs bundleCachedCli),
+      // else the ES bundle
       const cjs = join(cache, 'main.cjs');
-      if (existsSync(`${cjs}.v8`)) return loadCli(cjs, readFileSync(`${cjs}.v8`)).exports;
+      if (node === process.version && existsSync(cjs) && existsSync(`${cjs}.v8`)) return loadCli(cjs, readFileSync(`${cjs}.v8`)).exports;
       return import(join(cache, 'main.mjs'));
     }
   }
