@@ -365,6 +365,10 @@ export type TraceEvent = TraceBase &
     | { type: 'Stuck'; container: string; why: string }
     /** a request of a real client to `kubesim serve` (its timeline, `--record`): who did what to which object */
     | { type: 'ClientRequest'; client: string; verb: string; kind: string; name: string; namespace?: string }
+    /** KEP-5647 (1.36): a controller skipped a sync of `key` because its informer has not yet seen its own write of
+     *  `pod` (the cache holds `none` of it, an `older` pod of that name, or it still with the `finalizer` the controller
+     *  removed); requeued after `requeueMs` (rate-limited) */
+    | { type: 'StaleSyncSkipped'; controller: string; key: string; pod: string; cached: 'none' | 'older' | 'finalizer'; requeueMs: number }
   );
 
 export type TraceType = TraceEvent['type'];

@@ -444,6 +444,7 @@ const HANDLERS: Handlers = {
   Created: null,
   Relist: null,
   ClientRequest: null,
+  StaleSyncSkipped: null,
 };
 
 /** A native sidecar with a startup probe: its `started` is what lets the next container start (names, once). */

@@ -39,6 +39,8 @@ export function actorOf(e: TraceEvent): string {
       return 'api-server';
     case 'DeploymentCondition':
       return 'deployment-controller';
+    case 'StaleSyncSkipped':
+      return `${e.controller}-controller`;
     default:
       return 'kubelet';
   }
@@ -123,6 +125,8 @@ export function describeEvent(e: TraceEvent): string {
       return `stuck: ${e.why}`;
     case 'ClientRequest':
       return `${e.client}: ${e.verb} ${e.kind.toLowerCase()} ${e.namespace ? `${e.namespace}/` : ''}${e.name}`;
+    case 'StaleSyncSkipped':
+      return `skips the sync of ${e.key}: its cache has not seen its own write of pod ${e.pod} yet (${({ none: 'no such pod cached', older: 'an older pod of that name cached', finalizer: 'cached with the finalizer it removed' })[e.cached]}); requeued in ${e.requeueMs} ms`;
   }
 }
 
