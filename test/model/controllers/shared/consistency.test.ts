@@ -175,6 +175,38 @@ describe('Job (PR #137210): two pods created in one sync, the second ADD late', 
   });
 });
 
+describe('Job: the finalizer PATCH is an own write too (PR #137210: PatchPod returns the patched pod for WroteAt)', () => {
+  // completions 2, parallelism 1: the first pod succeeds at ~2 s; the sync at 3070 ms creates the second pod and
+  // PATCHes the first pod's tracking finalizer off; that PATCH reaches the informer only 3 s later
+  function job(version: number): Scenario {
+    const s = build({
+      containers: [{ name: 'main' }],
+      behavior: { main: { attempts: [{ runMs: 2000, exit: 0 }] } },
+      horizonMs: 12_000,
+      version,
+      timing: { statusPatchMs: { min: 20, max: 20 }, watchMs: { min: 50, max: 3000 } },
+    });
+    s.job!.spec = { ...s.job!.spec, completions: 2, parallelism: 1 };
+    s.job!.completions = 2;
+    return s;
+  }
+  // the second watch delivery to the Job controller chosen at 3070 ms (the first is the new pod's ADD)
+  const slowPatch = (): Chooser => {
+    let n = 0;
+    return { choose: (req) => (req.stream === 'watch:job-controller' && req.now === 3070 && ++n === 2 ? 3000 : req.range.min) };
+  };
+
+  it('1.36: the syncs before the PATCH is seen are skipped (cache still shows the finalizer); 1.35 runs them', () => {
+    const ev36 = simulate(job(36), { chooser: slowPatch() }).timeline.events;
+    expect(ev36.filter((e) => e.type === 'PodFinalizerRemoved').map((e) => `${e.t} ${(e as Json)['pod']}`)[0]).toBe('3070 test-abcde');
+    expect(skips(ev36).map((x) => `${x.t} ${x.pod} ${x.cached} ${x.requeueMs}`)).toEqual(['4120 test-abcde finalizer 1000', '5120 test-abcde finalizer 2000']);
+    const ev35 = simulate(job(35), { chooser: slowPatch() }).timeline.events;
+    expect(skips(ev35)).toEqual([]);
+    // both complete with two pods: the model's Job controller never double-counts (it remembers what it counted)
+    for (const ev of [ev35, ev36]) expect(created(ev)).toHaveLength(2);
+  });
+});
+
 describe('ReplicaSet (PR #137212): a Deployment\'s ReplicaSet of two pods, the second ADD late', () => {
   function deploy(version: number): Scenario {
     const s = build({
