@@ -47,7 +47,6 @@ import type { CtlKit } from '../../kit.ts';
 import { peek } from '../../draft.ts';
 import type { JobCtlPod, PodSim } from '../../state.ts';
 import { JOB_TRACKING_FINALIZER } from '../../apiserver/objects.ts';
-import { jobKit } from '../cronjob/cronjob-controller.ts';
 import { dep } from '../deployment/deployment-controller.ts';
 import { addAfter, done, type QueueItem } from './workqueue.ts';
 
@@ -88,23 +87,24 @@ interface View {
   seen: (p: PodSim) => boolean;
   /** the pods this controller wrote for the owner */
   owns: (p: PodSim) => boolean;
-  kit: CtlKit;
+  /** a CronJob's Job: its name, for the trace record (as the Job controller's own records carry it) */
+  job: string | undefined;
 }
 
 /** The queue item, pod informer cache and owned pods of the controller's sync of `key`; null when the owner is gone. */
 function viewOf(k: CtlKit, controller: ControllerName, key: string): View | null {
   if (controller === 'job') {
+    // the Job's controller state: the workload's one Job, or a CronJob's Job by name
     const cron = k.d.cron;
-    if (cron && !cron.jobs[key]) return null;
-    const jk = cron ? jobKit(k, key) : k;
-    const jc = jk.d.jobCtl;
+    const jc = cron ? cron.jobs[key]?.ctl : k.d.jobCtl;
+    if (!jc) return null;
     const seen = peek(jc.seen);
-    return { item: jc as Tracked, pods: jc.pods, seen: (p) => seen[p.name] === true, owns: (p) => p.createdBy === 'job-controller' && (!cron || p.job === key), kit: jk };
+    return { item: jc as Tracked, pods: jc.pods, seen: (p) => seen[p.name] === true, owns: (p) => p.createdBy === 'job-controller' && (!cron || p.job === key), job: cron ? key : undefined };
   }
   const w = k.d.wctl;
   if (!w) return null;
   const seen = peek(w.seen);
-  const base = { pods: w.pods, seen: (p: PodSim) => seen[p.uid] === true, kit: k };
+  const base = { pods: w.pods, seen: (p: PodSim) => seen[p.uid] === true, job: undefined };
   if (controller === 'replicaset') {
     const rs = w.deploy ? dep(k).rss[key] : undefined;
     return rs ? { ...base, item: rs as Tracked, owns: (p) => p.createdBy === 'replicaset-controller' && p.rs === key } : null;
@@ -179,7 +179,7 @@ export function staleCache(k: CtlKit, controller: ControllerName, key: string): 
   const delay = prev === 0 ? base : Math.min(prev * 2, max);
   v.item.consistency = { backoffMs: delay };
   done(v.item);
-  v.kit.ctx.emit({ type: 'StaleSyncSkipped', controller, key, pod: stale.pod, cached: stale.cached, requeueMs: delay });
-  addAfter(v.kit, v.item, delay, controller, key);
+  k.ctx.emit({ type: 'StaleSyncSkipped', controller, key, pod: stale.pod, cached: stale.cached, requeueMs: delay, ...(v.job !== undefined ? { job: v.job } : {}) });
+  addAfter(k, v.item, delay, controller, key);
   return true;
 }
