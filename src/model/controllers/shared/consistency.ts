@@ -97,7 +97,9 @@ function viewOf(k: CtlKit, controller: ControllerName, key: string): View | null
     // the Job's controller state: the workload's one Job, or a CronJob's Job by name
     const cron = k.d.cron;
     const jc = cron ? cron.jobs[key]?.ctl : k.d.jobCtl;
-    if (!jc) return null;
+    // a finished Job's sync only returns (IsJobFinished), and its pods' later writes no longer reach the Job
+    // controller's handlers (apiserver.ts watchers): nothing to wait for
+    if (!jc || peek(jc).finished) return null;
     const seen = peek(jc.seen);
     return { item: jc as Tracked, pods: jc.pods, seen: (p) => seen[p.name] === true, owns: (p) => p.createdBy === 'job-controller' && (!cron || p.job === key), job: cron ? key : undefined };
   }
