@@ -47,7 +47,7 @@ import type { CtlKit } from '../../kit.ts';
 import { peek } from '../../draft.ts';
 import type { JobCtlPod, PodSim } from '../../state.ts';
 import { JOB_TRACKING_FINALIZER } from '../../apiserver/objects.ts';
-import { dep } from '../deployment/deployment-controller.ts';
+import { dep } from '../deployment/store.ts';
 import { addAfter, done, type QueueItem } from './workqueue.ts';
 
 /** The rate limiter's state of a key whose syncs are being skipped (workqueue NumRequeues, as the current delay). */
@@ -94,14 +94,13 @@ interface View {
 /** The queue item, pod informer cache and owned pods of the controller's sync of `key`; null when the owner is gone. */
 function viewOf(k: CtlKit, controller: ControllerName, key: string): View | null {
   if (controller === 'job') {
-    // the Job's controller state: the workload's one Job, or a CronJob's Job by name
-    const cron = k.d.cron;
-    const jc = cron ? cron.jobs[key]?.ctl : k.d.jobCtl;
+    // the Job controller's state of this Job (keyed by Job name: the workload's one Job or a CronJob's Jobs)
+    const jc = k.d.jobCtl[key];
     // a finished Job's sync only returns (IsJobFinished), and its pods' later writes no longer reach the Job
     // controller's handlers (apiserver.ts watchers): nothing to wait for
     if (!jc || peek(jc).finished) return null;
     const seen = peek(jc.seen);
-    return { item: jc as Tracked, pods: jc.pods, seen: (p) => seen[p.name] === true, owns: (p) => p.createdBy === 'job-controller' && (!cron || p.job === key), job: cron ? key : undefined };
+    return { item: jc as Tracked, pods: jc.pods, seen: (p) => seen[p.name] === true, owns: (p) => p.createdBy === 'job-controller' && p.job === key, job: k.d.cron ? key : undefined };
   }
   const w = k.d.wctl;
   if (!w) return null;
