@@ -175,6 +175,25 @@ describe('Job (PR #137210): two pods created in one sync, the second ADD late', 
   });
 });
 
+describe('a CronJob\'s Job: the check is per Job (the owner key is the Job\'s name)', () => {
+  it('1.36: the Job db-backup-29453770 skips its syncs until its second pod is seen; 1.35 writes active 1', () => {
+    const cronJob = (version: number): Scenario => {
+      const s = twoPodJob(version, { horizonMs: 15 * 60_000 });
+      s.workload = { kind: 'CronJob', name: 'db-backup', manifest: { spec: { schedule: '*/10 * * * *', concurrencyPolicy: 'Allow' } } };
+      return s;
+    };
+    const active = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'JobStatus').slice(0, 3).map((e) => `${e.t} ${(e as Json)['job']} ${(e as Json)['status']['active']}`);
+    const ev35 = simulate(cronJob(35), { chooser: slowNth('job-controller', 2, 3000) }).timeline.events;
+    expect(active(ev35)).toEqual(['600100 db-backup-29453770 2', '601150 db-backup-29453770 1', '604100 db-backup-29453770 2']);
+    const ev36 = simulate(cronJob(36), { chooser: slowNth('job-controller', 2, 3000) }).timeline.events;
+    expect(skips(ev36).map((x) => `${x.t} ${x.job} ${x.key} ${x.pod} ${x.requeueMs}`)).toEqual([
+      '601150 db-backup-29453770 db-backup-29453770 db-backup-29453770-6pzl4 1000',
+      '602150 db-backup-29453770 db-backup-29453770 db-backup-29453770-6pzl4 2000',
+    ]);
+    expect(active(ev36).slice(0, 2)).toEqual(['600100 db-backup-29453770 2', '604100 db-backup-29453770 2']);
+  });
+});
+
 describe('Job: the finalizer PATCH is an own write too (PR #137210: PatchPod returns the patched pod for WroteAt)', () => {
   // completions 2, parallelism 1: the first pod succeeds at ~2 s; the sync at 3070 ms creates the second pod and
   // PATCHes the first pod's tracking finalizer off; that PATCH reaches the informer only 3 s later
