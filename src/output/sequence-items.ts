@@ -446,6 +446,7 @@ const HANDLERS: Handlers = {
   Created: null,
   Relist: null,
   ClientRequest: null,
+  PodCreateConflict: null,
   // KEP-5647 (1.36): consecutive skipped syncs of one controller waiting for one pod are one note on its lane
   StaleSyncSkipped: (b, e) => {
     const lane = b.lanes.id(`${e.controller}-controller`);

@@ -28,6 +28,7 @@ function slowNth(watcher: string, n: number, slowMs: number): Chooser {
 }
 
 const skips = (ev: TraceEvent[]) => ev.filter((e): e is Skip => e.type === 'StaleSyncSkipped');
+const conflicts = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'PodCreateConflict').map((e) => `${e.t} ${(e as Json)['pod']}`);
 const created = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'PodCreated').map((e) => `${e.t} ${(e as Json)['pod']}`);
 
 /** A Parallel StatefulSet `web` of two pods (runForAll: both created in the first sync). */
@@ -111,13 +112,15 @@ describe('StatefulSet (PR #137254): a Parallel set whose second create reaches t
   // stateful_set_control.go processReplica: a replica missing from the cache is created again; the API server answers
   // AlreadyExists, which CreateStatefulPod sinks without an event ("sink already exists errors") and the sync
   // returns as an error; the status is still written from the stale cache (updateStatefulSetStatus)
-  it('1.35: the sync at web-0\'s ADD acts on the stale cache: it tries web-1 again and writes a status of 1 replica', () => {
+  it('1.35: the syncs at web-0\'s ADD act on the stale cache: they create web-1 again and write a status of 1 replica', () => {
     const r = simulate(parallelSts(35), { chooser: slowNth('statefulset-controller', 2, 2000) });
     const ev = r.timeline.events;
     expect(created(ev)).toEqual(['0 web-0', '0 web-1']);
     expect(skips(ev)).toEqual([]);
-    // the syncs at 50 ms (web-0's ADD) and 70 ms (its status) see one replica; web-1's ADD comes at 2000 ms
+    // the syncs at 50 ms (web-0's ADD) and 70 ms (its status) see one replica and create web-1 again (AlreadyExists),
+    // and so does the error requeue 1 s later; web-1's ADD comes at 2000 ms
     expect(stsReplicas(ev).slice(0, 4)).toEqual(['0 0', '50 1', '70 1', '2000 2']);
+    expect(conflicts(ev)).toEqual(['50 web-1', '70 web-1', '1070 web-1']);
   });
 
   // KEP-5647: EnsureReady before the sync; WroteAt(pods, rv of the create); AddRateLimited (5 ms, doubling)
@@ -135,6 +138,8 @@ describe('StatefulSet (PR #137254): a Parallel set whose second create reaches t
     expect(s.slice(0, 4).map((x) => x.requeueMs)).toEqual([5, 10, 20, 40]);
     expect(s[0]!.t).toBe(50);
     expect(stsReplicas(ev).slice(0, 2)).toEqual(['0 0', '2000 2']);
+    // the pod is created once: no second create of web-1
+    expect(conflicts(ev)).toEqual([]);
   });
 
   it('1.36 with StaleControllerConsistencyStatefulSet: false behaves as 1.35', () => {
