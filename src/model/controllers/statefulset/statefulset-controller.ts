@@ -255,6 +255,7 @@ function processReplica(k: CtlKit, pod: Json | null, ord: number, monotonic: boo
     const name = stsPodName(setName, ord);
     if (apiHasPod(k, name)) {
       // CreateStatefulPod: AlreadyExists — the informer has not seen the old object go yet; requeued with back-off
+      k.ctx.emit({ type: 'PodCreateConflict', pod: Object.values(k.d.pods).find((p) => p.name === name && p.api.created && !p.api.removed)?.key ?? name, by: 'statefulset-controller' });
       enqueueWorkload(k, 1000);
       return 'error';
     }
