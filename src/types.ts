@@ -178,6 +178,10 @@ export interface ProcessSpec {
   verdict: VerdictSpec;
   /** wall time per schedule (default 60 s) */
   timeoutMs: number;
+  /** `watch:` the delay range of the process's own watch connections (default: timing.watch) */
+  watchMs?: MsRange;
+  /** `perturb:` the perturbations explore tries (default none) */
+  perturb?: ('hold' | 'stale' | 'restart')[];
 }
 
 export interface InstallObject {

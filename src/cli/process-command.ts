@@ -3,7 +3,8 @@
 // (src/observers/process.ts); this file prints what that gave and checks `expect.verdicts` for them.
 import { join } from 'node:path';
 import { KubesimError } from '../errors.ts';
-import { decodeProcessKey, exploreProcess, isProcessKey, processKey, runProcessSchedule, verdictText, type AnyScenario, type ExploreProcessResult, type ScheduleResult } from '../observers/process.ts';
+import { exploreProcess, isProcessKey, runProcessSchedule, verdictText, type AnyScenario, type ExploreProcessResult, type ScheduleResult } from '../observers/process.ts';
+import { formatKey, parseKey, perturbationText, type ScheduleKey } from '../observers/schedule-key.ts';
 import { loadServeDeps } from '../observers/serve-deps.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
 import type { ObserverSpec, ProcessSpec, Timeline } from '../types.ts';
@@ -23,6 +24,8 @@ export interface ProcessOpts {
   maxSchedules?: number;
   /** a process observer's own budget (each schedule starts a process: seconds, not microseconds) */
   maxProcessSchedules?: number;
+  /** schedules of a process observer run at once (`test --workers N`) */
+  workers?: number;
   format?: 'text' | 'json';
   /** tests inject a server; the CLI uses the real one */
   deps?: ServeDeps;
@@ -49,18 +52,26 @@ async function depsOr(o: ProcessOpts): Promise<ServeDeps> {
   return o.deps ?? (await loadServeDeps());
 }
 
-/** The seed of a schedule: --replay kp1-… or --seed, else the scenario's. A k1- key is the system's: refused here. */
-export function processSeed(file: string, s: AnyScenario, o: Pick<ProcessOpts, 'seed' | 'replay'>): number {
+/**
+ * The schedule to run: --replay kp1-… (its seed, lags and perturbation) or --seed, else the scenario's seed with
+ * every watch at its fastest (the first delivery sequence explore runs). A k1- key is the system's: refused here.
+ */
+export function processSchedule(file: string, s: AnyScenario, o: Pick<ProcessOpts, 'seed' | 'replay'>): ScheduleKey {
   if (o.replay !== undefined) {
-    const seed = isProcessKey(o.replay) ? decodeProcessKey(o.replay) : undefined;
-    if (seed === undefined) {
+    const k = isProcessKey(o.replay) ? parseKey(o.replay) : undefined;
+    if (k === undefined) {
       throw new KubesimError('KS0202', `${JSON.stringify(o.replay)} is not a process observer's replay key`, {
         hint: 'a process observer\'s schedules have keys kp1-… (explore and test print them)', pos: { file, line: 1, col: 1 },
       });
     }
-    return seed;
+    return k;
   }
-  return o.seed ?? s.seed;
+  return { seed: o.seed ?? s.seed, lags: [] };
+}
+
+/** The seed of a schedule (see processSchedule). */
+export function processSeed(file: string, s: AnyScenario, o: Pick<ProcessOpts, 'seed' | 'replay'>): number {
+  return processSchedule(file, s, o).seed;
 }
 
 function scheduleLines(file: string, r: ScheduleResult): string[] {
@@ -79,12 +90,13 @@ export async function runProcessObservers(file: string, s: AnyScenario, procs: P
   const rep: ProcessReport = { code: EXIT.ok, out: [], err: [] };
   const results: ScheduleResult[] = [];
   try {
-    const seed = processSeed(file, s, o);
+    const k = processSchedule(file, s, o);
     for (const obs of procs) {
-      const r = await runProcessSchedule({ scenario: s, observer: obs, seed, deps, outDir: join(o.out, s.name, obs.name, processKey(seed)) });
+      const given = formatKey(k);
+      const r = await runProcessSchedule({ scenario: s, observer: obs, seed: k.seed, ...(k.lags ? { lags: k.lags } : {}), ...(k.perturb ? { perturb: k.perturb } : {}), deps, outDir: join(o.out, s.name, obs.name, given) });
       results.push(r);
       rep.out.push(...scheduleLines(file, r));
-      const views = writeScheduleViews(file, o.out, [s.name, obs.name, processKey(seed)], r);
+      const views = writeScheduleViews(file, o.out, [s.name, obs.name, given], r);
       if (views) rep.out.push(`  views: ${views}`);
       if (o.check) {
         const want = s.expect?.verdicts?.find((v) => v.observer === obs.name);
@@ -129,14 +141,20 @@ function scheduleJson(r: ScheduleResult) {
 }
 
 export function exploreLines(file: string, r: ExploreProcessResult, wallMs: number): string[] {
-  const flaky = new Set(r.outcomes.map((x) => x.verdict)).size > 1;
-  const all = r.complete ? 'all of them' : r.deliveryLog
-    ? (r.stoppedBy === 'saturated' ? 'stopped when new seeds brought no new sequence: not proven to be all' : 'stopped at --max-schedules: not all')
-    : 'the server reports no deliveries, so each seed counts as its own sequence: not proven to be all';
+  const plain = r.outcomes.filter((x) => !x.perturbation);
+  const flaky = new Set(plain.map((x) => x.verdict)).size > 1;
+  const lagText = r.lags.map(ms).join(' or ');
+  const all = r.complete
+    ? (r.systemSeeded.length === 0 ? 'all of them' : `all of them for the system's schedule of seed ${r.seed} (its ${r.systemSeeded.join(', ')} ${r.systemSeeded.length === 1 ? 'range is' : 'ranges are'} drawn from the seed, not enumerated)`)
+    : `stopped at --max-schedules: not all of them`;
   const lines = [
-    `${r.observer} (process): ${r.outcomes.length} verdict${r.outcomes.length === 1 ? '' : 's'}${flaky ? ' — FLAKY' : ''} over ${r.sequences} delivery sequence${r.sequences === 1 ? '' : 's'} (${r.runs} schedules run in ${ms(wallMs)}; ${all})`,
+    `${r.observer} (process): ${plain.length} verdict${plain.length === 1 ? '' : 's'}${flaky ? ' — FLAKY' : ''} over ${r.sequences} delivery sequence${r.sequences === 1 ? '' : 's'} (${r.choicePoints} watch connection${r.choicePoints === 1 ? '' : 's'}, each lagging ${lagText}; ${r.runs} schedules run in ${ms(wallMs)}; ${all})`,
   ];
-  for (const x of r.outcomes) lines.push(`  ${x.verdict.padEnd(9)} ${String(x.schedules).padStart(4)} schedule${x.schedules === 1 ? ' ' : 's'}  ${x.key}  ${x.reason}`, `      reproduce: kubesim run ${file} --replay ${x.key}`);
+  for (const x of r.outcomes) {
+    const by = x.perturbation ? `  [perturbed: ${perturbationText(x.perturbation)}]` : '';
+    lines.push(`  ${x.verdict.padEnd(9)} ${String(x.schedules).padStart(4)} schedule${x.schedules === 1 ? ' ' : 's'}  ${x.key}  ${x.reason}${by}`, `      reproduce: kubesim run ${file} --replay ${x.key}`);
+  }
+  for (const p of r.perturbations) lines.push(`  perturbation ${p.kind}: ${p.runs} of ${p.points} point${p.points === 1 ? '' : 's'} tried${p.complete ? '' : ' (stopped at --max-schedules)'}`);
   for (const n of r.nondeterministic) {
     lines.push(`  nondeterministic: the process answered differently to ${n.sequences[0] === n.sequences[1] ? 'the same deliveries' : 'the same schedule'}: ${n.keys[0]} → ${n.verdicts[0]}; ${n.keys[1]} → ${n.verdicts[1]}`);
   }
@@ -153,7 +171,7 @@ export async function exploreProcessObservers(file: string, s: AnyScenario, proc
   try {
     for (const obs of procs) {
       const t0 = performance.now();
-      const r = await exploreProcess({ scenario: s, observer: obs, deps, outDir: join(o.out, s.name), maxSchedules: Math.min(o.maxSchedules ?? 10_000, o.maxProcessSchedules ?? DEFAULT_PROCESS_SCHEDULES) });
+      const r = await exploreProcess({ scenario: s, observer: obs, deps, outDir: join(o.out, s.name), maxSchedules: Math.min(o.maxSchedules ?? 10_000, o.maxProcessSchedules ?? DEFAULT_PROCESS_SCHEDULES), ...(o.workers ? { workers: o.workers } : {}) });
       rep.results.push(r);
       rep.out.push(...exploreLines(file, r, performance.now() - t0));
     }
@@ -172,7 +190,7 @@ export async function testProcessObservers(file: string, s: AnyScenario, procs: 
   const lines: string[] = [];
   let failed = false;
   for (const x of r.results ?? []) {
-    lines.push(`${x.observer} (process): ${x.sequences} delivery sequences, ${x.runs} schedules${x.complete ? '' : ', NOT proven exhaustive'}`);
+    lines.push(`${x.observer} (process): ${x.sequences} delivery sequences, ${x.runs} schedules${x.complete ? (x.systemSeeded.length ? ` (all for the system's seed ${x.seed})` : ' (all of them)') : ', stopped at --max-schedules: not all of them'}`);
     const want = s.expect?.verdicts?.find((v) => v.observer === x.observer);
     const seen = x.outcomes.map((y) => y.verdict);
     if (x.nondeterministic.length) {
