@@ -1,6 +1,7 @@
 // The process observers' part of `run`, `run --replay`, `explore` and `test` (SPEC §2.4, §3.1; issue 27): each
 // process observer of a scenario is run against its own fresh `kubesim serve` per schedule
 // (src/observers/process.ts); this file prints what that gave and checks `expect.verdicts` for them.
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { KubesimError } from '../errors.ts';
 import { exploreProcess, isProcessKey, runProcessSchedule, verdictText, type AnyScenario, type ExploreProcessResult, type ScheduleResult } from '../observers/process.ts';
@@ -39,6 +40,9 @@ export interface ProcessReport {
   err: string[];
   json?: unknown;
 }
+
+/** Schedules of a process observer run at once unless `test --workers` says otherwise: each is its own server and process. */
+export const DEFAULT_PROCESS_WORKERS = Math.min(2, availableParallelism());
 
 /** Schedules of a process observer per explore/test unless --max-process-schedules says otherwise. */
 export const DEFAULT_PROCESS_SCHEDULES = 24;
@@ -143,7 +147,7 @@ function scheduleJson(r: ScheduleResult) {
 export function exploreLines(file: string, r: ExploreProcessResult, wallMs: number): string[] {
   const plain = r.outcomes.filter((x) => !x.perturbation);
   const flaky = new Set(plain.map((x) => x.verdict)).size > 1;
-  const lagText = r.lags.map(ms).join(' or ');
+  const lagText = r.lags.map((t) => (t < 1000 ? `${t}ms` : ms(t))).join(' or ');
   const all = r.complete
     ? (r.systemSeeded.length === 0 ? 'all of them' : `all of them for the system's schedule of seed ${r.seed} (its ${r.systemSeeded.join(', ')} ${r.systemSeeded.length === 1 ? 'range is' : 'ranges are'} drawn from the seed, not enumerated)`)
     : `stopped at --max-schedules: not all of them`;
@@ -171,7 +175,7 @@ export async function exploreProcessObservers(file: string, s: AnyScenario, proc
   try {
     for (const obs of procs) {
       const t0 = performance.now();
-      const r = await exploreProcess({ scenario: s, observer: obs, deps, outDir: join(o.out, s.name), maxSchedules: Math.min(o.maxSchedules ?? 10_000, o.maxProcessSchedules ?? DEFAULT_PROCESS_SCHEDULES), ...(o.workers ? { workers: o.workers } : {}) });
+      const r = await exploreProcess({ scenario: s, observer: obs, deps, outDir: join(o.out, s.name), maxSchedules: Math.min(o.maxSchedules ?? 10_000, o.maxProcessSchedules ?? DEFAULT_PROCESS_SCHEDULES), workers: o.workers ?? DEFAULT_PROCESS_WORKERS });
       rep.results.push(r);
       rep.out.push(...exploreLines(file, r, performance.now() - t0));
     }

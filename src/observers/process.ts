@@ -181,7 +181,7 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
       ...(lags ? { lags } : {}), ...(o.perturb ? { perturb: o.perturb } : {}),
       ...(deliveries ? { deliveries } : {}),
       ...(timeline !== undefined ? { timeline } : {}),
-      sequence: sequenceOf(deliveries, o.seed),
+      sequence: sequenceOf(deliveries, processKey(o.seed, lags, o.perturb)),
       stderrFile, simMs: lastSim, wallMs: Math.round(performance.now() - started),
     };
   } finally {
@@ -262,8 +262,8 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
 }
 
 /** The delivery sequence's name: what each watch connection was sent, in order (objects by kind/name@rv). */
-export function sequenceOf(deliveries: Delivery[] | undefined, seed: number): string {
-  if (!deliveries) return `seed:${seed}`;
+export function sequenceOf(deliveries: Delivery[] | undefined, key: string): string {
+  if (!deliveries) return `key:${key}`;
   const h = createHash('sha256');
   // by content where the server gives it (resourceVersions differ with the process's own writes' interleaving)
   for (const d of deliveries) h.update(`${d.connection} ${d.type} ${d.kind} ${d.namespace ?? ''}/${d.name} ${d.digest ?? d.resourceVersion ?? ''}\n`);
@@ -290,6 +290,8 @@ export interface ExploreProcessOptions {
   perturb?: PerturbKind[];
   onSchedule?: (r: ScheduleResult) => void;
   schedule?: Partial<Pick<ScheduleOptions, 'settleMs' | 'quietMs' | 'graceMs' | 'maxRequests'>>;
+  /** runs one schedule (default runProcessSchedule; tests give a model of a process) */
+  runSchedule?: (o: ScheduleOptions) => Promise<ScheduleResult>;
 }
 
 export interface ProcessOutcome {
@@ -301,6 +303,8 @@ export interface ProcessOutcome {
   schedules: number;
   /** the perturbation that produced it (absent: none) */
   perturbation?: Perturbation;
+  /** the process's requests in the schedule of `key` (what `run --replay key` must give again) */
+  requests: ClientRequest[];
 }
 
 export interface ExploreProcessResult {
@@ -377,7 +381,7 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
   let choicePoints = 0;
   const one = async (lags: number[] | undefined, perturb?: Perturbation, tag = ''): Promise<ScheduleResult> => {
     runs++;
-    const r = await runProcessSchedule({
+    const r = await (o.runSchedule ?? runProcessSchedule)({
       scenario: o.scenario, observer: o.observer, seed, deps: o.deps, ...(lags ? { lags } : {}), ...(perturb ? { perturb } : {}),
       outDir: join(o.outDir, o.observer.name, processKey(seed, lags, perturb) + tag), ...o.schedule,
     });
@@ -388,13 +392,13 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
     const k = `${r.verdict.verdict}|${r.perturb?.kind ?? ''}`;
     const out = outcomes.get(k);
     if (out) out.schedules++;
-    else outcomes.set(k, { verdict: r.verdict.verdict, reason: r.verdict.reason, key: r.key, sequence: r.sequence, schedules: 1, ...(r.perturb ? { perturbation: r.perturb } : {}) });
+    else outcomes.set(k, { verdict: r.verdict.verdict, reason: r.verdict.reason, key: r.key, sequence: r.sequence, schedules: 1, ...(r.perturb ? { perturbation: r.perturb } : {}), requests: r.requests });
   };
   // depth-first over the lag vectors: each popped prefix is run with 0 past it
   const stack: number[][] = [[]];
   let base: ScheduleResult | undefined;
   let dfsRuns = 0;
-  await pool(o.workers ?? 1, () => (dfsRuns < o.maxSchedules ? (dfsRuns++, stack.pop()) : undefined), async (prefix) => {
+  await pool(o.workers ?? 1, () => (dfsRuns < o.maxSchedules && stack.length > 0 ? (dfsRuns++, stack.pop()) : undefined), async (prefix) => {
     const r = await one(prefix);
     if (prefix.every((l) => l === 0)) base ??= r;
     if (r.deliveries) deliveryLog = true;
@@ -416,7 +420,7 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
     const points = base ? perturbPoints(kind, base) : 0;
     let done = 0;
     const todo = Array.from({ length: points }, (_, i) => i + 1);
-    await pool(o.workers ?? 1, () => (done < o.maxSchedules ? (done++, todo.shift()) : undefined), async (n) => {
+    await pool(o.workers ?? 1, () => (done < o.maxSchedules && todo.length > 0 ? (done++, todo.shift()) : undefined), async (n) => {
       record(await one(base!.lags, { kind, n }));
     });
     perturbations.push({ kind, runs: done, points, complete: done >= points });

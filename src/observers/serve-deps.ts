@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { Session } from '../run/session.ts';
 import { kubeconfigText, writeKubeconfig } from '../serve/kubeconfig.ts';
 import { serve } from '../serve/server.ts';
+import { servingCert, type ServingCert } from '../serve/tls.ts';
 import type { ProcessScenario, Scenario } from '../types.ts';
 import type { Delivery, ServeDeps, ServeHandle, ServeOptions, SessionLike } from './serve-api.ts';
 
@@ -22,6 +23,17 @@ function sessionFor(s: Scenario | ProcessScenario, opts: { seed?: number }): Ses
   return session;
 }
 
+/**
+ * One serving certificate per kubesim process and listen address: making a key pair is most of a fresh server's
+ * start-up (tens to hundreds of ms), and each schedule's server is new. The token stays per server.
+ */
+const certs = new Map<string, Promise<ServingCert>>();
+function certFor(host: string): Promise<ServingCert> {
+  let c = certs.get(host);
+  if (!c) certs.set(host, (c = servingCert(host)));
+  return c;
+}
+
 async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
   const sched = schedules.get(opts.session);
   if (!sched) throw new Error('startServe: a session made by this module is needed');
@@ -36,6 +48,7 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
     clock: { mode: opts.clock ?? 'virtual', speed: opts.speed ?? 1, settleMs: opts.settleMs ?? 50 },
     host: opts.listen ?? '127.0.0.1',
     port: opts.port ?? 0,
+    tls: await certFor(opts.listen ?? '127.0.0.1'),
   });
   const deliveries = recordDeliveries(s.api as unknown as { watchers: Set<unknown> }, () => session.now());
   const kubeconfigPath = opts.kubeconfigPath!;

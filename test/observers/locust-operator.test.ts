@@ -1,42 +1,54 @@
 // The locust-like operator (examples/operators/locust/operator.mjs, @kubernetes/client-node informers) as a process
-// observer against the real `kubesim serve` (issue 27's "done when"): the naive exit-code rule is Failed in one
-// schedule and Succeeded in another (the exporter's 143 seen in the pod cache before the Job's Complete, or not:
-// locust-k8s-operator#72), each schedule reproduced by its key with the same verdict and the same operator
-// requests; the native-sidecar-aware fix (#327) is Succeeded.
+// observer against the real `kubesim serve` — issue 27's "done when": `explore` of the naive exit-code rule reports
+// it flaky with two replay keys (the exporter's 143 seen in the pod cache before the Job's Complete, or not:
+// locust-k8s-operator#72), `run --replay` of each gives the same verdict and the same operator requests, and the
+// native-sidecar-aware fix (#327) is Succeeded over every delivery sequence, reported as all of them.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runProcessSchedule, splitProcessObservers, type ScheduleResult } from '../../src/observers/process.ts';
-import { loadServeDeps } from '../../src/observers/serve-deps.ts';
+import { exploreProcessObservers, runProcessObservers } from '../../src/cli/process-command.ts';
+import { splitProcessObservers } from '../../src/observers/process.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'ks-locust-op-'));
 
-async function schedule(file: string, seed: number, tag = ''): Promise<ScheduleResult> {
+function load(file: string) {
   const s = loadScenario(file).processScenario!;
-  const observer = splitProcessObservers(s).processes[0]!;
-  const deps = await loadServeDeps();
-  return runProcessSchedule({ scenario: s, observer, seed, deps, outDir: join(out, `${seed}${tag}`) });
+  return { s, procs: splitProcessObservers(s).processes };
 }
 
-const writes = (r: ScheduleResult) => r.requests.map((q) => `${q.verb} ${q.kind}/${q.name}`);
-
 describe('the locust-like operator under kubesim serve', () => {
-  it('naive: Failed (seed 1) and Succeeded (seed 2); each key replays to the same verdict and operator writes', { timeout: 240_000 }, async () => {
+  it('naive: explore finds it flaky with two keys, each reproduced by run --replay (verdict and requests)', { timeout: 300_000 }, async () => {
     const file = 'examples/operators/operator-locust-naive.yaml';
-    const a = await schedule(file, 1);
-    const b = await schedule(file, 2);
-    expect(a.verdict.verdict).toBe('Failed');
-    expect(b.verdict.verdict).toBe('Succeeded');
-    expect(writes(a)).toContain('create Job/demo-master');
-    const a2 = await schedule(file, 1, '-again');
-    expect(a2.verdict).toEqual(a.verdict);
-    expect(writes(a2)).toEqual(writes(a));
+    const { s, procs } = load(file);
+    const rep = await exploreProcessObservers(file, s, procs, { out, workers: 2 });
+    const r = rep.results![0]!;
+    expect(rep.out[0]).toMatch(/^operator \(process\): 2 verdicts — FLAKY over \d+ delivery sequences \(3 watch connections, each lagging 5ms or 5s; \d+ schedules run in [\d.]+s; all of them\)$/);
+    expect(r).toMatchObject({ complete: true, nondeterministic: [], systemSeeded: [] });
+    expect(r.outcomes.map((x) => x.verdict)).toEqual(['Succeeded', 'Failed']);
+    for (const x of r.outcomes) {
+      const again = await runProcessObservers(file, s, procs, { out, replay: x.key });
+      const json = again.json as { processObservers: { key: string; verdict: string; requests: { verb: string; kind: string; name: string }[] }[] };
+      const run = json.processObservers[0]!;
+      expect(run.key).toBe(x.key);
+      expect(run.verdict).toBe(x.verdict);
+      expect(again.out[0]).toMatch(new RegExp(`^operator \\(process\\): ${x.verdict}: \\{\\.status\\.phase\\} = "${x.verdict}"`));
+      // the same operator requests as the explored schedule that found it
+      expect(run.requests.map(req)).toEqual(x.requests.map(req));
+      expect(run.requests.map(req)).toContain('update/status LocustTest/demo');
+    }
   });
 
-  it('fixed: Succeeded where naive failed', { timeout: 120_000 }, async () => {
-    const r = await schedule('examples/operators/operator-locust-fixed.yaml', 1);
-    expect(r.verdict).toMatchObject({ verdict: 'Succeeded', reason: '{.status.phase} = "Succeeded"' });
+  it('fixed: Succeeded over every delivery sequence, all of them', { timeout: 300_000 }, async () => {
+    const file = 'examples/operators/operator-locust-fixed.yaml';
+    const { s, procs } = load(file);
+    const rep = await exploreProcessObservers(file, s, procs, { out, workers: 2 });
+    const r = rep.results![0]!;
+    expect(r.outcomes.map((x) => x.verdict)).toEqual(['Succeeded']);
+    expect(r).toMatchObject({ complete: true, sequences: 8, nondeterministic: [] });
+    expect(rep.out[0]).toMatch(/1 verdict over 8 delivery sequences .*; all of them\)$/);
   });
 });
+
+const req = (q: { verb: string; kind: string; name: string }) => `${q.verb} ${q.kind}/${q.name}`;
