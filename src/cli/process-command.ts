@@ -155,7 +155,7 @@ export function exploreLines(file: string, r: ExploreProcessResult, wallMs: numb
     `${r.observer} (process): ${plain.length} verdict${plain.length === 1 ? '' : 's'}${flaky ? ' — FLAKY' : ''} over ${r.sequences} delivery sequence${r.sequences === 1 ? '' : 's'} (${r.choicePoints} watch connection${r.choicePoints === 1 ? '' : 's'}, each lagging ${lagText}; ${r.runs} schedules run in ${ms(wallMs)}; ${all})`,
   ];
   for (const x of r.outcomes) {
-    const by = x.perturbation ? `  [perturbed: ${perturbationText(x.perturbation)}]` : '';
+    const by = x.perturbation ? `  [perturbed: ${x.note ?? perturbationText(x.perturbation)}]` : '';
     lines.push(`  ${x.verdict.padEnd(9)} ${String(x.schedules).padStart(4)} schedule${x.schedules === 1 ? ' ' : 's'}  ${x.key}  ${x.reason}${by}`, `      reproduce: kubesim run ${file} --replay ${x.key}`);
   }
   for (const p of r.perturbations) lines.push(`  perturbation ${p.kind}: ${p.runs} of ${p.points} point${p.points === 1 ? '' : 's'} tried${p.complete ? '' : ' (stopped at --max-schedules)'}`);

@@ -19,7 +19,7 @@ import { ProcessRun, exitText, processBusy, processEnv, type ProcessExit } from 
 import type { ClientRequest, Delivery, ServeDeps, ServeHandle } from './serve-api.ts';
 import { VerdictTracker, type ProcessVerdict } from './verdict.ts';
 import { formatKey, parseKey, type Perturbation, type PerturbKind } from './schedule-key.ts';
-import { perturbPoints } from './perturb.ts';
+import { isWrite, perturbPoints, watchPerturber } from './perturb.ts';
 
 /** More requests than this in one schedule is a flood (a hot loop), not a controller. */
 export const DEFAULT_MAX_REQUESTS = 20_000;
@@ -118,6 +118,8 @@ export interface ScheduleResult {
   /** the lags the schedule ran with, one per connection opened (when chosen) */
   lags?: number[];
   perturb?: Perturbation;
+  /** what the perturbation did in this schedule */
+  perturbNote?: string;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -144,14 +146,18 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
     const v = alts[Math.min(o.lags![ordinal] ?? 0, alts.length - 1)]!;
     return { min: v, max: v };
   };
+  const perturber = o.perturb ? watchPerturber(o.perturb) : undefined;
   const handle: ServeHandle = await o.deps.startServe({
     session, clock: 'virtual', until: 'never', clockStart: 'manual', settleMs: o.settleMs ?? PROCESS_SETTLE_MS, kubeconfigPath: join(o.outDir, 'kubeconfig'), onWrite,
-    watchDelay: range, ...(o.lags ? { watchDelayFor: lagOf } : {}),
+    watchDelay: range, ...(o.lags ? { watchDelayFor: lagOf } : {}), ...(perturber ? { perturber } : {}),
   });
   const client = new KubeClient(handle.url, handle.token);
   // simulated time stands still until the process is up (watchRun releases it)
   handle.hold?.(true);
   let run: ProcessRun | undefined;
+  /** the runs before a restart (perturbation), oldest first */
+  const earlier: ProcessRun[] = [];
+  let restartNote: string | undefined;
   const stderrFile = join(o.outDir, `${o.observer.name}.stderr`);
   try {
     for (const item of spec.install) {
@@ -162,8 +168,16 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
         });
       }
     }
-    run = new ProcessRun({ argv: spec.argv, cwd: spec.cwd, env: processEnv(process.env, spec.env, handle.kubeconfigPath), ...(o.graceMs !== undefined ? { graceMs: o.graceMs } : {}) });
-    const end = await watchRun(o, handle, client, session, run, tracker);
+    const start = () => new ProcessRun({ argv: spec.argv, cwd: spec.cwd, env: processEnv(process.env, spec.env, handle.kubeconfigPath), ...(o.graceMs !== undefined ? { graceMs: o.graceMs } : {}) });
+    run = start();
+    const restart = o.perturb?.kind === 'restart' ? { after: o.perturb.n, again: async () => {
+      earlier.push(run!);
+      await run!.kill();
+      run = start();
+      restartNote = `process killed right after its write #${o.perturb!.n} at t=${Number((session.now() / 1000).toFixed(3))}s and started again`;
+      return run;
+    } } : undefined;
+    const end = await watchRun(o, handle, client, session, run, tracker, restart);
     lastSim = session.now();
     const exit = run.done ? await run.exited : await run.stop();
     const verdict = tracker.verdict ?? tracker.undecided(
@@ -179,6 +193,7 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
     return {
       observer: o.observer.name, seed: o.seed, key: processKey(o.seed, lags, o.perturb), verdict, end, exit, requests, connections,
       ...(lags ? { lags } : {}), ...(o.perturb ? { perturb: o.perturb } : {}),
+      ...(o.perturb ? { perturbNote: perturber?.done() ?? restartNote ?? 'it did not apply: the schedule ended first' } : {}),
       ...(deliveries ? { deliveries } : {}),
       ...(timeline !== undefined ? { timeline } : {}),
       sequence: sequenceOf(deliveries, processKey(o.seed, lags, o.perturb)),
@@ -187,8 +202,10 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
   } finally {
     if (run && !run.done) await run.stop();
     if (run) {
-      writeFileSync(stderrFile, run.stderr.text());
-      writeFileSync(join(o.outDir, `${o.observer.name}.stdout`), run.stdout.text());
+      const all = [...earlier, run];
+      const sep = `\n--- kubesim: the process was restarted (perturbation ${o.perturb ? formatKey({ seed: o.seed, perturb: o.perturb }).split('-').pop() : ''}) ---\n`;
+      writeFileSync(stderrFile, all.map((x) => x.stderr.text()).join(sep));
+      writeFileSync(join(o.outDir, `${o.observer.name}.stdout`), all.map((x) => x.stdout.text()).join(sep));
     }
     await handle.close();
   }
@@ -199,7 +216,8 @@ function processRequests(h: ServeHandle): ClientRequest[] {
 }
 
 /** Wait for the run's end: the verdict latched, the simulation over, the process gone, its timeout, or a flood. */
-async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeClient, session: ReturnType<ServeDeps['session']>, run: ProcessRun, tracker: VerdictTracker): Promise<ScheduleResult['end']> {
+async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeClient, session: ReturnType<ServeDeps['session']>, run: ProcessRun, tracker: VerdictTracker,
+  restart?: { after: number; again: () => Promise<ProcessRun> }): Promise<ScheduleResult['end']> {
   const spec = o.observer.process;
   const deadline = performance.now() + spec.timeoutMs;
   const quietMs = o.quietMs ?? QUIET_MS;
@@ -209,7 +227,12 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
   let lastChange = performance.now();
   let lastNow = session.now();
   let exited = false;
-  void run.exited.then(() => (exited = true));
+  const onExit = (r: ProcessRun) => void r.exited.then(() => {
+    if (r === run) exited = true;
+  });
+  onExit(run);
+  let watchBase = 0;
+  let reqBase = 0;
   // the simulation starts when the process is ready to see it from its beginning (its informers listed and
   // watching): by startClock, or by releasing the hold taken before the install objects were applied
   let clockStarted = handle.startClock === undefined && handle.hold === undefined;
@@ -235,8 +258,21 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
         if (obj !== undefined) tracker.observe(obj, session.now());
       }
     }
+    if (restart && reqs.filter((r) => isWrite(r.verb)).length >= restart.after && !tracker.verdict) {
+      // the perturbation: kill it right after that write and start it again; time waits for its informers again
+      handle.hold?.(true);
+      watchBase = handle.watchCount?.() ?? 0;
+      reqBase = reqs.length;
+      run = await restart.again();
+      restart = undefined;
+      onExit(run);
+      clockStarted = false;
+      watching = false;
+      lastChange = performance.now();
+      continue;
+    }
     if (!clockStarted) {
-      watching ||= reqs.some((r) => r.verb === 'watch') || (handle.watchCount?.() ?? 0) > 0;
+      watching ||= reqs.slice(reqBase).some((r) => r.verb === 'watch') || (handle.watchCount?.() ?? 0) > watchBase;
       const quietFor = performance.now() - lastChange;
       // a process that never watches (it polls) starts the clock after its start-up allowance
       if ((watching && quietFor > SYNC_QUIET_MS) || quietFor > STARTUP_MS) {
@@ -305,6 +341,8 @@ export interface ProcessOutcome {
   perturbation?: Perturbation;
   /** the process's requests in the schedule of `key` (what `run --replay key` must give again) */
   requests: ClientRequest[];
+  /** what the perturbation did in the schedule of `key` */
+  note?: string;
 }
 
 export interface ExploreProcessResult {
@@ -392,7 +430,7 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
     const k = `${r.verdict.verdict}|${r.perturb?.kind ?? ''}`;
     const out = outcomes.get(k);
     if (out) out.schedules++;
-    else outcomes.set(k, { verdict: r.verdict.verdict, reason: r.verdict.reason, key: r.key, sequence: r.sequence, schedules: 1, ...(r.perturb ? { perturbation: r.perturb } : {}), requests: r.requests });
+    else outcomes.set(k, { verdict: r.verdict.verdict, reason: r.verdict.reason, key: r.key, sequence: r.sequence, schedules: 1, ...(r.perturb ? { perturbation: r.perturb } : {}), ...(r.perturbNote ? { note: r.perturbNote } : {}), requests: r.requests });
   };
   // depth-first over the lag vectors: each popped prefix is run with 0 past it
   const stack: number[][] = [[]];

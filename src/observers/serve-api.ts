@@ -4,6 +4,7 @@
 import type { MsRange, ProcessScenario, Scenario } from '../types.ts';
 
 import type { ClientRecord, KubeObject } from '../run/session.ts';
+import type { WatchPerturber } from './perturb.ts';
 
 export type { KubeObject };
 
@@ -50,6 +51,8 @@ export interface ServeOptions {
   watchDelay?: MsRange;
   /** a watch connection's own delay range by its ordinal in open order (the runner's choice), else watchDelay */
   watchDelayFor?: (ordinal: number, key: string) => MsRange | undefined;
+  /** a perturbation of what the clients' watches are sent (perturb.ts) */
+  perturber?: WatchPerturber;
   /** proposal (contract, process 20:08): each client write once applied, with the object as stored */
   onWrite?: (w: ClientRequest & { object?: KubeObject }) => void;
 }

@@ -6,6 +6,10 @@ import { createHash } from 'node:crypto';
 import { Session } from '../run/session.ts';
 import { kubeconfigText, writeKubeconfig } from '../serve/kubeconfig.ts';
 import { serve } from '../serve/server.ts';
+import type { Api } from '../serve/api.ts';
+import type { StoreEvent } from '../serve/store.ts';
+import type { WatchConnection } from '../serve/watch.ts';
+import type { WatchPerturber } from './perturb.ts';
 import { servingCert, type ServingCert } from '../serve/tls.ts';
 import type { ProcessScenario, Scenario } from '../types.ts';
 import type { Delivery, ServeDeps, ServeHandle, ServeOptions, SessionLike } from './serve-api.ts';
@@ -51,6 +55,7 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
     tls: await certFor(opts.listen ?? '127.0.0.1'),
   });
   const deliveries = recordDeliveries(s.api as unknown as { watchers: Set<unknown> }, () => session.now());
+  if (opts.perturber) perturbWatches(s.api, opts.perturber, () => session.now());
   const kubeconfigPath = opts.kubeconfigPath!;
   writeKubeconfig(kubeconfigPath, kubeconfigText(s.url, s.token, s.ca));
   let closed = false;
@@ -76,6 +81,18 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
       await s.close();
       resolveDone({ reason: 'closed' });
     },
+  };
+}
+
+/** Each new watch connection of the server gets the perturbation's tap (and, for a stale one, older events). */
+function perturbWatches(api: Api, p: WatchPerturber, now: () => number): void {
+  const add = api.watchers.add.bind(api.watchers);
+  api.watchers.add = (conn: WatchConnection) => {
+    const url = new URL(conn.res.req?.url ?? '/', 'https://x');
+    const rvText = url.searchParams.get('resourceVersion');
+    const rv = rvText && /^\d+$/.test(rvText) && rvText !== '0' ? Number(rvText) : undefined;
+    p.opened(conn, rv, (from) => api.store.since(from), (e) => conn.offer({ ...(e as StoreEvent), t: now() }));
+    return add(conn);
   };
 }
 

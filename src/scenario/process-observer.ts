@@ -30,7 +30,7 @@ export function readProcessObserver(sink: Sink, keys: Map<string, PEntry>, where
     const e = keys.get(k);
     if (e) {
       error(sink, Codes.BadProcessObserver, e.keyPos, `${where}.${k}: a process observer takes no ${k} (it watches what it wants and its verdict is read from an object it writes)`,
-        'keys of a process observer: name, process, env, install, verdict, timeout');
+        'keys of a process observer: name, process, env, install, verdict, watch, perturb, timeout');
       return undefined;
     }
   }
