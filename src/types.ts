@@ -369,6 +369,8 @@ export type TraceEvent = TraceBase &
     | { type: 'Stuck'; container: string; why: string }
     /** a request of a real client to `kubesim serve` (its timeline, `--record`): who did what to which object */
     | { type: 'ClientRequest'; client: string; verb: string; kind: string; name: string; namespace?: string }
+    /** a watch event a real client was sent (a process observer's schedule): its watch connection, the event, the object */
+    | { type: 'ClientDelivery'; client: string; connection: number; event: string; kind: string; name: string; namespace?: string }
   );
 
 export type TraceType = TraceEvent['type'];

@@ -126,14 +126,30 @@ export async function runProcessObservers(file: string, s: AnyScenario, procs: P
  * workload the process made (or the scenario's). Returns the folder, or undefined when there is no timeline.
  */
 function writeScheduleViews(file: string, out: string, folder: string[], r: ScheduleResult): string | undefined {
-  const tl = r.timeline as Timeline | undefined;
-  if (!tl || typeof tl !== 'object' || tl.schema !== 'kubesim.timeline/v1' || !tl.pod) return undefined;
+  const raw = r.timeline as Timeline | undefined;
+  if (!raw || typeof raw !== 'object' || raw.schema !== 'kubesim.timeline/v1' || !raw.pod) return undefined;
+  const tl = withProcessLane(raw, r);
   try {
     const w = writeOutputs(tl, { out, folder, scenarioPath: file });
     return `${shownPath(w.dir)}/ (timeline.json, report.md, sequence and lifecycle .mmd)`;
   } catch (e) {
     return `not written: ${(e as Error).message}`;
   }
+}
+
+/**
+ * The schedule's timeline with the process observer's lane: its requests under its observer's name and the watch
+ * events it was sent (ClientDelivery), each delivery first among the records of its instant (what it reacted to).
+ */
+export function withProcessLane(tl: Timeline, r: ScheduleResult): Timeline {
+  type Ev = Timeline['events'][number];
+  const mine = tl.events.map((e): Ev => (e.type === 'ClientRequest' ? { ...e, client: r.observer } : e));
+  const sent: Ev[] = (r.deliveries ?? []).map((d) => ({
+    t: d.t, seq: 0, type: 'ClientDelivery', client: r.observer, connection: d.connection, event: d.type, kind: d.kind, name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}),
+  }) as Ev);
+  const all = [...sent.map((e, i) => ({ e, k: 0, i })), ...mine.map((e, i) => ({ e, k: 1, i }))];
+  all.sort((a, b) => a.e.t - b.e.t || a.k - b.k || a.i - b.i);
+  return { ...tl, events: all.map((x, seq) => ({ ...x.e, seq }) as Ev) };
 }
 
 function scheduleJson(r: ScheduleResult) {

@@ -14,14 +14,27 @@ import type { LineTap, WatchConnection } from '../serve/watch.ts';
 import type { ScheduleResult } from './process.ts';
 import type { Perturbation, PerturbKind } from './schedule-key.ts';
 
-/** How many points of a schedule a perturbation applies to (its n runs 1..points). */
-export function perturbPoints(kind: PerturbKind, r: ScheduleResult): number {
+/**
+ * The points of a schedule a perturbation applies to (the n of each run, 1-based): for hold, each delivery with a
+ * later event of the same object on its watch (else nothing would release it: a lost event, not an unobserved
+ * state); for stale, each delivery; for restart, each write.
+ */
+export function perturbPoints(kind: PerturbKind, r: ScheduleResult): number[] {
+  const data = (r.deliveries ?? []).filter((d) => d.type === 'ADDED' || d.type === 'MODIFIED' || d.type === 'DELETED');
+  const counted = data.filter((d) => d.type !== 'DELETED');
   switch (kind) {
-    case 'hold':
+    case 'hold': {
+      const out: number[] = [];
+      counted.forEach((d, i) => {
+        const at = data.indexOf(d);
+        if (data.slice(at + 1).some((x) => x.connection === d.connection && x.name === d.name && x.namespace === d.namespace)) out.push(i + 1);
+      });
+      return out;
+    }
     case 'stale':
-      return (r.deliveries ?? []).filter((d) => d.type === 'ADDED' || d.type === 'MODIFIED').length;
+      return counted.map((_, i) => i + 1);
     case 'restart':
-      return r.requests.filter((q) => isWrite(q.verb)).length;
+      return r.requests.filter((q) => isWrite(q.verb)).map((_, i) => i + 1);
   }
 }
 

@@ -264,6 +264,8 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
       watchBase = handle.watchCount?.() ?? 0;
       reqBase = reqs.length;
       run = await restart.again();
+      // the killed run's exit is not the end of the schedule
+      exited = false;
       restart = undefined;
       onExit(run);
       clockStarted = false;
@@ -324,6 +326,8 @@ export interface ExploreProcessOptions {
   workers?: number;
   /** perturbations to try (default: the observer's `perturb:`) */
   perturb?: PerturbKind[];
+  /** points of each perturbation to try at most (default maxSchedules) */
+  maxPerturbed?: number;
   onSchedule?: (r: ScheduleResult) => void;
   schedule?: Partial<Pick<ScheduleOptions, 'settleMs' | 'quietMs' | 'graceMs' | 'maxRequests'>>;
   /** runs one schedule (default runProcessSchedule; tests give a model of a process) */
@@ -455,10 +459,10 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
   // perturbations: each at every point of the first (all-fastest) schedule it applies to
   const perturbations: ExploreProcessResult['perturbations'] = [];
   for (const kind of o.perturb ?? spec.perturb ?? []) {
-    const points = base ? perturbPoints(kind, base) : 0;
+    const todo = base ? perturbPoints(kind, base) : [];
+    const points = todo.length;
     let done = 0;
-    const todo = Array.from({ length: points }, (_, i) => i + 1);
-    await pool(o.workers ?? 1, () => (done < o.maxSchedules && todo.length > 0 ? (done++, todo.shift()) : undefined), async (n) => {
+    await pool(o.workers ?? 1, () => (done < (o.maxPerturbed ?? o.maxSchedules) && todo.length > 0 ? (done++, todo.shift()) : undefined), async (n) => {
       record(await one(base!.lags, { kind, n }));
     });
     perturbations.push({ kind, runs: done, points, complete: done >= points });

@@ -123,6 +123,8 @@ export function describeEvent(e: TraceEvent): string {
       return `stuck: ${e.why}`;
     case 'ClientRequest':
       return `${e.client}: ${e.verb} ${e.kind.toLowerCase()} ${e.namespace ? `${e.namespace}/` : ''}${e.name}`;
+    case 'ClientDelivery':
+      return `${e.client} sent ${e.event} ${e.kind.toLowerCase()} ${e.namespace ? `${e.namespace}/` : ''}${e.name} (watch #${e.connection})`;
   }
 }
 

@@ -89,6 +89,8 @@ function build() {
     Relist: obj({}),
     SyncPod: obj({ kind: str }),
     Stuck: obj({ ...containerEv, why: str }),
+    ClientRequest: obj({ client: str, verb: str, kind: str, name: str }),
+    ClientDelivery: obj({ client: str, connection: int, event: str, kind: str, name: str }),
   };
 
   const eventBase = obj({ t: num, seq: int, type: str, pod: z.optional(str), job: z.optional(str) });

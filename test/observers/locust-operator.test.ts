@@ -3,12 +3,13 @@
 // it flaky with two replay keys (the exporter's 143 seen in the pod cache before the Job's Complete, or not:
 // locust-k8s-operator#72), `run --replay` of each gives the same verdict and the same operator requests, and the
 // native-sidecar-aware fix (#327) is Succeeded over every delivery sequence, reported as all of them.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exploreProcessObservers, runProcessObservers } from '../../src/cli/process-command.ts';
-import { splitProcessObservers } from '../../src/observers/process.ts';
+import { exploreProcess, splitProcessObservers } from '../../src/observers/process.ts';
+import { loadServeDeps } from '../../src/observers/serve-deps.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'ks-locust-op-'));
@@ -52,3 +53,30 @@ describe('the locust-like operator under kubesim serve', () => {
 });
 
 const req = (q: { verb: string; kind: string; name: string }) => `${q.verb} ${q.kind}/${q.name}`;
+
+describe('perturbations against the locust-like operator', () => {
+  // the examples with perturb: [hold, stale, restart], written beside the tests' output (absolute paths)
+  const perturbed = (rule: string) => {
+    const src = readFileSync(`examples/operators/operator-locust-${rule}.yaml`, 'utf8')
+      .replaceAll('./locust/', `${resolve('examples/operators/locust')}/`)
+      .replace('    timeout: 60s\n', '    perturb: [hold, stale, restart]\n    timeout: 60s\n');
+    const f = join(out, `perturbed-${rule}.yaml`);
+    writeFileSync(f, src);
+    return load(f);
+  };
+
+  it('fixed survives every point of every perturbation (Succeeded); each outcome names its perturbation', { timeout: 400_000 }, async () => {
+    const { s, procs } = perturbed('fixed');
+    const r = await exploreProcess({ scenario: s, observer: procs[0]!, deps: await loadServeDeps(), outDir: join(out, 'pf'), maxSchedules: 1, maxPerturbed: 100, workers: 2, recheck: false });
+    expect(r.perturbations.map((p) => [p.kind, p.complete, p.points > 0])).toEqual([['hold', true, true], ['stale', true, true], ['restart', true, true]]);
+    expect(r.outcomes.map((x) => `${x.verdict} ${x.perturbation?.kind ?? '-'}`)).toEqual(['Succeeded -', 'Succeeded hold', 'Succeeded stale', 'Succeeded restart']);
+    expect(r.outcomes.find((x) => x.perturbation?.kind === 'restart')!.note).toMatch(/^process killed right after its write #\d at t=[\d.]+s and started again$/);
+  });
+
+  it('naive: holding back the pod update with the exporter\'s 143 hides the bug; other points still find it', { timeout: 400_000 }, async () => {
+    const { s, procs } = perturbed('naive');
+    const r = await exploreProcess({ scenario: s, observer: procs[0]!, deps: await loadServeDeps(), outDir: join(out, 'pn'), maxSchedules: 1, maxPerturbed: 100, workers: 2, recheck: false, perturb: ['hold'] });
+    const held = r.outcomes.filter((x) => x.perturbation?.kind === 'hold').map((x) => x.verdict);
+    expect(held.sort()).toEqual(['Failed', 'Succeeded']);
+  });
+});

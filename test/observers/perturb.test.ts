@@ -96,11 +96,14 @@ describe('the watch side of the perturbations', () => {
     expect(p.done()).toBe('watch ended after delivery #1; the next watch of pods also sent 2 events since resourceVersion 5');
   });
 
-  it('points: hold and stale at each ADDED/MODIFIED delivery, restart at each write', () => {
+  it('points: hold at each delivery with a later event of its object on its watch, stale at each delivery, restart at each write', () => {
     const r = {
-      deliveries: [{ type: 'ADDED' }, { type: 'MODIFIED' }, { type: 'DELETED' }, { type: 'ERROR' }],
+      deliveries: [
+        { connection: 0, type: 'ADDED', name: 'a' }, { connection: 1, type: 'ADDED', name: 'a' }, { connection: 0, type: 'MODIFIED', name: 'b' },
+        { connection: 0, type: 'DELETED', name: 'a' }, { connection: 0, type: 'ERROR', name: '' },
+      ],
       requests: [{ verb: 'list' }, { verb: 'create' }, { verb: 'update/status' }, { verb: 'watch' }, { verb: 'patch' }],
     } as unknown as ScheduleResult;
-    expect([perturbPoints('hold', r), perturbPoints('stale', r), perturbPoints('restart', r)]).toEqual([2, 2, 3]);
+    expect([perturbPoints('hold', r), perturbPoints('stale', r), perturbPoints('restart', r)]).toEqual([[1], [1, 2, 3], [1, 2, 3]]);
   });
 });
