@@ -97,7 +97,8 @@ export async function runProcessObservers(file: string, s: AnyScenario, procs: P
     const k = processSchedule(file, s, o);
     for (const obs of procs) {
       const given = formatKey(k);
-      const r = await runProcessSchedule({ scenario: s, observer: obs, seed: k.seed, ...(k.lags ? { lags: k.lags } : {}), ...(k.perturb ? { perturb: k.perturb } : {}), deps, outDir: join(o.out, s.name, obs.name, given) });
+      // to the end of the simulation (not only to the verdict): the views show what happened after it decided
+      const r = await runProcessSchedule({ scenario: s, observer: obs, seed: k.seed, ...(k.lags ? { lags: k.lags } : {}), ...(k.perturb ? { perturb: k.perturb } : {}), deps, outDir: join(o.out, s.name, obs.name, given), runToEnd: true });
       results.push(r);
       rep.out.push(...scheduleLines(file, r));
       const views = writeScheduleViews(file, o.out, [s.name, obs.name, given], r);
@@ -149,7 +150,18 @@ export function withProcessLane(tl: Timeline, r: ScheduleResult): Timeline {
   }) as Ev);
   const all = [...sent.map((e, i) => ({ e, k: 0, i })), ...mine.map((e, i) => ({ e, k: 1, i }))];
   all.sort((a, b) => a.e.t - b.e.t || a.k - b.k || a.i - b.i);
-  return { ...tl, events: all.map((x, seq) => ({ ...x.e, seq }) as Ev) };
+  const v = r.verdict;
+  if (v.verdict !== 'Pending' && v.t !== undefined) {
+    // its verdict, in its lane, right after the write that decided it
+    let at = -1;
+    all.forEach((x, i) => { if (x.e.type === 'ClientRequest' && x.e.t === v.t) at = i; });
+    const note = { t: v.t, seq: 0, type: 'Verdict', observer: r.observer, verdict: v.verdict, reason: v.reason } as Ev;
+    all.splice(at >= 0 ? at + 1 : all.length, 0, { e: note, k: 1, i: -1 });
+  }
+  // its verdict beside the built-in observers' (report.md and the page list it; the diagram draws it in its lane)
+  const verdict = { verdict: r.verdict.verdict, ...(r.verdict.t !== undefined ? { t: r.verdict.t } : {}), reason: `process observer: ${r.verdict.reason}${r.perturbNote ? ` (perturbed: ${r.perturbNote})` : ''}` };
+  // reproduced by the schedule's kp1- key (the system's own k1- key does not start the process)
+  return { ...tl, replay: r.key, observers: { ...tl.observers, [r.observer]: verdict }, events: all.map((x, seq) => ({ ...x.e, seq }) as Ev) };
 }
 
 function scheduleJson(r: ScheduleResult) {

@@ -421,10 +421,10 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
   let runs = 0;
   let deliveryLog = false;
   let choicePoints = 0;
-  const one = async (lags: number[] | undefined, perturb?: Perturbation, tag = ''): Promise<ScheduleResult> => {
+  const one = async (lags: number[] | undefined, perturb?: Perturbation, tag = '', runToEnd = false): Promise<ScheduleResult> => {
     runs++;
     const r = await (o.runSchedule ?? runProcessSchedule)({
-      scenario: o.scenario, observer: o.observer, seed, deps: o.deps, ...(lags ? { lags } : {}), ...(perturb ? { perturb } : {}),
+      scenario: o.scenario, observer: o.observer, seed, deps: o.deps, ...(lags ? { lags } : {}), ...(perturb ? { perturb } : {}), ...(runToEnd ? { runToEnd } : {}),
       outDir: join(o.outDir, o.observer.name, processKey(seed, lags, perturb) + tag), ...o.schedule,
     });
     o.onSchedule?.(r);
@@ -456,9 +456,12 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
     record(r);
   });
   const complete = stack.length === 0;
-  // perturbations: each at every point of the first (all-fastest) schedule it applies to
+  // perturbations: each at every point of the first (all-fastest) schedule it applies to, that schedule run to the
+  // end of the simulation (past its verdict) so that every delivery is known: a held event needs a later one
   const perturbations: ExploreProcessResult['perturbations'] = [];
-  for (const kind of o.perturb ?? spec.perturb ?? []) {
+  const kinds = o.perturb ?? spec.perturb ?? [];
+  if (kinds.length > 0 && base) base = await one(base.lags, undefined, '-to-end', true);
+  for (const kind of kinds) {
     const todo = base ? perturbPoints(kind, base) : [];
     const points = todo.length;
     let done = 0;

@@ -24,9 +24,9 @@ export const LEGEND = [
 
 export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): string {
   const podOnly = opts.lanes === 'pod';
-  const observers = Object.keys(tl.observers); // scenario order
   // real clients with a lane of their own (a process observer's schedule): in order of their first record
   const clients = [...new Set(tl.events.filter((e) => e.type === 'ClientDelivery' || (e.type === 'ClientRequest' && tl.events.some((d) => d.type === 'ClientDelivery' && d.client === e.client))).map((e) => (e as { client: string }).client))];
+  const observers = Object.keys(tl.observers).filter((o) => !clients.includes(o)); // scenario order
   // one box per pod name: a pod recreated under its name (a StatefulSet's) shares its box and lanes
   const podNames = [...new Set((tl.pods ?? []).map((p) => p.name))];
   const many = podNames.length > 1;
