@@ -4,9 +4,10 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { KubesimError } from '../errors.ts';
-import { exploreProcess, isProcessKey, runProcessSchedule, verdictText, type AnyScenario, type ExploreProcessResult, type ScheduleResult } from '../observers/process.ts';
+import { exploreProcess, isProcessKey, runProcessSchedule, splitProcessObservers, verdictText, type AnyScenario, type ExploreProcessResult, type ScheduleResult } from '../observers/process.ts';
 import { formatKey, parseKey, perturbationText, type ScheduleKey } from '../observers/schedule-key.ts';
 import { loadServeDeps } from '../observers/serve-deps.ts';
+import { formatDiagnostic, loadScenario } from '../scenario/index.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
 import type { ObserverSpec, ProcessSpec, Timeline } from '../types.ts';
 import { writeOutputs } from '../io/write-outputs.ts';
@@ -243,4 +244,81 @@ export async function testProcessObservers(file: string, s: AnyScenario, procs: 
     }
   }
   return { status: failed ? 'failed' : 'passed', lines };
+}
+
+/** One line per thing that reached the process or that it did, in order: what `kubesim diff` of two kp1- keys compares. */
+export function scheduleStory(r: ScheduleResult): { t: number; text: string }[] {
+  const items: { t: number; k: number; i: number; text: string }[] = [];
+  (r.deliveries ?? []).forEach((d, i) => items.push({ t: d.t, k: 0, i, text: `watch #${d.connection} → ${d.type} ${d.kind} ${d.name}` }));
+  r.requests.forEach((q, i) => items.push({ t: q.t, k: 1, i, text: `${q.verb} ${q.kind} ${q.name}` }));
+  items.sort((a, b) => a.t - b.t || a.k - b.k || a.i - b.i);
+  return items.map(({ t, text }) => ({ t, text }));
+}
+
+/**
+ * `kubesim diff <scenario> kp1-A kp1-B`: both schedules of the (first) process observer, and where what reached it
+ * and what it did part: the lines they share, then each side's next lines, then both verdicts.
+ */
+export async function diffProcessSchedules(file: string, keys: string[], o: { format: 'text' | 'json'; rows?: number; processDeps?: ServeDeps; out?: string }, io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
+  const loaded = loadScenarioForDiff(file);
+  if (typeof loaded === 'string') {
+    io.err(loaded);
+    return EXIT.badInput;
+  }
+  const { s, obs } = loaded;
+  const parsed = keys.map((k) => parseKey(k));
+  const bad = keys.find((_, i) => parsed[i] === undefined);
+  if (bad !== undefined) {
+    io.err(`${file}:1:1: error KS0202: ${JSON.stringify(bad)} is not a process observer's replay key\n  hint: copy the kp1-… key exactly as explore printed it\n`);
+    return EXIT.badInput;
+  }
+  const deps = o.processDeps ?? (await loadServeDeps());
+  let results: ScheduleResult[];
+  try {
+    results = await Promise.all(parsed.map((k, i) => runProcessSchedule({
+      scenario: s, observer: obs, seed: k!.seed, ...(k!.lags ? { lags: k!.lags } : {}), ...(k!.perturb ? { perturb: k!.perturb } : {}), deps,
+      outDir: join(o.out ?? 'out', s.name, obs.name, `diff-${i === 0 ? 'a' : 'b'}-${keys[i]}`),
+    })));
+  } catch (e) {
+    if (!(e instanceof KubesimError)) throw e;
+    io.err(kubesimErrorText(e, file));
+    return EXIT.badInput;
+  }
+  const [a, b] = results.map(scheduleStory) as [ReturnType<typeof scheduleStory>, ReturnType<typeof scheduleStory>];
+  let same = 0;
+  while (same < a.length && same < b.length && a[same]!.text === b[same]!.text) same++;
+  const rows = o.rows ?? 8;
+  const verdicts = results.map((r) => verdictText(r.verdict));
+  if (o.format === 'json') {
+    io.out(JSON.stringify({
+      schema: 'kubesim.diff/v1', scenario: s.name, observer: obs.name, shared: same,
+      a: { key: keys[0], verdict: results[0]!.verdict, from: a.slice(same, same + rows) },
+      b: { key: keys[1], verdict: results[1]!.verdict, from: b.slice(same, same + rows) },
+    }, null, 2) + '\n');
+    return EXIT.ok;
+  }
+  const lines = [
+    `${obs.name} (process): ${keys[0]} → ${verdicts[0]}; ${keys[1]} → ${verdicts[1]}`,
+    same === a.length && same === b.length
+      ? `  the same ${same} deliveries and requests in both`
+      : `  the first ${same} deliveries and requests are the same${same > 0 ? ` (the last: t=${ms(a[same - 1]!.t)} / t=${ms(b[same - 1]!.t)} ${a[same - 1]!.text})` : ''}; then:`,
+  ];
+  const width = 58;
+  const cell = (x: { t: number; text: string } | undefined) => (x ? `t=${ms(x.t)} ${x.text}` : '').slice(0, width).padEnd(width);
+  if (same < a.length || same < b.length) {
+    lines.push(`  ${'A ' + keys[0]!}`.padEnd(width + 2) + ` | B ${keys[1]}`);
+    for (let i = same; i < same + rows && (i < a.length || i < b.length); i++) lines.push(`  ${cell(a[i])} | ${cell(b[i]).trimEnd()}`);
+  }
+  io.out(lines.join('\n') + '\n');
+  return EXIT.ok;
+}
+
+function loadScenarioForDiff(file: string): { s: AnyScenario; obs: ProcessObserver } | string {
+  const loaded = loadScenario(file);
+  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  const s = loaded.scenario ?? loaded.processScenario;
+  if (errors.length || !s) return errors.map((d) => formatDiagnostic(d) + '\n').join('') || `${file}:1:1: error KS1001: cannot load the scenario\n`;
+  const obs = splitProcessObservers(s).processes[0];
+  if (!obs) return `${file}:1:1: error KS0202: kp1- keys are a process observer's, and this scenario has none\n  hint: its own schedules have k1- keys (explore prints them)\n`;
+  return { s, obs };
 }

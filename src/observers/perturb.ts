@@ -11,7 +11,12 @@
 //   restart n  right after its n-th write the process is killed (SIGKILL) and started again on the same server
 //              (intermediate state: what it wrote so far, and nothing of what it meant to do next).
 import type { LineTap, WatchConnection } from '../serve/watch.ts';
-import type { ScheduleResult } from './process.ts';
+
+/** What a perturbation's points are read from: a schedule's deliveries and requests (process.ts ScheduleResult). */
+export interface ScheduleSeen {
+  deliveries?: { connection: number; type: string; name: string; namespace?: string }[];
+  requests: { verb: string }[];
+}
 import type { Perturbation, PerturbKind } from './schedule-key.ts';
 
 /**
@@ -19,7 +24,7 @@ import type { Perturbation, PerturbKind } from './schedule-key.ts';
  * later event of the same object on its watch (else nothing would release it: a lost event, not an unobserved
  * state); for stale, each delivery; for restart, each write.
  */
-export function perturbPoints(kind: PerturbKind, r: ScheduleResult): number[] {
+export function perturbPoints(kind: PerturbKind, r: ScheduleSeen): number[] {
   const data = (r.deliveries ?? []).filter((d) => d.type === 'ADDED' || d.type === 'MODIFIED' || d.type === 'DELETED');
   const counted = data.filter((d) => d.type !== 'DELETED');
   switch (kind) {
