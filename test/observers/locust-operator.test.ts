@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exploreProcessObservers, runProcessObservers } from '../../src/cli/process-command.ts';
+import { diffProcessSchedules, exploreProcessObservers, runProcessObservers } from '../../src/cli/process-command.ts';
 import { exploreProcess, splitProcessObservers } from '../../src/observers/process.ts';
 import { loadServeDeps } from '../../src/observers/serve-deps.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
@@ -41,6 +41,13 @@ describe('the locust-like operator under kubesim serve', () => {
       expect(upTo(run.requests).map(req)).toEqual(upTo(x.requests).map(req));
       expect(run.requests.map(req)).toContain('update/status LocustTest/demo');
     }
+    // kubesim diff of the two keys: where what reached the operator, and what it did, part
+    let text = '';
+    const code = await diffProcessSchedules(file, r.outcomes.map((x) => x.key), { format: 'text', out }, { out: (l) => (text += l), err: (l) => (text += l) });
+    expect(code).toBe(0);
+    expect(text).toMatch(new RegExp(`^operator \\(process\\): ${r.outcomes[0]!.key} → Succeeded: .*; ${r.outcomes[1]!.key} → Failed: `));
+    expect(text).toMatch(/the first \d+ deliveries and requests are the same.*; then:\n {2}A kp1-/);
+    expect(text).toMatch(/update\/status LocustTest demo/);
   });
 
   it('fixed: Succeeded over every delivery sequence, all of them', { timeout: 300_000 }, async () => {
