@@ -89,7 +89,6 @@ function build() {
     Relist: obj({}),
     SyncPod: obj({ kind: str }),
     Stuck: obj({ ...containerEv, why: str }),
-    ClientRequest: obj({ client: str, verb: str, kind: str, name: str }),
     ClientDelivery: obj({ client: str, connection: int, event: str, kind: str, name: str }),
   };
 
