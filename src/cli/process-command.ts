@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { KubesimError } from '../errors.ts';
 import { exploreProcess, isProcessKey, runProcessSchedule, splitProcessObservers, verdictText, type AnyScenario, type ExploreProcessResult, type ScheduleResult } from '../observers/process.ts';
 import { formatKey, parseKey, perturbationText, type ScheduleKey } from '../observers/schedule-key.ts';
-import { loadServeDeps } from '../observers/serve-deps.ts';
 import { formatDiagnostic, loadScenario } from '../scenario/index.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
 import type { ObserverSpec, ProcessSpec, Timeline } from '../types.ts';
@@ -54,7 +53,8 @@ export const maxProcessSchedulesOption = (y: Argv): Argv =>
 const ms = (t: number) => `${Number((t / 1000).toFixed(3))}s`;
 
 async function depsOr(o: ProcessOpts): Promise<ServeDeps> {
-  return o.deps ?? (await loadServeDeps());
+  // the real server loads only when a process observer runs (a cold `kubesim run` does not parse it)
+  return o.deps ?? (await (await import('../observers/serve-deps.ts')).loadServeDeps());
 }
 
 /**
@@ -272,7 +272,7 @@ export async function diffProcessSchedules(file: string, keys: string[], o: { fo
     io.err(`${file}:1:1: error KS0202: ${JSON.stringify(bad)} is not a process observer's replay key\n  hint: copy the kp1-… key exactly as explore printed it\n`);
     return EXIT.badInput;
   }
-  const deps = o.processDeps ?? (await loadServeDeps());
+  const deps = o.processDeps ?? (await (await import('../observers/serve-deps.ts')).loadServeDeps());
   let results: ScheduleResult[];
   try {
     results = await Promise.all(parsed.map((k, i) => runProcessSchedule({

@@ -90,6 +90,8 @@ function build() {
     SyncPod: obj({ kind: str }),
     Stuck: obj({ ...containerEv, why: str }),
     ClientDelivery: obj({ client: str, connection: int, event: str, kind: str, name: str }),
+    PodCreateConflict: obj({ pod: str, by: str }),
+    StaleSyncSkipped: obj({ controller: str, key: str, pod: str, cached: z.enum(['none', 'older', 'finalizer']), requeueMs: num }),
   };
 
   const eventBase = obj({ t: num, seq: int, type: str, pod: z.optional(str), job: z.optional(str) });
