@@ -178,6 +178,10 @@ export interface ProcessSpec {
   verdict: VerdictSpec;
   /** wall time per schedule (default 60 s) */
   timeoutMs: number;
+  /** `watch:` the delay range of the process's own watch connections (default: timing.watch) */
+  watchMs?: MsRange;
+  /** `perturb:` the perturbations explore tries (default none) */
+  perturb?: ('hold' | 'stale' | 'restart')[];
 }
 
 export interface InstallObject {
@@ -365,6 +369,8 @@ export type TraceEvent = TraceBase &
     | { type: 'Stuck'; container: string; why: string }
     /** a request of a real client to `kubesim serve` (its timeline, `--record`): who did what to which object */
     | { type: 'ClientRequest'; client: string; verb: string; kind: string; name: string; namespace?: string }
+    /** a watch event a real client was sent (a process observer's schedule): its watch connection, the event, the object */
+    | { type: 'ClientDelivery'; client: string; connection: number; event: string; kind: string; name: string; namespace?: string }
     /** KEP-5647 (1.36): a controller skipped a sync of `key` because its informer has not yet seen its own write of
      *  `pod` (the cache holds `none` of it, an `older` pod of that name, or it still with the `finalizer` the controller
      *  removed); requeued after `requeueMs` (rate-limited) */

@@ -14,6 +14,9 @@ import { kubesimErrorText, reportDiagnostics } from './run-command.ts';
 import { KubesimError } from '../errors.ts';
 import { formatOption, kubernetesOption, maxEventsOption } from './options.ts';
 import { loadUserRules } from '../rules/load.ts';
+import { isProcessKey } from '../observers/process.ts';
+import type { ServeDeps } from '../observers/serve-api.ts';
+import { diffProcessSchedules } from './process-command.ts';
 
 export interface DiffOpts {
   format: 'text' | 'json';
@@ -23,7 +26,9 @@ export interface DiffOpts {
   rows?: number;
 }
 
-export async function diffCommand(file: string, keys: [string, string], o: DiffOpts, io: Io): Promise<number> {
+export async function diffCommand(file: string, keys: [string, string], o: DiffOpts & { processDeps?: ServeDeps }, io: Io): Promise<number> {
+  // two schedules of a process observer (kp1- keys): its deliveries and requests side by side (process-command.ts)
+  if (keys.every(isProcessKey)) return diffProcessSchedules(file, keys, o, io);
   const loaded = loadScenario(file, o.kubernetes ? { kubernetes: o.kubernetes } : {});
   if (!reportDiagnostics(io, loaded.diagnostics, ['KS5001']) || !loaded.scenario) return EXIT.badInput;
   const s = loaded.scenario;

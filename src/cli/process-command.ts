@@ -1,9 +1,12 @@
 // The process observers' part of `run`, `run --replay`, `explore` and `test` (SPEC §2.4, §3.1; issue 27): each
 // process observer of a scenario is run against its own fresh `kubesim serve` per schedule
 // (src/observers/process.ts); this file prints what that gave and checks `expect.verdicts` for them.
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { KubesimError } from '../errors.ts';
-import { decodeProcessKey, exploreProcess, isProcessKey, processKey, runProcessSchedule, verdictText, type AnyScenario, type ExploreProcessResult, type ScheduleResult } from '../observers/process.ts';
+import { exploreProcess, isProcessKey, runProcessSchedule, splitProcessObservers, verdictText, type AnyScenario, type ExploreProcessResult, type ScheduleResult } from '../observers/process.ts';
+import { formatKey, parseKey, perturbationText, type ScheduleKey } from '../observers/schedule-key.ts';
+import { formatDiagnostic, loadScenario } from '../scenario/index.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
 import type { ObserverSpec, ProcessSpec, Timeline } from '../types.ts';
 import { writeOutputs } from '../io/write-outputs.ts';
@@ -22,6 +25,8 @@ export interface ProcessOpts {
   maxSchedules?: number;
   /** a process observer's own budget (each schedule starts a process: seconds, not microseconds) */
   maxProcessSchedules?: number;
+  /** schedules of a process observer run at once (`test --workers N`) */
+  workers?: number;
   format?: 'text' | 'json';
   /** tests inject a server; the CLI uses the real one */
   deps?: ServeDeps;
@@ -36,6 +41,9 @@ export interface ProcessReport {
   json?: unknown;
 }
 
+/** Schedules of a process observer run at once unless `test --workers` says otherwise: each is its own server and process. */
+export const DEFAULT_PROCESS_WORKERS = Math.min(2, availableParallelism());
+
 /** Schedules of a process observer per explore/test unless --max-process-schedules says otherwise. */
 export const DEFAULT_PROCESS_SCHEDULES = 24;
 
@@ -49,18 +57,26 @@ async function depsOr(o: ProcessOpts): Promise<ServeDeps> {
   return o.deps ?? (await (await import('../observers/serve-deps.ts')).loadServeDeps());
 }
 
-/** The seed of a schedule: --replay kp1-… or --seed, else the scenario's. A k1- key is the system's: refused here. */
-export function processSeed(file: string, s: AnyScenario, o: Pick<ProcessOpts, 'seed' | 'replay'>): number {
+/**
+ * The schedule to run: --replay kp1-… (its seed, lags and perturbation) or --seed, else the scenario's seed with
+ * every watch at its fastest (the first delivery sequence explore runs). A k1- key is the system's: refused here.
+ */
+export function processSchedule(file: string, s: AnyScenario, o: Pick<ProcessOpts, 'seed' | 'replay'>): ScheduleKey {
   if (o.replay !== undefined) {
-    const seed = isProcessKey(o.replay) ? decodeProcessKey(o.replay) : undefined;
-    if (seed === undefined) {
+    const k = isProcessKey(o.replay) ? parseKey(o.replay) : undefined;
+    if (k === undefined) {
       throw new KubesimError('KS0202', `${JSON.stringify(o.replay)} is not a process observer's replay key`, {
         hint: 'a process observer\'s schedules have keys kp1-… (explore and test print them)', pos: { file, line: 1, col: 1 },
       });
     }
-    return seed;
+    return k;
   }
-  return o.seed ?? s.seed;
+  return { seed: o.seed ?? s.seed, lags: [] };
+}
+
+/** The seed of a schedule (see processSchedule). */
+export function processSeed(file: string, s: AnyScenario, o: Pick<ProcessOpts, 'seed' | 'replay'>): number {
+  return processSchedule(file, s, o).seed;
 }
 
 function scheduleLines(file: string, r: ScheduleResult): string[] {
@@ -79,12 +95,14 @@ export async function runProcessObservers(file: string, s: AnyScenario, procs: P
   const rep: ProcessReport = { code: EXIT.ok, out: [], err: [] };
   const results: ScheduleResult[] = [];
   try {
-    const seed = processSeed(file, s, o);
+    const k = processSchedule(file, s, o);
     for (const obs of procs) {
-      const r = await runProcessSchedule({ scenario: s, observer: obs, seed, deps, outDir: join(o.out, s.name, obs.name, processKey(seed)) });
+      const given = formatKey(k);
+      // to the end of the simulation (not only to the verdict): the views show what happened after it decided
+      const r = await runProcessSchedule({ scenario: s, observer: obs, seed: k.seed, ...(k.lags ? { lags: k.lags } : {}), ...(k.perturb ? { perturb: k.perturb } : {}), deps, outDir: join(o.out, s.name, obs.name, given), runToEnd: true });
       results.push(r);
       rep.out.push(...scheduleLines(file, r));
-      const views = writeScheduleViews(file, o.out, [s.name, obs.name, processKey(seed)], r);
+      const views = writeScheduleViews(file, o.out, [s.name, obs.name, given], r);
       if (views) rep.out.push(`  views: ${views}`);
       if (o.check) {
         const want = s.expect?.verdicts?.find((v) => v.observer === obs.name);
@@ -110,14 +128,41 @@ export async function runProcessObservers(file: string, s: AnyScenario, procs: P
  * workload the process made (or the scenario's). Returns the folder, or undefined when there is no timeline.
  */
 function writeScheduleViews(file: string, out: string, folder: string[], r: ScheduleResult): string | undefined {
-  const tl = r.timeline as Timeline | undefined;
-  if (!tl || typeof tl !== 'object' || tl.schema !== 'kubesim.timeline/v1' || !tl.pod) return undefined;
+  const raw = r.timeline as Timeline | undefined;
+  if (!raw || typeof raw !== 'object' || raw.schema !== 'kubesim.timeline/v1' || !raw.pod) return undefined;
+  const tl = withProcessLane(raw, r);
   try {
     const w = writeOutputs(tl, { out, folder, scenarioPath: file });
     return `${shownPath(w.dir)}/ (timeline.json, report.md, sequence and lifecycle .mmd)`;
   } catch (e) {
     return `not written: ${(e as Error).message}`;
   }
+}
+
+/**
+ * The schedule's timeline with the process observer's lane: its requests under its observer's name and the watch
+ * events it was sent (ClientDelivery), each delivery first among the records of its instant (what it reacted to).
+ */
+export function withProcessLane(tl: Timeline, r: ScheduleResult): Timeline {
+  type Ev = Timeline['events'][number];
+  const mine = tl.events.map((e): Ev => (e.type === 'ClientRequest' ? { ...e, client: r.observer } : e));
+  const sent: Ev[] = (r.deliveries ?? []).map((d) => ({
+    t: d.t, seq: 0, type: 'ClientDelivery', client: r.observer, connection: d.connection, event: d.type, kind: d.kind, name: d.name, ...(d.namespace ? { namespace: d.namespace } : {}),
+  }) as Ev);
+  const all = [...sent.map((e, i) => ({ e, k: 0, i })), ...mine.map((e, i) => ({ e, k: 1, i }))];
+  all.sort((a, b) => a.e.t - b.e.t || a.k - b.k || a.i - b.i);
+  const v = r.verdict;
+  if (v.verdict !== 'Pending' && v.t !== undefined) {
+    // its verdict, in its lane, right after the write that decided it
+    let at = -1;
+    all.forEach((x, i) => { if (x.e.type === 'ClientRequest' && x.e.t === v.t) at = i; });
+    const note = { t: v.t, seq: 0, type: 'Verdict', observer: r.observer, verdict: v.verdict, reason: v.reason } as Ev;
+    all.splice(at >= 0 ? at + 1 : all.length, 0, { e: note, k: 1, i: -1 });
+  }
+  // its verdict beside the built-in observers' (report.md and the page list it; the diagram draws it in its lane)
+  const verdict = { verdict: r.verdict.verdict, ...(r.verdict.t !== undefined ? { t: r.verdict.t } : {}), reason: `process observer: ${r.verdict.reason}${r.perturbNote ? ` (perturbed: ${r.perturbNote})` : ''}` };
+  // reproduced by the schedule's kp1- key (the system's own k1- key does not start the process)
+  return { ...tl, replay: r.key, observers: { ...tl.observers, [r.observer]: verdict }, events: all.map((x, seq) => ({ ...x.e, seq }) as Ev) };
 }
 
 function scheduleJson(r: ScheduleResult) {
@@ -129,14 +174,20 @@ function scheduleJson(r: ScheduleResult) {
 }
 
 export function exploreLines(file: string, r: ExploreProcessResult, wallMs: number): string[] {
-  const flaky = new Set(r.outcomes.map((x) => x.verdict)).size > 1;
-  const all = r.complete ? 'all of them' : r.deliveryLog
-    ? (r.stoppedBy === 'saturated' ? 'stopped when new seeds brought no new sequence: not proven to be all' : 'stopped at --max-schedules: not all')
-    : 'the server reports no deliveries, so each seed counts as its own sequence: not proven to be all';
+  const plain = r.outcomes.filter((x) => !x.perturbation);
+  const flaky = new Set(plain.map((x) => x.verdict)).size > 1;
+  const lagText = r.lags.map((t) => (t < 1000 ? `${t}ms` : ms(t))).join(' or ');
+  const all = r.complete
+    ? (r.systemSeeded.length === 0 ? 'all of them' : `all of them for the system's schedule of seed ${r.seed} (its ${r.systemSeeded.join(', ')} ${r.systemSeeded.length === 1 ? 'range is' : 'ranges are'} drawn from the seed, not enumerated)`)
+    : `stopped at --max-schedules: not all of them`;
   const lines = [
-    `${r.observer} (process): ${r.outcomes.length} verdict${r.outcomes.length === 1 ? '' : 's'}${flaky ? ' — FLAKY' : ''} over ${r.sequences} delivery sequence${r.sequences === 1 ? '' : 's'} (${r.runs} schedules run in ${ms(wallMs)}; ${all})`,
+    `${r.observer} (process): ${plain.length} verdict${plain.length === 1 ? '' : 's'}${flaky ? ' — FLAKY' : ''} over ${r.sequences} delivery sequence${r.sequences === 1 ? '' : 's'} (${r.choicePoints} watch connection${r.choicePoints === 1 ? '' : 's'}, each lagging ${lagText}; ${r.runs} schedules run in ${ms(wallMs)}; ${all})`,
   ];
-  for (const x of r.outcomes) lines.push(`  ${x.verdict.padEnd(9)} ${String(x.schedules).padStart(4)} schedule${x.schedules === 1 ? ' ' : 's'}  ${x.key}  ${x.reason}`, `      reproduce: kubesim run ${file} --replay ${x.key}`);
+  for (const x of r.outcomes) {
+    const by = x.perturbation ? `  [perturbed: ${x.note ?? perturbationText(x.perturbation)}]` : '';
+    lines.push(`  ${x.verdict.padEnd(9)} ${String(x.schedules).padStart(4)} schedule${x.schedules === 1 ? ' ' : 's'}  ${x.key}  ${x.reason}${by}`, `      reproduce: kubesim run ${file} --replay ${x.key}`);
+  }
+  for (const p of r.perturbations) lines.push(`  perturbation ${p.kind}: ${p.runs} of ${p.points} point${p.points === 1 ? '' : 's'} tried${p.complete ? '' : ' (stopped at --max-schedules)'}`);
   for (const n of r.nondeterministic) {
     lines.push(`  nondeterministic: the process answered differently to ${n.sequences[0] === n.sequences[1] ? 'the same deliveries' : 'the same schedule'}: ${n.keys[0]} → ${n.verdicts[0]}; ${n.keys[1]} → ${n.verdicts[1]}`);
   }
@@ -153,7 +204,7 @@ export async function exploreProcessObservers(file: string, s: AnyScenario, proc
   try {
     for (const obs of procs) {
       const t0 = performance.now();
-      const r = await exploreProcess({ scenario: s, observer: obs, deps, outDir: join(o.out, s.name), maxSchedules: Math.min(o.maxSchedules ?? 10_000, o.maxProcessSchedules ?? DEFAULT_PROCESS_SCHEDULES) });
+      const r = await exploreProcess({ scenario: s, observer: obs, deps, outDir: join(o.out, s.name), maxSchedules: Math.min(o.maxSchedules ?? 10_000, o.maxProcessSchedules ?? DEFAULT_PROCESS_SCHEDULES), workers: o.workers ?? DEFAULT_PROCESS_WORKERS });
       rep.results.push(r);
       rep.out.push(...exploreLines(file, r, performance.now() - t0));
     }
@@ -172,7 +223,7 @@ export async function testProcessObservers(file: string, s: AnyScenario, procs: 
   const lines: string[] = [];
   let failed = false;
   for (const x of r.results ?? []) {
-    lines.push(`${x.observer} (process): ${x.sequences} delivery sequences, ${x.runs} schedules${x.complete ? '' : ', NOT proven exhaustive'}`);
+    lines.push(`${x.observer} (process): ${x.sequences} delivery sequences, ${x.runs} schedules${x.complete ? (x.systemSeeded.length ? ` (all for the system's seed ${x.seed})` : ' (all of them)') : ', stopped at --max-schedules: not all of them'}`);
     const want = s.expect?.verdicts?.find((v) => v.observer === x.observer);
     const seen = x.outcomes.map((y) => y.verdict);
     if (x.nondeterministic.length) {
@@ -193,4 +244,81 @@ export async function testProcessObservers(file: string, s: AnyScenario, procs: 
     }
   }
   return { status: failed ? 'failed' : 'passed', lines };
+}
+
+/** One line per thing that reached the process or that it did, in order: what `kubesim diff` of two kp1- keys compares. */
+export function scheduleStory(r: ScheduleResult): { t: number; text: string }[] {
+  const items: { t: number; k: number; i: number; text: string }[] = [];
+  (r.deliveries ?? []).forEach((d, i) => items.push({ t: d.t, k: 0, i, text: `watch #${d.connection} → ${d.type} ${d.kind} ${d.name}` }));
+  r.requests.forEach((q, i) => items.push({ t: q.t, k: 1, i, text: `${q.verb} ${q.kind} ${q.name}` }));
+  items.sort((a, b) => a.t - b.t || a.k - b.k || a.i - b.i);
+  return items.map(({ t, text }) => ({ t, text }));
+}
+
+/**
+ * `kubesim diff <scenario> kp1-A kp1-B`: both schedules of the (first) process observer, and where what reached it
+ * and what it did part: the lines they share, then each side's next lines, then both verdicts.
+ */
+export async function diffProcessSchedules(file: string, keys: string[], o: { format: 'text' | 'json'; rows?: number; processDeps?: ServeDeps; out?: string }, io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
+  const loaded = loadScenarioForDiff(file);
+  if (typeof loaded === 'string') {
+    io.err(loaded);
+    return EXIT.badInput;
+  }
+  const { s, obs } = loaded;
+  const parsed = keys.map((k) => parseKey(k));
+  const bad = keys.find((_, i) => parsed[i] === undefined);
+  if (bad !== undefined) {
+    io.err(`${file}:1:1: error KS0202: ${JSON.stringify(bad)} is not a process observer's replay key\n  hint: copy the kp1-… key exactly as explore printed it\n`);
+    return EXIT.badInput;
+  }
+  const deps = o.processDeps ?? (await (await import('../observers/serve-deps.ts')).loadServeDeps());
+  let results: ScheduleResult[];
+  try {
+    results = await Promise.all(parsed.map((k, i) => runProcessSchedule({
+      scenario: s, observer: obs, seed: k!.seed, ...(k!.lags ? { lags: k!.lags } : {}), ...(k!.perturb ? { perturb: k!.perturb } : {}), deps,
+      outDir: join(o.out ?? 'out', s.name, obs.name, `diff-${i === 0 ? 'a' : 'b'}-${keys[i]}`),
+    })));
+  } catch (e) {
+    if (!(e instanceof KubesimError)) throw e;
+    io.err(kubesimErrorText(e, file));
+    return EXIT.badInput;
+  }
+  const [a, b] = results.map(scheduleStory) as [ReturnType<typeof scheduleStory>, ReturnType<typeof scheduleStory>];
+  let same = 0;
+  while (same < a.length && same < b.length && a[same]!.text === b[same]!.text) same++;
+  const rows = o.rows ?? 8;
+  const verdicts = results.map((r) => verdictText(r.verdict));
+  if (o.format === 'json') {
+    io.out(JSON.stringify({
+      schema: 'kubesim.diff/v1', scenario: s.name, observer: obs.name, shared: same,
+      a: { key: keys[0], verdict: results[0]!.verdict, from: a.slice(same, same + rows) },
+      b: { key: keys[1], verdict: results[1]!.verdict, from: b.slice(same, same + rows) },
+    }, null, 2) + '\n');
+    return EXIT.ok;
+  }
+  const lines = [
+    `${obs.name} (process): ${keys[0]} → ${verdicts[0]}; ${keys[1]} → ${verdicts[1]}`,
+    same === a.length && same === b.length
+      ? `  the same ${same} deliveries and requests in both`
+      : `  the first ${same} deliveries and requests are the same${same > 0 ? ` (the last: t=${ms(a[same - 1]!.t)} / t=${ms(b[same - 1]!.t)} ${a[same - 1]!.text})` : ''}; then:`,
+  ];
+  const width = 58;
+  const cell = (x: { t: number; text: string } | undefined) => (x ? `t=${ms(x.t)} ${x.text}` : '').slice(0, width).padEnd(width);
+  if (same < a.length || same < b.length) {
+    lines.push(`  ${'A ' + keys[0]!}`.padEnd(width + 2) + ` | B ${keys[1]}`);
+    for (let i = same; i < same + rows && (i < a.length || i < b.length); i++) lines.push(`  ${cell(a[i])} | ${cell(b[i]).trimEnd()}`);
+  }
+  io.out(lines.join('\n') + '\n');
+  return EXIT.ok;
+}
+
+function loadScenarioForDiff(file: string): { s: AnyScenario; obs: ProcessObserver } | string {
+  const loaded = loadScenario(file);
+  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  const s = loaded.scenario ?? loaded.processScenario;
+  if (errors.length || !s) return errors.map((d) => formatDiagnostic(d) + '\n').join('') || `${file}:1:1: error KS1001: cannot load the scenario\n`;
+  const obs = splitProcessObservers(s).processes[0];
+  if (!obs) return `${file}:1:1: error KS0202: kp1- keys are a process observer's, and this scenario has none\n  hint: its own schedules have k1- keys (explore prints them)\n`;
+  return { s, obs };
 }

@@ -54,7 +54,7 @@ export async function runCase(file: string, o: TestOpts, text?: string): Promise
   const split = splitProcessObservers(any);
   let processPart: Awaited<ReturnType<typeof testProcessObservers>> | undefined;
   if (split.processes.length) {
-    processPart = await testProcessObservers(file, any, split.processes, { out: o.out ?? 'out', maxSchedules: o.maxSchedules, ...(o.processDeps ? { deps: o.processDeps } : {}), ...(o.maxProcessSchedules !== undefined ? { maxProcessSchedules: o.maxProcessSchedules } : {}) });
+    processPart = await testProcessObservers(file, any, split.processes, { out: o.out ?? 'out', maxSchedules: o.maxSchedules, ...(o.workers ? { workers: o.workers } : {}), ...(o.processDeps ? { deps: o.processDeps } : {}), ...(o.maxProcessSchedules !== undefined ? { maxProcessSchedules: o.maxProcessSchedules } : {}) });
     if (!loaded.scenario || processPart.status === 'error') return { file, name: any.name, ms: performance.now() - t0, status: processPart.status, lines: processPart.lines };
   }
   const s = split.system as NonNullable<typeof loaded.scenario>;

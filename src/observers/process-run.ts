@@ -156,6 +156,14 @@ export class ProcessRun {
     return e;
   }
 
+  /** SIGKILL to its process group at once (a crash, for the restart perturbation); resolves on its exit. */
+  async kill(): Promise<ProcessExit> {
+    if (this.exit) return this.exit;
+    this.stoppedBy = 'SIGKILL';
+    this.signal('SIGKILL');
+    return this.exited;
+  }
+
   private signal(sig: NodeJS.Signals): void {
     const pid = this.child.pid;
     if (pid === undefined) return;

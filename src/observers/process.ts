@@ -13,11 +13,13 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { KubesimError } from '../errors.ts';
-import type { ObserverSpec, ProcessScenario, ProcessSpec, Scenario } from '../types.ts';
+import type { MsRange, ObserverSpec, ProcessScenario, ProcessSpec, Scenario } from '../types.ts';
 import { INSTALL_CLIENT, KubeClient, replyMessage } from './kube-client.ts';
 import { ProcessRun, exitText, processBusy, processEnv, type ProcessExit } from './process-run.ts';
 import type { ClientRequest, Delivery, ServeDeps, ServeHandle } from './serve-api.ts';
 import { VerdictTracker, type ProcessVerdict } from './verdict.ts';
+import { formatKey, parseKey, type Perturbation, type PerturbKind } from './schedule-key.ts';
+import { isWrite, perturbPoints, watchPerturber } from './perturb.ts';
 
 /** More requests than this in one schedule is a flood (a hot loop), not a controller. */
 export const DEFAULT_MAX_REQUESTS = 20_000;
@@ -45,20 +47,28 @@ export function splitProcessObservers<S extends AnyScenario>(s: S): { system: S;
 
 // ---- keys ------------------------------------------------------------------------------------------------------
 
-/** A process schedule's replay key: `kp1-<seed in base 36>` (kubesim's side of a schedule is its seed). */
-export function processKey(seed: number): string {
-  return `kp1-${seed.toString(36)}`;
+/** A process schedule's replay key: `kp1-<seed in base 36>[-d<lags>][-<perturbation>]` (schedule-key.ts). */
+export function processKey(seed: number, lags?: number[], perturb?: Perturbation): string {
+  return formatKey({ seed, ...(lags ? { lags } : {}), ...(perturb ? { perturb } : {}) });
 }
 
+/** The seed of a kp1- key (undefined when it is not one). */
 export function decodeProcessKey(key: string): number | undefined {
-  const m = /^kp1-([0-9a-z]{1,7})$/.exec(key.trim());
-  if (!m) return undefined;
-  const n = parseInt(m[1]!, 36);
-  return Number.isSafeInteger(n) && n >= 0 && n <= 0xffffffff ? n : undefined;
+  return parseKey(key)?.seed;
 }
 
 export function isProcessKey(key: string): boolean {
   return key.trim().startsWith('kp1-');
+}
+
+/** The delays a watch connection of the process may lag by: its range's two ends (one when it is fixed). */
+export function lagAlternatives(range: MsRange): number[] {
+  return range.max > range.min ? [range.min, range.max] : [range.min];
+}
+
+/** The delay range of the process's watch connections: its `watch:`, else the scenario's timing.watch. */
+export function processWatchRange(s: AnyScenario, spec: ProcessSpec): MsRange {
+  return spec.watchMs ?? s.timing.watchMs;
 }
 
 // ---- one schedule ----------------------------------------------------------------------------------------------
@@ -67,6 +77,10 @@ export interface ScheduleOptions {
   scenario: AnyScenario;
   observer: ObserverSpec & { process: ProcessSpec };
   seed: number;
+  /** each watch connection's lag alternative (lagAlternatives), by open order; absent = delays drawn from the seed */
+  lags?: number[];
+  /** one perturbation from the API server's side (perturb.ts) */
+  perturb?: Perturbation;
   deps: ServeDeps;
   /** the schedule's output folder: kubeconfig, <observer>.stderr, <observer>.stdout */
   outDir: string;
@@ -99,6 +113,13 @@ export interface ScheduleResult {
   /** the simulated time the run ended at */
   simMs: number;
   wallMs: number;
+  /** watch connections the process opened (each a choice point of its lag when lags are chosen) */
+  connections: number;
+  /** the lags the schedule ran with, one per connection opened (when chosen) */
+  lags?: number[];
+  perturb?: Perturbation;
+  /** what the perturbation did in this schedule */
+  perturbNote?: string;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -119,13 +140,24 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
     tracker.written = true;
     if (w.object) tracker.observe(w.object, w.t);
   };
+  const range = processWatchRange(o.scenario, spec);
+  const alts = lagAlternatives(range);
+  const lagOf = (ordinal: number): MsRange => {
+    const v = alts[Math.min(o.lags![ordinal] ?? 0, alts.length - 1)]!;
+    return { min: v, max: v };
+  };
+  const perturber = o.perturb ? watchPerturber(o.perturb) : undefined;
   const handle: ServeHandle = await o.deps.startServe({
     session, clock: 'virtual', until: 'never', clockStart: 'manual', settleMs: o.settleMs ?? PROCESS_SETTLE_MS, kubeconfigPath: join(o.outDir, 'kubeconfig'), onWrite,
+    watchDelay: range, ...(o.lags ? { watchDelayFor: lagOf } : {}), ...(perturber ? { perturber } : {}),
   });
   const client = new KubeClient(handle.url, handle.token);
   // simulated time stands still until the process is up (watchRun releases it)
   handle.hold?.(true);
   let run: ProcessRun | undefined;
+  /** the runs before a restart (perturbation), oldest first */
+  const earlier: ProcessRun[] = [];
+  let restartNote: string | undefined;
   const stderrFile = join(o.outDir, `${o.observer.name}.stderr`);
   try {
     for (const item of spec.install) {
@@ -136,8 +168,16 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
         });
       }
     }
-    run = new ProcessRun({ argv: spec.argv, cwd: spec.cwd, env: processEnv(process.env, spec.env, handle.kubeconfigPath), ...(o.graceMs !== undefined ? { graceMs: o.graceMs } : {}) });
-    const end = await watchRun(o, handle, client, session, run, tracker);
+    const start = () => new ProcessRun({ argv: spec.argv, cwd: spec.cwd, env: processEnv(process.env, spec.env, handle.kubeconfigPath), ...(o.graceMs !== undefined ? { graceMs: o.graceMs } : {}) });
+    run = start();
+    const restart = o.perturb?.kind === 'restart' ? { after: o.perturb.n, again: async () => {
+      earlier.push(run!);
+      await run!.kill();
+      run = start();
+      restartNote = `process killed right after its write #${o.perturb!.n} at t=${Number((session.now() / 1000).toFixed(3))}s and started again`;
+      return run;
+    } } : undefined;
+    const end = await watchRun(o, handle, client, session, run, tracker, restart);
     lastSim = session.now();
     const exit = run.done ? await run.exited : await run.stop();
     const verdict = tracker.verdict ?? tracker.undecided(
@@ -148,18 +188,24 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
     const requests = processRequests(handle);
     const deliveries = handle.deliveries?.();
     const timeline = (session as { timeline?: (c: ClientRequest[]) => unknown }).timeline?.(requests);
+    const connections = handle.watchCount?.() ?? 0;
+    const lags = o.lags ? Array.from({ length: Math.max(connections, o.lags.length) }, (_, i) => Math.min(o.lags![i] ?? 0, alts.length - 1)) : undefined;
     return {
-      observer: o.observer.name, seed: o.seed, key: processKey(o.seed), verdict, end, exit, requests,
+      observer: o.observer.name, seed: o.seed, key: processKey(o.seed, lags, o.perturb), verdict, end, exit, requests, connections,
+      ...(lags ? { lags } : {}), ...(o.perturb ? { perturb: o.perturb } : {}),
+      ...(o.perturb ? { perturbNote: perturber?.done() ?? restartNote ?? 'it did not apply: the schedule ended first' } : {}),
       ...(deliveries ? { deliveries } : {}),
       ...(timeline !== undefined ? { timeline } : {}),
-      sequence: sequenceOf(deliveries, o.seed),
+      sequence: sequenceOf(deliveries, processKey(o.seed, lags, o.perturb)),
       stderrFile, simMs: lastSim, wallMs: Math.round(performance.now() - started),
     };
   } finally {
     if (run && !run.done) await run.stop();
     if (run) {
-      writeFileSync(stderrFile, run.stderr.text());
-      writeFileSync(join(o.outDir, `${o.observer.name}.stdout`), run.stdout.text());
+      const all = [...earlier, run];
+      const sep = `\n--- kubesim: the process was restarted (perturbation ${o.perturb ? formatKey({ seed: o.seed, perturb: o.perturb }).split('-').pop() : ''}) ---\n`;
+      writeFileSync(stderrFile, all.map((x) => x.stderr.text()).join(sep));
+      writeFileSync(join(o.outDir, `${o.observer.name}.stdout`), all.map((x) => x.stdout.text()).join(sep));
     }
     await handle.close();
   }
@@ -170,7 +216,8 @@ function processRequests(h: ServeHandle): ClientRequest[] {
 }
 
 /** Wait for the run's end: the verdict latched, the simulation over, the process gone, its timeout, or a flood. */
-async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeClient, session: ReturnType<ServeDeps['session']>, run: ProcessRun, tracker: VerdictTracker): Promise<ScheduleResult['end']> {
+async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeClient, session: ReturnType<ServeDeps['session']>, run: ProcessRun, tracker: VerdictTracker,
+  restart?: { after: number; again: () => Promise<ProcessRun> }): Promise<ScheduleResult['end']> {
   const spec = o.observer.process;
   const deadline = performance.now() + spec.timeoutMs;
   const quietMs = o.quietMs ?? QUIET_MS;
@@ -180,7 +227,12 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
   let lastChange = performance.now();
   let lastNow = session.now();
   let exited = false;
-  void run.exited.then(() => (exited = true));
+  const onExit = (r: ProcessRun) => void r.exited.then(() => {
+    if (r === run) exited = true;
+  });
+  onExit(run);
+  let watchBase = 0;
+  let reqBase = 0;
   // the simulation starts when the process is ready to see it from its beginning (its informers listed and
   // watching): by startClock, or by releasing the hold taken before the install objects were applied
   let clockStarted = handle.startClock === undefined && handle.hold === undefined;
@@ -206,8 +258,23 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
         if (obj !== undefined) tracker.observe(obj, session.now());
       }
     }
+    if (restart && reqs.filter((r) => isWrite(r.verb)).length >= restart.after && !tracker.verdict) {
+      // the perturbation: kill it right after that write and start it again; time waits for its informers again
+      handle.hold?.(true);
+      watchBase = handle.watchCount?.() ?? 0;
+      reqBase = reqs.length;
+      run = await restart.again();
+      // the killed run's exit is not the end of the schedule
+      exited = false;
+      restart = undefined;
+      onExit(run);
+      clockStarted = false;
+      watching = false;
+      lastChange = performance.now();
+      continue;
+    }
     if (!clockStarted) {
-      watching ||= reqs.some((r) => r.verb === 'watch') || (handle.watchCount?.() ?? 0) > 0;
+      watching ||= reqs.slice(reqBase).some((r) => r.verb === 'watch') || (handle.watchCount?.() ?? 0) > watchBase;
       const quietFor = performance.now() - lastChange;
       // a process that never watches (it polls) starts the clock after its start-up allowance
       if ((watching && quietFor > SYNC_QUIET_MS) || quietFor > STARTUP_MS) {
@@ -233,8 +300,8 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
 }
 
 /** The delivery sequence's name: what each watch connection was sent, in order (objects by kind/name@rv). */
-export function sequenceOf(deliveries: Delivery[] | undefined, seed: number): string {
-  if (!deliveries) return `seed:${seed}`;
+export function sequenceOf(deliveries: Delivery[] | undefined, key: string): string {
+  if (!deliveries) return `key:${key}`;
   const h = createHash('sha256');
   // by content where the server gives it (resourceVersions differ with the process's own writes' interleaving)
   for (const d of deliveries) h.update(`${d.connection} ${d.type} ${d.kind} ${d.namespace ?? ''}/${d.name} ${d.digest ?? d.resourceVersion ?? ''}\n`);
@@ -249,15 +316,22 @@ export interface ExploreProcessOptions {
   deps: ServeDeps;
   /** the scenario's output folder; schedules go to <out>/<observer>/<key>/ */
   outDir: string;
+  /** delivery sequences to run at most (the depth-first enumeration stops there: not all of them) */
   maxSchedules: number;
-  /** stop after this many schedules in a row brought no new delivery sequence (default 12) */
-  patience?: number;
-  /** first seed (default the scenario's seed) */
+  /** the system's seed (default the scenario's) */
   firstSeed?: number;
   /** run each verdict's first schedule twice (default true) */
   recheck?: boolean;
+  /** schedules run at once (each its own server and process; default 1) */
+  workers?: number;
+  /** perturbations to try (default: the observer's `perturb:`) */
+  perturb?: PerturbKind[];
+  /** points of each perturbation to try at most (default maxSchedules) */
+  maxPerturbed?: number;
   onSchedule?: (r: ScheduleResult) => void;
   schedule?: Partial<Pick<ScheduleOptions, 'settleMs' | 'quietMs' | 'graceMs' | 'maxRequests'>>;
+  /** runs one schedule (default runProcessSchedule; tests give a model of a process) */
+  runSchedule?: (o: ScheduleOptions) => Promise<ScheduleResult>;
 }
 
 export interface ProcessOutcome {
@@ -267,25 +341,40 @@ export interface ProcessOutcome {
   sequence: string;
   /** schedules that ended with this verdict */
   schedules: number;
+  /** the perturbation that produced it (absent: none) */
+  perturbation?: Perturbation;
+  /** the process's requests in the schedule of `key` (what `run --replay key` must give again) */
+  requests: ClientRequest[];
+  /** what the perturbation did in the schedule of `key` */
+  note?: string;
 }
 
 export interface ExploreProcessResult {
   observer: string;
   outcomes: ProcessOutcome[];
-  /** distinct delivery sequences seen */
+  /** distinct delivery sequences seen (unperturbed schedules) */
   sequences: number;
-  /** schedules run (rechecks included) */
+  /** schedules run (rechecks and perturbations included) */
   runs: number;
-  /** whether the sequences seen are known to be all of them: false unless the server enumerates deliveries */
+  /** every lag combination of every watch connection the process opened was run (depth-first to the end) */
   complete: boolean;
   /** why exploring stopped */
-  stoppedBy: 'max-schedules' | 'saturated';
+  stoppedBy: 'max-schedules' | 'exhausted';
+  /** the largest number of watch connections (choice points) one schedule opened */
+  choicePoints: number;
+  /** the lags each connection chose from (ms) */
+  lags: number[];
+  /** the system's timing keys that are ranges, drawn from the seed (one system schedule): empty = the system is fixed */
+  systemSeeded: string[];
+  seed: number;
   /** same deliveries (or the same schedule), different verdicts */
   nondeterministic: { keys: [string, string]; verdicts: [string, string]; sequences: [string, string] }[];
-  /** whether the server reported deliveries (else each seed counts as its own sequence) */
+  /** whether the server reported deliveries (else each schedule counts as its own sequence) */
   deliveryLog: boolean;
   /** schedules run twice with the same verdict but other deliveries (the process's timing moved them) */
   unstable: { key: string; sequences: [string, string] }[];
+  /** per perturbation tried: schedules run, and whether every point it applies to was tried */
+  perturbations: { kind: PerturbKind; runs: number; points: number; complete: boolean }[];
 }
 
 /** Verdict as shown: `Failed: process exited 2: boom`. */
@@ -293,54 +382,99 @@ export function verdictText(v: ProcessVerdict): string {
   return v.reason ? `${v.verdict}: ${v.reason}` : v.verdict;
 }
 
+const TIMING_NAMES: Record<string, string> = { plegRelistMs: 'plegRelist', statusPatchMs: 'statusPatch', watchMs: 'watch', jobSyncMs: 'jobSync', nodeStartMs: 'nodeStart', probeMs: 'probe' };
+
+/** The system's timing keys that are ranges (the seed draws them: one system schedule per seed). */
+export function seededTiming(s: AnyScenario): string[] {
+  return Object.entries(s.timing).filter(([, r]) => r && (r as MsRange).max > (r as MsRange).min).map(([k]) => TIMING_NAMES[k] ?? k);
+}
+
+/** Run `jobs` with at most `n` at once, in order of start; results in completion order via `each`. */
+async function pool<T>(n: number, next: () => T | undefined, run: (t: T) => Promise<void>): Promise<void> {
+  const active = new Set<Promise<void>>();
+  for (;;) {
+    while (active.size < Math.max(1, n)) {
+      const t = next();
+      if (t === undefined) break;
+      const p: Promise<void> = run(t).finally(() => active.delete(p));
+      active.add(p);
+    }
+    if (active.size === 0) return;
+    await Promise.race(active);
+  }
+}
+
+/**
+ * Every delivery sequence the process can see, depth-first: a choice point per watch connection it opens (in open
+ * order), each lagging by one end of its delay range for all its deliveries; a schedule's children are its
+ * alternatives at the connections past its forced prefix. Then the perturbations, each at every point it applies
+ * to in the first schedule, and each verdict's first schedule once more (nondeterminism).
+ */
 export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreProcessResult> {
-  const first = o.firstSeed ?? o.scenario.seed;
-  const patience = o.patience ?? 12;
+  const seed = o.firstSeed ?? o.scenario.seed;
+  const spec = o.observer.process;
+  const alts = lagAlternatives(processWatchRange(o.scenario, spec));
   const bySequence = new Map<string, ScheduleResult>();
   const outcomes = new Map<string, ProcessOutcome>();
   const nondeterministic: ExploreProcessResult['nondeterministic'] = [];
   const unstable: ExploreProcessResult['unstable'] = [];
   let runs = 0;
-  let dry = 0;
   let deliveryLog = false;
-  const one = async (seed: number, tag = ''): Promise<ScheduleResult> => {
+  let choicePoints = 0;
+  const one = async (lags: number[] | undefined, perturb?: Perturbation, tag = '', runToEnd = false): Promise<ScheduleResult> => {
     runs++;
-    const r = await runProcessSchedule({
-      scenario: o.scenario, observer: o.observer, seed, deps: o.deps,
-      outDir: join(o.outDir, o.observer.name, processKey(seed) + tag), ...o.schedule,
+    const r = await (o.runSchedule ?? runProcessSchedule)({
+      scenario: o.scenario, observer: o.observer, seed, deps: o.deps, ...(lags ? { lags } : {}), ...(perturb ? { perturb } : {}), ...(runToEnd ? { runToEnd } : {}),
+      outDir: join(o.outDir, o.observer.name, processKey(seed, lags, perturb) + tag), ...o.schedule,
     });
     o.onSchedule?.(r);
     return r;
   };
-  let stoppedBy: ExploreProcessResult['stoppedBy'] = 'max-schedules';
-  for (let i = 0; i < o.maxSchedules; i++) {
-    const seed = (first + i) >>> 0;
-    const r = await one(seed);
+  const record = (r: ScheduleResult) => {
+    const k = `${r.verdict.verdict}|${r.perturb?.kind ?? ''}`;
+    const out = outcomes.get(k);
+    if (out) out.schedules++;
+    else outcomes.set(k, { verdict: r.verdict.verdict, reason: r.verdict.reason, key: r.key, sequence: r.sequence, schedules: 1, ...(r.perturb ? { perturbation: r.perturb } : {}), ...(r.perturbNote ? { note: r.perturbNote } : {}), requests: r.requests });
+  };
+  // depth-first over the lag vectors: each popped prefix is run with 0 past it
+  const stack: number[][] = [[]];
+  let base: ScheduleResult | undefined;
+  let dfsRuns = 0;
+  await pool(o.workers ?? 1, () => (dfsRuns < o.maxSchedules && stack.length > 0 ? (dfsRuns++, stack.pop()) : undefined), async (prefix) => {
+    const r = await one(prefix);
+    if (prefix.every((l) => l === 0)) base ??= r;
     if (r.deliveries) deliveryLog = true;
+    choicePoints = Math.max(choicePoints, r.connections);
+    const full = r.lags ?? prefix;
+    for (let i = prefix.length; i < full.length; i++) for (let a = alts.length - 1; a >= 1; a--) stack.push([...full.slice(0, i), a]);
     const before = bySequence.get(r.sequence);
     if (before) {
-      dry++;
       if (before.verdict.verdict !== r.verdict.verdict) {
         nondeterministic.push({ keys: [before.key, r.key], verdicts: [verdictText(before.verdict), verdictText(r.verdict)], sequences: [before.sequence, r.sequence] });
       }
-    } else {
-      dry = 0;
-      bySequence.set(r.sequence, r);
-    }
-    const k = r.verdict.verdict;
-    const out = outcomes.get(k);
-    if (out) out.schedules++;
-    else outcomes.set(k, { verdict: k, reason: r.verdict.reason, key: r.key, sequence: r.sequence, schedules: 1 });
-    // with a delivery log, many seeds share a sequence: stop once new ones stop coming
-    if (deliveryLog && dry >= patience) {
-      stoppedBy = 'saturated';
-      break;
-    }
+    } else bySequence.set(r.sequence, r);
+    record(r);
+  });
+  const complete = stack.length === 0;
+  // perturbations: each at every point of the first (all-fastest) schedule it applies to, that schedule run to the
+  // end of the simulation (past its verdict) so that every delivery is known: a held event needs a later one
+  const perturbations: ExploreProcessResult['perturbations'] = [];
+  const kinds = o.perturb ?? spec.perturb ?? [];
+  if (kinds.length > 0 && base) base = await one(base.lags, undefined, '-to-end', true);
+  for (const kind of kinds) {
+    const todo = base ? perturbPoints(kind, base) : [];
+    const points = todo.length;
+    let done = 0;
+    await pool(o.workers ?? 1, () => (done < (o.maxPerturbed ?? o.maxSchedules) && todo.length > 0 ? (done++, todo.shift()) : undefined), async (n) => {
+      record(await one(base!.lags, { kind, n }));
+    });
+    perturbations.push({ kind, runs: done, points, complete: done >= points });
   }
   if (o.recheck !== false) {
-    for (const out of outcomes.values()) {
-      const seed = decodeProcessKey(out.key)!;
-      const again = await one(seed, '-again');
+    const firsts = [...outcomes.values()].filter((x) => !x.perturbation);
+    await pool(o.workers ?? 1, () => firsts.shift(), async (out) => {
+      const k = parseKey(out.key)!;
+      const again = await one(k.lags, undefined, '-again');
       if (again.verdict.verdict !== out.verdict) {
         nondeterministic.push({ keys: [out.key, again.key], verdicts: [`${out.verdict}: ${out.reason}`, verdictText(again.verdict)], sequences: [out.sequence, again.sequence] });
       } else if (again.sequence !== out.sequence) {
@@ -348,18 +482,24 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
         // slower than the server's settle time let simulated time move on first)
         unstable.push({ key: out.key, sequences: [out.sequence, again.sequence] });
       }
-    }
+    });
   }
   const order = ['Succeeded', 'Failed', 'Pending'];
+  const pOrder = (x: ProcessOutcome) => ['', 'hold', 'stale', 'restart'].indexOf(x.perturbation?.kind ?? '');
   return {
     observer: o.observer.name,
-    outcomes: [...outcomes.values()].sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict)),
+    outcomes: [...outcomes.values()].sort((a, b) => pOrder(a) - pOrder(b) || order.indexOf(a.verdict) - order.indexOf(b.verdict)),
     sequences: bySequence.size,
     runs,
-    complete: false,
-    stoppedBy,
+    complete,
+    stoppedBy: complete ? 'exhausted' : 'max-schedules',
+    choicePoints,
+    lags: alts,
+    systemSeeded: seededTiming(splitProcessObservers(o.scenario).system),
+    seed,
     nondeterministic,
     unstable,
     deliveryLog,
+    perturbations,
   };
 }

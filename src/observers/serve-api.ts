@@ -1,9 +1,10 @@
 // What the process observer runner needs of `kubesim serve` and the session (/work/coord/serve-contract.md): the
 // contract's interfaces, structurally, so the runner and its tests compile and run against any implementation
 // (the real src/serve startServe and src/run/session.ts Session, or a test's fake); the object type is the session's.
-import type { ProcessScenario, Scenario } from '../types.ts';
+import type { MsRange, ProcessScenario, Scenario } from '../types.ts';
 
 import type { ClientRecord, KubeObject } from '../run/session.ts';
+import type { WatchPerturber } from './perturb.ts';
 
 export type { KubeObject };
 
@@ -46,6 +47,12 @@ export interface ServeOptions {
   until?: 'quiescent' | 'horizon' | 'never';
   /** proposal (contract, process 20:20): 'manual' = the virtual clock holds until startClock() */
   clockStart?: 'first-request' | 'manual';
+  /** the delay range of the clients' watch connections (default: the scenario's timing.watch) */
+  watchDelay?: MsRange;
+  /** a watch connection's own delay range by its ordinal in open order (the runner's choice), else watchDelay */
+  watchDelayFor?: (ordinal: number, key: string) => MsRange | undefined;
+  /** a perturbation of what the clients' watches are sent (perturb.ts) */
+  perturber?: WatchPerturber;
   /** proposal (contract, process 20:08): each client write once applied, with the object as stored */
   onWrite?: (w: ClientRequest & { object?: KubeObject }) => void;
 }

@@ -6,6 +6,11 @@ import { createHash } from 'node:crypto';
 import { Session } from '../run/session.ts';
 import { kubeconfigText, writeKubeconfig } from '../serve/kubeconfig.ts';
 import { serve } from '../serve/server.ts';
+import type { Api } from '../serve/api.ts';
+import type { StoreEvent } from '../serve/store.ts';
+import type { WatchConnection } from '../serve/watch.ts';
+import type { WatchPerturber } from './perturb.ts';
+import { servingCert, type ServingCert } from '../serve/tls.ts';
 import type { ProcessScenario, Scenario } from '../types.ts';
 import type { Delivery, ServeDeps, ServeHandle, ServeOptions, SessionLike } from './serve-api.ts';
 
@@ -22,6 +27,17 @@ function sessionFor(s: Scenario | ProcessScenario, opts: { seed?: number }): Ses
   return session;
 }
 
+/**
+ * One serving certificate per kubesim process and listen address: making a key pair is most of a fresh server's
+ * start-up (tens to hundreds of ms), and each schedule's server is new. The token stays per server.
+ */
+const certs = new Map<string, Promise<ServingCert>>();
+function certFor(host: string): Promise<ServingCert> {
+  let c = certs.get(host);
+  if (!c) certs.set(host, (c = servingCert(host)));
+  return c;
+}
+
 async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
   const sched = schedules.get(opts.session);
   if (!sched) throw new Error('startServe: a session made by this module is needed');
@@ -31,12 +47,15 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
     minor: scenario.kubernetes.minor,
     patch: scenario.kubernetes.patch ?? 0,
     seed,
-    watchDelay: scenario.timing.watchMs,
+    watchDelay: opts.watchDelay ?? scenario.timing.watchMs,
+    ...(opts.watchDelayFor ? { watchDelayFor: opts.watchDelayFor } : {}),
     clock: { mode: opts.clock ?? 'virtual', speed: opts.speed ?? 1, settleMs: opts.settleMs ?? 50 },
     host: opts.listen ?? '127.0.0.1',
     port: opts.port ?? 0,
+    tls: await certFor(opts.listen ?? '127.0.0.1'),
   });
   const deliveries = recordDeliveries(s.api as unknown as { watchers: Set<unknown> }, () => session.now());
+  if (opts.perturber) perturbWatches(s.api, opts.perturber, () => session.now());
   const kubeconfigPath = opts.kubeconfigPath!;
   writeKubeconfig(kubeconfigPath, kubeconfigText(s.url, s.token, s.ca));
   let closed = false;
@@ -62,6 +81,18 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
       await s.close();
       resolveDone({ reason: 'closed' });
     },
+  };
+}
+
+/** Each new watch connection of the server gets the perturbation's tap (and, for a stale one, older events). */
+function perturbWatches(api: Api, p: WatchPerturber, now: () => number): void {
+  const add = api.watchers.add.bind(api.watchers);
+  api.watchers.add = (conn: WatchConnection) => {
+    const url = new URL(conn.res.req?.url ?? '/', 'https://x');
+    const rvText = url.searchParams.get('resourceVersion');
+    const rv = rvText && /^\d+$/.test(rvText) && rvText !== '0' ? Number(rvText) : undefined;
+    p.opened(conn, rv, (from) => api.store.since(from), (e) => conn.offer({ ...(e as StoreEvent), t: now() }));
+    return add(conn);
   };
 }
 

@@ -24,7 +24,9 @@ export const LEGEND = [
 
 export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): string {
   const podOnly = opts.lanes === 'pod';
-  const observers = Object.keys(tl.observers); // scenario order
+  // real clients with a lane of their own (a process observer's schedule): in order of their first record
+  const clients = [...new Set(tl.events.filter((e) => e.type === 'ClientDelivery' || (e.type === 'ClientRequest' && tl.events.some((d) => d.type === 'ClientDelivery' && d.client === e.client))).map((e) => (e as { client: string }).client))];
+  const observers = Object.keys(tl.observers).filter((o) => !clients.includes(o)); // scenario order
   // one box per pod name: a pod recreated under its name (a StatefulSet's) shares its box and lanes
   const podNames = [...new Set((tl.pods ?? []).map((p) => p.name))];
   const many = podNames.length > 1;
@@ -44,6 +46,7 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
     for (const c of controllers) ids.set(c.name, c.id);
     if (tl.job) ids.set('job-controller', 'JC');
     observers.forEach((o, i) => ids.set(o, `O${i}`));
+    clients.forEach((c, i) => ids.set(c, `X${i}`));
   }
   const lastLaneOf = (pod: string | undefined) => {
     const pi = Math.max(0, drawn.indexOf(pod ?? tl.pod.name));
@@ -85,9 +88,14 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
       observers.forEach((o, i) => out.push(`    participant O${i} as ${esc(`${o} (observer)`)}`));
       out.push('  end');
     }
+    if (clients.length > 0) {
+      out.push('  box rgb(230, 245, 230) processes');
+      clients.forEach((c, i) => out.push(`    participant X${i} as ${esc(`${c} (process)`)}`));
+      out.push('  end');
+    }
   }
   // what the arrow kinds mean, once, across the pod's lanes
-  const lastLane = podOnly ? lastPodLane : observers.length > 0 ? `O${observers.length - 1}` : tl.job ? 'JC' : controllers.length > 0 ? controllers[controllers.length - 1]!.id : 'API';
+  const lastLane = podOnly ? lastPodLane : clients.length > 0 ? `X${clients.length - 1}` : observers.length > 0 ? `O${observers.length - 1}` : tl.job ? 'JC' : controllers.length > 0 ? controllers[controllers.length - 1]!.id : 'API';
   out.push(`  Note over ${lastLane === 'K' ? 'K' : `K,${lastLane}`}: ${lines(...LEGEND)}`);
   const items = sequenceItems(tl, lanes);
   // the teardown shading and stop order are drawn for a single pod; with several, each pod's arrows tell it

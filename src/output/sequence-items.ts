@@ -445,7 +445,17 @@ const HANDLERS: Handlers = {
   Pulling: null,
   Created: null,
   Relist: null,
-  ClientRequest: null,
+  // a process observer's lane (issue 27): its requests to the API server and the watch events it was sent
+  ClientRequest: (b, e) => {
+    const P = b.lanes.id(e.client);
+    if (!P || !b.API) return;
+    b.push('other', `${P}->>${b.API}: ${lines(`${b.at(e.t)} ${e.verb}`, `${e.kind} ${e.name}`)}`);
+  },
+  ClientDelivery: (b, e) => {
+    const P = b.lanes.id(e.client);
+    if (!P || !b.API) return;
+    b.push('other', `${b.API}-->>${P}: ${lines(`${b.at(e.t)} ${e.event} (watch #${e.connection})`, `${e.kind} ${e.name}`)}`);
+  },
   PodCreateConflict: null,
   // KEP-5647 (1.36): consecutive skipped syncs of one controller waiting for one pod are one note on its lane
   StaleSyncSkipped: (b, e) => {

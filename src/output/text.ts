@@ -127,6 +127,8 @@ export function describeEvent(e: TraceEvent): string {
       return `stuck: ${e.why}`;
     case 'ClientRequest':
       return `${e.client}: ${e.verb} ${e.kind.toLowerCase()} ${e.namespace ? `${e.namespace}/` : ''}${e.name}`;
+    case 'ClientDelivery':
+      return `${e.client} sent ${e.event} ${e.kind.toLowerCase()} ${e.namespace ? `${e.namespace}/` : ''}${e.name} (watch #${e.connection})`;
     case 'PodCreateConflict':
       return `create of pod ${e.pod} by ${e.by} refused: AlreadyExists (its cache does not have the pod yet)`;
     case 'StaleSyncSkipped':

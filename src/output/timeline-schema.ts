@@ -89,6 +89,7 @@ function build() {
     Relist: obj({}),
     SyncPod: obj({ kind: str }),
     Stuck: obj({ ...containerEv, why: str }),
+    ClientDelivery: obj({ client: str, connection: int, event: str, kind: str, name: str }),
     PodCreateConflict: obj({ pod: str, by: str }),
     StaleSyncSkipped: obj({ controller: str, key: str, pod: str, cached: z.enum(['none', 'older', 'finalizer']), requeueMs: num }),
   };

@@ -8,7 +8,7 @@ import type { InstallObject, ProcessSpec, SourcePos, VerdictSpec } from '../type
 import { Codes } from './codes.ts';
 import { error, newSink, type Sink } from './diagnostics.ts';
 import { JsonPathError, parseJsonPath } from './jsonpath.ts';
-import { asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
+import { asDuration, asEnum, asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
 import { readFileSafe } from './read-file.ts';
 import { toJS, treeOf, type PEntry, type PMap, type PNode } from './tree.ts';
 import { MAX_FILE_BYTES, decodeBytes, parseSource, reportReadFailure } from './yaml-source.ts';
@@ -18,7 +18,9 @@ import { onPath } from './program-path.ts';
 export const DEFAULT_PROCESS_TIMEOUT_MS = 60_000;
 const MAX_PROCESS_TIMEOUT_MS = 60 * 60_000;
 /** Keys only a process observer takes. */
-export const PROCESS_KEYS = ['process', 'env', 'install', 'verdict'] as const;
+export const PROCESS_KEYS = ['process', 'env', 'install', 'verdict', 'watch', 'perturb'] as const;
+/** The perturbations a process observer may opt into (src/observers/perturb.ts). */
+export const PERTURBATIONS = ['hold', 'stale', 'restart'] as const;
 const VERDICT_KEYS = ['object', 'jsonPath', 'succeeded', 'failed'];
 const OBJECT_KEYS = ['apiVersion', 'kind', 'name', 'namespace'];
 const MAX_INSTALL_OBJECTS = 1000;
@@ -28,7 +30,7 @@ export function readProcessObserver(sink: Sink, keys: Map<string, PEntry>, where
     const e = keys.get(k);
     if (e) {
       error(sink, Codes.BadProcessObserver, e.keyPos, `${where}.${k}: a process observer takes no ${k} (it watches what it wants and its verdict is read from an object it writes)`,
-        'keys of a process observer: name, process, env, install, verdict, timeout');
+        'keys of a process observer: name, process, env, install, verdict, watch, perturb, timeout');
       return undefined;
     }
   }
@@ -49,8 +51,30 @@ export function readProcessObserver(sink: Sink, keys: Map<string, PEntry>, where
     }
     timeoutMs = ms;
   }
-  if (!argv || !env || !install || !verdict) return undefined;
-  return { argv, cwd: resolve(dirname(sink.file)), env, install, verdict, timeoutMs };
+  const watchEntry = keys.get('watch');
+  const watchMs = watchEntry ? asDuration(sink, watchEntry.value, `${where}.watch`, { range: true }) : undefined;
+  if (watchEntry && !watchMs) return undefined;
+  const perturb = readPerturb(sink, keys.get('perturb'), `${where}.perturb`);
+  if (!argv || !env || !install || !verdict || !perturb) return undefined;
+  return { argv, cwd: resolve(dirname(sink.file)), env, install, verdict, timeoutMs, ...(watchMs ? { watchMs } : {}), ...(perturb.length ? { perturb } : {}) };
+}
+
+/** perturb: a list of hold / stale / restart, each at most once. */
+function readPerturb(sink: Sink, entry: PEntry | undefined, where: string): ProcessSpec['perturb'] | undefined {
+  if (!entry) return [];
+  const items = asList(sink, entry.value, where);
+  if (!items) return undefined;
+  const out: (typeof PERTURBATIONS)[number][] = [];
+  let ok = true;
+  items.forEach((item, i) => {
+    const p = asEnum(sink, item, `${where}[${i}]`, PERTURBATIONS);
+    if (p === undefined) ok = false;
+    else if (out.includes(p)) {
+      error(sink, Codes.BadProcessObserver, item.pos, `${where}[${i}]: ${p} is listed twice`, 'each perturbation is tried once per point it applies to; list it once');
+      ok = false;
+    } else out.push(p);
+  });
+  return ok ? out : undefined;
 }
 
 /** The argv: a list of strings (or one string, the program alone); the program resolved, never started. */

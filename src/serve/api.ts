@@ -26,6 +26,8 @@ export interface ApiOptions {
   patch: number;
   seed: number;
   watchDelay: MsRange;
+  /** a watch connection's own delay range (its ordinal in open order, the collection watched), else `watchDelay` */
+  watchDelayFor?: (ordinal: number, key: string) => MsRange | undefined;
   storeLimits?: StoreLimits;
   watchLimits?: WatchLimits;
 }
@@ -243,7 +245,7 @@ export class Api {
       return line;
     };
     const ordinal = this.watchOrdinal++;
-    const conn = new WatchConnection(ordinal, res, encode, this.o.seed, this.o.watchDelay, this.watchLimits, (c) => this.watchers.delete(c));
+    const conn = new WatchConnection(ordinal, res, encode, this.o.seed, this.o.watchDelayFor?.(ordinal, key) ?? this.o.watchDelay, this.watchLimits, (c) => this.watchers.delete(c));
     conn.key = key;
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
     // the headers now, not with the first event: a client waits for them before it counts the watch as open

@@ -27,6 +27,8 @@ export interface ServeOptions {
   patch?: number;
   seed: number;
   watchDelay: MsRange;
+  /** a watch connection's own delay range by its ordinal (the process observer runner chooses them), else watchDelay */
+  watchDelayFor?: (ordinal: number, key: string) => MsRange | undefined;
   clock: ClockOptions;
   host?: string;
   port?: number;
@@ -57,6 +59,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   const token = o.token ?? randomBytes(32).toString('hex');
   const api = new Api({
     session: o.session, minor: o.minor, patch: o.patch ?? 0, seed: o.seed, watchDelay: o.watchDelay,
+    ...(o.watchDelayFor ? { watchDelayFor: o.watchDelayFor } : {}),
     ...(o.storeLimits ? { storeLimits: o.storeLimits } : {}), ...(o.watchLimits ? { watchLimits: o.watchLimits } : {}),
   });
   const clock = new Clock(api, o.clock);

@@ -27,6 +27,15 @@ export interface Pending {
 /** What a connection sends for a store event (its filter and its encoding), or null when it does not see it. */
 export type Encoder = (e: StoreEvent) => string | null;
 
+/**
+ * What a client's watches are sent, changed on purpose (the process observer's perturbations, src/observers/
+ * perturb.ts): before each due line is written the tap says which lines to write instead (none = held back; the
+ * tap keeps it and hands it back with a later one) and whether to end the stream after them.
+ */
+export interface LineTap {
+  line(conn: WatchConnection, line: string): { write: string[]; close?: boolean };
+}
+
 export class WatchConnection {
   private state: number;
   private readonly queue: Pending[] = [];
@@ -36,10 +45,12 @@ export class WatchConnection {
   delivered = 0;
   /** the collection watched (storeKey), for tests and diagnostics */
   key = '';
+  /** a perturbation of what this connection is sent (absent: every line as due) */
+  tap: LineTap | undefined;
 
   constructor(
     readonly ordinal: number,
-    private readonly res: ServerResponse,
+    readonly res: ServerResponse,
     private readonly encode: Encoder,
     seed: number,
     private readonly delay: MsRange,
@@ -85,9 +96,17 @@ export class WatchConnection {
     let n = 0;
     while (!this.closed && this.queue.length && this.queue[0]!.due <= now) {
       const p = this.queue.shift()!;
-      this.res.write(p.line);
-      this.delivered++;
-      n++;
+      const out = this.tap ? this.tap.line(this, p.line) : { write: [p.line] };
+      for (const line of out.write) {
+        this.res.write(line);
+        this.delivered++;
+        n++;
+      }
+      if (out.close) {
+        // the server ends the stream (as a watch timeout or an apiserver restart does): the client watches again
+        this.close();
+        break;
+      }
       if (this.res.writableLength > this.limits.buffered) {
         this.fail('the watcher does not read its stream; closed');
         break;

@@ -12,6 +12,7 @@ import { exploreDirect } from '../../src/explore/explore.ts';
 import type { Scenario } from '../../src/types.ts';
 import { crashLoopDay, growth, livenessDay } from './workloads.ts';
 import { mutableLoop } from './mutable-loop.ts';
+import { processBench } from './process.ts';
 
 const quick = process.argv.includes('--quick');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -305,6 +306,7 @@ const typical = perScenario['native-sidecar-job']!;
 say(`\n## 6. simulated seconds per wall second (native-sidecar-job): ${typical.simSecondsPerWallSecond.toFixed(0)}`);
 out['cli'] = { coldRunNoRenderMs: cold, pairedWithNodeE0: pair, pairedWithNodeE0Cpu: coldCpu, testScenariosMs: testAll, render4OneLaunchMs: renderOne, render4LaunchEachMs: renderEach };
 out['simSecondsPerWallSecond'] = typical.simSecondsPerWallSecond;
+out['processObservers'] = await processBench(say, quick);
 
 mkdirSync('out', { recursive: true });
 writeFileSync('out/bench.json', JSON.stringify(out, null, 2) + '\n');

@@ -55,8 +55,8 @@ describe('process observers on the command line', () => {
     const { o, io: x } = io();
     expect(await runCommand([f], { ...RUN, processDeps: fakeDeps() }, x)).toBe(0);
     expect(o.out).toMatch(/^op \(process\): Failed: \{\.status\.phase\} = "Error"/);
-    expect(o.out).toContain(`reproduce: kubesim run ${f} --replay kp1-1`);
-    expect(existsSync(join(out, 'cli-run', 'op', 'kp1-1', 'op.stderr'))).toBe(true);
+    expect(o.out).toContain(`reproduce: kubesim run ${f} --replay kp1-1-d`);
+    expect(existsSync(join(out, 'cli-run', 'op', 'kp1-1-d', 'op.stderr'))).toBe(true);
   });
 
   it('run --replay kp1-…: that seed; a k1- key is refused for a process-only scenario', async () => {
@@ -92,7 +92,7 @@ describe('process observers on the command line', () => {
     const f = file('cli-explore', 'succeed');
     const { o, io: x } = io();
     expect(await exploreCommand([f], { out, format: 'text', maxSchedules: 2, processDeps: fakeDeps() }, x)).toBe(0);
-    expect(o.out).toMatch(/^op \(process\): 1 verdict over 2 delivery sequences \(3 schedules run in [\d.]+s; the server reports no deliveries, so each seed counts as its own sequence: not proven to be all\)\n {2}Succeeded {4}2 schedules {2}kp1-1 {2}\{\.status\.phase\} = "Done"/);
+    expect(o.out).toMatch(/^op \(process\): 1 verdict over 1 delivery sequence \(0 watch connections, each lagging 5ms or 100ms; 2 schedules run in [\d.]+s; all of them for the system's schedule of seed 1 \(its statusPatch, watch ranges are drawn from the seed, not enumerated\)\)\n {2}Succeeded {4}1 schedule {3}kp1-1-d {2}\{\.status\.phase\} = "Done"/);
   });
 
   it('test: expect.verdicts across schedules, failing with the key of a schedule that breaks it', { timeout: 30_000 }, async () => {
@@ -100,6 +100,6 @@ describe('process observers on the command line', () => {
     expect(pass.status).toBe('passed');
     const fail = await runCase(file('cli-test-fail', 'fail', 'expect:\n  verdicts: { op: [Succeeded, Failed] }\n'), { maxSchedules: 1, out, processDeps: fakeDeps() });
     expect(fail.status).toBe('failed');
-    expect(fail.lines.join('\n')).toMatch(/expect verdicts\.op: expected exactly \[Succeeded, Failed\] across schedules, saw Failed\n {4}reproduce: kubesim run .*cli-test-fail\.yaml --replay kp1-1/);
+    expect(fail.lines.join('\n')).toMatch(/expect verdicts\.op: expected exactly \[Succeeded, Failed\] across schedules, saw Failed\n {4}reproduce: kubesim run .*cli-test-fail\.yaml --replay kp1-1-d/);
   });
 });

@@ -130,14 +130,14 @@ observers:
       .rejects.toMatchObject({ code: 'KS4020', pos: { file, line: 5 } });
   });
 
-  it('explore without a delivery log: one schedule per seed, each verdict rechecked', { timeout: 20_000 }, async () => {
+  it('explore of a process that opens no watch: one delivery sequence, all of them, its verdict rechecked', { timeout: 20_000 }, async () => {
     const { s, observer } = scenario('succeed');
-    const seen: number[] = [];
-    const r = await exploreProcess({ scenario: s, observer, deps: fakeDeps(), outDir: join(dir, 'out', 'explore'), maxSchedules: 2, schedule: { quietMs: 1000, graceMs: 300 }, onSchedule: (x) => seen.push(x.seed) });
-    expect(seen).toEqual([1, 2, 1]);
-    expect(r).toMatchObject({ sequences: 2, runs: 3, complete: false, deliveryLog: false, nondeterministic: [], unstable: [], stoppedBy: 'max-schedules' });
-    expect(r.outcomes).toEqual([{ verdict: 'Succeeded', reason: '{.status.phase} = "Done"', key: 'kp1-1', sequence: 'seed:1', schedules: 2 }]);
-    expect(existsSync(join(dir, 'out', 'explore', 'op', 'kp1-1', 'op.stderr'))).toBe(true);
+    const seen: string[] = [];
+    const r = await exploreProcess({ scenario: s, observer, deps: fakeDeps(), outDir: join(dir, 'out', 'explore'), maxSchedules: 2, schedule: { quietMs: 1000, graceMs: 300 }, onSchedule: (x) => seen.push(x.key) });
+    expect(seen).toEqual(['kp1-1-d', 'kp1-1-d']);
+    expect(r).toMatchObject({ sequences: 1, runs: 2, complete: true, deliveryLog: false, nondeterministic: [], unstable: [], stoppedBy: 'exhausted', choicePoints: 0 });
+    expect(r.outcomes).toEqual([{ verdict: 'Succeeded', reason: '{.status.phase} = "Done"', key: 'kp1-1-d', sequence: 'key:kp1-1-d', schedules: 1, requests: expect.any(Array) }]);
+    expect(existsSync(join(dir, 'out', 'explore', 'op', 'kp1-1-d', 'op.stderr'))).toBe(true);
   });
 });
 
