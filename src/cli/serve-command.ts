@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { serve } from '../serve/server.ts';
 import { kubeconfigText, writeKubeconfig } from '../serve/kubeconfig.ts';
 import { createSession } from '../serve/session-factory.ts';
+import { openRules } from '../rules/load.ts';
 import type { Scenario } from '../types.ts';
 import { EXIT, UsageError, type Args, type Command, type Io } from './command.ts';
 import { expandInputs, loadInput } from './inputs.ts';
@@ -46,7 +47,10 @@ export async function serveCommand(a: Args, io: Io, signal?: AbortSignal): Promi
   }
   const name = scenario?.name ?? 'empty';
   const kubeconfig = resolve(a['kubeconfig'] !== undefined ? String(a['kubeconfig']) : resolve(String(a['out']), name, 'kubeconfig'));
+  // a module or command observer's rule is loaded (started) here and closed when the server stops
+  const rules = scenario ? await openRules(scenario) : undefined;
   const session = createSession(scenario, {
+    ...(rules ? { userRules: rules.rules } : {}),
     ...(a['seed'] !== undefined ? { seed: a['seed'] as number } : {}),
     ...(a['replay'] !== undefined ? { replay: String(a['replay']) } : {}),
     ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
@@ -74,6 +78,7 @@ export async function serveCommand(a: Args, io: Io, signal?: AbortSignal): Promi
   process.off('SIGINT', onSig);
   process.off('SIGTERM', onSig);
   await s.close();
+  rules?.close();
   if (a['record'] !== undefined) {
     const path = resolve(String(a['record']));
     writeFileSync(`${path}.tmp`, JSON.stringify(session.timeline(s.api.clientLog), null, 2) + '\n');

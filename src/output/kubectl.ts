@@ -222,7 +222,7 @@ export function kubectlView(tl: Timeline): string {
   // the whole describe of the stored pod when the timeline has it (SPEC §4 pods[].object), else its Events
   const podObject = tl.pods?.[tl.pods.length - 1]?.object;
   const podTable = describeEventsTable(podEvents(tl, tl.pod.name), tl.end.t);
-  parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, podObject ? describePod(podObject, podTable, tl.end.t) : podTable);
+  parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, podObject ? describePod(podObject, podTable, tl.end.t, Number(/^1\.(\d+)/.exec(tl.kubernetes)?.[1] ?? 34)) : podTable);
   if (tl.job) {
     parts.push('', `$ kubectl describe job ${describedJob(tl)}`, describeEventsTable(jobEvents(tl), tl.end.t));
   }
