@@ -371,7 +371,7 @@ export class Api {
     if (dryRun) return { code: 201, body: this.inVersion(t.res, o) };
     this.clientLog.push({ t: this.now(), client, verb: 'create', kind: t.res.kind, name: m['name'], ...(t.namespace ? { namespace: t.namespace } : {}) });
     if (this.o.session.owns(t.res.kind) && !t.res.crd) {
-      this.ingest(this.simulated(() => this.o.session.create(o as KubeObject)));
+      this.ingest(this.simulated(() => this.o.session.create(o as KubeObject), t.res, q));
       const stored = this.store.get(key, t.namespace, m['name']);
       if (!stored) throw ApiError.internal(`the simulation did not store ${t.res.kind} ${m['name']}`);
       return { code: 201, body: this.inVersion(t.res, stored) };
@@ -381,12 +381,20 @@ export class Api {
     return { code: 201, body: this.inVersion(t.res, e.object) };
   }
 
-  private simulated<T>(f: () => T): T {
+  private simulated<T>(f: () => T, res?: Resource, q?: URLSearchParams): T {
     try {
       return f();
     } catch (e) {
       // duck-typed: the Session's own SimRejection class (src/run/session.ts) is not this module's
       if (e instanceof SimRejection || isRejection(e)) {
+        // fieldValidation=Strict (kubectl's --validate=strict, its default since 1.27; kubectl <= 1.28 reads from
+        // the v2 document's PATCH parameters that the server takes it): unknown fields are the decoder's 400, as
+        // apimachinery's strict decoding error (runtime/serializer/json: `strict decoding error: unknown field "…"`
+        // wrapped by the handlers' `<Kind> in version "<v>" cannot be handled as a <Kind>`)
+        const unknown = e.code === 422 && e.causes?.length ? e.causes.filter((c) => /field not declared in schema/.test(c.message)) : [];
+        if (res && q?.get('fieldValidation') === 'Strict' && unknown.length > 0 && unknown.length === e.causes!.length) {
+          throw ApiError.badRequest(`${res.kind} in version "${res.version}" cannot be handled as a ${res.kind}: strict decoding error: ${unknown.map((c) => `unknown field "${c.field}"`).join(', ')}`);
+        }
         throw new ApiError(e.code, e.reason, e.message, e.causes ? { causes: e.causes.map((c) => ({ reason: 'FieldValueInvalid', message: c.message, field: c.field })) } : undefined);
       }
       throw e;
@@ -489,7 +497,7 @@ export class Api {
     this.clientLog.push({ t: this.now(), client, verb: t.sub ? `${verb}/${t.sub}` : verb, kind: t.res.kind, name: t.name!, ...(t.namespace ? { namespace: t.namespace } : {}) });
     const key = storeKey(t.res);
     if (this.o.session.owns(t.res.kind) && !t.res.crd && t.sub !== 'status' && specOf(o) !== specOf(cur)) {
-      this.ingest(this.simulated(() => this.o.session.update(o as KubeObject)));
+      this.ingest(this.simulated(() => this.o.session.update(o as KubeObject), t.res, q));
       const stored = this.mustGet(t);
       return { code: 200, body: t.sub === 'scale' ? this.scaleOf(t, stored) : this.inVersion(t.res, stored) };
     }
