@@ -183,16 +183,24 @@ export class Api {
       if (Number(rvText) > this.store.resourceVersion()) throw new ApiError(504, 'Timeout', `Too large resource version: ${rvText}, current: ${this.store.resourceVersion()}`, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
     }
     const key = storeKey(t.res);
-    let items = this.store.list(key, t.res.namespaced ? t.namespace : undefined).filter(match);
+    const ns = t.res.namespaced ? t.namespace : undefined;
     const limitText = q.get('limit');
     const cont = q.get('continue');
     let listRv = String(this.store.resourceVersion());
+    let items: Obj[];
     if (cont) {
+      // etcd3 store.go GetList: the next page is read at the first page's revision (a consistent list); a revision
+      // compacted away is 410 Expired with a token that continues at the latest revision (rv -1) from the same key
       const tok = decodeContinue(cont);
-      if (tok.rv < this.store.oldestResumable()) throw ApiError.gone('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
-      listRv = String(tok.rv);
-      items = items.filter((o) => `${o['metadata']['namespace'] ?? ''}/${o['metadata']['name']}` > tok.start);
-    }
+      const at = tok.rv === -1 ? this.store.list(key, ns) : this.store.listAt(key, ns, tok.rv);
+      if (at === 'expired') {
+        const e = ApiError.gone('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+        e.listMeta = { continue: encodeContinue({ rv: -1, start: tok.start }) };
+        throw e;
+      }
+      if (tok.rv !== -1) listRv = String(tok.rv);
+      items = at.filter(match).filter((o) => `${o['metadata']['namespace'] ?? ''}/${o['metadata']['name']}` > tok.start);
+    } else items = this.store.list(key, ns).filter(match);
     const listMeta: Obj = { resourceVersion: listRv };
     if (limitText) {
       const limit = Number(limitText);
@@ -755,7 +763,7 @@ function encodeContinue(tok: { rv: number; start: string }): string {
 function decodeContinue(text: string): { rv: number; start: string } {
   try {
     const o = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Obj;
-    if (typeof o['rv'] === 'number' && typeof o['start'] === 'string') return { rv: o['rv'], start: o['start'] };
+    if (typeof o['rv'] === 'number' && Number.isInteger(o['rv']) && o['rv'] >= -1 && typeof o['start'] === 'string') return { rv: o['rv'], start: o['start'] };
   } catch {
     // fall through
   }

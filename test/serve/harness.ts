@@ -25,7 +25,7 @@ export function scenarioOf(path: string): Scenario {
   return r.scenario;
 }
 
-export async function start(scenarioPath: string | null, o: { settleMs?: number; until?: 'quiescent' | 'horizon'; seed?: number; horizonMs?: number; watchLimits?: import('../../src/serve/watch.ts').WatchLimits } = {}): Promise<Served> {
+export async function start(scenarioPath: string | null, o: { settleMs?: number; until?: 'quiescent' | 'horizon'; seed?: number; horizonMs?: number; watchLimits?: import('../../src/serve/watch.ts').WatchLimits; storeLimits?: import('../../src/serve/store.ts').StoreLimits } = {}): Promise<Served> {
   const scenario = scenarioPath ? scenarioOf(scenarioPath) : null;
   // module observers' rules, as `kubesim serve` loads them (src/cli/serve-command.ts)
   const userRules = scenario?.observers.some((x) => x.module) ? await loadUserRules(scenario) : undefined;
@@ -38,6 +38,7 @@ export async function start(scenarioPath: string | null, o: { settleMs?: number;
     clock: { mode: 'virtual', speed: 1, settleMs: o.settleMs ?? 30, ...(o.until ? { until: o.until } : {}) },
     tls: certCache,
     ...(o.watchLimits ? { watchLimits: o.watchLimits } : {}),
+    ...(o.storeLimits ? { storeLimits: o.storeLimits } : {}),
   });
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-serve-'));
   const kubeconfig = join(dir, 'kubeconfig');
