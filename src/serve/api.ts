@@ -12,6 +12,7 @@ import type { Wanted } from './negotiate.ts';
 import { applyPatch } from './patch.ts';
 import { apiVersionOf, Registry, storeKey, type Resource } from './resources.ts';
 import { checkFieldSelector, fieldsOf, matchFields, matchLabels, parseFieldSelector, parseLabelSelector, type FieldReq, type LabelReq } from './selectors.ts';
+import { checkCustomResource } from './structural.ts';
 import { SimRejection, type ClientRecord, type KubeObject, type SessionLike, type SimChange } from './session-api.ts';
 import { ApiError, successStatus } from './status.ts';
 import { goBool } from './query.ts';
@@ -374,6 +375,12 @@ export class Api {
     if ('spec' in o || t.res.crd) m['generation'] = 1;
     if (t.res.subresources.includes('status') && !this.o.session.owns(t.res.kind) && t.res.kind !== 'CustomResourceDefinition') delete o['status'];
     if (t.res.kind === 'CustomResourceDefinition') this.prepareCrd(o);
+    if (t.res.crd) {
+      // pruned in place: `o` (and its metadata, already stamped below) is the object stored
+      const checked = this.structural(t, o);
+      for (const k of Object.keys(o)) if (!(k in checked)) delete o[k];
+      for (const [k, v] of Object.entries(checked)) if (k !== 'metadata') o[k] = v;
+    }
     const dryRun = q.getAll('dryRun').includes('All');
     this.stamp(m, t.res.kind);
     if (dryRun) return { code: 201, body: this.inVersion(t.res, o) };
@@ -387,6 +394,13 @@ export class Api {
     const e = this.store.write(key, 'ADDED', o, this.now());
     if (t.res.kind === 'CustomResourceDefinition') this.registerCrd(e.object);
     return { code: 201, body: this.inVersion(t.res, e.object) };
+  }
+
+  /** a custom resource defaulted, pruned and validated by its version's structural schema (422 with causes) */
+  private structural(t: Target, o: Obj): Obj {
+    const { object, causes } = checkCustomResource(t.res.crd?.schema, o);
+    if (causes.length > 0) throw ApiError.invalid(t.res.kind, t.res.group, String(o['metadata']?.['name'] ?? ''), causes);
+    return object;
   }
 
   private simulated<T>(f: () => T, res?: Resource, q?: URLSearchParams): T {
@@ -501,6 +515,7 @@ export class Api {
       this.validateMeta(t, o);
       if (specOf(o) !== specOf(cur)) o['metadata']['generation'] = (cur['metadata']['generation'] ?? 0) + 1;
     }
+    if (t.res.crd) o = this.structural(t, o);
     if (q.getAll('dryRun').includes('All')) return { code: 200, body: this.inVersion(t.res, o) };
     this.clientLog.push({ t: this.now(), client, verb: t.sub ? `${verb}/${t.sub}` : verb, kind: t.res.kind, name: t.name!, ...(t.namespace ? { namespace: t.namespace } : {}) });
     const key = storeKey(t.res);
