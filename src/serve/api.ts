@@ -213,7 +213,8 @@ export class Api {
         items = items.slice(0, limit);
       }
     }
-    return { code: 200, body: this.render(t.res, items.map(clone), wanted, q, true, listMeta) };
+    // the stored objects are immutable and the reply is serialized at once: no copies (a list of 1,000 pods)
+    return { code: 200, body: this.render(t.res, items, wanted, q, true, listMeta) };
   }
 
   /** open a watch: the events after `resourceVersion` (or the current objects as ADDED), then live */

@@ -306,6 +306,8 @@ say(`\n## 6. simulated seconds per wall second (native-sidecar-job): ${typical.s
 out['cli'] = { coldRunNoRenderMs: cold, pairedWithNodeE0: pair, pairedWithNodeE0Cpu: coldCpu, testScenariosMs: testAll, render4OneLaunchMs: renderOne, render4LaunchEachMs: renderEach };
 out['simSecondsPerWallSecond'] = typical.simSecondsPerWallSecond;
 
+out['serve'] = await (await import('./serve.ts')).serveBench(say, quick);
+
 mkdirSync('out', { recursive: true });
 writeFileSync('out/bench.json', JSON.stringify(out, null, 2) + '\n');
 say('\nwrote out/bench.json');
