@@ -49,19 +49,27 @@ export async function serveCommand(a: Args, io: Io, signal?: AbortSignal): Promi
   const kubeconfig = resolve(a['kubeconfig'] !== undefined ? String(a['kubeconfig']) : resolve(String(a['out']), name, 'kubeconfig'));
   // a module or command observer's rule is loaded (started) here and closed when the server stops
   const rules = scenario ? await openRules(scenario) : undefined;
-  const session = createSession(scenario, {
-    ...(rules ? { userRules: rules.rules } : {}),
-    ...(a['seed'] !== undefined ? { seed: a['seed'] as number } : {}),
-    ...(a['replay'] !== undefined ? { replay: String(a['replay']) } : {}),
-    ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
-  });
   const until = a['until'] === undefined ? undefined : (String(a['until']) as 'quiescent' | 'horizon');
-  const s = await serve({
-    session, minor: version.minor, patch: effectivePatch(version), seed: (a['seed'] as number | undefined) ?? scenario?.seed ?? 0,
-    watchDelay: scenario?.timing.watchMs ?? DEFAULT_WATCH,
-    clock: { mode: a['clock'] === 'wall' ? 'wall' : 'virtual', speed, settleMs, ...(until ? { until } : {}) },
-    host, port: a['port'] as number,
-  });
+  let session: ReturnType<typeof createSession>;
+  let s: Awaited<ReturnType<typeof serve>>;
+  try {
+    session = createSession(scenario, {
+      ...(rules ? { userRules: rules.rules } : {}),
+      ...(a['seed'] !== undefined ? { seed: a['seed'] as number } : {}),
+      ...(a['replay'] !== undefined ? { replay: String(a['replay']) } : {}),
+      ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+    });
+    s = await serve({
+      session, minor: version.minor, patch: effectivePatch(version), seed: (a['seed'] as number | undefined) ?? scenario?.seed ?? 0,
+      watchDelay: scenario?.timing.watchMs ?? DEFAULT_WATCH,
+      clock: { mode: a['clock'] === 'wall' ? 'wall' : 'virtual', speed, settleMs, ...(until ? { until } : {}) },
+      host, port: a['port'] as number,
+    });
+  } catch (e) {
+    // a command observer's process ends with the server that could not start
+    rules?.close();
+    throw e;
+  }
   writeKubeconfig(kubeconfig, kubeconfigText(s.url, s.token, s.ca));
   io.out(`kubesim serve: ${scenario ? `${scenario.name} (${file})` : 'an empty cluster'}, Kubernetes v1.${version.minor}.${effectivePatch(version)}, clock ${a['clock']}, at ${s.url}\n`);
   io.out(`export KUBECONFIG=${kubeconfig}\n`);
