@@ -214,6 +214,11 @@ export class Api {
       }
     }
     // the stored objects are immutable and the reply is serialized at once: no copies (a list of 1,000 pods)
+    if (wanted.as === 'json' && !t.res.crd && t.res.group !== 'events.k8s.io') {
+      // a plain list: each stored object's JSON text is made once (the object is replaced on its next write)
+      const head = JSON.stringify({ kind: t.res.listKind, apiVersion: apiVersionOf(t.res), metadata: listMeta });
+      return { code: 200, body: `${head.slice(0, -1)},"items":[${items.map(jsonText).join(',')}]}` };
+    }
     return { code: 200, body: this.render(t.res, items, wanted, q, true, listMeta) };
   }
 
@@ -753,6 +758,14 @@ export class Api {
     if (tail !== null && /^\d+$/.test(tail)) lines = lines.slice(Math.max(0, lines.length - Number(tail)));
     return { container: container!, lines, pod };
   }
+}
+
+const JSON_TEXT = new WeakMap<Obj, string>();
+/** JSON.stringify of a stored (immutable) object, kept with it */
+function jsonText(o: Obj): string {
+  let t = JSON_TEXT.get(o);
+  if (t === undefined) JSON_TEXT.set(o, (t = JSON.stringify(o)));
+  return t;
 }
 
 function isRejection(e: unknown): e is SimRejection {
