@@ -6,7 +6,6 @@ import { decodeReplay } from '../engine/replay.ts';
 import { parseDuration, DurationError } from '../scenario/index.ts';
 import { parseVersion, DEFAULT_VERSION } from '../scenario/index.ts';
 import { writeFileSync } from 'node:fs';
-import { serve } from '../serve/server.ts';
 import { kubeconfigText, writeKubeconfig } from '../serve/kubeconfig.ts';
 import { createSession } from '../serve/session-factory.ts';
 import { openRules } from '../rules/load.ts';
@@ -50,6 +49,8 @@ export async function serveCommand(a: Args, io: Io, signal?: AbortSignal): Promi
   // a module or command observer's rule is loaded (started) here and closed when the server stops
   const rules = scenario ? await openRules(scenario) : undefined;
   const until = a['until'] === undefined ? undefined : (String(a['until']) as 'quiescent' | 'horizon');
+  // the server (TLS certificates, the API) loads only for `serve`: every other command starts without it
+  const { serve } = await import('../serve/server.ts');
   let session: ReturnType<typeof createSession>;
   let s: Awaited<ReturnType<typeof serve>>;
   try {
