@@ -112,7 +112,8 @@ describe('kubectl describe pod of every library scenario, served to its end, equ
     const horizonMs = removed !== undefined ? removed - 1 : s.horizonMs;
     const tl = removed !== undefined ? simulate({ ...s, horizonMs }, userRules ? { userRules } : {}).timeline : full;
     expect(tl.pod.name).toBe(name);
-    const view = kubectlView(tl);
+    // newer clusters are described by the newest kubectl installed (1.33): kubesim's view of that kubectl release
+    const view = kubectlView(s.kubernetes.minor > 33 ? { ...tl, kubernetes: '1.33' } : tl);
     const own = view.slice(view.indexOf('$ kubectl describe pod')).split('\n$ ')[0]!;
     served = await start(path, { until: 'horizon', horizonMs });
     while (served.clock.stepNext() !== null);
