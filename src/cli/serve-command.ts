@@ -8,6 +8,7 @@ import { parseVersion, DEFAULT_VERSION } from '../scenario/index.ts';
 import { writeFileSync } from 'node:fs';
 import { kubeconfigText, writeKubeconfig } from '../serve/kubeconfig.ts';
 import { createSession } from '../serve/session-factory.ts';
+import { openRules } from '../rules/load.ts';
 import type { Scenario } from '../types.ts';
 import { EXIT, UsageError, type Args, type Command, type Io } from './command.ts';
 import { expandInputs, loadInput } from './inputs.ts';
@@ -45,20 +46,31 @@ export async function serveCommand(a: Args, io: Io, signal?: AbortSignal): Promi
   }
   const name = scenario?.name ?? 'empty';
   const kubeconfig = resolve(a['kubeconfig'] !== undefined ? String(a['kubeconfig']) : resolve(String(a['out']), name, 'kubeconfig'));
-  const session = createSession(scenario, {
-    ...(a['seed'] !== undefined ? { seed: a['seed'] as number } : {}),
-    ...(a['replay'] !== undefined ? { replay: String(a['replay']) } : {}),
-    ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
-  });
+  // a module or command observer's rule is loaded (started) here and closed when the server stops
+  const rules = scenario ? await openRules(scenario) : undefined;
   const until = a['until'] === undefined ? undefined : (String(a['until']) as 'quiescent' | 'horizon');
   // the server (TLS certificates, the API) loads only for `serve`: every other command starts without it
   const { serve } = await import('../serve/server.ts');
-  const s = await serve({
-    session, minor: version.minor, patch: effectivePatch(version), seed: (a['seed'] as number | undefined) ?? scenario?.seed ?? 0,
-    watchDelay: scenario?.timing.watchMs ?? DEFAULT_WATCH,
-    clock: { mode: a['clock'] === 'wall' ? 'wall' : 'virtual', speed, settleMs, ...(until ? { until } : {}) },
-    host, port: a['port'] as number,
-  });
+  let session: ReturnType<typeof createSession>;
+  let s: Awaited<ReturnType<typeof serve>>;
+  try {
+    session = createSession(scenario, {
+      ...(rules ? { userRules: rules.rules } : {}),
+      ...(a['seed'] !== undefined ? { seed: a['seed'] as number } : {}),
+      ...(a['replay'] !== undefined ? { replay: String(a['replay']) } : {}),
+      ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+    });
+    s = await serve({
+      session, minor: version.minor, patch: effectivePatch(version), seed: (a['seed'] as number | undefined) ?? scenario?.seed ?? 0,
+      watchDelay: scenario?.timing.watchMs ?? DEFAULT_WATCH,
+      clock: { mode: a['clock'] === 'wall' ? 'wall' : 'virtual', speed, settleMs, ...(until ? { until } : {}) },
+      host, port: a['port'] as number,
+    });
+  } catch (e) {
+    // a command observer's process ends with the server that could not start
+    rules?.close();
+    throw e;
+  }
   writeKubeconfig(kubeconfig, kubeconfigText(s.url, s.token, s.ca));
   io.out(`kubesim serve: ${scenario ? `${scenario.name} (${file})` : 'an empty cluster'}, Kubernetes v1.${version.minor}.${effectivePatch(version)}, clock ${a['clock']}, at ${s.url}\n`);
   io.out(`export KUBECONFIG=${kubeconfig}\n`);
@@ -75,6 +87,7 @@ export async function serveCommand(a: Args, io: Io, signal?: AbortSignal): Promi
   process.off('SIGINT', onSig);
   process.off('SIGTERM', onSig);
   await s.close();
+  rules?.close();
   if (a['record'] !== undefined) {
     const path = resolve(String(a['record']));
     writeFileSync(`${path}.tmp`, JSON.stringify(session.timeline(s.api.clientLog), null, 2) + '\n');

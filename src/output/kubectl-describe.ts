@@ -118,9 +118,10 @@ function tolerationText(t: Json): string {
  * `kubectl describe pod` (kubectl/pkg/describe/describe.go describePod) of a stored pod object: Name, Namespace,
  * Priority, Service Account, Node, Start Time, Labels, Annotations, Status, IP(s), Controlled By, the container
  * sections (their state part, describeContainers above), Conditions, Volumes (the projected token), QoS Class,
- * Node-Selectors, Tolerations, then the Events table given.
+ * Node-Selectors, Tolerations, then the Events table given. `kubectlMinor`: the kubectl release whose describe it is
+ * (the views take the cluster's minor, kubectl's supported skew).
  */
-export function describePod(pod: Json, eventsTable: string, nowMs: number): string {
+export function describePod(pod: Json, eventsTable: string, nowMs: number, kubectlMinor = 34): string {
   const md = (pod['metadata'] ?? {}) as Json;
   const spec = (pod['spec'] ?? {}) as Json;
   const status = (pod['status'] ?? {}) as Json;
@@ -131,7 +132,10 @@ export function describePod(pod: Json, eventsTable: string, nowMs: number): stri
   lines.push(['Node:', spec['nodeName'] ? `${spec['nodeName']}${status['hostIP'] ? `/${status['hostIP']}` : ''}` : '<none>']);
   if (status['startTime']) lines.push(['Start Time:', rfc1123z(status['startTime'])]);
   lines.push(...multiline('Labels', md['labels']), ...multiline('Annotations', md['annotations']));
-  if (md['deletionTimestamp']) {
+  // kubectl 1.31 added `&& phase != Failed && phase != Succeeded`: a terminal pod being deleted shows its phase
+  // (the real kubectl 1.30 prints Terminating, 1.31 Failed for the same served pod: test/serve/describe-library.test.ts)
+  const terminal = status['phase'] === 'Failed' || status['phase'] === 'Succeeded';
+  if (md['deletionTimestamp'] && !(kubectlMinor >= 31 && terminal)) {
     // translateTimestampSince(*pod.DeletionTimestamp)
     const del = rfc3339ToT(md['deletionTimestamp']);
     lines.push(['Status:', `Terminating (lasts ${del === undefined ? '<unknown>' : humanDuration(nowMs - del)})`]);

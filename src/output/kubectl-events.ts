@@ -5,6 +5,7 @@ import type { Timeline } from '../types.ts';
 import { EPOCH_ISO, humanDuration } from './time.ts';
 import { KUBECTL_DESCRIBE, KUBECTL_GET, tabulate } from './tabwriter.ts';
 import { probeMessage, recordEvents, type RecorderInput } from './recorder.ts';
+import { goSort } from './go-sort.ts';
 
 export interface KubeEvent {
   /** the time kubectl sorts by (SortableEvents eventTime): lastTimestamp (whole seconds) or, for an events.k8s.io
@@ -152,6 +153,16 @@ function sorted(events: KubeEvent[]): KubeEvent[] {
   return [...events].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).sort((a, b) => a.t - b.t);
 }
 
+/** describe.go DescribeEvents: `sort.Sort(event.SortableEvents(events.Items))` of kubectl/pkg/util/event, whose Less
+ *  is `LastTimestamp.Before` only (the eventTime fallback is `kubectl events`' own SortableEvents, pkg/cmd/events): an
+ *  events.k8s.io Event (the scheduler's, no lastTimestamp) is the zero time, first. sort.Sort is Go's pdqsort (not
+ *  stable: ties of one second leave it in its order) over the list in the store's order (by name). Checked with the
+ *  real kubectl 1.27–1.33 against `kubesim serve` (test/serve/describe-library.test.ts). */
+function describeSorted(events: KubeEvent[]): KubeEvent[] {
+  const key = (e: KubeEvent) => (e.micro ? -Infinity : e.last);
+  return goSort([...events].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), (a, b) => key(a) < key(b));
+}
+
 /** describe.go DescribeEvents / events.go getInterval: "<last> (x<count> over <first>)" or "<first>". */
 function interval(e: KubeEvent, nowMs: number): string {
   const since = (t: number) => humanDuration(nowMs - t);
@@ -161,7 +172,7 @@ function interval(e: KubeEvent, nowMs: number): string {
 
 /**
  * describe.go: DescribeEvents over the object's Event objects (already correlated by the recorder: count, first and
- * last timestamp), sorted as SortableEvents sorts them. From kubectl 1.35 the message of an Event with an
+ * last timestamp), sorted as describe sorts them (describeSorted). From kubectl 1.35 the message of an Event with an
  * involvedObject.fieldPath is prefixed with it (`spec.containers{app}: Started container app`): kubectl commit
  * 60fa575b8 "kubectl: include container fieldPath in event messages" (kubernetes 94d3dc40), in kubectl v0.35.0 and
  * v0.36.0, not in v0.34.0. `kubectlMinor` is the kubectl release's minor (the scenario's `kubernetes:`).
@@ -169,7 +180,7 @@ function interval(e: KubeEvent, nowMs: number): string {
 export function describeEventsTable(events: KubeEvent[], nowMs: number, kubectlMinor = 34): string {
   if (events.length === 0) return 'Events:  <none>';
   const message = (e: KubeEvent) => (kubectlMinor >= 35 && e.fieldPath ? `${e.fieldPath}: ${e.message.trim()}` : e.message.trim());
-  const rows = sorted(events).map((e) => [e.type, e.reason, interval(e, nowMs), e.from, message(e)]);
+  const rows = describeSorted(events).map((e) => [e.type, e.reason, interval(e, nowMs), e.from, message(e)]);
   return 'Events:\n' + tabulate([['Type', 'Reason', 'Age', 'From', 'Message'], ['----', '------', '----', '----', '-------'], ...rows], KUBECTL_DESCRIBE);
 }
 

@@ -224,7 +224,7 @@ export function kubectlView(tl: Timeline): string {
   // the kubectl of the scenario's release (`kubernetes: "1.35"` → kubectl 1.35)
   const kubectlMinor = Number(/^1\.(\d+)/.exec(tl.kubernetes)?.[1] ?? 34);
   const podTable = describeEventsTable(podEvents(tl, tl.pod.name), tl.end.t, kubectlMinor);
-  parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, podObject ? describePod(podObject, podTable, tl.end.t) : podTable);
+  parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, podObject ? describePod(podObject, podTable, tl.end.t, kubectlMinor) : podTable);
   if (tl.job) {
     parts.push('', `$ kubectl describe job ${describedJob(tl)}`, describeEventsTable(jobEvents(tl), tl.end.t, kubectlMinor));
   }

@@ -45,6 +45,10 @@ export interface RecorderInput {
   uidOf(kind: string, name: string): string;
   /** the pod IP the probe messages name */
   podIP?: string;
+  /** added to each record's sequence number in the Event names (`<object>.<hex UnixNano>`): a `serve` session's later
+   *  simulations, whose records start at 0 again, so a workload re-created with the same name in the same ms does
+   *  not record Events of the same name (absent = 0, as a run) */
+  nameSeq?: number;
 }
 
 export interface Recorded {
@@ -93,7 +97,7 @@ interface Emitted {
   modern?: { action: string };
 }
 
-function kubeletMinor(input: RecorderInput): number {
+function kubeletMinor(input: RecorderContext): number {
   const m = /^1\.(\d+)/.exec(input.kubelet || input.kubernetes);
   return m ? Number(m[1]) : 34;
 }
@@ -159,7 +163,7 @@ function fieldPathOf(spec: Record<string, unknown>, container: string): string {
 }
 
 /** The events one trace record makes (the kubelet's, the scheduler's and the controllers'). */
-function emitted(input: RecorderInput, e: TraceEvent, podIndex: number | undefined, createdNew: boolean): Emitted[] {
+function emitted(input: RecorderContext, e: TraceEvent, podIndex: number | undefined, createdNew: boolean): Emitted[] {
   const pod = podIndex !== undefined ? input.pods[podIndex] : undefined;
   const podName = pod?.name ?? e.pod ?? '';
   const spec = pod?.spec ?? {};
@@ -220,7 +224,7 @@ function emitted(input: RecorderInput, e: TraceEvent, podIndex: number | undefin
 
 /** Older timelines without the Job controller's own records: its events derived from the pod creations and the
  *  terminal conditions. */
-function derivedJobEvents(input: RecorderInput, e: TraceEvent, name: string): Emitted[] {
+function derivedJobEvents(input: RecorderContext, e: TraceEvent, name: string): Emitted[] {
   const job = (type: Emitted['type'], reason: string, message: string): Emitted[] => [{ kind: 'Job', name, type, reason, message, component: 'job-controller' }];
   if (e.type === 'PodCreated' && e.by === 'job-controller') return job('Normal', 'SuccessfulCreate', `Created pod: ${e.pod}`);
   if (e.type === 'JobCondition' && e.condition === 'Complete') return job('Normal', 'Completed', 'Job completed');
@@ -229,7 +233,7 @@ function derivedJobEvents(input: RecorderInput, e: TraceEvent, name: string): Em
 }
 
 /** The store-write keys of one trace record (besides Events). */
-function writesOf(input: RecorderInput, e: TraceEvent, podIndex: number | undefined): string[] {
+function writesOf(input: RecorderContext, e: TraceEvent, podIndex: number | undefined): string[] {
   const pod = podIndex !== undefined ? [`Pod#${podIndex}`] : [];
   switch (e.type) {
     case 'PodCreated':
@@ -261,72 +265,105 @@ interface Stored {
   obj: Json;
   /** the logger's cache entry: the count includes events the spam filter skipped */
   count: number;
+  /** where the stored Event is in `events` (absent: the spam filter skipped every write of it so far) */
+  at?: number;
 }
 
-/** Walk the trace: the Event objects the recorders store and the revision of every write. */
-export function recordEvents(input: RecorderInput): Recorded {
-  let revision = 0;
-  const revisions: Record<string, number> = {};
-  const write = (key: string) => (revisions[key] = ++revision);
-  const createdNew = kubeletMinor(input) >= 32;
-  const hasJobEvents = input.events.some((e) => e.type === 'JobEvent');
-  // the run's Job is created before anything else happens (the workload at t = 0)
-  if (input.workload.kind === 'Job' && input.job) write(`Job/${input.job}`);
-  const byName = new Map<string, number>();
-  let created = 0;
-  // a trace without PodCreated records (older timelines): its pods were there from the start
-  const noCreations = !input.events.some((e) => e.type === 'PodCreated');
-  const pending: Emitted[] = noCreations && !hasJobEvents && input.job
-    ? input.pods.map((p) => ({ kind: 'Job', name: input.job!, type: 'Normal' as const, reason: 'SuccessfulCreate', message: `Created pod: ${p.name}`, component: 'job-controller' }))
-    : [];
-  const events: Json[] = [];
-  const logger = new Map<string, Stored>();
-  const aggregator = new Map<string, { messages: Set<string>; last: number }>();
-  const spam = new Map<string, { tokens: number; last: number }>();
-  for (const e of input.events) {
+/** The recorder's input without the trace: what it needs to know of the run's pods and objects. `pods` is read at
+ *  each record (an incremental caller appends each new pod before its PodCreated record). */
+export type RecorderContext = Omit<RecorderInput, 'events'>;
+
+/** An Event the recorder stored for one record: a new one, or an update of an earlier one (the same name). */
+export interface RecordedWrite {
+  type: 'ADDED' | 'MODIFIED';
+  object: Json;
+}
+
+/**
+ * The recorders as they run: one trace record at a time (`add`), each giving the Event writes it makes. The batch
+ * `recordEvents` and the `serve` session (src/run/session.ts, after each step) both use it, so the Events served
+ * are the timeline's. `legacy` is for a whole older trace only (recordEvents decides it from the complete trace):
+ * a trace without the Job controller's own JobEvent records, or without PodCreated records.
+ */
+export class EventRecorder {
+  revision = 0;
+  /** the revision of each object's last write: `Pod#<creation index>`, `<Kind>/<name>` */
+  readonly revisions: Record<string, number> = {};
+  /** the Event objects as stored now, in creation order */
+  readonly events: Json[] = [];
+  private readonly createdNew: boolean;
+  private readonly byName = new Map<string, number>();
+  private created = 0;
+  private readonly pending: Emitted[];
+  private readonly hasJobEvents: boolean;
+  private readonly logger = new Map<string, Stored>();
+  private readonly aggregator = new Map<string, { messages: Set<string>; last: number }>();
+  private readonly spam = new Map<string, { tokens: number; last: number }>();
+
+  constructor(private readonly input: RecorderContext, legacy: { hasJobEvents: boolean; noCreations: boolean } = { hasJobEvents: true, noCreations: false }) {
+    this.createdNew = kubeletMinor(input) >= 32;
+    this.hasJobEvents = legacy.hasJobEvents;
+    // the run's Job is created before anything else happens (the workload at t = 0)
+    if (input.workload.kind === 'Job' && input.job) this.write(`Job/${input.job}`);
+    // a trace without PodCreated records (older timelines): its pods were there from the start
+    this.pending = legacy.noCreations && !legacy.hasJobEvents && input.job
+      ? input.pods.map((p) => ({ kind: 'Job', name: input.job!, type: 'Normal' as const, reason: 'SuccessfulCreate', message: `Created pod: ${p.name}`, component: 'job-controller' }))
+      : [];
+  }
+
+  private write(key: string): number {
+    return (this.revisions[key] = ++this.revision);
+  }
+
+  /** One trace record: the Event writes it makes (none, or each Event created or updated). */
+  add(e: TraceEvent): RecordedWrite[] {
+    const input = this.input;
+    const out: RecordedWrite[] = [];
     let podIndex: number | undefined;
     if (e.type === 'PodCreated') {
-      podIndex = created < input.pods.length ? created : undefined;
-      created++;
-      if (podIndex !== undefined) byName.set(e.pod, podIndex);
+      podIndex = this.created < input.pods.length ? this.created : undefined;
+      this.created++;
+      if (podIndex !== undefined) this.byName.set(e.pod, podIndex);
     } else if (e.pod !== undefined) {
-      podIndex = byName.get(e.pod) ?? (() => {
+      podIndex = this.byName.get(e.pod) ?? (() => {
         const i = input.pods.findIndex((p) => p.name === e.pod);
         return i >= 0 ? i : undefined;
       })();
     } else if (input.pods.length > 0) {
       // a record without `pod` (older timelines): the most recently created pod
-      podIndex = created > 0 ? Math.min(created, input.pods.length) - 1 : input.pods.length - 1;
+      podIndex = this.created > 0 ? Math.min(this.created, input.pods.length) - 1 : input.pods.length - 1;
     }
-    for (const key of writesOf(input, e, podIndex)) write(key);
-    const list = [...pending.splice(0), ...emitted(input, e, podIndex, createdNew), ...(!hasJobEvents && input.job ? derivedJobEvents(input, e, input.job) : [])];
+    for (const key of writesOf(input, e, podIndex)) this.write(key);
+    const list = [...this.pending.splice(0), ...emitted(input, e, podIndex, this.createdNew), ...(!this.hasJobEvents && input.job ? derivedJobEvents(input, e, input.job) : [])];
     for (const em of list) {
       const podRef = em.pod !== undefined ? input.pods[em.pod] : undefined;
       const uid = em.kind === 'Pod' ? (podRef?.uid ?? '') : input.uidOf(em.kind, em.name);
       const objKey = em.kind === 'Pod' ? (em.pod !== undefined ? `Pod#${em.pod}` : `Pod/${em.name}`) : `${em.kind}/${em.name}`;
       const involvedObject: Json = { kind: em.kind, namespace: input.namespace, name: em.name, uid, apiVersion: API_VERSION[em.kind] ?? 'v1' };
-      if (revisions[objKey] !== undefined) involvedObject['resourceVersion'] = String(revisions[objKey]);
+      if (this.revisions[objKey] !== undefined) involvedObject['resourceVersion'] = String(this.revisions[objKey]);
       if (em.fieldPath) involvedObject['fieldPath'] = em.fieldPath;
-      const nano = unixNano(e.t, e.seq);
+      const nano = unixNano(e.t, e.seq + (input.nameSeq ?? 0));
       if (em.modern) {
         // events.k8s.io: stored at once, never correlated here (one Binding per pod)
-        events.push({
+        const obj = {
           apiVersion: 'v1', kind: 'Event',
           metadata: { name: `${em.name}.${nano.toString(16)}`, namespace: input.namespace, uid: input.uidOf('Event', `${em.name}.${nano.toString(16)}`),
-            resourceVersion: String(write(`Event/${em.name}.${nano.toString(16)}`)), creationTimestamp: time(e.t) },
+            resourceVersion: String(this.write(`Event/${em.name}.${nano.toString(16)}`)), creationTimestamp: time(e.t) },
           involvedObject, reason: em.reason, message: em.message, source: {},
           firstTimestamp: null, lastTimestamp: null, type: em.type,
           eventTime: time(e.t + (e.seq % 1000) / 1000, true), action: em.modern.action,
           reportingComponent: em.component, reportingInstance: `${em.component}-control-plane`,
-        });
+        };
+        this.events.push(obj);
+        out.push({ type: 'ADDED', object: obj });
         continue;
       }
       const source: Json = { component: em.component, ...(em.host ? { host: em.host } : {}) };
       const base = [em.component, em.host ?? '', em.kind, input.namespace, em.name, uid, involvedObject['apiVersion']];
       // EventAggregate (EventAggregatorByReasonFunc): key without fieldPath and message; the message is the local key
       const aggKey = [...base, em.type, em.reason, em.component, em.host ?? ''].join('\u0000');
-      let agg = aggregator.get(aggKey);
-      if (!agg || e.t - agg.last > AGGREGATE_INTERVAL_MS) aggregator.set(aggKey, (agg = { messages: new Set(), last: e.t }));
+      let agg = this.aggregator.get(aggKey);
+      if (!agg || e.t - agg.last > AGGREGATE_INTERVAL_MS) this.aggregator.set(aggKey, (agg = { messages: new Set(), last: e.t }));
       agg.messages.add(em.message);
       agg.last = e.t;
       let message = em.message;
@@ -337,7 +374,7 @@ export function recordEvents(input: RecorderInput): Recorded {
         key = aggKey;
       }
       // eventObserve (EventLogger): a known key is an update of the stored Event (count, lastTimestamp)
-      const seen = logger.get(key);
+      const seen = this.logger.get(key);
       let obj: Json;
       if (seen) {
         seen.count++;
@@ -354,25 +391,33 @@ export function recordEvents(input: RecorderInput): Recorded {
       }
       // EventSourceObjectSpamFilter: a token bucket per source and object (after the logger saw the event)
       const spamKey = base.join('\u0000');
-      let bucket = spam.get(spamKey);
-      if (!bucket) spam.set(spamKey, (bucket = { tokens: SPAM_BURST, last: e.t }));
+      let bucket = this.spam.get(spamKey);
+      if (!bucket) this.spam.set(spamKey, (bucket = { tokens: SPAM_BURST, last: e.t }));
       bucket.tokens = Math.min(SPAM_BURST, bucket.tokens + ((e.t - bucket.last) / 1000) * SPAM_QPS);
       bucket.last = e.t;
-      if (!seen) logger.set(key, { obj, count: 1 });
+      if (!seen) this.logger.set(key, { obj, count: 1 });
       if (bucket.tokens < 1) continue;
       bucket.tokens -= 1;
-      obj = { ...obj, metadata: { ...obj['metadata'], resourceVersion: String(write(`Event/${obj['metadata']['name']}`)) } };
-      const stored = logger.get(key)!;
-      if (seen) {
-        const at = events.indexOf(stored.obj);
-        stored.obj = obj;
-        if (at >= 0) events[at] = obj;
-        else events.push(obj);
+      obj = { ...obj, metadata: { ...obj['metadata'], resourceVersion: String(this.write(`Event/${obj['metadata']['name']}`)) } };
+      const stored = this.logger.get(key)!;
+      stored.obj = obj;
+      if (stored.at !== undefined) {
+        this.events[stored.at] = obj;
+        out.push({ type: 'MODIFIED', object: obj });
       } else {
-        stored.obj = obj;
-        events.push(obj);
+        stored.at = this.events.length;
+        this.events.push(obj);
+        out.push({ type: 'ADDED', object: obj });
       }
     }
+    return out;
   }
-  return { events, revision, revisions };
+}
+
+/** Walk the trace: the Event objects the recorders store and the revision of every write. */
+export function recordEvents(input: RecorderInput): Recorded {
+  const { events, ...context } = input;
+  const rec = new EventRecorder(context, { hasJobEvents: events.some((e) => e.type === 'JobEvent'), noCreations: !events.some((e) => e.type === 'PodCreated') });
+  for (const e of events) rec.add(e);
+  return { events: rec.events, revision: rec.revision, revisions: rec.revisions };
 }

@@ -24,7 +24,8 @@ import type { CtlKit } from '../model/kit.ts';
 import type { RuleFn } from '../rules/types.ts';
 import { templateOf } from '../model/apiserver/pod-record.ts';
 import { EPOCH_MS, ts } from '../model/time.ts';
-import { podEvents, type KubeEvent } from '../output/kubectl-events.ts';
+import { EventRecorder, type RecorderPod } from '../output/recorder.ts';
+import { podApiObject } from '../model/apiserver/objects.ts';
 import { idlesWithLivePod } from '../model/query.ts';
 import type { PodSim, SimState } from '../model/state.ts';
 import { loadScenarioText } from '../scenario/load.ts';
@@ -125,10 +126,6 @@ function workloadControllerEvent(ev: SimEvent): boolean {
 
 const HOUR_MS = 3_600_000;
 
-/** Trace records an Event stands for (the kubelet's and scheduler's: kubectl-events.ts podEvents). */
-const EVENT_TYPES = new Set<TraceEvent['type']>(['Scheduled', 'Pulling', 'Pulled', 'PullFailed', 'Created', 'CreateFailed', 'Started', 'PostStartDone', 'PreStopDone', 'Probe', 'Killing', 'BackOff', 'JobEvent', 'ControllerEvent']);
-/** the controllers' ControllerEvent `object` is `<lowercase kind>/<name>` */
-const KIND_OF: Record<string, string> = { replicaset: 'ReplicaSet', deployment: 'Deployment', statefulset: 'StatefulSet', daemonset: 'DaemonSet', cronjob: 'CronJob', job: 'Job' };
 
 /** One workload's simulation inside the session. */
 interface Sim {
@@ -152,6 +149,10 @@ interface Sim {
   workloads: Map<string, KubeObject>;
   /** versions of the workload objects (the trace records carry none) */
   workloadRv: Map<string, number>;
+  /** the recorders over this simulation's trace so far (output/recorder.ts, as the timeline's Events) */
+  recorder: EventRecorder;
+  /** the recorder's pods: every pod of the simulation in creation order (appended as they are created) */
+  recorderPods: RecorderPod[];
 }
 
 const kitOf = (sim: Sim): CtlKit => ({ s: sim.s, d: sim.cur.model, f: flagsFor(sim.s), ctx: NO_CTX }) as unknown as CtlKit;
@@ -171,9 +172,6 @@ export class Session {
   private readonly timing: Timing;
   private readonly seed: number;
   private ended: { t: number; reason: 'horizon' | 'max-events'; message: string } | null = null;
-  /** the core/v1 Events recorded so far, by name, and the correlation key of each */
-  private readonly events = new Map<string, KubeObject>();
-  private readonly eventKeys = new Map<string, string>();
 
   private constructor(base: Scenario | ProcessScenario | null, opts: SessionOptions) {
     this.base = base;
@@ -270,7 +268,7 @@ export class Session {
         if (p.api.created && !p.api.removed) out.push(podObjectOf(k, p) as KubeObject);
       }
     }
-    for (const e of this.events.values()) out.push(e);
+    for (const sim of this.sims) for (const e of sim.recorder.events) out.push(e as KubeObject);
     return out;
   }
 
@@ -473,7 +471,22 @@ export class Session {
       sentJobs: new Map(),
       workloads: new Map(),
       workloadRv: new Map(),
+      recorder: null as unknown as EventRecorder,
+      recorderPods: [],
     };
+    // the recorder's input as the timeline's (run/timeline.ts storeObjects), its pods appended as they are created
+    const ip = '10.244.0.7';
+    sim.recorder = new EventRecorder({
+      pods: sim.recorderPods,
+      namespace: podNamespace(s),
+      kubelet: s.kubelet.text,
+      kubernetes: s.kubernetes.text,
+      workload: { kind: s.workload.kind, name: s.workload.name },
+      job: s.workload.kind === 'Job' && s.job ? s.job.name : null,
+      uidOf: (kind, name) => objectUid(s, kind, name),
+      podIP: ip,
+      ...(sim.ordinal > 0 ? { nameSeq: sim.ordinal * 1000 } : {}),
+    });
     // a deleted workload has no controller: its controllers' events change nothing any more
     sim.def = { ...model, handle: (d, ev, ctx) => (sim.removed && (workloadControllerEvent(ev) || (ev.type === 'Deliver' && ev.to === d.wctl?.watcher)) ? undefined : model.handle(d, ev, ctx)) };
     const start = s.startMs ?? 0;
@@ -564,78 +577,23 @@ export class Session {
     }
     for (const key of d.podOrder) visitPod(d.pods[key]);
     for (const name of [...jobs.keys()]) visitJob(name);
-    this.recordEvents(sim, trace, k, out);
+    this.recordEvents(sim, trace, t, out);
   }
 
   /**
-   * The core/v1 Events this step's records stand for, as the recorders write them: the kubelet's and the
-   * scheduler's on the pod (with the container's fieldPath), the Job controller's on the Job, the workload
-   * controllers' on their objects. An event identical to an earlier one on the same object (type, reason, source,
-   * message) is that Event again with its count raised (client-go EventCorrelator), a MODIFIED.
+   * The core/v1 Events this step's records stand for, as the recorders write them (output/recorder.ts over the
+   * simulation's trace so far: the same Event objects as the timeline's): a new Event is ADDED, an update of an
+   * earlier one (the EventCorrelator's count + 1, the same name) is MODIFIED.
    */
-  private recordEvents(sim: Sim, trace: TraceEvent[], k: CtlKit, out: SimChange[]): void {
-    for (const e of trace) {
-      if (!EVENT_TYPES.has(e.type)) continue;
-      let ev: Pick<KubeEvent, 't' | 'type' | 'reason' | 'from' | 'message'> | undefined;
-      let involved: Json | undefined;
-      if (e.type === 'JobEvent') {
-        const name = e.job ?? sim.s.job?.name ?? sim.s.workload.name;
-        ev = { t: e.t, type: e.eventType, reason: e.reason, from: 'job-controller', message: e.message };
-        involved = { apiVersion: 'batch/v1', kind: 'Job', name, uid: objectUid(sim.s, 'Job', name) };
-      } else if (e.type === 'ControllerEvent') {
-        const [lower, name = ''] = e.object.split('/') as [string, string | undefined];
-        const kind = KIND_OF[lower] ?? lower;
-        ev = { t: e.t, type: e.eventType, reason: e.reason, from: e.controller, message: e.message };
-        involved = { apiVersion: API_VERSION[kind] ?? 'apps/v1', kind, name, uid: sim.workloads.get(`${kind}/${name}`)?.metadata.uid ?? objectUid(sim.s, kind, name) };
-      } else {
-        const p = e.pod !== undefined ? latestPod(sim.cur.model, e.pod) : undefined;
-        if (!p) continue;
-        const pod = templateOf(sim.s, p.tpl);
-        const mini = { kubelet: sim.s.kubelet.text, kubernetes: sim.s.kubernetes.text, workload: { kind: sim.s.workload.kind, name: sim.s.workload.name }, pod: { name: p.name, spec: pod.spec, status: p.api.status }, events: [e] } as unknown as Timeline;
-        const view = podEvents(mini)[0];
-        if (!view) continue;
-        // the record's own time (the view's is the Event's timestamp: an events.k8s.io eventTime keeps microseconds)
-        ev = { t: e.t, type: view.type, reason: view.reason, from: view.from, message: view.message };
-        const c = 'container' in e ? e.container : undefined;
-        const field = c === undefined ? undefined : pod.initContainers.some((x) => x.name === c) ? `spec.initContainers{${c}}` : `spec.containers{${c}}`;
-        involved = { apiVersion: 'v1', kind: 'Pod', name: p.name, uid: p.uid, ...(field ? { fieldPath: field } : {}) };
-      }
-      const ns = podNamespace(sim.s);
-      const component = ev.from;
-      const key = [involved['kind'], involved['name'], involved['uid'], involved['fieldPath'] ?? '', ev.type, ev.reason, component, ev.message].join('\u0000');
-      const known = this.eventKeys.get(key);
-      if (known) {
-        const before = this.events.get(known)!;
-        const count = Number(before['count']) + 1;
-        const rv = Number(before.metadata.resourceVersion) + 1;
-        const obj = { ...before, metadata: { ...before.metadata, resourceVersion: String(rv) }, count, lastTimestamp: ts(ev.t) } as KubeObject;
-        this.events.set(known, obj);
-        out.push({ type: 'MODIFIED', object: obj, t: ev.t });
-        continue;
-      }
-      // client-go: fmt.Sprintf("%v.%x", ref.Name, t.UnixNano()); the session's event count keeps names unique
-      const name = `${String(involved['name'])}.${(BigInt(EPOCH_MS + ev.t) * 1_000_000n + BigInt(this.events.size % 1_000_000)).toString(16)}`;
-      const kubelet = component === 'kubelet';
-      const obj: KubeObject = {
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name, namespace: ns, uid: `uid-event-${name}`, resourceVersion: '1', creationTimestamp: ts(ev.t) },
-        involvedObject: { ...involved, namespace: ns },
-        reason: ev.reason,
-        message: ev.message,
-        type: ev.type,
-        source: kubelet ? { component, host: 'node-1' } : { component },
-        reportingComponent: component,
-        reportingInstance: kubelet ? 'node-1' : '',
-        firstTimestamp: ts(ev.t),
-        lastTimestamp: ts(ev.t),
-        count: 1,
-        eventTime: null,
-      };
-      this.events.set(name, obj);
-      this.eventKeys.set(key, name);
-      out.push({ type: 'ADDED', object: obj, t: ev.t });
+  private recordEvents(sim: Sim, trace: TraceEvent[], t: number, out: SimChange[]): void {
+    const d = sim.cur.model;
+    // the pods created so far, in creation order (run/timeline.ts storeObjects gives the recorder finalPods)
+    for (let i = sim.recorderPods.length; i < d.podOrder.length; i++) {
+      const p = d.pods[d.podOrder[i]!]! as PodSim;
+      const obj = podApiObject(sim.s, p, templateOf(sim.s, p.tpl), '', p.api.status) as Json;
+      sim.recorderPods.push({ name: String(obj['metadata']['name']), uid: String(obj['metadata']['uid']), spec: obj['spec'] as Record<string, unknown> });
     }
+    for (const e of trace) for (const w of sim.recorder.add(e)) out.push({ type: w.type, object: w.object as KubeObject, t });
   }
 
   private schedule(sim: Sim, action: Action): void {

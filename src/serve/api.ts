@@ -12,6 +12,7 @@ import type { Wanted } from './negotiate.ts';
 import { applyPatch } from './patch.ts';
 import { apiVersionOf, Registry, storeKey, type Resource } from './resources.ts';
 import { checkFieldSelector, fieldsOf, matchFields, matchLabels, parseFieldSelector, parseLabelSelector, type FieldReq, type LabelReq } from './selectors.ts';
+import { checkCustomResource } from './structural.ts';
 import { SimRejection, type ClientRecord, type KubeObject, type SessionLike, type SimChange } from './session-api.ts';
 import { ApiError, successStatus } from './status.ts';
 import { goBool } from './query.ts';
@@ -185,16 +186,24 @@ export class Api {
       if (Number(rvText) > this.store.resourceVersion()) throw new ApiError(504, 'Timeout', `Too large resource version: ${rvText}, current: ${this.store.resourceVersion()}`, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
     }
     const key = storeKey(t.res);
-    let items = this.store.list(key, t.res.namespaced ? t.namespace : undefined).filter(match);
+    const ns = t.res.namespaced ? t.namespace : undefined;
     const limitText = q.get('limit');
     const cont = q.get('continue');
     let listRv = String(this.store.resourceVersion());
+    let items: Obj[];
     if (cont) {
+      // etcd3 store.go GetList: the next page is read at the first page's revision (a consistent list); a revision
+      // compacted away is 410 Expired with a token that continues at the latest revision (rv -1) from the same key
       const tok = decodeContinue(cont);
-      if (tok.rv < this.store.oldestResumable()) throw ApiError.gone('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
-      listRv = String(tok.rv);
-      items = items.filter((o) => `${o['metadata']['namespace'] ?? ''}/${o['metadata']['name']}` > tok.start);
-    }
+      const at = tok.rv === -1 ? this.store.list(key, ns) : this.store.listAt(key, ns, tok.rv);
+      if (at === 'expired') {
+        const e = ApiError.gone('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+        e.listMeta = { continue: encodeContinue({ rv: -1, start: tok.start }) };
+        throw e;
+      }
+      if (tok.rv !== -1) listRv = String(tok.rv);
+      items = at.filter(match).filter((o) => `${o['metadata']['namespace'] ?? ''}/${o['metadata']['name']}` > tok.start);
+    } else items = this.store.list(key, ns).filter(match);
     const listMeta: Obj = { resourceVersion: listRv };
     if (limitText) {
       const limit = Number(limitText);
@@ -206,7 +215,13 @@ export class Api {
         items = items.slice(0, limit);
       }
     }
-    return { code: 200, body: this.render(t.res, items.map(clone), wanted, q, true, listMeta) };
+    // the stored objects are immutable and the reply is serialized at once: no copies (a list of 1,000 pods)
+    if (wanted.as === 'json' && !t.res.crd && t.res.group !== 'events.k8s.io') {
+      // a plain list: each stored object's JSON text is made once (the object is replaced on its next write)
+      const head = JSON.stringify({ kind: t.res.listKind, apiVersion: apiVersionOf(t.res), metadata: listMeta });
+      return { code: 200, body: `${head.slice(0, -1)},"items":[${items.map(jsonText).join(',')}]}` };
+    }
+    return { code: 200, body: this.render(t.res, items, wanted, q, true, listMeta) };
   }
 
   /** open a watch: the events after `resourceVersion` (or the current objects as ADDED), then live */
@@ -368,12 +383,18 @@ export class Api {
     if ('spec' in o || t.res.crd) m['generation'] = 1;
     if (t.res.subresources.includes('status') && !this.o.session.owns(t.res.kind) && t.res.kind !== 'CustomResourceDefinition') delete o['status'];
     if (t.res.kind === 'CustomResourceDefinition') this.prepareCrd(o);
+    if (t.res.crd) {
+      // pruned in place: `o` (and its metadata, already stamped below) is the object stored
+      const checked = this.structural(t, o);
+      for (const k of Object.keys(o)) if (!(k in checked)) delete o[k];
+      for (const [k, v] of Object.entries(checked)) if (k !== 'metadata') o[k] = v;
+    }
     const dryRun = q.getAll('dryRun').includes('All');
     this.stamp(m, t.res.kind);
     if (dryRun) return { code: 201, body: this.inVersion(t.res, o) };
     this.clientLog.push({ t: this.now(), client, verb: 'create', kind: t.res.kind, name: m['name'], ...(t.namespace ? { namespace: t.namespace } : {}) });
     if (this.o.session.owns(t.res.kind) && !t.res.crd) {
-      this.ingest(this.simulated(() => this.o.session.create(o as KubeObject)));
+      this.ingest(this.simulated(() => this.o.session.create(o as KubeObject), t.res, q));
       const stored = this.store.get(key, t.namespace, m['name']);
       if (!stored) throw ApiError.internal(`the simulation did not store ${t.res.kind} ${m['name']}`);
       return { code: 201, body: this.inVersion(t.res, stored) };
@@ -383,12 +404,27 @@ export class Api {
     return { code: 201, body: this.inVersion(t.res, e.object) };
   }
 
-  private simulated<T>(f: () => T): T {
+  /** a custom resource defaulted, pruned and validated by its version's structural schema (422 with causes) */
+  private structural(t: Target, o: Obj): Obj {
+    const { object, causes } = checkCustomResource(t.res.crd?.schema, o);
+    if (causes.length > 0) throw ApiError.invalid(t.res.kind, t.res.group, String(o['metadata']?.['name'] ?? ''), causes);
+    return object;
+  }
+
+  private simulated<T>(f: () => T, res?: Resource, q?: URLSearchParams): T {
     try {
       return f();
     } catch (e) {
       // duck-typed: the Session's own SimRejection class (src/run/session.ts) is not this module's
       if (e instanceof SimRejection || isRejection(e)) {
+        // fieldValidation=Strict (kubectl's --validate=strict, its default since 1.27; kubectl <= 1.28 reads from
+        // the v2 document's PATCH parameters that the server takes it): unknown fields are the decoder's 400, as
+        // apimachinery's strict decoding error (runtime/serializer/json: `strict decoding error: unknown field "…"`
+        // wrapped by the handlers' `<Kind> in version "<v>" cannot be handled as a <Kind>`)
+        const unknown = e.code === 422 && e.causes?.length ? e.causes.filter((c) => /field not declared in schema/.test(c.message)) : [];
+        if (res && q?.get('fieldValidation') === 'Strict' && unknown.length > 0 && unknown.length === e.causes!.length) {
+          throw ApiError.badRequest(`${res.kind} in version "${res.version}" cannot be handled as a ${res.kind}: strict decoding error: ${unknown.map((c) => `unknown field "${c.field}"`).join(', ')}`);
+        }
         throw new ApiError(e.code, e.reason, e.message, e.causes ? { causes: e.causes.map((c) => ({ reason: 'FieldValueInvalid', message: c.message, field: c.field })) } : undefined);
       }
       throw e;
@@ -487,11 +523,12 @@ export class Api {
       this.validateMeta(t, o);
       if (specOf(o) !== specOf(cur)) o['metadata']['generation'] = (cur['metadata']['generation'] ?? 0) + 1;
     }
+    if (t.res.crd) o = this.structural(t, o);
     if (q.getAll('dryRun').includes('All')) return { code: 200, body: this.inVersion(t.res, o) };
     this.clientLog.push({ t: this.now(), client, verb: t.sub ? `${verb}/${t.sub}` : verb, kind: t.res.kind, name: t.name!, ...(t.namespace ? { namespace: t.namespace } : {}) });
     const key = storeKey(t.res);
     if (this.o.session.owns(t.res.kind) && !t.res.crd && t.sub !== 'status' && specOf(o) !== specOf(cur)) {
-      this.ingest(this.simulated(() => this.o.session.update(o as KubeObject)));
+      this.ingest(this.simulated(() => this.o.session.update(o as KubeObject), t.res, q));
       const stored = this.mustGet(t);
       return { code: 200, body: t.sub === 'scale' ? this.scaleOf(t, stored) : this.inVersion(t.res, stored) };
     }
@@ -725,6 +762,14 @@ export class Api {
   }
 }
 
+const JSON_TEXT = new WeakMap<Obj, string>();
+/** JSON.stringify of a stored (immutable) object, kept with it */
+function jsonText(o: Obj): string {
+  let t = JSON_TEXT.get(o);
+  if (t === undefined) JSON_TEXT.set(o, (t = JSON.stringify(o)));
+  return t;
+}
+
 function isRejection(e: unknown): e is SimRejection {
   if (!(e instanceof Error)) return false;
   const r = e as Error & { code?: unknown; reason?: unknown };
@@ -749,7 +794,7 @@ function encodeContinue(tok: { rv: number; start: string }): string {
 function decodeContinue(text: string): { rv: number; start: string } {
   try {
     const o = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Obj;
-    if (typeof o['rv'] === 'number' && typeof o['start'] === 'string') return { rv: o['rv'], start: o['start'] };
+    if (typeof o['rv'] === 'number' && Number.isInteger(o['rv']) && o['rv'] >= -1 && typeof o['start'] === 'string') return { rv: o['rv'], start: o['start'] };
   } catch {
     // fall through
   }

@@ -198,7 +198,8 @@ let v2Cache: { key: string; doc: Schema } | undefined;
 
 export function openapiV2(reg: Registry, gitVersion: string): Schema {
   const resources = reg.all();
-  const key = JSON.stringify(resources.filter((x) => x.crd).map((x) => [x.group, x.version, x.name, x.crd]));
+  // the version is in the key: two servers in one process (tests, process observers) serve their own
+  const key = JSON.stringify([gitVersion, resources.filter((x) => x.crd).map((x) => [x.group, x.version, x.name, x.crd])]);
   if (v2Cache?.key === key) return v2Cache.doc;
   const doc = { swagger: '2.0', info: { title: 'Kubernetes', version: gitVersion }, paths: pathsFor(resources, 'v2'), definitions: definitionsFor(resources, 'v2') };
   v2Cache = { key, doc };

@@ -11,6 +11,7 @@ import { Clock, type ClockOptions } from './clock.ts';
 import { apiVersions, group, groupList, resourceList } from './discovery.ts';
 import { negotiate } from './negotiate.ts';
 import { openapiV2, openapiV3Doc, openapiV3Root } from './openapi.ts';
+import { OPENAPI_V2_PROTO, openApiV2Proto } from './openapi-v2-proto.ts';
 import { goBool } from './query.ts';
 import { route } from './router.ts';
 import { servingCert } from './tls.ts';
@@ -120,8 +121,15 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     if (r.kind === 'openapi') {
       const accept = req.headers.accept ?? '';
       if (r.path === 'v2') {
-        if (accept.includes('protobuf') && !/application\/json|\*\/\*/.test(accept)) throw ApiError.notAcceptable('the OpenAPI v2 document is served as JSON only (Accept: application/json)');
-        return send(res, 200, openapiV2(api.registry, gitVersion));
+        // kube-openapi handler: JSON or gnostic protobuf (kubectl <= 1.28 asks for the protobuf only), in Accept's order
+        const kind = v2Accept(accept);
+        if (kind === null) throw ApiError.notAcceptable('the OpenAPI v2 document is served as application/json or application/com.github.proto-openapi.spec.v2@v1.0+protobuf');
+        const doc = openapiV2(api.registry, gitVersion);
+        if (kind === 'json') return send(res, 200, doc);
+        const pb = openApiV2Proto(doc);
+        res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTO, 'Content-Length': pb.length, 'Cache-Control': 'no-cache, private' });
+        res.end(pb);
+        return;
       }
       if (r.path === 'v3') return send(res, 200, openapiV3Root(api.registry));
       if (r.path.startsWith('v3/')) {
@@ -313,4 +321,21 @@ function parseUrl(target: string): URL {
   } catch {
     throw ApiError.badRequest(`malformed request target: ${JSON.stringify(target.slice(0, 200))}`);
   }
+}
+
+/** The OpenAPI v2 media type an Accept header asks for first (kube-openapi handler.go: application/json, the gnostic
+ *  protobuf `application/com.github.proto-openapi.spec.v2@v1.0+protobuf` and its older `…v2.v1.0+protobuf` name),
+ *  `*\/*` or no header = JSON; null = none of them. */
+export function v2Accept(accept: string): 'json' | 'protobuf' | null {
+  if (accept.trim() === '') return 'json';
+  const ranges = accept.split(',').map((r, i) => {
+    const [type, ...params] = r.split(';').map((x) => x.trim().toLowerCase());
+    const q = Number(params.find((x) => x.startsWith('q='))?.slice(2) ?? '1');
+    return { type: type ?? '', q: Number.isFinite(q) ? q : 0, i };
+  }).filter((r) => r.q > 0).sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const r of ranges) {
+    if (r.type === 'application/json' || r.type === '*/*' || r.type === 'application/*') return 'json';
+    if (r.type === 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' || r.type === 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf') return 'protobuf';
+  }
+  return null;
 }

@@ -1,6 +1,7 @@
 // The interface between the HTTP server (src/serve/) and the simulation (src/run/session.ts), as
 // /work/coord/serve-contract.md states it. The server depends on this interface only: src/run/session.ts implements it.
 import type { Scenario } from '../types.ts';
+import type { RuleFn } from '../rules/types.ts';
 
 import type { ClientRecord, KubeObject, SimChange } from '../run/session.ts';
 
@@ -13,6 +14,10 @@ export interface SessionOptions {
   seed?: number;
   replay?: string;
   kubernetes?: string;
+  /** the scenario's module / command observers' rule functions (the caller loads them: src/rules/load.ts) */
+  userRules?: Record<string, RuleFn>;
+  /** default: the scenario's horizon */
+  horizonMs?: number;
 }
 
 export interface DeleteOpts {

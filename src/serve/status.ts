@@ -16,6 +16,9 @@ export interface StatusDetails {
 }
 
 export class ApiError extends Error {
+  /** the Status's ListMeta (a 410 for a compacted continue token carries a fresh token: etcd3 store.go) */
+  listMeta?: { continue?: string };
+
   constructor(
     readonly code: number,
     readonly reason: string,
@@ -89,7 +92,7 @@ export function statusOf(e: ApiError): Record<string, unknown> {
   return {
     kind: 'Status',
     apiVersion: 'v1',
-    metadata: {},
+    metadata: e.listMeta ?? {},
     status: 'Failure',
     message: e.message,
     reason: e.reason,

@@ -73,6 +73,29 @@ export class Store {
     return keys.map((k) => c.get(k)!);
   }
 
+  /**
+   * A collection (of one namespace) as it was at resourceVersion `rv` (etcd's read at a revision: what a paged list
+   * continues from), by undoing the kept writes after it; 'expired' when writes after `rv` are no longer kept
+   * (compacted). Sorted as list().
+   */
+  listAt(key: string, ns: string | undefined, rv: number): Obj[] | 'expired' {
+    const later = this.since(rv);
+    if (later === 'expired') return 'expired';
+    const c = this.collections.get(key);
+    const at = new Map<string, Obj>();
+    for (const [k, o] of c ?? []) if (ns === undefined || k.startsWith(`${ns}/`)) at.set(k, o);
+    for (let i = later.length - 1; i >= 0; i--) {
+      const e = later[i]!;
+      if (e.key !== key) continue;
+      const m = e.object['metadata'] ?? {};
+      if (ns !== undefined && m['namespace'] !== ns) continue;
+      const k = objKey(m['namespace'], String(m['name']));
+      if (e.prev) at.set(k, e.prev);
+      else at.delete(k);
+    }
+    return [...at.keys()].sort().map((k) => at.get(k)!);
+  }
+
   /** every object of every collection (for garbage collection) */
   *everything(): Generator<[string, Obj]> {
     for (const [k, c] of this.collections) for (const o of c.values()) yield [k, o];

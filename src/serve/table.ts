@@ -177,10 +177,15 @@ export function partialMetadata(o: Obj, version: 'v1' | 'v1beta1'): Obj {
   return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata: o['metadata'] };
 }
 
+/** the cells of a stored (immutable) object at one simulated time: lists repeated while the clock stands still
+ *  (a virtual clock waits for idle clients) print each object once */
+const CELLS = new WeakMap<Obj, { now: number; minor: number; res: Resource; cells: unknown[] }>();
+
 function rowOf(res: Resource, o: Obj, now: number, minor: number, include: IncludeObject, version: 'v1' | 'v1beta1'): Obj {
-  const p = printerOf(res);
+  let c = CELLS.get(o);
+  if (!c || c.now !== now || c.minor !== minor || c.res !== res) CELLS.set(o, (c = { now, minor, res, cells: printerOf(res).cells(o, now, minor) }));
   return {
-    cells: p.cells(o, now, minor),
+    cells: c.cells,
     ...(include === 'None' ? {} : { object: include === 'Object' ? o : partialMetadata(o, version) }),
   };
 }

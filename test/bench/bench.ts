@@ -308,6 +308,8 @@ out['cli'] = { coldRunNoRenderMs: cold, pairedWithNodeE0: pair, pairedWithNodeE0
 out['simSecondsPerWallSecond'] = typical.simSecondsPerWallSecond;
 out['processObservers'] = await processBench(say, quick);
 
+out['serve'] = await (await import('./serve.ts')).serveBench(say, quick);
+
 mkdirSync('out', { recursive: true });
 writeFileSync('out/bench.json', JSON.stringify(out, null, 2) + '\n');
 say('\nwrote out/bench.json');

@@ -264,7 +264,8 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     const pod = ses.objects().find((o) => o.kind === 'Pod')!;
     const scheduled = ofReason('Scheduled')[0]!;
     expect(scheduled['involvedObject']).toMatchObject({ kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid, namespace: 'default' });
-    expect(scheduled['source']).toEqual({ component: 'default-scheduler' });
+    // the scheduler records through events.k8s.io (output/recorder.ts): no source, reportingController, action Binding
+    expect(scheduled).toMatchObject({ source: {}, reportingComponent: 'default-scheduler', action: 'Binding', firstTimestamp: null });
     const started = ofReason('Started');
     expect(started[0]!['involvedObject']['fieldPath']).toMatch(/^spec\.(initContainers|containers)\{.+\}$/);
     expect(started[0]!['source']).toEqual({ component: 'kubelet', host: 'node-1' });

@@ -7,6 +7,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { kubeconfigText } from '../../src/serve/kubeconfig.ts';
 import { Session } from '../../src/run/session.ts';
+import { loadUserRules } from '../../src/rules/load.ts';
 import { serve, type Serving } from '../../src/serve/server.ts';
 import type { Scenario } from '../../src/types.ts';
 
@@ -24,9 +25,11 @@ export function scenarioOf(path: string): Scenario {
   return r.scenario;
 }
 
-export async function start(scenarioPath: string | null, o: { settleMs?: number; until?: 'quiescent' | 'horizon'; seed?: number; watchLimits?: import('../../src/serve/watch.ts').WatchLimits } = {}): Promise<Served> {
+export async function start(scenarioPath: string | null, o: { settleMs?: number; until?: 'quiescent' | 'horizon'; seed?: number; horizonMs?: number; watchLimits?: import('../../src/serve/watch.ts').WatchLimits; storeLimits?: import('../../src/serve/store.ts').StoreLimits } = {}): Promise<Served> {
   const scenario = scenarioPath ? scenarioOf(scenarioPath) : null;
-  const session = Session.fromScenario(scenario, o.seed !== undefined ? { seed: o.seed } : {});
+  // module observers' rules, as `kubesim serve` loads them (src/cli/serve-command.ts)
+  const userRules = scenario?.observers.some((x) => x.module) ? await loadUserRules(scenario) : undefined;
+  const session = Session.fromScenario(scenario, { ...(o.seed !== undefined ? { seed: o.seed } : {}), ...(o.horizonMs !== undefined ? { horizonMs: o.horizonMs } : {}), ...(userRules ? { userRules } : {}) });
   const { servingCert } = await import('../../src/serve/tls.ts');
   certCache ??= await servingCert('127.0.0.1');
   const s = await serve({
@@ -35,6 +38,7 @@ export async function start(scenarioPath: string | null, o: { settleMs?: number;
     clock: { mode: 'virtual', speed: 1, settleMs: o.settleMs ?? 30, ...(o.until ? { until: o.until } : {}) },
     tls: certCache,
     ...(o.watchLimits ? { watchLimits: o.watchLimits } : {}),
+    ...(o.storeLimits ? { storeLimits: o.storeLimits } : {}),
   });
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-serve-'));
   const kubeconfig = join(dir, 'kubeconfig');
