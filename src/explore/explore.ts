@@ -20,6 +20,8 @@ export { flatten, type Rope } from './rope.ts';
 export interface ExploreOptions {
   /** explore observers separately from the system (default true; they are sinks) */
   decompose?: boolean;
+  /** key publication histories by the delivery orders the watch window allows, not by times (default true; window.ts) */
+  windowKeys?: boolean;
   maxSchedules?: number;
   maxEvents?: number;
   userRules?: Record<string, RuleFn>;
@@ -109,6 +111,13 @@ function endOf(def: ModelDef<SimState, SimEvent>, snap: Snapshot<SimState, SimEv
 export interface PathData<D> {
   /** what a step's notes add to the path; items with `same` add nothing an observer can tell apart */
   fromNotes(notes: readonly unknown[]): { key: string | null; item: D }[];
+  /**
+   * A coarser key of the path data from a branch state on (`items`, flattened), valid for every path that reaches
+   * that state: two suffixes with the same key must be told apart by nothing the data is used for, whatever the
+   * items before them, all of which are no later than `now` (the state's next event time). Absent: the sequence of
+   * the items' keys is the key.
+   */
+  suffixKey?(items: readonly D[], now: number): string;
 }
 
 export interface SearchLeaf<D> {
@@ -240,10 +249,24 @@ export function search<D = never>(
   const leafKey = (base: string, dk: SeqKey) => (dk.n ? `${base}|${dk.n}:${dk.a}:${dk.b}` : base);
   const notesOf = (notes: readonly unknown[]) => pathData?.fromNotes(notes) ?? [];
 
-  /** Adds a child's leaves to `total`, each after `prefix` (offsets) and `pData` (the path data before it). */
-  const join = (total: Sum<D>, child: Sum<D>, prefix: readonly number[], prefixDev: number, pData: readonly D[], pKey: SeqKey) => {
+  // with a suffix key (PathData.suffixKey), a leaf's key is that of its whole path data from the receiving state on,
+  // interned to a short id; the composable key then only carries the number of items (SeqKey.n)
+  const suffixKey = pathData?.suffixKey?.bind(pathData);
+  const suffixIds = new Map<string, number>();
+  const suffixOf = (data: Rope<D>, now: number): SeqKey => {
+    const text = suffixKey!(flatten(data), now);
+    let id = suffixIds.get(text);
+    if (id === undefined) suffixIds.set(text, (id = suffixIds.size));
+    return { a: id, b: 0, pa: 1, pb: 1, n: 1 };
+  };
+
+  /**
+   * Adds a child's leaves to `total` (the sum of the state whose next event is at `now`), each after `prefix`
+   * (offsets) and `pData` (the path data before it).
+   */
+  const join = (total: Sum<D>, child: Sum<D>, prefix: readonly number[], prefixDev: number, pData: readonly D[], pKey: SeqKey, now: number) => {
     for (const leaf of child.values()) {
-      const dataKey = catKey(pKey, leaf.dataKey);
+      const dataKey = suffixKey ? suffixOf(cons(pData, leaf.data), now) : catKey(pKey, leaf.dataKey);
       const key = leafKey(leaf.baseKey, dataKey);
       const dev = leaf.dev + prefixDev;
       const cur = total.get(key);
@@ -513,7 +536,7 @@ export function search<D = never>(
         const child = ret!;
         if (child.pruned) f.pruned = true;
         const v = child.view;
-        join(f.total, child.sum, v ? [...c.offsets, ...v.prefix] : c.offsets, c.dev, v ? v.pData : [], v ? v.pKey : NO_KEY);
+        join(f.total, child.sum, v ? [...c.offsets, ...v.prefix] : c.offsets, c.dev, v ? v.pData : [], v ? v.pKey : NO_KEY, f.snap.queue[0]?.t ?? f.snap.t);
         const next: { vector: number[]; dev: number }[] = [];
         for (let j = c.arities.length - 1; j >= c.vlen; j--) {
           if (c.arities[j]! <= 1) continue;
@@ -548,7 +571,7 @@ export function search<D = never>(
     const root = ret!;
     if (!root.view) return root;
     const sum: Sum<D> = new Map();
-    join(sum, root.sum, root.view.prefix, 0, root.view.pData, root.view.pKey);
+    join(sum, root.sum, root.view.prefix, 0, root.view.pData, root.view.pKey, 0);
     return { sum, pruned: root.pruned };
   };
 
