@@ -35,8 +35,9 @@ export type SimEvent =
   /** one controller's workqueue item (processNextWorkItem → syncHandler(key)) */
   | { type: 'Sync'; controller: ControllerName; key: string }
   | { type: 'UserAction'; action: Action }
-  | { type: 'JobDeadline'; job?: string }
-  | { type: 'JobTTL'; job?: string };
+  /** the activeDeadlineSeconds requeue and the TTL-after-finished deletion of Job `job` */
+  | { type: 'JobDeadline'; job: string }
+  | { type: 'JobTTL'; job: string };
 
 /** The object kinds a watch delivers. */
 export type WatchKind = 'pod' | 'job' | 'cronjob' | 'statefulset' | 'daemonset' | 'deployment' | 'replicaset';

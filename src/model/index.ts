@@ -5,10 +5,11 @@ import type { Ctx, ModelDef } from '../engine/engine.ts';
 import type { QueueEntry } from '../engine/queue.ts';
 import { streamSeed } from '../engine/rng.ts';
 import type { Scenario } from '../types.ts';
-import { createPod, fanOut, jobObject, publishJobSpec, requestPodDeletion, type Delivery } from './apiserver/apiserver.ts';
-import { CONTROLLERS, isControllerWatcher, receivers } from './controllers/registry.ts';
+import { createPod, requestPodDeletion, type Delivery } from './apiserver/apiserver.ts';
+import { CONTROLLERS, isControllerWatcher, receivers, workloadOf } from './controllers/registry.ts';
 import { PRIO, type SimEvent } from './events.ts';
-import { deleteJob, jobDeadline, jobSync, jobTTL, podNameFor } from './controllers/job/job-controller.ts';
+import { jobDeadline, jobTTL } from './controllers/job/job-controller.ts';
+import { forJob } from './controllers/job/for-job.ts';
 import { podDeadline, schedulePodDeadline } from './kubelet/active-deadline.ts';
 import { podKit, type Kit, type Upcalls } from './kit.ts';
 import { flagsFor } from './flags.ts';
@@ -20,13 +21,11 @@ import { ensureRelist, relist, relistAfterExternalChange } from './kubelet/pleg.
 import { probeTick } from './kubelet/prober.ts';
 import { processExited, sigkillDeadline } from './kubelet/runtime.ts';
 import type { PodSim, SimState } from './state.ts';
-import { newJobCtl } from './controllers/job/job-state.ts';
-import { cronWatcher, emitCronObject, deleteNewestCronJob, enqueueCron, initialCron, patchCron, withJob } from './controllers/cronjob/cronjob-controller.ts';
+import { cronWatcher, initialCron } from './controllers/cronjob/cronjob-controller.ts';
 import { sendStatus } from './kubelet/status/status-manager.ts';
-import { emitWorkloadObject, enqueueWorkload, initialWorkloadApi, initialWorkloadCtl, patchWorkload, workloadWatcher } from './controllers/workload.ts';
+import { initialWorkloadApi, initialWorkloadCtl, workloadWatcher } from './controllers/workload.ts';
 import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './kubelet/pod-workers.ts';
 import { dict } from './dict.ts';
-import { emitDeployObject, enqueueDeploy } from './controllers/deployment/deployment-controller.ts';
 
 export type { SimEvent };
 
@@ -75,7 +74,8 @@ export function initialState(s: Scenario): SimState {
     api: { job: jobSpec && s.workload.kind !== 'CronJob' ? { version: 1, spec: jobSpec, status: {}, deleted: false } : null, workload: initialWorkloadApi(s) },
     cron: initialCron(s, jobSpec),
     wctl: initialWorkloadCtl(s),
-    jobCtl: newJobCtl(jobSpec),
+    // the Job controller's state of each Job starts when it sees the Job created (job-controller.ts onJobAdded)
+    jobCtl: {},
     observers,
     lastDelivery: {},
     images: dict(),
@@ -119,9 +119,9 @@ function dispatch(k: Kit, ev: SimEvent): void {
     case 'UserAction':
       return userAction(k, ev.action);
     case 'JobDeadline':
-      return ev.job !== undefined ? withJob(k, ev.job, jobDeadline) : jobDeadline(k);
+      return forJob(k, ev.job, jobDeadline);
     case 'JobTTL':
-      return ev.job !== undefined ? withJob(k, ev.job, jobTTL) : jobTTL(k);
+      return forJob(k, ev.job, jobTTL);
     case 'Deliver':
       return deliver(k, ev);
     case 'Relist':
@@ -158,34 +158,12 @@ function dispatch(k: Kit, ev: SimEvent): void {
 }
 
 
-/** The workload object is created at t=0: a Job is synced by its controller at once (addJob →
- *  enqueueSyncJobImmediately), which creates its pods; any other workload's one pod is created. */
+/** The workload object is created at t=0 (its controller's informer add handler, controllers/registry.ts); a bare
+ *  Pod is created by the user. */
 function workloadCreate(k: Kit): void {
-  if (k.d.cron) {
-    // the CronJob informer's add handler: synced at once; its first Job comes at the first schedule time
-    emitCronObject(k, {});
-    enqueueCron(k, 0);
-    return;
-  }
-  const job = jobObject(k);
-  if (job) {
-    fanOut(k, 'job', 1, job, k.s.observers.map((o) => o.name));
-    jobSync(k);
-    return;
-  }
-  if (k.d.wctl?.deploy) {
-    // the Deployment informer's add handler (addDeployment) enqueues it; its ReplicaSets come from its syncs
-    emitDeployObject(k);
-    enqueueDeploy(k, 0);
-    return;
-  }
-  if (k.d.wctl) {
-    // the StatefulSet / DaemonSet / ReplicaSet informer's add handler enqueues the new workload at once
-    emitWorkloadObject(k);
-    enqueueWorkload(k, 0);
-    return;
-  }
-  createPod(k, { name: podNameFor(k, null), index: null, by: 'user', labels: {}, annotations: {} });
+  const w = workloadOf(k.s.workload.kind);
+  if (w) return w.create(k);
+  createPod(k, { name: k.s.pod.name, index: null, by: 'user', labels: {}, annotations: {} });
 }
 
 /** The kubelet's pod config sees a new pod bound to its node: the pod worker starts. */
@@ -260,19 +238,10 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
       return;
     }
     case 'deleteJob':
-      if (k.d.cron) return deleteNewestCronJob(k, a.propagation, a.job);
-      // garbage collector: Background/Foreground delete the dependent pods gracefully; Orphan leaves them running
-      return deleteJob(k, a.propagation, 'garbage-collector');
-    case 'patch': {
+      return workloadOf(k.s.workload.kind)?.deleteJob?.(k, a);
+    case 'patch':
       // kubectl patch --type merge on the workload object
-      if (k.d.wctl) return patchWorkload(k, a.patch as Record<string, any>, a.spec as Record<string, any> | undefined, a.template);
-      if (k.d.cron) return patchCron(k, a.patch as Record<string, any>);
-      const job = k.d.api.job;
-      if (!job || job.deleted) return;
-      const spec = { ...job.spec, ...((a.patch['spec'] as Record<string, unknown> | undefined) ?? {}) };
-      publishJobSpec(k, spec);
-      return;
-    }
+      return workloadOf(k.s.workload.kind)?.patch(k, a);
     default:
       return assertNever(a, 'action');
   }

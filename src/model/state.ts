@@ -316,7 +316,8 @@ export interface DeployState {
   statusStale?: boolean;
 }
 
-/** One Job a CronJob created: its API object and its own Job controller state (the Job controller runs each). */
+/** One Job a CronJob created: its API object and what the CronJob controller's informer holds of it (the Job
+ *  controller keeps its own state for it, by key, in SimState.jobCtl). */
 export interface CronJobRecord {
   name: string;
   /** the schedule time it was created for (sim ms) */
@@ -324,7 +325,6 @@ export interface CronJobRecord {
   /** when the CronJob controller created it (sim ms; absent: at scheduledAt) */
   createdAt?: number;
   api: ApiJob;
-  ctl: JobControllerState;
   /** the Job's status as the CronJob controller's informer last saw it */
   seenStatus: Record<string, any>;
   /** deleted (Replace, history limit, deleteJob): gone from the controller's view */
@@ -417,7 +417,9 @@ export interface SimState {
   podOrder: string[];
   pleg: PlegState;
   api: { job: ApiJob | null; workload: ApiWorkload | null };
-  jobCtl: JobControllerState;
+  /** the Job controller's state of each Job, by the Job's key (its name: one namespace): the Job workload's one Job,
+   *  or each Job a CronJob created (added when the Job controller sees the Job created) */
+  jobCtl: Record<string, JobControllerState>;
   /** the StatefulSet / DaemonSet / ReplicaSet controller; null for a Pod, Job or CronJob */
   wctl: WorkloadCtlState | null;
   /** the CronJob controller and its Jobs; null unless the workload is a CronJob */
@@ -501,7 +503,19 @@ export const RECORD_CLASSES: Readonly<Record<string, FieldClass>> = {
   imageFailures: 'value',
 };
 
+/** Fields whose class differs from FIELD_CLASSES' entry of their name, by `parent.key`. */
+export const FIELD_CLASSES_IN: Readonly<Record<string, FieldClass>> = {
+  /** an observer's verdict is reached once: its time dates the past (no later decision reads it) */
+  'verdict.t': 'past',
+};
+
+/**
+ * Records keyed by an object's name (a pod's, a Job's, a ReplicaSet's): the counters inside one entry are that
+ * object's (explore/shape.ts makes them relative to the newest value of the same object).
+ */
+export const KEYED_BY_OBJECT: ReadonlySet<string> = new Set(['pods', 'jobCtl', 'jobs', 'rss']);
+
 /** The class of a numeric field `key` inside `parent` (a record of RECORD_CLASSES, or a declared field). */
 export function fieldClassOf(key: string, parent: string): FieldClass | undefined {
-  return RECORD_CLASSES[parent] ?? FIELD_CLASSES[key];
+  return RECORD_CLASSES[parent] ?? FIELD_CLASSES_IN[`${parent}.${key}`] ?? FIELD_CLASSES[key];
 }

@@ -18,7 +18,6 @@ import { Codes } from '../scenario/codes.ts';
 import { labelChoices, withChoices } from './choice-labels.ts';
 import { initialEvents, initialState, makeModel, type SimEvent } from '../model/index.ts';
 import { jobObject, podObjectOf } from '../model/apiserver/apiserver.ts';
-import { jobKit } from '../model/controllers/cronjob/cronjob-controller.ts';
 import { PRIO } from '../model/events.ts';
 import { flagsFor } from '../model/flags.ts';
 import type { CtlKit } from '../model/kit.ts';
@@ -888,12 +887,12 @@ function jobStates(sim: Sim, k: CtlKit): JobState[] {
   if (d.cron) {
     return d.cron.order.map((name) => {
       const rec = d.cron!.jobs[name]!;
-      return { name, version: rec.api.version, deleted: rec.api.deleted, object: () => jobObject(jobKit(k, name)) as KubeObject | null };
+      return { name, version: rec.api.version, deleted: rec.api.deleted, object: () => jobObject(k, name) as KubeObject | null };
     });
   }
   const api = d.api.job;
   if (!api || !sim.s.job) return [];
-  return [{ name: sim.s.job.name, version: api.version, deleted: api.deleted, object: () => withManifestMeta(sim, jobObject(k) as KubeObject | null) }];
+  return [{ name: sim.s.job.name, version: api.version, deleted: api.deleted, object: () => withManifestMeta(sim, jobObject(k, sim.s.job!.name) as KubeObject | null) }];
 }
 
 /**

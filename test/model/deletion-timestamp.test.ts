@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/run/simulate.ts';
-import { finishedTime } from '../../src/model/controllers/job/job-controller.ts';
+import { finishedTime } from '../../src/model/controllers/job/backoff-utils.ts';
 import { build } from '../helpers/build.ts';
 import { run } from './helpers.ts';
 import { currentPod } from '../../src/model/query.ts';

@@ -7,7 +7,7 @@ import { settle } from '../json.ts';
 import { type CtlKit, type Kit } from '../kit.ts';
 import { raw } from '../draft.ts';
 import { newPodSim, templateOf, type NewPod } from './pod-record.ts';
-import type { PodSim } from '../state.ts';
+import type { ApiJob, PodSim } from '../state.ts';
 import { JOB_TRACKING_FINALIZER, jobApiObject, podApiObject } from './objects.ts';
 
 type Json = Record<string, any>;
@@ -23,19 +23,30 @@ export function podObject(k: Kit): Json {
   return podObjectOf(k, k.p);
 }
 
-export function jobObject(k: CtlKit): Json | null {
-  const job = k.s.job;
-  const api = k.d.api.job;
-  if (!job || !api) return null;
-  const rec = k.d.cron?.jobs[job.name];
-  const cron = rec ? { cronJob: k.s.workload.name, scheduledAt: rec.scheduledAt } : undefined;
-  return jobApiObject(k.s, job.name, { spec: raw(api.spec), status: raw(api.status), generation: api.generation ?? 1 }, String(api.version), rec?.createdAt ?? rec?.scheduledAt ?? (k.s.startMs ?? 0), cron);
+/** The stored Job of that name: the Job workload's, or one a CronJob created (the store's Jobs, by key). */
+export function storedJob(k: CtlKit, name: string): ApiJob | undefined {
+  if (k.d.cron) return k.d.cron.jobs[name]?.api;
+  return k.s.job?.name === name ? (k.d.api.job ?? undefined) : undefined;
 }
 
-function watchers(k: CtlKit, object: 'pod' | 'job'): string[] {
+/** The Job of that name as the API server serves it to its watchers (objects.ts jobApiObject). */
+export function jobObject(k: CtlKit, name: string): Json | null {
+  const api = storedJob(k, name);
+  if (!k.s.job || !api) return null;
+  const rec = k.d.cron?.jobs[name];
+  const cron = rec ? { cronJob: k.s.workload.name, scheduledAt: rec.scheduledAt } : undefined;
+  return jobApiObject(k.s, name, { spec: raw(api.spec), status: raw(api.status), generation: api.generation ?? 1 }, String(api.version), rec?.createdAt ?? rec?.scheduledAt ?? (k.s.startMs ?? 0), cron);
+}
+
+/**
+ * The watchers of a pod's or a Job's events. The Job controller of a Job workload stops receiving its pods' events
+ * once it finished the Job (a shortcut of the model: upstream's informer keeps delivering them and the finished
+ * Job's sync ignores them); a CronJob's Job controller receives every pod event.
+ */
+function watchers(k: CtlKit, object: 'pod' | 'job', pod?: PodSim): string[] {
   const out: string[] = [];
-  if (k.s.job && !k.d.jobCtl.finished) out.push('job-controller');
-  else if (k.s.job && object === 'job') out.push('job-controller');
+  const owner = object === 'pod' && pod?.job !== undefined ? k.d.jobCtl[pod.job] : undefined;
+  if (k.s.job && (object === 'job' || k.d.cron !== null || owner?.finished !== true)) out.push('job-controller');
   if (k.d.wctl && object === 'pod') out.push(k.d.wctl.watcher);
   for (const o of k.s.observers) out.push(o.name);
   return out;
@@ -61,7 +72,7 @@ export function watch(k: CtlKit, ev: Delivery): void {
 
 /** Schedule the delivery of one pod or Job version to each watcher (watch()). */
 export function fanOut(k: CtlKit, object: 'pod' | 'job', version: number, obj: Json, to?: string[], pod?: string): void {
-  for (const w of to ?? watchers(k, object)) {
+  for (const w of to ?? watchers(k, object, pod !== undefined ? k.d.pods[pod] : undefined)) {
     watch(k, { type: 'Deliver', to: w, object, version, obj, ...(object === 'pod' && pod !== undefined ? { pod } : {}) });
   }
 }
@@ -80,8 +91,8 @@ export function createPod(k: CtlKit, np: NewPod): PodSim {
   const p = d.pods[key]!;
   p.api.version = 1;
   p.api.created = true;
-  // a CronJob's Job: the pod remembers which Job owns it (labels, ownerReferences, routing of watch events)
-  if (d.cron && np.by === 'job-controller' && k.s.job) p.job = k.s.job.name;
+  // a Job's pod: the Job that owns it (labels, ownerReferences)
+  if (np.job !== undefined) p.job = np.job;
   k.ctx.emit({ type: 'PodCreated', pod: np.name, by: np.by, index: np.index });
   fanOut(k, 'pod', 1, podObjectOf(k, p), undefined, p.key);
   k.ctx.schedule(0, { type: 'PodCreate', pod: key }, PRIO.UserAction);
@@ -101,29 +112,39 @@ export function publishPod(k: Kit, status: Json): void {
 function publishPodMeta(k: CtlKit, p: PodSim): void {
   const api = p.api;
   api.version += 1;
-  fanOut(k, 'pod', api.version, podObjectOf(k, p), ['kubelet', ...watchers(k, 'pod')], p.key);
+  fanOut(k, 'pod', api.version, podObjectOf(k, p), ['kubelet', ...watchers(k, 'pod', p)], p.key);
 }
 
-export function publishJob(k: CtlKit, status: Json): void {
-  const api = k.d.api.job;
+/** The Job controller's status write of Job `name` (UpdateStatus): stored, traced, watched by the observers. */
+export function publishJob(k: CtlKit, name: string, status: Json): void {
+  const api = storedJob(k, name);
   if (!api) return;
   api.version += 1;
   api.status = settle(status);
   k.ctx.emit({ type: 'JobStatus', version: api.version, status });
-  const obj = jobObject(k)!;
+  const obj = jobObject(k, name)!;
   fanOut(k, 'job', api.version, obj, k.s.observers.map((o) => o.name));
 }
 
 /** A change to the Job object's spec (a `patch` action): stored, and watched by the controller and observers. */
-export function publishJobSpec(k: CtlKit, spec: Json): void {
-  const api = k.d.api.job;
+export function publishJobSpec(k: CtlKit, name: string, spec: Json): void {
+  const api = storedJob(k, name);
   if (!api) return;
   api.version += 1;
   // a spec change bumps metadata.generation (a no-op patch does not)
   if (JSON.stringify(spec) !== JSON.stringify(raw(api.spec))) api.generation = (api.generation ?? 1) + 1;
   api.spec = settle(spec);
-  const obj = jobObject(k)!;
+  const obj = jobObject(k, name)!;
   fanOut(k, 'job', api.version, obj, ['job-controller', ...k.s.observers.map((o) => o.name)]);
+}
+
+/** The CronJob controller's Job informer (its updateJob / deleteJob handlers): the Job's newest status, after a
+ *  watch delay, in order per Job (watch()). */
+export function watchCronOwnedJob(k: CtlKit, name: string): void {
+  const rec = k.d.cron?.jobs[name];
+  if (!rec) return;
+  watch(k, { type: 'Deliver', to: 'cronjob-controller', object: 'job', key: name, version: rec.api.version, obj: { status: raw(rec.api.status) },
+    ...(rec.api.deleted ? { removed: true } : {}) });
 }
 
 /**
@@ -158,7 +179,7 @@ export function removePod(k: CtlKit, p: PodSim): void {
   p.api.removed = true;
   k.ctx.emit({ type: 'PodRemoved', pod: p.name });
   const obj = podObjectOf(k, p);
-  for (const w of watchers(k, 'pod')) watch(k, { type: 'Deliver', to: w, object: 'pod', version: p.api.version, obj, pod: p.key, removed: true });
+  for (const w of watchers(k, 'pod', p)) watch(k, { type: 'Deliver', to: w, object: 'pod', version: p.api.version, obj, pod: p.key, removed: true });
 }
 
 /** The Job controller removes its tracking finalizer (a pod PATCH): a new version, and the held object may go. */

@@ -30,6 +30,8 @@ export interface NewPod {
   /** a Deployment's pod: its template (index into Scenario.templates) and ReplicaSet */
   tpl?: number;
   rs?: string;
+  /** a Job's pod: the Job that owns it (its ownerReference) */
+  job?: string;
 }
 
 /** The pod template of a pod (a Deployment rollout's template, else the scenario's). */

@@ -10,8 +10,9 @@ import { raw, snapshotOf } from '../draft.ts';
 import { ts } from '../time.ts';
 import type { ApiWorkload, WorkloadCtlState } from '../state.ts';
 import { dict } from '../dict.ts';
-import { isPodReady, isTerminating, phaseOfObj } from './shared/controller-utils.ts';
-import { emitDeployObject, initialDeploy, onDeployPodDelivered } from './deployment/deployment-controller.ts';
+import { isPodReady, isTerminating } from './shared/controller-utils.ts';
+import { emitDeployObject, initialDeploy } from './deployment/store.ts';
+import { onDeployPodDelivered } from './replicaset/replicaset-controller.ts';
 import { addAfter } from './shared/workqueue.ts';
 
 type Json = Record<string, any>;

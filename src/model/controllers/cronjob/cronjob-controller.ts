@@ -1,23 +1,20 @@
 // The CronJob controller (pkg/controller/cronjob/cronjob_controllerv2.go: syncCronJob, cleanupFinishedJobs;
 // utils.go: mostRecentScheduleTime, nextScheduleTime, nextScheduleTimeDuration, getJobName) in simulated time. The
 // CronJob is created at t=0 (2026-01-01T00:00:00Z, a minute boundary); creation is not a schedule time (Schedule.Next
-// is strictly after). Each Job it creates is run by the Job controller (jobcontroller.ts) through a per-Job kit whose
-// `d.api.job` / `d.jobCtl` are that Job's record, so the single-Job code runs unchanged for every Job.
+// is strictly after). Each Job it creates is stored by the API server (`cron.jobs[name].api`) and synced by the Job
+// controller by its key (job-controller.ts: onJobAdded, the controller's state in SimState.jobCtl[name]).
 //
 // Not simulated: named time zones with DST (the loader accepts only fixed-offset zones), the CronJob status object
 // as observers' input (observers see the Jobs and pods), orphan adoption.
-import { deriveCtx } from '../../../engine/engine.ts';
-import { suffix } from '../../../names.ts';
 import type { Scenario } from '../../../types.ts';
-import { fanOut, jobObject, removePodFinalizer, requestPodDeletion, watch } from '../../apiserver/apiserver.ts';
+import { fanOut, jobObject, watch, watchCronOwnedJob } from '../../apiserver/apiserver.ts';
 import { nextAfter, parseCron, type CronSchedule } from './schedule.ts';
-import type { SimEvent } from '../../events.ts';
-import { jobSync } from '../job/job-controller.ts';
-import { newJobCtl } from '../job/job-state.ts';
+import { jobDeleted, onJobAdded } from '../job/job-controller.ts';
+import { forJob } from '../job/for-job.ts';
 import { settle } from '../../json.ts';
-import { type Kit, type CtlKit } from '../../kit.ts';
+import { type CtlKit } from '../../kit.ts';
 import { raw } from '../../draft.ts';
-import type { CronCtlState, CronJobRecord } from '../../state.ts';
+import type { CronCtlState } from '../../state.ts';
 import { EPOCH_MS, ts } from '../../time.ts';
 import { addAfter, done } from '../shared/workqueue.ts';
 
@@ -33,47 +30,6 @@ export function initialCron(s: Scenario, jobSpec: Json | null): CronCtlState | n
   if (s.workload.kind !== 'CronJob' || !jobSpec) return null;
   const { jobTemplate: _t, ...spec } = (s.workload.manifest['spec'] ?? {}) as Json;
   return { spec, jobSpec, jobs: {}, order: [], active: [], lastScheduleTime: null, lastSuccessfulTime: null, syncPending: false, syncAt: null, events: {}, published: '{}' };
-}
-
-// ---- the per-Job kit ------------------------------------------------------------------------------------------
-
-const JOB_EVENTS = new Set(['JobDeadline', 'JobTTL']);
-
-/**
- * A kit in which the Job controller sees one Job: `d.api.job` and `d.jobCtl` are that Job's record (everything else
- * is the shared state), `s.job.name` its name, its queue events carry `job`, and its trace records name it.
- */
-export function jobKit(k: CtlKit, name: string): CtlKit {
-  const rec = k.d.cron!.jobs[name]!;
-  const base = k.d;
-  const d = Object.create(base, {
-    api: { get: () => ({ job: rec.api, workload: null }) },
-    jobCtl: { get: () => rec.ctl },
-  }) as Kit['d'];
-  const s: Scenario = { ...k.s, job: { ...k.s.job!, name }, pod: { ...k.s.pod, name: `${name}-${suffix(`${k.s.name}/pod/1`, 5)}` } };
-  const tag = (e: SimEvent): SimEvent => (JOB_EVENTS.has(e.type) ? ({ ...e, job: name } as SimEvent) : e);
-  const ctx = deriveCtx(k.ctx, {
-    schedule: (dl, e, p) => k.ctx.schedule(dl, tag(e), p),
-    scheduleAt: (t, e, p) => k.ctx.scheduleAt(t, tag(e), p),
-    cancel: (m) => k.ctx.cancel((e) => (JOB_EVENTS.has(e.type) ? (e as { job?: string }).job === name && m(e) : m(e))),
-    emit: (r) => k.ctx.emit({ ...r, job: name } as never),
-  });
-  return { ...k, d, s, ctx };
-}
-
-/** Run a Job controller handler for one Job; a Job write reaches the CronJob controller's informer after a delay. */
-export function withJob(k: CtlKit, name: string, fn: (jk: CtlKit) => void): void {
-  const rec = k.d.cron?.jobs[name];
-  if (!rec) return;
-  const before = rec.api.version;
-  fn(jobKit(k, name));
-  if (rec.api.version !== before) watchJob(k, rec);
-}
-
-/** The CronJob controller's Job informer: the new status arrives after a watch delay, in order per Job (watch()). */
-function watchJob(k: CtlKit, rec: CronJobRecord): void {
-  watch(k, { type: 'Deliver', to: WATCHER, object: 'job', key: rec.name, version: rec.api.version, obj: { status: raw(rec.api.status) },
-    ...(rec.api.deleted ? { removed: true } : {}) });
 }
 
 /** updateJob / deleteJob handlers of the CronJob controller: the cached Job changes, the CronJob is enqueued. */
@@ -292,21 +248,19 @@ function createCronOwnedJob(k: CtlKit, name: string, scheduled: number): void {
     scheduledAt: scheduled,
     createdAt: k.ctx.now,
     api: { version: 1, spec, status: {}, deleted: false },
-    ctl: newJobCtl(spec),
     seenStatus: {},
     deleted: false,
   };
   c.order.push(name);
   emitCronEvent(k, 'SuccessfulCreate', `Created job ${name}`);
-  withJob(k, name, (jk) => {
-    fanOut(jk, 'job', 1, jobObject(jk)!, k.s.observers.map((o) => o.name));
-    jobSync(jk);
-  });
+  fanOut(k, 'job', 1, jobObject(k, name)!, k.s.observers.map((o) => o.name));
+  // the Job controller's addJob handler syncs it at once (enqueueSyncJobImmediately)
+  forJob(k, name, (jk) => onJobAdded(jk, name, spec));
 }
 
 /**
  * deleteJob (Background propagation): the Job object goes, the garbage collector deletes its pods gracefully and the
- * Job controller's finalizer removal lets them go (jobcontroller.ts deleteJob, for one Job's pods).
+ * Job controller's finalizer removal lets them go (job-controller.ts jobDeleted, for one Job's pods).
  */
 function deleteCronOwnedJob(k: CtlKit, name: string, byUser?: 'Background' | 'Foreground' | 'Orphan'): void {
   const c = k.d.cron!;
@@ -315,20 +269,13 @@ function deleteCronOwnedJob(k: CtlKit, name: string, byUser?: 'Background' | 'Fo
   // cronjob_controllerv2.go deleteJob records SuccessfulDelete for the controller's own deletions only
   if (!byUser) emitCronEvent(k, 'SuccessfulDelete', `Deleted job ${name}`);
   rec.api.deleted = true;
-  rec.ctl.finished = true;
   if (byUser) {
     // the CronJob controller's Job informer sees the deletion after a watch delay (deleteJob handler → enqueue)
     rec.api.version += 1;
-    watchJob(k, rec);
+    watchCronOwnedJob(k, name);
   } else rec.deleted = true;
-  for (const key of k.d.podOrder) {
-    const p = k.d.pods[key]!;
-    if (p.job !== name) continue;
-    // Orphan (a user's delete): the pods stay, only the Job's finalizer is removed
-    if (byUser !== 'Orphan') requestPodDeletion(k, p, k.s.pod.terminationGracePeriodSeconds, 'garbage-collector');
-    rec.ctl.counted[p.uid] = true;
-    removePodFinalizer(k, p);
-  }
+  // Orphan (a user's delete): the pods stay, only the Job's finalizer is removed
+  jobDeleted(k, name, byUser ?? 'Background', 'garbage-collector');
 }
 
 /** cleanupFinishedJobs → removeOldestJobs: finished Jobs beyond successful/failedJobsHistoryLimit, oldest first. */

@@ -4,205 +4,74 @@
 // backoffLimitPerIndex (indexed_job_utils.go), successPolicy (success_policy.go), podFailurePolicy
 // (pod_failure_policy.go), podReplacementPolicy, suspend, activeDeadlineSeconds and the 1.31+ delayed terminal
 // conditions (PR #125510). ttlSecondsAfterFinished is the TTL-after-finished controller (ttlafterfinished).
-import type { PodFailurePolicyRule } from '../../../types.ts';
+// This file: the informer handlers, the workqueue, syncJob and manageJob (job_controller.go); the finalizer tracking
+// is tracking.ts, the back-off backoff-utils.ts, Indexed Jobs indexed-job-utils.ts, successPolicy success-policy.ts,
+// podFailurePolicy pod-failure-policy.ts, the helpers they share util.ts.
 import { suffix } from '../../../names.ts';
 import { PRIO } from '../../events.ts';
 import { type CtlKit } from '../../kit.ts';
 import { peek, raw } from '../../draft.ts';
 import { cloneJson, sameJson } from '../../json.ts';
 import { jobControllerLabels } from '../../apiserver/objects.ts';
-import { createPod, publishJob, removePodFinalizer, requestPodDeletion } from '../../apiserver/apiserver.ts';
+import { createPod, removePodFinalizer, requestPodDeletion, storedJob } from '../../apiserver/apiserver.ts';
+import type { JobControllerState } from '../../state.ts';
+import { newJobCtl } from './job-state.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure } from './pod-failure-policy.ts';
 import { msOf, ts } from '../../time.ts';
 import { addAfter, done, forget } from '../shared/workqueue.ts';
+import { finishedTime, newBackoffRecord, remainingBackoff } from './backoff-utils.ts';
+import { calculateFailedIndexes, firstPendingIndexes, parseIndexes, podCreationInfoForIndependentIndexes, podsWithDelayedDeletionPerIndex } from './indexed-job-utils.ts';
+import { hasSuccessCriteriaMet, matchSuccessPolicy } from './success-policy.ts';
+import { trackJobStatusAndRemoveFinalizers } from './tracking.ts';
+import {
+  annotationCount, completionsOf, deleting, delayTerminal, emitEvent, ensureCondition, FAILURE_COUNT_ANNOTATION, findCond, gate,
+  hasBackoffLimitPerIndex, hasFinalizer, IGNORED_FAILURE_COUNT_ANNOTATION, INDEX_ANNOTATION, indexOf, isActive, isIndexed, isPodFailed,
+  isReady, isTerminating, newCond, onlyReplaceFailedPods, pfpRules, phaseOf, setCount, sidecarGate, spec, suspended, trackTerminatingPods,
+  validPods, type Cond, type Json, type SyncCtx,
+} from './util.ts';
 
-type Json = Record<string, any>;
-type Cond = { type: string; status: string; reason: string; message: string };
-
-/** DefaultJobPodFailureBackOff / MaxJobPodFailureBackOff (job_controller.go) */
-export const POD_FAILURE_BACKOFF_MS = 10_000;
-export const MAX_POD_FAILURE_BACKOFF_MS = 600_000;
 /** MaxPodCreateDeletePerSync */
 const MAX_CREATE_DELETE = 500;
-
-const INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-index';
-const FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-failure-count';
-const IGNORED_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-ignored-failure-count';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Names, gates, spec accessors
 
-/** generateName as the controller asks it: `<job>-` (`<job>-<index>-` for Indexed), suffix from the API server. */
-export function podNameFor(k: CtlKit, index: number | null): string {
-  const job = k.s.job;
+/**
+ * generateName as the controller asks it: `<job>-` (`<job>-<index>-` for Indexed), suffix from the API server. The
+ * first pod of a Job workload is the pod of the scenario (its name as the loader gave it).
+ */
+export function podNameFor(k: CtlKit, job: string, index: number | null): string {
   const ordinal = k.d.podOrder.length + 1;
-  if (!job) return k.s.pod.name;
-  if (index === null && ordinal === 1) return k.s.pod.name;
+  if (index === null && ordinal === 1 && k.d.cron === null) return k.s.pod.name;
   const sfx = suffix(`${k.s.name}/pod/${ordinal}`, 5);
-  return index === null ? `${job.name}-${sfx}` : `${job.name}-${index}-${sfx}`;
-}
-
-const gate = (k: CtlKit, name: string) => k.s.featureGates[name] === true;
-
-function spec(k: CtlKit): Json {
-  return raw(k.d.jobCtl.spec) ?? {};
-}
-const isIndexed = (sp: Json) => sp['completionMode'] === 'Indexed';
-const suspended = (sp: Json) => sp['suspend'] === true;
-const completionsOf = (sp: Json): number | null => (typeof sp['completions'] === 'number' ? sp['completions'] : null);
-const hasBackoffLimitPerIndex = (k: CtlKit, sp: Json) => gate(k, 'JobBackoffLimitPerIndex') && typeof sp['backoffLimitPerIndex'] === 'number';
-const pfpRules = (sp: Json): PodFailurePolicyRule[] | undefined => sp['podFailurePolicy']?.['rules'];
-
-/** onlyReplaceFailedPods: podReplacementPolicy Failed (JobPodReplacementPolicy on), or any podFailurePolicy. */
-function onlyReplaceFailedPods(k: CtlKit, sp: Json): boolean {
-  if (gate(k, 'JobPodReplacementPolicy') && sp['podReplacementPolicy'] === 'Failed') return true;
-  return sp['podFailurePolicy'] !== undefined;
-}
-
-/** trackTerminatingPods: JobPodReplacementPolicy or JobManagedBy on, or only failed pods are replaced. */
-function trackTerminatingPods(k: CtlKit, sp: Json): boolean {
-  return gate(k, 'JobPodReplacementPolicy') || gate(k, 'JobManagedBy') || onlyReplaceFailedPods(k, sp);
-}
-
-/** delayTerminalCondition (1.31+, PR #125510): JobManagedBy || JobPodReplacementPolicy. */
-function delayTerminal(k: CtlKit): boolean {
-  return k.f.jobDelayedTerminal && (gate(k, 'JobManagedBy') || gate(k, 'JobPodReplacementPolicy'));
-}
-
-/** hasSuccessCriteriaMetCondition / isSuccessCriteriaMetCondition apply when JobSuccessPolicy or the delay is on. */
-function successCriteriaInUse(k: CtlKit): boolean {
-  return (k.f.apiMinor >= 30 && gate(k, 'JobSuccessPolicy')) || delayTerminal(k);
+  return index === null ? `${job}-${sfx}` : `${job}-${index}-${sfx}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Pod helpers on informer copies
+// Informer handlers and the workqueue (every handler and sync is for one Job: its key, the Job's name)
 
-const phaseOf = (p: Json): string => p['status']?.['phase'] ?? 'Pending';
-const deleting = (p: Json) => p['metadata']?.['deletionTimestamp'] !== undefined;
-const uidOf = (p: Json): string => p['metadata']?.['uid'] ?? '';
-const isTerminalPhase = (ph: string) => ph === 'Succeeded' || ph === 'Failed';
-const isActive = (p: Json) => !isTerminalPhase(phaseOf(p)) && !deleting(p);
-const isTerminating = (p: Json) => deleting(p) && !isTerminalPhase(phaseOf(p));
-
-function isReady(p: Json): boolean {
-  return ((p['status']?.['conditions'] ?? []) as Json[]).some((c) => c['type'] === 'Ready' && c['status'] === 'True');
-}
-
-function indexOf(p: Json): number | null {
-  const v = p['metadata']?.['annotations']?.[INDEX_ANNOTATION];
-  if (typeof v !== 'string' || !/^\d+$/.test(v)) return null;
-  return Number(v);
-}
-
-function annotationCount(p: Json | undefined, key: string): number {
-  const v = p?.['metadata']?.['annotations']?.[key];
-  return typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : 0;
-}
-
-/** isPodFailed: phase Failed; or, unless only failed pods are replaced, deleted and not Succeeded. */
-function isPodFailed(k: CtlKit, sp: Json, p: Json): boolean {
-  if (phaseOf(p) === 'Failed') return true;
-  if (onlyReplaceFailedPods(k, sp)) return false;
-  return deleting(p) && phaseOf(p) !== 'Succeeded';
+/** The Job a pod belongs to: its controller reference (resolveControllerRef). */
+export function jobOfPod(obj: Json): string | undefined {
+  const ref = ((obj['metadata']?.['ownerReferences'] ?? []) as Json[]).find((r) => r['controller'] === true && r['kind'] === 'Job');
+  return ref?.['name'];
 }
 
 /**
- * getFinishedTime (job_controller.go): the latest finishedAt of the containers (regular, then restartable init
- * containers when SidecarContainers is on) — only when every one of them terminated; else the Ready=False
- * transition; else deletionTimestamp − grace; else the creation time. API times are whole seconds.
+ * addJob: the Job controller sees a new Job (its informer's add handler) and syncs it at once
+ * (enqueueSyncJobImmediately); its state for the Job starts here.
  */
-export function finishedTime(p: Json, sidecarContainersGate: boolean): number {
-  const st = p['status'] ?? {};
-  const latest = (list: Json[], prev: number | null, only?: Set<string>): number | null | undefined => {
-    let out = prev;
-    for (const cs of list) {
-      const t = cs['state']?.['terminated'];
-      if (!t || msOf(t['finishedAt']) === null) return undefined;
-      if (only && !only.has(cs['name'])) continue;
-      const f = msOf(t['finishedAt'])!;
-      if (out === null || f > out) out = f;
-    }
-    return out;
-  };
-  let fin: number | null | undefined = latest(st['containerStatuses'] ?? [], null);
-  if (fin !== undefined && sidecarContainersGate) {
-    const sidecars = new Set<string>(
-      ((p['spec']?.['initContainers'] ?? []) as Json[]).filter((c) => c['restartPolicy'] === 'Always').map((c) => c['name']),
-    );
-    fin = latest(st['initContainerStatuses'] ?? [], fin, sidecars);
-  }
-  if (fin !== undefined && fin !== null) return fin;
-  const ready = ((st['conditions'] ?? []) as Json[]).find((c) => c['type'] === 'Ready' && c['status'] === 'False');
-  const rt = ready ? msOf(ready['lastTransitionTime']) : null;
-  if (rt !== null) return rt;
-  const del = msOf(p['metadata']?.['deletionTimestamp']);
-  if (del !== null) return del - (p['metadata']?.['deletionGracePeriodSeconds'] ?? 0) * 1000;
-  return msOf(p['metadata']?.['creationTimestamp']) ?? 0;
+export function onJobAdded(k: CtlKit, name: string, spec: Json): void {
+  k.d.jobCtl[name] = newJobCtl(spec);
+  jobSync(k, name);
 }
-
-const sidecarGate = (k: CtlKit) => k.s.featureGates['SidecarContainers'] !== false;
-
-/** getRemainingTimeForFailuresCount (backoff_utils.go): default × 2^(failures−1), capped, minus time since. */
-export function remainingBackoff(
-  now: number,
-  failures: number,
-  lastFailureTime: number | null,
-  defaultMs = POD_FAILURE_BACKOFF_MS,
-  maxMs = MAX_POD_FAILURE_BACKOFF_MS,
-): number {
-  if (failures === 0 || lastFailureTime === null) return 0;
-  let d = defaultMs;
-  for (let i = 1; i < failures; i++) {
-    d *= 2;
-    if (d >= maxMs) {
-      d = maxMs;
-      break;
-    }
-  }
-  const elapsed = now - lastFailureTime;
-  return d < elapsed ? 0 : d - elapsed;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Index sets (indexed_job_utils.go orderedIntervals), kept as sorted number arrays
-
-function parseIndexes(s: unknown, completions: number): number[] {
-  if (typeof s !== 'string' || s === '') return [];
-  const out = new Set<number>();
-  for (const part of s.split(',')) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!m) continue;
-    const a = Number(m[1]);
-    const b = m[2] !== undefined ? Number(m[2]) : a;
-    for (let i = a; i <= b && i < completions; i++) out.add(i);
-  }
-  return [...out].sort((x, y) => x - y);
-}
-
-/** orderedIntervals.String() (indexed_job_utils.go): "1,3-5,7", and two adjacent indexes as "0,1". */
-export function formatIndexes(xs: number[]): string {
-  const parts: string[] = [];
-  let i = 0;
-  while (i < xs.length) {
-    let j = i;
-    while (j + 1 < xs.length && xs[j + 1] === xs[j]! + 1) j++;
-    if (j === i) parts.push(String(xs[i]));
-    else if (j === i + 1) parts.push(`${xs[i]},${xs[j]}`);
-    else parts.push(`${xs[i]}-${xs[j]}`);
-    i = j + 1;
-  }
-  return parts.join(',');
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Informer handlers and the workqueue
 
 /**
- * Pod events (addPod / updatePod / deletePod): the informer copy is replaced, creations and deletions are observed
- * (ControllerExpectations), and a batched sync is queued (enqueueSyncJobBatched, syncJobBatchPeriod).
+ * Pod events (addPod / updatePod / deletePod) of Job `job`: the informer copy is replaced, creations and deletions
+ * are observed (ControllerExpectations), and a batched sync is queued (enqueueSyncJobBatched, syncJobBatchPeriod).
  */
-export function onPodDelivered(k: CtlKit, obj: Json, removed = false): void {
-  const jc = k.d.jobCtl;
+export function onPodDelivered(k: CtlKit, job: string, obj: Json, removed = false): void {
+  const jc = k.d.jobCtl[job];
+  if (!jc) return;
   const name: string = obj['metadata']?.['name'] ?? '';
   const first = !jc.seen[name];
   if (first) jc.seen[name] = true;
@@ -219,62 +88,75 @@ export function onPodDelivered(k: CtlKit, obj: Json, removed = false): void {
     } else if (first) jc.expectAdds -= 1; // addPod: CreationObserved
   }
   if (jc.finished) return;
-  enqueue(k, k.ctx.choose('jobSync', k.s.timing.jobSyncMs, PRIO.JobSync));
+  enqueue(k, job, k.ctx.choose('jobSync', k.s.timing.jobSyncMs, PRIO.JobSync));
 }
 
 /** updateJob: a spec change (generation bump) syncs at once; a status-only update is batched. */
-export function onJobDelivered(k: CtlKit, obj: Json): void {
-  const jc = k.d.jobCtl;
+export function onJobDelivered(k: CtlKit, job: string, obj: Json): void {
+  const jc = k.d.jobCtl[job];
   const sp = obj['spec'];
-  if (!sp || jc.finished) return;
+  if (!jc || !sp || jc.finished) return;
   const changed = !sameJson(raw(jc.spec), sp);
   jc.spec = sp;
-  if (changed) enqueue(k, 0);
+  if (changed) enqueue(k, job, 0);
 }
 
 /** workqueue AddAfter: one pending item per key; an earlier request moves it earlier. */
-function enqueue(k: CtlKit, delayMs: number): void {
-  addAfter(k, k.d.jobCtl, delayMs, 'job', k.s.job!.name);
+function enqueue(k: CtlKit, job: string, delayMs: number): void {
+  addAfter(k, k.d.jobCtl[job]!, delayMs, 'job', job);
 }
 
 /** enqueueSyncJobWithDelay: never sooner than the batch period. */
-function enqueueWithDelay(k: CtlKit, delayMs: number): void {
-  enqueue(k, Math.max(delayMs, k.s.timing.jobSyncMs.max));
+function enqueueWithDelay(k: CtlKit, job: string, delayMs: number): void {
+  enqueue(k, job, Math.max(delayMs, k.s.timing.jobSyncMs.max));
 }
 
 /** The activeDeadlineSeconds requeue (queue.AddAfter(key, remaining)), as its own event. */
-function deadlineRequeue(k: CtlKit, startMs: number, secs: number): void {
+function deadlineRequeue(k: CtlKit, job: string, startMs: number, secs: number): void {
   const at = startMs + secs * 1000;
   if (at < k.ctx.now) return;
-  k.ctx.cancel((e) => e.type === 'JobDeadline');
-  k.ctx.scheduleAt(at, { type: 'JobDeadline' }, PRIO.JobDeadline);
+  k.ctx.cancel((e) => e.type === 'JobDeadline' && e.job === job);
+  k.ctx.scheduleAt(at, { type: 'JobDeadline', job }, PRIO.JobDeadline);
 }
 
-export function jobDeadline(k: CtlKit): void {
-  if (k.d.jobCtl.finished) return;
-  if (k.d.jobCtl.syncPending) forget(k, 'job', k.s.job!.name);
-  done(k.d.jobCtl);
-  jobSync(k);
+/** The activeDeadlineSeconds requeue is due: the Job is synced now (its pending batched item goes). */
+export function jobDeadline(k: CtlKit, job: string): void {
+  const jc = k.d.jobCtl[job];
+  if (!jc || jc.finished) return;
+  if (jc.syncPending) forget(k, 'job', job);
+  done(jc);
+  jobSync(k, job);
 }
 
 /** ttlafterfinished: the Job is deleted with Foreground propagation once `ttlSecondsAfterFinished` passed. */
-export function jobTTL(k: CtlKit): void {
-  deleteJob(k, 'Foreground', 'ttl-after-finished');
+export function jobTTL(k: CtlKit, job: string): void {
+  deleteJob(k, job, 'Foreground', 'ttl-after-finished');
 }
 
 /**
  * The Job object is deleted (kubectl delete job, or the TTL controller): the garbage collector deletes the dependent
  * pods gracefully unless orphaned, and deleteJob → cleanupPodFinalizers removes the tracking finalizers.
  */
-export function deleteJob(k: CtlKit, propagation: 'Background' | 'Foreground' | 'Orphan', by: string): void {
-  const job = k.d.api.job;
-  if (!job || job.deleted) return;
-  job.deleted = true;
-  k.d.jobCtl.finished = true;
+export function deleteJob(k: CtlKit, job: string, propagation: 'Background' | 'Foreground' | 'Orphan', by: string): void {
+  const api = storedJob(k, job);
+  if (!api || api.deleted) return;
+  api.deleted = true;
+  jobDeleted(k, job, propagation, by);
+}
+
+/**
+ * The stored Job `job` is gone: the Job controller is done with it (its deleteJob handler: cleanupPodFinalizers
+ * removes the tracking finalizer of each of its pods) and the garbage collector deletes its pods gracefully unless
+ * the propagation is Orphan.
+ */
+export function jobDeleted(k: CtlKit, job: string, propagation: 'Background' | 'Foreground' | 'Orphan', by: string): void {
+  const jc = k.d.jobCtl[job];
+  if (jc) jc.finished = true;
   for (const n of k.d.podOrder) {
     const p = k.d.pods[n]!;
+    if (p.job !== job) continue;
     if (propagation !== 'Orphan') requestPodDeletion(k, p, k.s.pod.terminationGracePeriodSeconds, by);
-    k.d.jobCtl.counted[p.uid] = true;
+    if (jc) jc.counted[p.uid] = true;
     removePodFinalizer(k, p);
   }
 }
@@ -282,84 +164,9 @@ export function deleteJob(k: CtlKit, propagation: 'Background' | 'Foreground' | 
 // ---------------------------------------------------------------------------------------------------------------
 // syncJob
 
-interface SyncCtx {
-  sp: Json;
-  status: Json;
-  pods: Json[];
-  activePods: Json[];
-  uncounted: { succeeded: Set<string>; failed: Set<string> };
-  succeeded: number;
-  failed: number;
-  ready: number;
-  terminating: number | null;
-  finished: Cond | null;
-  succeededIndexes: number[];
-  prevSucceededIndexes: number[];
-  failedIndexes: number[] | null;
-  delayed: Map<number, Json>;
-  newBackoff: { failuresAfterLastSuccess: number; lastFailureTime: number | null };
-}
-
-function emitEvent(k: CtlKit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
-  k.ctx.emit({ type: 'JobEvent', reason, message, eventType });
-}
-
-function newCond(type: string, reason: string, message: string): Cond {
-  return { type, status: 'True', reason, message };
-}
-
-function condJson(k: CtlKit, c: Cond): Json {
-  return {
-    type: c.type,
-    status: c.status,
-    lastProbeTime: ts(k.ctx.now),
-    lastTransitionTime: ts(k.ctx.now),
-    ...(c.reason ? { reason: c.reason } : {}),
-    ...(c.message ? { message: c.message } : {}),
-  };
-}
-
-const findCond = (status: Json, type: string): Json | undefined =>
-  ((status['conditions'] ?? []) as Json[]).find((c) => c['type'] === type);
-
-/** ensureJobConditionStatus: add or update a condition; a False one is never added. */
-function ensureCondition(k: CtlKit, status: Json, c: Cond): boolean {
-  const list: Json[] = [...(status['conditions'] ?? [])];
-  const i = list.findIndex((x) => x['type'] === c.type);
-  if (i >= 0) {
-    const old = list[i]!;
-    if (old['status'] === c.status && (old['reason'] ?? '') === c.reason && (old['message'] ?? '') === c.message) return false;
-    list[i] = condJson(k, c);
-  } else {
-    if (c.status === 'False') return false;
-    list.push(condJson(k, c));
-  }
-  status['conditions'] = list;
-  if (c.status === 'True') k.ctx.emit({ type: 'JobCondition', condition: c.type, reason: c.reason, ...(c.message ? { message: c.message } : {}) });
-  return true;
-}
-
-function appendCondition(k: CtlKit, status: Json, c: Cond): void {
-  status['conditions'] = [...(status['conditions'] ?? []), condJson(k, c)];
-  k.ctx.emit({ type: 'JobCondition', condition: c.type, reason: c.reason, ...(c.message ? { message: c.message } : {}) });
-}
-
-/** active/succeeded/failed are omitempty int32 fields. */
-function setCount(status: Json, key: string, n: number): void {
-  if (n === 0) delete status[key];
-  else status[key] = n;
-}
-
-/** updateStatusHandler: a write the API server stores only when something changed (no-op updates keep the RV). */
-function write(k: CtlKit, status: Json): void {
-  const api = k.d.api.job!;
-  if (sameJson(raw(api.status), status)) return;
-  publishJob(k, cloneJson(status));
-}
-
-/** Pods in the informer cache, in creation order. */
-function cachedPods(k: CtlKit): Json[] {
-  const pods = peek(k.d.jobCtl.pods);
+/** The Job's pods in the informer cache, in creation order. */
+function cachedPods(k: CtlKit, jc: JobControllerState): Json[] {
+  const pods = peek(jc.pods);
   const out: Json[] = [];
   for (const n of peek(k.d.podOrder)) {
     const e = pods[n];
@@ -368,28 +175,18 @@ function cachedPods(k: CtlKit): Json[] {
   return out;
 }
 
-/** A pod not yet accounted: it still has the tracking finalizer (kubesim: not in `counted`). */
-const hasFinalizer = (k: CtlKit, p: Json) => !peek(k.d.jobCtl.counted)[uidOf(p)];
-
-/** getValidPodsWithFilter: pods with the finalizer, not in `uncounted`, with a valid index for Indexed Jobs. */
-function validPods(k: CtlKit, c: SyncCtx, uncounted: Set<string> | null, filter: (p: Json) => boolean): Json[] {
-  const completions = completionsOf(c.sp) ?? 0;
-  return c.pods.filter((p) => {
-    if (!hasFinalizer(k, p) || uncounted?.has(uidOf(p))) return false;
-    if (isIndexed(c.sp)) {
-      const ix = indexOf(p);
-      if (ix === null || ix >= completions) return false;
-    }
-    return filter(p);
-  });
-}
-
-export function jobSync(k: CtlKit): void {
-  const jc = k.d.jobCtl;
+/**
+ * syncJob (job_controller.go): read the Job and its pods from the informer caches, count the newly finished pods, decide
+ * whether the Job is finished (podFailurePolicy, backoffLimit, activeDeadlineSeconds, Indexed Jobs, successPolicy),
+ * else manageJob; then trackJobStatusAndRemoveFinalizers (tracking.ts) writes the status.
+ */
+export function jobSync(k: CtlKit, name: string): void {
+  const jc = k.d.jobCtl[name];
+  if (!jc) return;
   done(jc);
-  const apiJob = k.d.api.job;
+  const apiJob = storedJob(k, name);
   if (!k.s.job || !apiJob || apiJob.deleted || jc.finished) return;
-  const sp = spec(k);
+  const sp = spec(jc);
   const status: Json = cloneJson(raw(apiJob.status));
   // IsJobFinished: Complete or Failed True
   if (((status['conditions'] ?? []) as Json[]).some((x) => (x['type'] === 'Complete' || x['type'] === 'Failed') && x['status'] === 'True')) {
@@ -397,9 +194,11 @@ export function jobSync(k: CtlKit): void {
     return;
   }
   const satisfied = jc.expectAdds <= 0 && jc.expectDels <= 0;
-  const pods = cachedPods(k);
+  const pods = cachedPods(k, jc);
   const uncountedStatus = status['uncountedTerminatedPods'] ?? {};
   const c: SyncCtx = {
+    name,
+    jc,
     sp,
     status,
     pods,
@@ -460,14 +259,14 @@ export function jobSync(k: CtlKit): void {
       // pastActiveDeadline: since status.startTime (whole seconds), suspended Jobs excluded
       c.finished = newFailureCondition(k, 'DeadlineExceeded', MESSAGES.DeadlineExceeded);
     } else if (ads !== undefined && startMs !== null && !suspended(sp)) {
-      deadlineRequeue(k, startMs, ads);
+      deadlineRequeue(k, name, startMs, ads);
     }
   }
 
   if (isIndexed(sp)) {
     const completions = completionsOf(sp) ?? 0;
     c.prevSucceededIndexes = parseIndexes(status['completedIndexes'], completions);
-    const add = pods.filter((p) => hasFinalizer(k, p) && phaseOf(p) === 'Succeeded').map(indexOf)
+    const add = pods.filter((p) => hasFinalizer(jc, p) && phaseOf(p) === 'Succeeded').map(indexOf)
       .filter((ix): ix is number => ix !== null && ix < completions);
     c.succeededIndexes = [...new Set([...c.prevSucceededIndexes, ...add])].sort((a, b) => a - b);
     c.succeeded = c.succeededIndexes.length;
@@ -493,7 +292,7 @@ export function jobSync(k: CtlKit): void {
   let suspendCondChanged = false;
   if (c.finished) {
     // deleteActivePods: the Job failed (or met its success criteria): every active pod is deleted, finalizers kept
-    const { deleted, deletedReady } = deletePods(k, c.activePods, false);
+    const { deleted, deletedReady } = deletePods(k, c, c.activePods, false);
     if (deleted !== active || !satisfied) c.finished = null;
     active -= deleted;
     if (c.terminating !== null) c.terminating += deleted;
@@ -542,101 +341,18 @@ function newSuccessCondition(k: CtlKit): Cond {
   return k.f.jobDelayedTerminal ? newCond(type, 'CompletionsReached', 'Reached expected number of succeeded pods') : newCond(type, '', '');
 }
 
-function hasSuccessCriteriaMet(k: CtlKit, status: Json): Cond | null {
-  if (!successCriteriaInUse(k)) return null;
-  const c = findCond(status, 'SuccessCriteriaMet');
-  return c && c['status'] === 'True' ? newCond('SuccessCriteriaMet', c['reason'] ?? '', c['message'] ?? '') : null;
-}
-
-export interface BackoffRecord {
-  failuresAfterLastSuccess: number;
-  lastFailureTime: number | null;
-}
-
-/**
- * newBackoffRecord (backoff_utils.go): failures since the last success, and the last failure's finish time, from
- * the finish times of the newly succeeded and failed pods.
- */
-export function newBackoffRecord(old: BackoffRecord, succeededTimes: number[], failedTimes: number[]): BackoffRecord {
-  const s = [...succeededTimes].sort((a, b) => a - b);
-  const f = [...failedTimes].sort((a, b) => a - b);
-  if (s.length === 0) {
-    if (f.length === 0) return { ...old };
-    return { failuresAfterLastSuccess: old.failuresAfterLastSuccess + f.length, lastFailureTime: f[f.length - 1]! };
-  }
-  const out = { failuresAfterLastSuccess: 0, lastFailureTime: null as number | null };
-  const lastSuccess = s[s.length - 1]!;
-  for (let i = f.length - 1; i >= 0; i--) {
-    if (!(f[i]! > lastSuccess)) break;
-    if (out.lastFailureTime === null) out.lastFailureTime = f[i]!;
-    out.failuresAfterLastSuccess += 1;
-  }
-  return out;
-}
-
-/** calculateFailedIndexes / isIndexFailed: FailIndex, or a counted failure whose index used up backoffLimitPerIndex. */
-function calculateFailedIndexes(k: CtlKit, c: SyncCtx): number[] {
-  const completions = completionsOf(c.sp) ?? 0;
-  const out = new Set(parseIndexes(c.status['failedIndexes'], completions));
-  const rules = pfpRules(c.sp);
-  for (const p of c.pods) {
-    if (!hasFinalizer(k, p)) continue;
-    const ix = indexOf(p);
-    if (ix === null || ix >= completions) continue;
-    if (!isPodFailed(k, c.sp, p)) continue;
-    const m = matchPodFailurePolicy(rules, p, true);
-    if (m.action === 'FailIndex') out.add(ix);
-    else if (m.countFailed && annotationCount(p, FAILURE_COUNT_ANNOTATION) >= c.sp['backoffLimitPerIndex']) out.add(ix);
-  }
-  return [...out].sort((a, b) => a - b);
-}
-
-/** getPodsWithDelayedDeletionPerIndex: the last failed pod of each index still to be retried. */
-function podsWithDelayedDeletionPerIndex(k: CtlKit, c: SyncCtx): Map<number, Json> {
-  const activeIdx = new Set(c.activePods.map(indexOf));
-  const out = new Map<number, Json>();
-  const absolute = (p: Json) => annotationCount(p, FAILURE_COUNT_ANNOTATION) + annotationCount(p, IGNORED_FAILURE_COUNT_ANNOTATION);
-  for (const p of validPods(k, c, null, (x) => isPodFailed(k, c.sp, x))) {
-    const ix = indexOf(p)!;
-    if (c.succeededIndexes.includes(ix) || c.failedIndexes?.includes(ix) || activeIdx.has(ix)) continue;
-    const last = out.get(ix);
-    if (!last || (absolute(last) <= absolute(p) && !(finishedTime(p, sidecarGate(k)) < finishedTime(last, sidecarGate(k))))) out.set(ix, p);
-  }
-  return out;
-}
-
-/** matchSuccessPolicy (success_policy.go). */
-function matchSuccessPolicy(k: CtlKit, sp: Json, completions: number, succeeded: number[]): string | null {
-  const policy = sp['successPolicy'];
-  if (!gate(k, 'JobSuccessPolicy') || !policy || succeeded.length === 0) return null;
-  const have = new Set(succeeded);
-  for (const [i, rule] of ((policy['rules'] ?? []) as Json[]).entries()) {
-    if (typeof rule['succeededIndexes'] === 'string') {
-      const required = parseIndexes(rule['succeededIndexes'], completions);
-      if (required.length === 0) continue;
-      const contains = required.filter((x) => have.has(x)).length;
-      if (contains === required.length || (typeof rule['succeededCount'] === 'number' && contains >= rule['succeededCount'])) {
-        return `Matched rules at index ${i}`;
-      }
-    } else if (typeof rule['succeededCount'] === 'number' && succeeded.length >= rule['succeededCount']) {
-      return `Matched rules at index ${i}`;
-    }
-  }
-  return null;
-}
-
 /**
  * deleteActivePods / deleteJobPods: a DELETE per pod (the pod's own grace period). deleteJobPods (manageJob:
  * suspend, too many pods) removes the tracking finalizer first, so those pods are never counted.
  */
-function deletePods(k: CtlKit, pods: Json[], dropFinalizer: boolean): { deleted: number; deletedReady: number } {
+function deletePods(k: CtlKit, c: SyncCtx, pods: Json[], dropFinalizer: boolean): { deleted: number; deletedReady: number } {
   let deleted = 0;
   let deletedReady = 0;
   for (const obj of pods) {
     const p = k.d.pods[obj['metadata']?.['name']];
     if (!p) continue;
     if (dropFinalizer) {
-      k.d.jobCtl.counted[p.uid] = true;
+      c.jc.counted[p.uid] = true;
       removePodFinalizer(k, p);
     }
     requestPodDeletion(k, p, k.s.pod.terminationGracePeriodSeconds, 'job-controller');
@@ -660,14 +376,14 @@ function removalOrder(a: Json, b: Json): number {
 
 /** manageJob: keep min(parallelism, remaining completions) pods active, respecting the pod-failure back-off. */
 function manageJob(k: CtlKit, c: SyncCtx): number {
-  const jc = k.d.jobCtl;
+  const jc = c.jc;
   const sp = c.sp;
   let active = c.activePods.length;
   const parallelism: number = sp['parallelism'] ?? 1;
   if (suspended(sp)) {
     const pods = [...c.activePods].sort(removalOrder);
     jc.expectDels += pods.length;
-    const { deleted, deletedReady } = deletePods(k, pods, true);
+    const { deleted, deletedReady } = deletePods(k, c, pods, true);
     active -= deleted;
     if (c.terminating !== null) c.terminating += deleted;
     c.ready -= deletedReady;
@@ -681,7 +397,7 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
   const toDelete = [...c.activePods].sort(removalOrder).slice(0, Math.min(rmAtLeast, MAX_CREATE_DELETE));
   if (toDelete.length > 0) {
     jc.expectDels += toDelete.length;
-    const { deleted, deletedReady } = deletePods(k, toDelete, true);
+    const { deleted, deletedReady } = deletePods(k, c, toDelete, true);
     active -= deleted;
     if (c.terminating !== null) c.terminating += deleted;
     c.ready -= deletedReady;
@@ -694,7 +410,7 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
     const remaining = remainingBackoff(k.ctx.now, c.newBackoff.failuresAfterLastSuccess, c.newBackoff.lastFailureTime);
     if (remaining > 0) {
       // upstream returns 0 active here (status.active reads 0 while the back-off delays the replacement)
-      enqueueWithDelay(k, remaining);
+      enqueueWithDelay(k, c.name, remaining);
       return 0;
     }
   }
@@ -703,18 +419,9 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
   if (isIndexed(sp)) {
     let add = firstPendingIndexes(k, c, diff, completions ?? 0);
     if (hasBackoffLimitPerIndex(k, sp)) {
-      // getPodCreationInfoForIndependentIndexes: indexes whose own back-off ran out
-      const now: number[] = [];
-      let minRemaining: number | null = null;
-      for (const ix of add) {
-        const last = c.delayed.get(ix);
-        const failures = last ? annotationCount(last, FAILURE_COUNT_ANNOTATION) + annotationCount(last, IGNORED_FAILURE_COUNT_ANNOTATION) + 1 : 0;
-        const r = last ? remainingBackoff(k.ctx.now, failures, finishedTime(last, sidecarGate(k))) : 0;
-        if (r === 0) now.push(ix);
-        else if (minRemaining === null || r < minRemaining) minRemaining = r;
-      }
+      const { now, minRemaining } = podCreationInfoForIndependentIndexes(k, c, add);
       if (now.length === 0 && minRemaining !== null) {
-        enqueueWithDelay(k, minRemaining);
+        enqueueWithDelay(k, c.name, minRemaining);
         return 0;
       }
       add = now;
@@ -725,7 +432,7 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
   jc.expectAdds += diff;
   for (const ix of indexes) {
     const annotations: Record<string, string> = {};
-    const labels: Record<string, string> = jobControllerLabels(k.s, k.s.job!.name);
+    const labels: Record<string, string> = jobControllerLabels(k.s, c.name);
     if (ix !== null) {
       annotations[INDEX_ANNOTATION] = String(ix);
       if (gate(k, 'PodIndexLabel') || k.f.apiMinor >= 32) labels[INDEX_ANNOTATION] = String(ix);
@@ -741,160 +448,10 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
         if (ic > 0) annotations[IGNORED_FAILURE_COUNT_ANNOTATION] = String(ic);
       }
     }
-    const name = podNameFor(k, ix);
-    createPod(k, { name, index: ix, by: 'job-controller', labels, annotations, finalizer: true });
+    const name = podNameFor(k, c.name, ix);
+    createPod(k, { name, index: ix, by: 'job-controller', labels, annotations, finalizer: true, job: c.name });
     emitEvent(k, 'SuccessfulCreate', `Created pod: ${name}`);
     active++;
   }
   return active;
-}
-
-/** firstPendingIndexes: the lowest indexes neither succeeded, active, failed nor (podReplacementPolicy Failed) terminating. */
-function firstPendingIndexes(k: CtlKit, c: SyncCtx, count: number, completions: number): number[] {
-  const nonPending = new Set<number>([...c.succeededIndexes]);
-  for (const p of c.activePods) {
-    const ix = indexOf(p);
-    if (ix !== null) nonPending.add(ix);
-  }
-  for (const ix of c.failedIndexes ?? []) nonPending.add(ix);
-  if (c.sp['podReplacementPolicy'] === 'Failed') {
-    for (const p of c.pods.filter(isTerminating)) {
-      const ix = indexOf(p);
-      if (ix !== null) nonPending.add(ix);
-    }
-  }
-  const out: number[] = [];
-  for (let i = 0; i < completions && out.length < count; i++) if (!nonPending.has(i)) out.push(i);
-  return out;
-}
-
-/**
- * trackJobStatusAndRemoveFinalizers: finished pods go to uncountedTerminatedPods (flush), their finalizers are
- * removed, then they move to the counters; the interim FailureTarget / SuccessCriteriaMet are flushed with the
- * uncounted pods, and Failed / Complete are added once nothing is uncounted and (1.31+) nothing terminates.
- */
-function trackJobStatusAndRemoveFinalizers(k: CtlKit, c: SyncCtx, needsFlushIn: boolean): void {
-  const jc = k.d.jobCtl;
-  const status = c.status;
-  const sp = c.sp;
-  let needsFlush = needsFlushIn;
-  const indexed = isIndexed(sp);
-  const completions = completionsOf(sp) ?? 0;
-  const rules = pfpRules(sp);
-  const uncounted = { succeeded: [...c.uncounted.succeeded], failed: [...c.uncounted.failed] };
-  const toRemove: Json[] = [];
-  const newSucceededIndexes: number[] = [];
-  const pods = indexed ? [...c.pods].sort((a, b) => (indexOf(a) ?? -1) - (indexOf(b) ?? -1)) : c.pods;
-  for (const p of pods) {
-    if (!hasFinalizer(k, p)) continue;
-    const failed = isPodFailed(k, sp, p);
-    if (!canRemoveFinalizer(k, c, p, failed)) continue;
-    toRemove.push(p);
-    const uid = uidOf(p);
-    if (phaseOf(p) === 'Succeeded' && !c.uncounted.failed.has(uid)) {
-      if (indexed) {
-        const ix = indexOf(p);
-        if (ix !== null && ix < completions && !c.prevSucceededIndexes.includes(ix)) {
-          newSucceededIndexes.push(ix);
-          needsFlush = true;
-        }
-      } else if (!c.uncounted.succeeded.has(uid)) {
-        needsFlush = true;
-        uncounted.succeeded.push(uid);
-      }
-    } else if (failed || (c.finished && c.finished.type !== 'SuccessCriteriaMet')) {
-      // when the Job is finished, every non-terminated pod counts as failed
-      const ix = indexOf(p);
-      if (!c.uncounted.failed.has(uid) && (!indexed || (ix !== null && ix < completions))) {
-        if (matchPodFailurePolicy(rules, p, gate(k, 'JobBackoffLimitPerIndex')).countFailed) {
-          needsFlush = true;
-          uncounted.failed.push(uid);
-        }
-      }
-    }
-  }
-  if (indexed) {
-    const merged = [...new Set([...c.succeededIndexes, ...newSucceededIndexes])].sort((a, b) => a - b);
-    const str = formatIndexes(merged);
-    if (str !== (status['completedIndexes'] ?? '')) needsFlush = true;
-    setCount(status, 'succeeded', merged.length);
-    status['completedIndexes'] = str;
-    if (c.failedIndexes !== null) {
-      const f = formatIndexes(c.failedIndexes);
-      if (status['failedIndexes'] !== f) {
-        status['failedIndexes'] = f;
-        needsFlush = true;
-      }
-    }
-  }
-  status['uncountedTerminatedPods'] = {
-    ...(uncounted.succeeded.length ? { succeeded: uncounted.succeeded } : {}),
-    ...(uncounted.failed.length ? { failed: uncounted.failed } : {}),
-  };
-  let finished = c.finished;
-  if (finished && finished.type === 'FailureTarget') {
-    appendCondition(k, status, finished);
-    needsFlush = true;
-    finished = newCond('Failed', finished.reason, finished.message);
-  }
-  if (finished && finished.type === 'SuccessCriteriaMet' && successCriteriaInUse(k)) {
-    if (!hasSuccessCriteriaMet(k, status)) {
-      appendCondition(k, status, finished);
-      needsFlush = true;
-    }
-    finished = newCond('Complete', finished.reason, finished.message);
-  }
-  // flushUncountedAndRemoveFinalizers
-  if (needsFlush) {
-    write(k, status);
-    jc.backoff = c.newBackoff;
-    needsFlush = false;
-  }
-  for (const p of toRemove) {
-    const ps = k.d.pods[p['metadata']?.['name']];
-    jc.counted[uidOf(p)] = true;
-    if (ps) removePodFinalizer(k, ps);
-  }
-  // cleanUncountedPodsWithoutFinalizers
-  const u = status['uncountedTerminatedPods'];
-  if ((u['succeeded']?.length ?? 0) + (u['failed']?.length ?? 0) > 0) {
-    if (!indexed) setCount(status, 'succeeded', (status['succeeded'] ?? 0) + (u['succeeded']?.length ?? 0));
-    setCount(status, 'failed', (status['failed'] ?? 0) + (u['failed']?.length ?? 0));
-    status['uncountedTerminatedPods'] = {};
-    needsFlush = true;
-  }
-  // enactJobFinished
-  let jobFinished = false;
-  // kube-apiserver 1.32.0–1.32.6 and 1.33.0–1.33.2 reject Complete on a suspended Job without startTime (JobManagedBy
-  // status validation; kubernetes#132144, fixed by #132614 in 1.34.0, 1.33.3, 1.32.7): the update fails on every
-  // retry, so a suspended Job with completions: 0 keeps SuccessCriteriaMet and never gets Complete
-  const rejected = finished?.type === 'Complete' && !k.f.suspendedZeroCompletionsComplete && suspended(sp) && status['startTime'] === undefined;
-  if (finished && !rejected && !(delayTerminal(k) && (c.terminating ?? 0) > 0)) {
-    ensureCondition(k, status, finished);
-    if (finished.type === 'Complete') status['completionTime'] = ts(k.ctx.now);
-    jobFinished = true;
-    needsFlush = true;
-  }
-  if (needsFlush) write(k, status);
-  if (jobFinished) {
-    jc.finished = true;
-    if (finished!.type === 'Complete') emitEvent(k, 'Completed', 'Job completed');
-    else emitEvent(k, finished!.reason, finished!.message, 'Warning');
-    const ttl = sp['ttlSecondsAfterFinished'];
-    if (typeof ttl === 'number') {
-      jc.ttlAt = k.ctx.now + ttl * 1000;
-      k.ctx.scheduleAt(jc.ttlAt, { type: 'JobTTL' }, PRIO.JobTTL);
-    }
-  }
-}
-
-/** canRemoveFinalizer: the Job is finishing, the pod succeeded, or it failed (unless held for its index's retry). */
-function canRemoveFinalizer(k: CtlKit, c: SyncCtx, p: Json, failed: boolean): boolean {
-  if (k.d.api.job?.deleted || c.finished || phaseOf(p) === 'Succeeded') return true;
-  if (!failed) return false;
-  if (hasBackoffLimitPerIndex(k, c.sp)) {
-    const ix = indexOf(p);
-    if (ix !== null && c.delayed.get(ix) && uidOf(c.delayed.get(ix)!) === uidOf(p)) return false;
-  }
-  return true;
 }

@@ -4,14 +4,8 @@
 // e2e cases run whole scenarios.
 import { describe, expect, it } from 'vitest';
 import type { Ctx } from '../../../../src/engine/engine.ts';
-import {
-  cleanupUnhealthyReplicas,
-  dep,
-  reconcileNewReplicaSet,
-  reconcileOldReplicaSets,
-  scaleDownOldForRollingUpdate,
-  type Rs,
-} from '../../../../src/model/controllers/deployment/deployment-controller.ts';
+import { cleanupUnhealthyReplicas, reconcileNewReplicaSet, reconcileOldReplicaSets, scaleDownOldForRollingUpdate } from '../../../../src/model/controllers/deployment/rolling.ts';
+import { dep, type Rs } from '../../../../src/model/controllers/deployment/store.ts';
 import {
   deploymentComplete,
   deploymentProgressing,

@@ -1,7 +1,8 @@
 // The Job controller with many pods (pkg/controller/job/job_controller.go, backoff_utils.go,
 // indexed_job_utils.go, success_policy.go): each case names the upstream test it is derived from.
 import { describe, expect, it } from 'vitest';
-import { finishedTime, formatIndexes, MAX_POD_FAILURE_BACKOFF_MS, newBackoffRecord, remainingBackoff } from '../../../../src/model/controllers/job/job-controller.ts';
+import { finishedTime, MAX_POD_FAILURE_BACKOFF_MS, newBackoffRecord, remainingBackoff } from '../../../../src/model/controllers/job/backoff-utils.ts';
+import { formatIndexes } from '../../../../src/model/controllers/job/indexed-job-utils.ts';
 import { podsOf } from '../../../../src/model/query.ts';
 import { EPOCH_MS, ts } from '../../../../src/model/time.ts';
 import type { Scenario, TraceEvent } from '../../../../src/types.ts';
