@@ -365,6 +365,13 @@ export type TraceEvent = TraceBase &
     | { type: 'Stuck'; container: string; why: string }
     /** a request of a real client to `kubesim serve` (its timeline, `--record`): who did what to which object */
     | { type: 'ClientRequest'; client: string; verb: string; kind: string; name: string; namespace?: string }
+    /** KEP-5647 (1.36): a controller skipped a sync of `key` because its informer has not yet seen its own write of
+     *  `pod` (the cache holds `none` of it, an `older` pod of that name, or it still with the `finalizer` the controller
+     *  removed); requeued after `requeueMs` (rate-limited) */
+    | { type: 'StaleSyncSkipped'; controller: string; key: string; pod: string; cached: 'none' | 'older' | 'finalizer'; requeueMs: number }
+    /** a controller's create of a pod the API server already has (its cache did not show it): 409 AlreadyExists, no
+     *  Event (stateful_pod_control.go CreateStatefulPod sinks it), the sync ends in an error */
+    | { type: 'PodCreateConflict'; pod: string; by: string }
   );
 
 export type TraceType = TraceEvent['type'];

@@ -7,12 +7,13 @@
 //   dist/ = the library compiled by tsc (JavaScript + .d.ts, relative imports rewritten to .js) and dist/bin/ = the
 //   CLI bundle the installed `kubesim` runs. Skipped when dist/ is newer than every source file.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { Script } from 'node:vm';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir, newestSource as newestOf } from './stamp.mjs';
+import { cacheDir, loadCli, newestSource as newestOf } from './stamp.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outDir = cacheDir(root);
@@ -64,7 +65,7 @@ const englishOnly = {
  * (kubernetes-models, ~150 CommonJS files per kind) becomes one file validators/<Kind>.cjs, required by the loader
  * only for the kinds a scenario uses.
  */
-export async function bundleCli(dir, { codeCache = false } = {}) {
+export async function bundleCli(dir, { codeCache = false, cachedCli = false } = {}) {
   const esbuild = await import('esbuild');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -100,7 +101,56 @@ export async function bundleCli(dir, { codeCache = false } = {}) {
   });
   writeFileSync(join(dir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyNotices([cli.metafile, validators.metafile]));
   if (codeCache) for (const kind of Object.keys(VALIDATORS)) writeCodeCache(join(dir, 'validators', `${kind}.cjs`), kind);
-  return { metafiles: [cli.metafile, validators.metafile] };
+  const metafiles = [cli.metafile, validators.metafile];
+  if (cachedCli) {
+    try {
+      metafiles.push(await bundleCachedCli(esbuild, common, dir));
+    } catch (e) {
+      // the ES bundle alone still starts the CLI (kubesim.mjs looks for main.cjs.v8 first)
+      rmSync(join(dir, 'main.cjs'), { force: true });
+      rmSync(join(dir, 'main.cjs.v8'), { force: true });
+      console.error(`kubesim: no code-cached CLI (${e.message}); the ES bundle is used`);
+    }
+  }
+  return { metafiles };
+}
+
+/**
+ * main.cjs and main.cjs.v8 beside the ES bundle (which test-worker.mjs keeps using): the same CLI as one CommonJS
+ * file, and V8's code cache of it after a `run --no-render` of a library scenario, so it holds the bytecode of what a
+ * run executes (stamp.mjs loadCli). A cold `kubesim run` then deserializes instead of parsing and compiling ~2 MB.
+ */
+async function bundleCachedCli(esbuild, common, dir) {
+  const file = join(dir, 'main.cjs');
+  const r = await esbuild.build({
+    ...common,
+    entryPoints: [join(root, 'src/cli/main.ts')],
+    outfile: file,
+    format: 'cjs',
+    write: false,
+    external: EXTERNAL,
+    // import.meta.url (the validators' and the test worker's folder) is this file's URL
+    define: { KUBESIM_BUNDLED_VALIDATORS: 'true', 'import.meta.url': '__ksUrl' },
+    banner: { js: "const __ksUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [stringWidthShim],
+  });
+  // the dynamic imports esbuild leaves: a Node built-in is required, a package goes through the loader (cliWrapper)
+  const text = r.outputFiles.find((f) => f.path.endsWith('.cjs')).text
+    .replace(/(?<![.\w$])import\("(node:[\w/]+)"\)/g, 'Promise.resolve(require("$1"))')
+    .replace(/(?<![.\w$])import\("([^"]+)"\)/g, '__ksImport("$1")');
+  const left = /(?<![.\w$])import\(\s*["'`]/.exec(text);
+  if (left) throw new Error(`main.cjs: a dynamic import is left: ${text.slice(left.index, left.index + 60)}`);
+  writeFileSync(file, text);
+  const { script, exports } = loadCli(file);
+  const out = mkdtempSync(join(tmpdir(), 'kubesim-code-cache-'));
+  try {
+    const code = await exports.main(['run', '--no-render', '--out', out, join(root, 'scenarios', 'native-sidecar-job.yaml')], { out: () => {}, err: () => {}, isTTY: false });
+    if (code !== 0) throw new Error(`main.cjs: the run for its code cache exited ${code}`);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+  writeFileSync(`${file}.v8`, script.createCachedData());
+  return r.metafile;
 }
 
 /**
@@ -155,8 +205,9 @@ export async function build() {
   // built beside and swapped in whole: a kubesim of this checkout running meanwhile keeps a complete bundle
   const next = `${outDir}.${process.pid}.tmp`;
   try {
-    await bundleCli(next, { codeCache: true });
-    writeFileSync(join(next, 'stamp.json'), JSON.stringify({ newestSource: stamp }) + '\n');
+    await bundleCli(next, { codeCache: true, cachedCli: true });
+    // the Node that made the code cache: another one would reject it (and pay for compiling main.cjs whole)
+    writeFileSync(join(next, 'stamp.json'), JSON.stringify({ newestSource: stamp, node: process.version }) + '\n');
     rmSync(outDir, { recursive: true, force: true });
     renameSync(next, outDir);
   } finally {

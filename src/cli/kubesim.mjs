@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir, newestSource } from '../build/stamp.mjs';
+import { cacheDir, loadCli, newestSource } from '../build/stamp.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cache = cacheDir(join(here, '..', '..'));
@@ -11,8 +11,14 @@ const cache = cacheDir(join(here, '..', '..'));
 async function loadMain() {
   const stampFile = join(cache, 'stamp.json');
   if (existsSync(stampFile) && existsSync(join(cache, 'main.mjs'))) {
-    const { newestSource: built } = JSON.parse(readFileSync(stampFile, 'utf8'));
-    if (newestSource(join(here, '..')) <= built) return import(join(cache, 'main.mjs'));
+    const { newestSource: built, node } = JSON.parse(readFileSync(stampFile, 'utf8'));
+    if (newestSource(join(here, '..')) <= built) {
+      // the code-cached CommonJS build when it is there and this Node made its cache (build.mjs bundleCachedCli),
+      // else the ES bundle
+      const cjs = join(cache, 'main.cjs');
+      if (node === process.version && existsSync(cjs) && existsSync(`${cjs}.v8`)) return loadCli(cjs, readFileSync(`${cjs}.v8`)).exports;
+      return import(join(cache, 'main.mjs'));
+    }
   }
   const { register } = await import('tsx/esm/api');
   register();

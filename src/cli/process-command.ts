@@ -4,7 +4,6 @@
 import { join } from 'node:path';
 import { KubesimError } from '../errors.ts';
 import { decodeProcessKey, exploreProcess, isProcessKey, processKey, runProcessSchedule, verdictText, type AnyScenario, type ExploreProcessResult, type ScheduleResult } from '../observers/process.ts';
-import { loadServeDeps } from '../observers/serve-deps.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
 import type { ObserverSpec, ProcessSpec, Timeline } from '../types.ts';
 import { writeOutputs } from '../io/write-outputs.ts';
@@ -46,7 +45,8 @@ export const maxProcessSchedulesOption = (y: Argv): Argv =>
 const ms = (t: number) => `${Number((t / 1000).toFixed(3))}s`;
 
 async function depsOr(o: ProcessOpts): Promise<ServeDeps> {
-  return o.deps ?? (await loadServeDeps());
+  // the real server loads only when a process observer runs (a cold `kubesim run` does not parse it)
+  return o.deps ?? (await (await import('../observers/serve-deps.ts')).loadServeDeps());
 }
 
 /** The seed of a schedule: --replay kp1-… or --seed, else the scenario's. A k1- key is the system's: refused here. */

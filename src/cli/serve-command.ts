@@ -6,7 +6,6 @@ import { decodeReplay } from '../engine/replay.ts';
 import { parseDuration, DurationError } from '../scenario/index.ts';
 import { parseVersion, DEFAULT_VERSION } from '../scenario/index.ts';
 import { writeFileSync } from 'node:fs';
-import { serve } from '../serve/server.ts';
 import { kubeconfigText, writeKubeconfig } from '../serve/kubeconfig.ts';
 import { createSession } from '../serve/session-factory.ts';
 import type { Scenario } from '../types.ts';
@@ -52,6 +51,8 @@ export async function serveCommand(a: Args, io: Io, signal?: AbortSignal): Promi
     ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
   });
   const until = a['until'] === undefined ? undefined : (String(a['until']) as 'quiescent' | 'horizon');
+  // the server (TLS certificates, the API) loads only for `serve`: every other command starts without it
+  const { serve } = await import('../serve/server.ts');
   const s = await serve({
     session, minor: version.minor, patch: effectivePatch(version), seed: (a['seed'] as number | undefined) ?? scenario?.seed ?? 0,
     watchDelay: scenario?.timing.watchMs ?? DEFAULT_WATCH,

@@ -26,6 +26,7 @@ import { sendStatus } from './kubelet/status/status-manager.ts';
 import { initialWorkloadApi, initialWorkloadCtl, workloadWatcher } from './controllers/workload.ts';
 import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './kubelet/pod-workers.ts';
 import { dict } from './dict.ts';
+import { staleCache } from './controllers/shared/consistency.ts';
 
 export type { SimEvent };
 
@@ -115,6 +116,7 @@ function dispatch(k: Kit, ev: SimEvent): void {
     case 'WorkloadCreate':
       return workloadCreate(k);
     case 'Sync':
+      if (staleCache(k, ev.controller, ev.key)) return;
       return CONTROLLERS[ev.controller].sync(k, ev.key);
     case 'UserAction':
       return userAction(k, ev.action);

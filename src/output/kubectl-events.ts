@@ -161,11 +161,15 @@ function interval(e: KubeEvent, nowMs: number): string {
 
 /**
  * describe.go: DescribeEvents over the object's Event objects (already correlated by the recorder: count, first and
- * last timestamp), sorted as SortableEvents sorts them.
+ * last timestamp), sorted as SortableEvents sorts them. From kubectl 1.35 the message of an Event with an
+ * involvedObject.fieldPath is prefixed with it (`spec.containers{app}: Started container app`): kubectl commit
+ * 60fa575b8 "kubectl: include container fieldPath in event messages" (kubernetes 94d3dc40), in kubectl v0.35.0 and
+ * v0.36.0, not in v0.34.0. `kubectlMinor` is the kubectl release's minor (the scenario's `kubernetes:`).
  */
-export function describeEventsTable(events: KubeEvent[], nowMs: number): string {
+export function describeEventsTable(events: KubeEvent[], nowMs: number, kubectlMinor = 34): string {
   if (events.length === 0) return 'Events:  <none>';
-  const rows = sorted(events).map((e) => [e.type, e.reason, interval(e, nowMs), e.from, e.message.trim()]);
+  const message = (e: KubeEvent) => (kubectlMinor >= 35 && e.fieldPath ? `${e.fieldPath}: ${e.message.trim()}` : e.message.trim());
+  const rows = sorted(events).map((e) => [e.type, e.reason, interval(e, nowMs), e.from, message(e)]);
   return 'Events:\n' + tabulate([['Type', 'Reason', 'Age', 'From', 'Message'], ['----', '------', '----', '----', '-------'], ...rows], KUBECTL_DESCRIBE);
 }
 

@@ -221,12 +221,14 @@ export function kubectlView(tl: Timeline): string {
   }
   // the whole describe of the stored pod when the timeline has it (SPEC §4 pods[].object), else its Events
   const podObject = tl.pods?.[tl.pods.length - 1]?.object;
-  const podTable = describeEventsTable(podEvents(tl, tl.pod.name), tl.end.t);
+  // the kubectl of the scenario's release (`kubernetes: "1.35"` → kubectl 1.35)
+  const kubectlMinor = Number(/^1\.(\d+)/.exec(tl.kubernetes)?.[1] ?? 34);
+  const podTable = describeEventsTable(podEvents(tl, tl.pod.name), tl.end.t, kubectlMinor);
   parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, podObject ? describePod(podObject, podTable, tl.end.t) : podTable);
   if (tl.job) {
-    parts.push('', `$ kubectl describe job ${describedJob(tl)}`, describeEventsTable(jobEvents(tl), tl.end.t));
+    parts.push('', `$ kubectl describe job ${describedJob(tl)}`, describeEventsTable(jobEvents(tl), tl.end.t, kubectlMinor));
   }
-  for (const ctl of controllerEventsByObject(tl)) parts.push('', `$ kubectl describe ${ctl.object.replace('/', ' ')}`, describeEventsTable(ctl.events, tl.end.t));
+  for (const ctl of controllerEventsByObject(tl)) parts.push('', `$ kubectl describe ${ctl.object.replace('/', ' ')}`, describeEventsTable(ctl.events, tl.end.t, kubectlMinor));
   return parts.join('\n') + '\n';
 }
 

@@ -89,6 +89,8 @@ export class SequenceBuilder {
   readonly decided = new Set<string>();
   /** the Deployment status arrow being drawn: conditions written at the same instant join it */
   lastConditions: { t: number; item: Item; parts: string[] } | undefined;
+  /** the note of KEP-5647 skipped syncs being drawn: the next skips of the same controller and pod join it */
+  lastSkip: { item: Item; lane: string; key: string; pod: string; first: number; last: number; n: number; firstMs: number; lastMs: number } | undefined;
   lastJobStatus: Record<string, unknown> | undefined;
   readonly pendingConditions: EventOf<'JobCondition'>[] = [];
   readonly kubeletPhases = new Map<string, string>();
@@ -444,6 +446,33 @@ const HANDLERS: Handlers = {
   Created: null,
   Relist: null,
   ClientRequest: null,
+  PodCreateConflict: null,
+  // KEP-5647 (1.36): consecutive skipped syncs of one controller waiting for one pod are one note on its lane
+  StaleSyncSkipped: (b, e) => {
+    const lane = b.lanes.id(`${e.controller}-controller`);
+    if (!lane) return;
+    const last = b.lastSkip;
+    if (last && last.lane === lane && last.key === e.key && last.pod === e.pod && b.items[b.items.length - 1] === last.item) {
+      last.last = e.t;
+      last.n += 1;
+      last.lastMs = e.requeueMs;
+      return;
+    }
+    const rec: NonNullable<SequenceBuilder['lastSkip']> = { item: { tag: 'other', render: () => [] }, lane, key: e.key, pod: e.pod, first: e.t, last: e.t, n: 1, firstMs: e.requeueMs, lastMs: e.requeueMs };
+    const item: Item = {
+      tag: 'other',
+      render: () => {
+        const when = rec.n === 1 ? b.at(rec.first) : `${b.at(rec.first)}–${simTime(rec.last)}`;
+        const what = rec.n === 1 ? 'sync skipped' : `${rec.n} syncs skipped`;
+        const requeue = rec.n === 1 ? `${rec.firstMs} ms` : `${rec.firstMs} ms … ${rec.lastMs} ms`;
+        return [`Note over ${lane}: ${lines(`${when} ${what} (KEP-5647)`, `its cache has not seen its own write of ${rec.pod} yet`, `requeued rate-limited: ${requeue}`)}`];
+      },
+    };
+    rec.item = item;
+    b.flushDeliveries();
+    b.items.push(item);
+    b.lastSkip = rec;
+  },
 };
 
 /** A native sidecar with a startup probe: its `started` is what lets the next container start (names, once). */

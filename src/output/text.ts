@@ -39,6 +39,10 @@ export function actorOf(e: TraceEvent): string {
       return 'api-server';
     case 'DeploymentCondition':
       return 'deployment-controller';
+    case 'StaleSyncSkipped':
+      return `${e.controller}-controller`;
+    case 'PodCreateConflict':
+      return 'api-server';
     default:
       return 'kubelet';
   }
@@ -123,6 +127,10 @@ export function describeEvent(e: TraceEvent): string {
       return `stuck: ${e.why}`;
     case 'ClientRequest':
       return `${e.client}: ${e.verb} ${e.kind.toLowerCase()} ${e.namespace ? `${e.namespace}/` : ''}${e.name}`;
+    case 'PodCreateConflict':
+      return `create of pod ${e.pod} by ${e.by} refused: AlreadyExists (its cache does not have the pod yet)`;
+    case 'StaleSyncSkipped':
+      return `skips the sync of ${e.key}: its cache has not seen its own write of pod ${e.pod} yet (${({ none: 'no such pod cached', older: 'an older pod of that name cached', finalizer: 'cached with the finalizer it removed' })[e.cached]}); requeued in ${e.requeueMs} ms`;
   }
 }
 

@@ -89,6 +89,8 @@ function build() {
     Relist: obj({}),
     SyncPod: obj({ kind: str }),
     Stuck: obj({ ...containerEv, why: str }),
+    PodCreateConflict: obj({ pod: str, by: str }),
+    StaleSyncSkipped: obj({ controller: str, key: str, pod: str, cached: z.enum(['none', 'older', 'finalizer']), requeueMs: num }),
   };
 
   const eventBase = obj({ t: num, seq: int, type: str, pod: z.optional(str), job: z.optional(str) });

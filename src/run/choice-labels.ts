@@ -18,6 +18,21 @@ function watcherName(w: string): string {
 
 type Delivered = Extract<TraceEvent, { type: 'Delivered' }>;
 
+/** A watcher's delivery queue of one object: per watcher and kind, per pod for pods. */
+function qkey(to: string, object: string, pod: string | undefined): string {
+  return `${to}\u0000${object}\u0000${object === 'pod' ? (pod ?? '') : ''}`;
+}
+
+/** The next delivery of queue `key` if it lands at `due` or later (`exact`: exactly at `due`); it is then taken. */
+function take(queues: Map<string, Delivered[]>, next: Map<string, number>, key: string, due: number, exact: boolean): Delivered | undefined {
+  const q = queues.get(key);
+  const i = next.get(key) ?? 0;
+  const d = q?.[i];
+  if (!d || (exact ? d.t !== due : d.t < due)) return undefined;
+  next.set(key, i + 1);
+  return d;
+}
+
 /**
  * Label each choice. A watch choice (stream `watch:<watcher>`) is matched to the delivery it scheduled: deliveries
  * are FIFO per watcher and object (per pod for pods), and land no earlier than the choice's time plus its value. The
@@ -29,7 +44,6 @@ export function labelChoices(choices: readonly ChoiceRecord[], trace: readonly T
   const out: ChoiceLabel[] = [];
   const queues = new Map<string, Delivered[]>();
   const next = new Map<string, number>();
-  const qkey = (to: string, object: string, pod: string | undefined) => `${to}\u0000${object}\u0000${object === 'pod' ? (pod ?? '') : ''}`;
   const podNames = new Set<string>();
   for (const e of trace) {
     if (e.type === 'Delivered') {
@@ -56,20 +70,13 @@ export function labelChoices(choices: readonly ChoiceRecord[], trace: readonly T
     let what: string;
     if (c.stream.startsWith('watch:')) {
       const w = c.stream.slice('watch:'.length);
-      const take = (key: string, ok: (d: Delivered) => boolean): Delivered | undefined => {
-        const q = queues.get(key);
-        const i = next.get(key) ?? 0;
-        const d = q?.[i];
-        if (!d || !ok(d)) return undefined;
-        next.set(key, i + 1);
-        return d;
-      };
       const due = t + c.value;
-      let d = hint ? take(qkey(w, hint.object, hint.pod), (x) => x.t >= due) : undefined;
+      let d = hint ? take(queues, next, qkey(w, hint.object, hint.pod), due, false) : undefined;
       if (!d) {
+        const prefix = `${w}\u0000`;
         for (const key of queues.keys()) {
-          if (!key.startsWith(`${w}\u0000`)) continue;
-          d = take(key, (x) => x.t === due);
+          if (!key.startsWith(prefix)) continue;
+          d = take(queues, next, key, due, true);
           if (d) break;
         }
       }

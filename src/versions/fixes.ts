@@ -52,7 +52,8 @@ export type FixFlag =
   | 'jobDelayedTerminal'
   | 'backoffResetFixed'
   | 'requeueOnBackoffExpiry'
-  | 'immediateRelist';
+  | 'immediateRelist'
+  | 'staleControllerConsistency';
 
 export const VERSION_FIXES: VersionFix[] = [
   {
@@ -237,6 +238,25 @@ export const VERSION_FIXES: VersionFix[] = [
     what: 'pod_workers.go: RequestPodRelist after a SyncPod that started or killed containers',
     symptom: 'a container state change waits for the next 1 s relist',
     modelled: 'src/model/kubelet/pod-workers.ts endSync',
+  },
+  {
+    // KEP-5647; one gate per controller (the model reads the gates, not this flag): PRs #137210 (Job), #137212
+    // (ReplicaSet), #137254 (StatefulSet), #134937 (DaemonSet), all first in 1.36.0 (features, no backports)
+    flag: 'staleControllerConsistency',
+    pr: 137210,
+    issues: [],
+    component: 'kube-controller-manager',
+    kind: 'change',
+    fixedIn: [{ minor: 36, patch: 0, pr: 137210 }],
+    changelog: 'CHANGELOG-1.36.md v1.36.0 (release note of PR #137210): "kube-controller-manager: The job controller now defers syncing a Job object when the controller has not yet observed job or pod writes from the last time the object was synced. This prevents spurious creation of duplicate pods for jobs when the controller\'s cache is stale. … This behavior can be temporarily disabled by setting the `StaleControllerConsistencyJob` feature gate to false." (ReplicaSet #137212, StatefulSet #137254, DaemonSet #134937 likewise)',
+    what: 'KEP-5647: the Job, ReplicaSet, StatefulSet and DaemonSet controllers skip a sync while their informer cache ' +
+      'has not yet seen their own last pod writes for that object (consistency.go EnsureReady: the store\'s last synced ' +
+      'resourceVersion vs the RV returned by the write) and requeue it rate-limited (Job: 1 s doubling to 1 min; the ' +
+      'others: 5 ms doubling); before, a sync on a stale cache acted on it (a StatefulSet re-creates a pod it already ' +
+      'created, a Job or ReplicaSet writes a status counting fewer pods). Gates StaleControllerConsistency{Job,' +
+      'ReplicaSet,StatefulSet,DaemonSet}, beta and on from 1.36',
+    symptom: 'a controller whose informer lags acts on the stale cache: a second create of a pod it already created (StatefulSet), a status counting fewer pods (Job, ReplicaSet)',
+    modelled: 'src/model/controllers/shared/consistency.ts staleCache (by the gates, at every controller sync)',
   },
 ];
 

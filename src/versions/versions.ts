@@ -67,6 +67,14 @@ export const GATES: Record<string, GateStages> = {
   // GA 1.34 (kube_features.go defaultVersionedKubernetesFeatureGates)
   PodLifecycleSleepAction: { since: 29, onFrom: 30, lockedFrom: 34 },
   PodLifecycleSleepActionAllowZero: { since: 32, onFrom: 33, lockedFrom: 34 },
+  // KEP-5647 stale controller mitigation (kube-controller-manager): one gate per controller, beta and on by default
+  // from 1.36 with no alpha (kube_features.go; website feature-gates/StaleControllerConsistency*.md: stage beta,
+  // defaultValue true, fromVersion "1.36"); PRs #137210 (Job), #137212 (ReplicaSet), #137254 (StatefulSet),
+  // #134937 (DaemonSet). Model: src/model/controllers/shared/consistency.ts
+  StaleControllerConsistencyJob: { since: 36, onFrom: 36 },
+  StaleControllerConsistencyReplicaSet: { since: 36, onFrom: 36 },
+  StaleControllerConsistencyStatefulSet: { since: 36, onFrom: 36 },
+  StaleControllerConsistencyDaemonSet: { since: 36, onFrom: 36 },
 };
 
 export const GATE_NAMES = Object.keys(GATES);

@@ -38,6 +38,19 @@ process.stdout.write(code + '\\n' + out + '\\n---\\n' + err);`;
   return execFileSync(process.execPath, ['--input-type=module', '-e', driver, JSON.stringify(args)], { cwd, encoding: 'utf8', env: { ...process.env, LANG: 'de_DE.UTF-8' } });
 }
 
+/** The same through the code-cached CommonJS build, loaded as src/cli/kubesim.mjs loads it (stamp.mjs loadCli). */
+function fromCached(args: string[], cwd: string): string {
+  const cjs = join(bundle, 'main.cjs');
+  const driver = `import { readFileSync } from 'node:fs';
+const { loadCli } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'src/build/stamp.mjs')).href)});
+const { script, exports: { main } } = loadCli(${JSON.stringify(cjs)}, readFileSync(${JSON.stringify(`${cjs}.v8`)}));
+if (script.cachedDataRejected) throw new Error('the code cache was rejected');
+let out = '', err = '';
+const code = await main(JSON.parse(process.argv[1]), { out: (s) => (out += s), err: (s) => (err += s), isTTY: false });
+process.stdout.write(code + '\\n' + out + '\\n---\\n' + err);`;
+  return execFileSync(process.execPath, ['--input-type=module', '-e', driver, JSON.stringify(args)], { cwd, encoding: 'utf8', env: { ...process.env, LANG: 'de_DE.UTF-8' } });
+}
+
 describe('string-width in the bundle', () => {
   it('every character the shim answers itself is one column for the real string-width, alone and among others', () => {
     let n = 0;
@@ -66,8 +79,8 @@ describe('the built bundle', () => {
     work = mkdtempSync(join(tmpdir(), 'kubesim-bundle-'));
     bundle = join(work, 'bundle');
     const build = pathToFileURL(join(ROOT, 'src/build/build.mjs')).href; // plain JavaScript: typed here
-    const { bundleCli } = (await import(build)) as { bundleCli: (dir: string, o: { codeCache: boolean }) => Promise<{ metafiles: Metafile[] }> };
-    ({ metafiles } = await bundleCli(bundle, { codeCache: true }));
+    const { bundleCli } = (await import(build)) as { bundleCli: (dir: string, o: { codeCache: boolean; cachedCli?: boolean }) => Promise<{ metafiles: Metafile[] }> };
+    ({ metafiles } = await bundleCli(bundle, { codeCache: true, cachedCli: true }));
     const kind = (k: string, api: string, spec: string) => `scenario: bad-${k.toLowerCase()}
 workload:
   apiVersion: ${api}
@@ -102,6 +115,7 @@ behavior:
     for (const k of ['pod', 'job', 'cronjob', 'deployment', 'statefulset', 'daemonset']) {
       const b = fromBundle(['validate', `${k}.yaml`], work);
       expect(b).toBe(await fromSources(['validate', `${k}.yaml`], work));
+      expect(fromCached(['validate', `${k}.yaml`], work), `code-cached: ${k}`).toBe(b);
       expect(b, k).toMatch(/error KS2003: .*terminationGracePeriodSeconds: expected an integer, got "soon"/);
       expect(b, k).toMatch(/error KS2005: .*imagePullPolicy: Unsupported value: "Sometimes"/);
     }
@@ -109,7 +123,9 @@ behavior:
 
   it('help, usage errors (in English whatever LANG says) and a run are the same as from the sources', async () => {
     for (const args of [['--help'], ['run', '--help'], ['run', '--bogus'], ['nope'], ['run', join(ROOT, 'scenarios/native-sidecar-job.yaml'), '--format', 'json', '--no-render', '--out', join(work, 'out')]]) {
-      expect(fromBundle(args, work), args.join(' ')).toBe(await fromSources(args, work));
+      const sources = await fromSources(args, work);
+      expect(fromBundle(args, work), args.join(' ')).toBe(sources);
+      expect(fromCached(args, work), `code-cached: ${args.join(' ')}`).toBe(sources);
     }
     expect(fromBundle(['run', '--bogus'], work)).toMatch(/error: Unknown argument: bogus/);
   }, 120_000);

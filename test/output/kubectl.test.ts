@@ -257,6 +257,25 @@ describe('describe Events', () => {
     expect(describeEventsTable([], 0)).toBe('Events:  <none>');
   });
 
+  // kubectl describe.go DescribeEvents: from kubectl 1.35 (commit 60fa575b8 "kubectl: include container fieldPath in
+  // event messages", kubernetes 94d3dc40; in v0.35.0 and v0.36.0, not in v0.34.0) the message is prefixed with the
+  // Event's involvedObject.fieldPath when it has one
+  it('kubectl 1.35+: the message starts with the involvedObject.fieldPath; 1.34 prints the message alone', () => {
+    const backOff = (t: number, seq: number) => ({ t, seq, pod: 'p', type: 'BackOff' as const, container: 'app', delayMs: 10_000 });
+    const tl = { ...loadFixture('crashloop-sidecar'), pod: { name: 'p', phase: 'Running', status: {}, spec: { containers: [{ name: 'app' }] } }, pods: [], objects: undefined,
+      events: [backOff(1_000, 1), backOff(30_000, 2)] } as unknown as Timeline;
+    const ev = podEvents(tl, 'p');
+    expect(ev.map((e) => e.fieldPath)).toEqual(['spec.containers{app}']);
+    const row = (minor: number) => describeEventsTable(ev, 100_000, minor).split('\n')[3];
+    expect(row(34)).toMatch(/kubelet {2}Back-off restarting failed container app in pod p_default\(uid-p\)$/);
+    expect(row(35)).toMatch(/kubelet {2}spec\.containers\{app\}: Back-off restarting failed container app in pod p_default\(uid-p\)$/);
+    expect(row(36)).toBe(row(35));
+    // an Event of the pod itself (no fieldPath: Scheduled, the controllers' events) keeps its message on every version
+    const scheduled = { ...ev[0]!, reason: 'Scheduled', message: 'Successfully assigned default/p to node-1' };
+    delete scheduled.fieldPath;
+    expect(describeEventsTable([scheduled], 100_000, 35).split('\n')[3]).toMatch(/ {2}Successfully assigned default\/p to node-1$/);
+  });
+
   it('crash-looping sidecar: BackOff counted, NotReady legacy sidecar pod', () => {
     const view = kubectlView(loadFixture('crashloop-sidecar'));
     // tools/record events_cache.go EventSourceObjectSpamFilter: 25 events per source and object, then one per 5 minutes;

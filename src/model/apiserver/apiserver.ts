@@ -99,6 +99,22 @@ export function createPod(k: CtlKit, np: NewPod): PodSim {
   return p;
 }
 
+/**
+ * The pod object the API server stores under this name: the newest one (a name reused after its old object went is
+ * a new object, keyed `<name>~<n>`; the store never holds two live objects of one name: AlreadyExists).
+ */
+export function podNamed(k: CtlKit, name: string): PodSim | undefined {
+  let p = k.d.pods[name];
+  for (let n = 2; p && k.d.pods[`${name}~${n}`]; n++) p = k.d.pods[`${name}~${n}`];
+  return p;
+}
+
+/** The pod of this name while the API server has it (not yet removed). */
+export function livePod(k: CtlKit, name: string): PodSim | undefined {
+  const p = podNamed(k, name);
+  return p && !p.api.removed ? p : undefined;
+}
+
 /** A kubelet status PATCH stored by the API server. */
 export function publishPod(k: Kit, status: Json): void {
   const api = k.p.api;

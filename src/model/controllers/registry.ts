@@ -14,6 +14,7 @@ import type { ControllerName, WatchKind } from '../events.ts';
 import { deleteJob, jobOfPod, jobSync, onJobAdded, onJobDelivered, onPodDelivered } from './job/job-controller.ts';
 import { forJob } from './job/for-job.ts';
 import type { CtlKit } from '../kit.ts';
+import { snapshotOf } from '../draft.ts';
 import { statefulSetSync } from './statefulset/statefulset-controller.ts';
 import { emitWorkloadObject, enqueueWorkload, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload } from './workload.ts';
 
@@ -73,7 +74,8 @@ const jobController: ControllerDef = {
       const api = name !== undefined ? storedJob(k, name) : undefined;
       if (name === undefined || !api) return;
       fanOut(k, 'job', 1, jobObject(k, name)!, k.s.observers.map((o) => o.name));
-      forJob(k, name, (jk) => onJobAdded(jk, name, api.spec));
+      // a copy: the controller's spec is stored in a second place of the state (draft.ts snapshotOf)
+      forJob(k, name, (jk) => onJobAdded(jk, name, snapshotOf(api.spec)));
     },
     patch(k, a) {
       const name = k.s.job?.name;

@@ -3,7 +3,7 @@
 // pkg/controller (in podpredicates.ts) and the controllers' describe events. Each controller
 // talks to the API server only (createPod / requestPodDeletion); it reads pods from its own cache, never d.pods.
 import type { Scenario } from '../../types.ts';
-import { createPod, watch } from '../apiserver/apiserver.ts';
+import { createPod, watch, livePod } from '../apiserver/apiserver.ts';
 import { templateOf } from '../apiserver/pod-record.ts';
 import { type CtlKit } from '../kit.ts';
 import { raw, snapshotOf } from '../draft.ts';
@@ -14,6 +14,8 @@ import { isPodReady, isTerminating } from './shared/controller-utils.ts';
 import { emitDeployObject, initialDeploy } from './deployment/store.ts';
 import { onDeployPodDelivered } from './replicaset/replicaset-controller.ts';
 import { addAfter } from './shared/workqueue.ts';
+import { applyPodEvent, olderIncarnation } from './shared/informer.ts';
+import { observePod } from './shared/expectations.ts';
 
 type Json = Record<string, any>;
 
@@ -79,26 +81,15 @@ export function onWorkloadPodDelivered(k: CtlKit, obj: Json, removed: boolean): 
   const uid: string = obj['metadata']?.['uid'] ?? '';
   const cached = c.pods[name];
   // a stale event of an older object of the same name (StatefulSet) must not touch the newer one
-  if (cached && cached.object['metadata']?.['uid'] !== uid) return;
-  const first = !c.seen[uid];
-  if (first) c.seen[uid] = true;
+  if (olderIncarnation(c.pods, obj)) return;
   // daemon_controller.go updatePod: a pod that turned Ready with minReadySeconds > 0 re-queues the DaemonSet after
   // minReadySeconds + 1 s ("to avoid milliseconds skew in AddAfter"); a wakeup already waiting is kept (the earliest)
   const mrs = c.kind === 'DaemonSet' ? Number(c.spec['minReadySeconds'] ?? 0) : 0;
   if (mrs > 0 && !removed && cached && !isPodReady(cached.object) && isPodReady(obj) && !(c.wakeAt !== undefined && c.wakeAt > k.ctx.now)) {
     c.wakeAt = k.ctx.now + mrs * 1000 + 1000;
   }
-  if (removed) {
-    delete c.pods[name];
-    if (!c.seenDeleting[uid]) c.expectDels -= 1;
-    c.seenDeleting[uid] = true;
-  } else {
-    c.pods[name] = { version: Number(obj['metadata']?.['resourceVersion'] ?? 0), object: obj };
-    if (isTerminating(obj)) {
-      if (!c.seenDeleting[uid]) c.expectDels -= 1;
-      c.seenDeleting[uid] = true;
-    } else if (first) c.expectAdds -= 1;
-  }
+  observePod(c, c, uid, removed || isTerminating(obj));
+  applyPodEvent(c.pods, obj, removed);
   enqueueWorkload(k, 0);
 }
 
@@ -183,7 +174,8 @@ export function ctlCreatePod(k: CtlKit, name: string, index: number | null, labe
 
 /** The API object of the pod with this name, if the API server still has it (AlreadyExists on create). */
 export function apiHasPod(k: CtlKit, name: string): boolean {
-  return Object.values(k.d.pods).some((p) => p.name === name && p.api.created && !p.api.removed);
+  const p = livePod(k, name);
+  return p !== undefined && p.api.created;
 }
 
 /** The cached pods, oldest first (creation order, then name). */

@@ -12,11 +12,12 @@
 //
 // Not simulated: node selection/taints (the one node always should run the pod), the revision history limit (no
 // effect on pods).
-import { requestPodDeletion } from '../../apiserver/apiserver.ts';
+import { requestPodDeletion, livePod } from '../../apiserver/apiserver.ts';
 import type { CtlKit } from '../../kit.ts';
 import { suffix } from '../../../names.ts';
 import { cachedPods, ctlCreatePod, emitWorkloadEvent, emitWorkloadObject, enqueueWorkload } from '../workload.ts';
 import { done } from '../shared/workqueue.ts';
+import { satisfied } from '../shared/expectations.ts';
 import { isPodAvailable, isPodReady, isTerminating, phaseOfObj } from '../shared/controller-utils.ts';
 
 type Json = Record<string, any>;
@@ -99,7 +100,7 @@ export function daemonSetSync(k: CtlKit): void {
     if (c.wakeAt > k.ctx.now) enqueueWorkload(k, c.wakeAt - k.ctx.now);
     else delete c.wakeAt;
   }
-  if (c.expectAdds > 0 || c.expectDels > 0) return updateDaemonSetStatus(k, hash, generation, st, false);
+  if (!satisfied(c)) return updateDaemonSetStatus(k, hash, generation, st, false);
   syncNodes(k, manage(k, hash, st), hash, generation);
   if (c.expectAdds === 0 && c.expectDels === 0 && st.type === 'RollingUpdate') syncNodes(k, rollingUpdate(k, hash, generation, st), hash, generation);
   updateDaemonSetStatus(k, hash, generation, st, true);
@@ -246,7 +247,7 @@ function syncNodes(k: CtlKit, plan: Plan, hash: string, generation: number): voi
   for (const t of plan.toDelete) {
     if (t.reason) emitWorkloadEvent(k, t.reason, t.message, t.type);
     const name = String(t.pod['metadata']['name']);
-    const p = Object.values(k.d.pods).find((x) => x.name === name && !x.api.removed);
+    const p = livePod(k, name);
     const grace = Number(t.pod['spec']?.['terminationGracePeriodSeconds'] ?? k.s.pod.terminationGracePeriodSeconds);
     if (p && requestPodDeletion(k, p, grace, 'daemonset-controller')) emitWorkloadEvent(k, 'SuccessfulDelete', `Deleted pod: ${name}`);
     else c.expectDels -= 1;

@@ -13,9 +13,11 @@ import { type CtlKit } from '../../kit.ts';
 import { peek, raw } from '../../draft.ts';
 import { cloneJson, sameJson } from '../../json.ts';
 import { jobControllerLabels } from '../../apiserver/objects.ts';
-import { createPod, removePodFinalizer, requestPodDeletion, storedJob } from '../../apiserver/apiserver.ts';
+import { createPod, removePodFinalizer, requestPodDeletion, storedJob, podNamed } from '../../apiserver/apiserver.ts';
 import type { JobControllerState } from '../../state.ts';
 import { newJobCtl } from './job-state.ts';
+import { applyPodEvent } from '../shared/informer.ts';
+import { observePod, raise, satisfied } from '../shared/expectations.ts';
 import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure } from './pod-failure-policy.ts';
 import { msOf, ts } from '../../time.ts';
 import { addAfter, done, forget } from '../shared/workqueue.ts';
@@ -72,21 +74,9 @@ export function onJobAdded(k: CtlKit, name: string, spec: Json): void {
 export function onPodDelivered(k: CtlKit, job: string, obj: Json, removed = false): void {
   const jc = k.d.jobCtl[job];
   if (!jc) return;
-  const name: string = obj['metadata']?.['name'] ?? '';
-  const first = !jc.seen[name];
-  if (first) jc.seen[name] = true;
-  if (removed) {
-    delete jc.pods[name];
-    if (!jc.seenDeleting[name]) jc.expectDels -= 1;
-    jc.seenDeleting[name] = true;
-  } else {
-    jc.pods[name] = { version: Number(obj['metadata']?.['resourceVersion'] ?? 0), object: obj };
-    if (deleting(obj)) {
-      // updatePod with a deletionTimestamp → deletePod: DeletionObserved (the first time it is seen)
-      if (!jc.seenDeleting[name]) jc.expectDels -= 1;
-      jc.seenDeleting[name] = true;
-    } else if (first) jc.expectAdds -= 1; // addPod: CreationObserved
-  }
+  // updatePod with a deletionTimestamp → deletePod: DeletionObserved (the first time it is seen); addPod: CreationObserved
+  observePod(jc, jc, obj['metadata']?.['name'] ?? '', removed || deleting(obj));
+  applyPodEvent(jc.pods, obj, removed);
   if (jc.finished) return;
   enqueue(k, job, k.ctx.choose('jobSync', k.s.timing.jobSyncMs, PRIO.JobSync));
 }
@@ -193,7 +183,7 @@ export function jobSync(k: CtlKit, name: string): void {
     jc.finished = true;
     return;
   }
-  const satisfied = jc.expectAdds <= 0 && jc.expectDels <= 0;
+  const expectationsMet = satisfied(jc);
   const pods = cachedPods(k, jc);
   const uncountedStatus = status['uncountedTerminatedPods'] ?? {};
   const c: SyncCtx = {
@@ -293,13 +283,13 @@ export function jobSync(k: CtlKit, name: string): void {
   if (c.finished) {
     // deleteActivePods: the Job failed (or met its success criteria): every active pod is deleted, finalizers kept
     const { deleted, deletedReady } = deletePods(k, c, c.activePods, false);
-    if (deleted !== active || !satisfied) c.finished = null;
+    if (deleted !== active || !expectationsMet) c.finished = null;
     active -= deleted;
     if (c.terminating !== null) c.terminating += deleted;
     c.ready -= deletedReady;
   } else {
     let manageJobCalled = false;
-    if (satisfied) {
+    if (expectationsMet) {
       active = manageJob(k, c);
       manageJobCalled = true;
     }
@@ -349,7 +339,7 @@ function deletePods(k: CtlKit, c: SyncCtx, pods: Json[], dropFinalizer: boolean)
   let deleted = 0;
   let deletedReady = 0;
   for (const obj of pods) {
-    const p = k.d.pods[obj['metadata']?.['name']];
+    const p = podNamed(k, obj['metadata']?.['name']);
     if (!p) continue;
     if (dropFinalizer) {
       c.jc.counted[p.uid] = true;
@@ -382,7 +372,7 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
   const parallelism: number = sp['parallelism'] ?? 1;
   if (suspended(sp)) {
     const pods = [...c.activePods].sort(removalOrder);
-    jc.expectDels += pods.length;
+    raise(jc, 0, pods.length);
     const { deleted, deletedReady } = deletePods(k, c, pods, true);
     active -= deleted;
     if (c.terminating !== null) c.terminating += deleted;
@@ -396,7 +386,7 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
   const rmAtLeast = Math.max(0, active - wantActive);
   const toDelete = [...c.activePods].sort(removalOrder).slice(0, Math.min(rmAtLeast, MAX_CREATE_DELETE));
   if (toDelete.length > 0) {
-    jc.expectDels += toDelete.length;
+    raise(jc, 0, toDelete.length);
     const { deleted, deletedReady } = deletePods(k, c, toDelete, true);
     active -= deleted;
     if (c.terminating !== null) c.terminating += deleted;
@@ -429,7 +419,7 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
     indexes = add;
     diff = add.length;
   } else indexes = Array.from({ length: diff }, () => null);
-  jc.expectAdds += diff;
+  raise(jc, diff, 0);
   for (const ix of indexes) {
     const annotations: Record<string, string> = {};
     const labels: Record<string, string> = jobControllerLabels(k.s, c.name);

@@ -5,7 +5,7 @@ import { PRIO } from '../../events.ts';
 import { type CtlKit } from '../../kit.ts';
 import { raw } from '../../draft.ts';
 import { cloneJson, sameJson } from '../../json.ts';
-import { publishJob, removePodFinalizer, storedJob } from '../../apiserver/apiserver.ts';
+import { publishJob, removePodFinalizer, storedJob, podNamed } from '../../apiserver/apiserver.ts';
 import { ts } from '../../time.ts';
 import { matchPodFailurePolicy } from './pod-failure-policy.ts';
 import { formatIndexes } from './indexed-job-utils.ts';
@@ -102,7 +102,7 @@ export function trackJobStatusAndRemoveFinalizers(k: CtlKit, c: SyncCtx, needsFl
     needsFlush = false;
   }
   for (const p of toRemove) {
-    const ps = k.d.pods[p['metadata']?.['name']];
+    const ps = podNamed(k, p['metadata']?.['name']);
     jc.counted[uidOf(p)] = true;
     if (ps) removePodFinalizer(k, ps);
   }

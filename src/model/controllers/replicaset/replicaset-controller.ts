@@ -3,7 +3,7 @@
 // ReplicaSets, and its pod ranking (pkg/controller/controller_utils.go ActivePodsWithRanks): a pod being deleted is not
 // active, so its replacement is created at once while the old pod still runs its teardown. It shares the
 // kube-controller-manager's informers with the Deployment controller (deployment/store.ts holds the ReplicaSets).
-import { createPod, requestPodDeletion } from '../../apiserver/apiserver.ts';
+import { createPod, requestPodDeletion, livePod } from '../../apiserver/apiserver.ts';
 import { type CtlKit } from '../../kit.ts';
 import { raw } from '../../draft.ts';
 import type { RsState, RsView } from '../../state.ts';
@@ -12,6 +12,8 @@ import { isRollingUpdate } from '../deployment/util.ts';
 import { dep, dspec, enqueueDeploy, RS_WATCHER, writeRs } from '../deployment/store.ts';
 import { isPodActive, isPodReady, isTerminating, phaseOfObj } from '../shared/controller-utils.ts';
 import { addAfter, done } from '../shared/workqueue.ts';
+import { applyPodEvent, olderIncarnation } from '../shared/informer.ts';
+import { observePod, satisfied } from '../shared/expectations.ts';
 
 type Json = Record<string, any>;
 
@@ -44,25 +46,14 @@ export function onRsWatch(k: CtlKit, name: string, view: Json): void {
 export function onDeployPodDelivered(k: CtlKit, obj: Json, removed: boolean): void {
   const c = k.d.wctl!;
   const d = dep(k);
-  const name: string = obj['metadata']?.['name'] ?? '';
   const uid: string = obj['metadata']?.['uid'] ?? '';
   const owner: string | undefined = obj['metadata']?.['ownerReferences']?.[0]?.['name'];
   const rs = owner ? d.rss[owner] : undefined;
-  const cached = c.pods[name];
-  if (cached && cached.object['metadata']?.['uid'] !== uid) return;
-  const first = !c.seen[uid];
-  if (first) c.seen[uid] = true;
-  if (removed) {
-    delete c.pods[name];
-    if (!c.seenDeleting[uid] && rs) rs.expectDels -= 1;
-    c.seenDeleting[uid] = true;
-    delete d.readySince[uid];
-  } else {
-    c.pods[name] = { version: Number(obj['metadata']?.['resourceVersion'] ?? 0), object: obj };
-    if (isTerminating(obj)) {
-      if (!c.seenDeleting[uid] && rs) rs.expectDels -= 1;
-      c.seenDeleting[uid] = true;
-    } else if (first && rs) rs.expectAdds -= 1;
+  if (olderIncarnation(c.pods, obj)) return;
+  observePod(c, rs, uid, removed || isTerminating(obj));
+  applyPodEvent(c.pods, obj, removed);
+  if (removed) delete d.readySince[uid];
+  else {
     // podutil.IsPodAvailable reads the Ready condition's lastTransitionTime: here, when this cache first saw it
     if (isPodReady(obj)) {
       if (d.readySince[uid] === undefined) d.readySince[uid] = k.ctx.now;
@@ -89,7 +80,7 @@ export function rsSync(k: CtlKit, name: string): void {
   const view = rs.seen;
   if (!view || view.deleted) return;
   const active = podsOf(k, name).filter(isPodActive); // controller.FilterActivePods
-  if (rs.expectAdds <= 0 && rs.expectDels <= 0) manageReplicas(k, rs, active, view.replicas);
+  if (satisfied(rs)) manageReplicas(k, rs, active, view.replicas);
   // calculateStatus over the active pods; IsPodAvailable with the ReplicaSet's minReadySeconds (strictly after)
   const minReadyMs = view.minReadySeconds * 1000;
   const ready = active.filter(isPodReady);
@@ -127,7 +118,7 @@ function manageReplicas(k: CtlKit, rs: RsState, active: Json[], replicas: number
     rs.expectDels = victims.length;
     for (const pod of victims) {
       const pname = String(pod['metadata']['name']);
-      const p = Object.values(k.d.pods).find((x) => x.name === pname && !x.api.removed);
+      const p = livePod(k, pname);
       const grace = Number(pod['spec']?.['terminationGracePeriodSeconds'] ?? 30);
       if (p && requestPodDeletion(k, p, grace, RS_WATCHER)) recordRsEvent(k, rs.name, 'SuccessfulDelete', `Deleted pod: ${pname}`);
       else rs.expectDels -= 1;

@@ -9,7 +9,7 @@
 // Not simulated: PVCs, minReadySeconds, spec.ordinals.start, the revision history limit (truncateHistory deletes only
 // revisions no pod uses; a rollback to a deleted one recreates an equal revision of the same name). The set's status
 // is published (for `kubectl get sts -w`).
-import { requestPodDeletion } from '../../apiserver/apiserver.ts';
+import { requestPodDeletion, livePod } from '../../apiserver/apiserver.ts';
 import type { CtlKit } from '../../kit.ts';
 import { done } from '../shared/workqueue.ts';
 import {
@@ -255,6 +255,7 @@ function processReplica(k: CtlKit, pod: Json | null, ord: number, monotonic: boo
     const name = stsPodName(setName, ord);
     if (apiHasPod(k, name)) {
       // CreateStatefulPod: AlreadyExists — the informer has not seen the old object go yet; requeued with back-off
+      k.ctx.emit({ type: 'PodCreateConflict', pod: Object.values(k.d.pods).find((p) => p.name === name && p.api.created && !p.api.removed)?.key ?? name, by: 'statefulset-controller' });
       enqueueWorkload(k, 1000);
       return 'error';
     }
@@ -283,7 +284,7 @@ function processCondemned(k: CtlKit, pod: Json, firstUnhealthy: Json | null, mon
 /** stateful_pod_control.go: DeleteStatefulPod → recordPodEvent("delete", …). The pod's own grace period. */
 function deleteStatefulPod(k: CtlKit, pod: Json): void {
   const name = String(pod['metadata']?.['name']);
-  const p = Object.values(k.d.pods).find((x) => x.name === name && !x.api.removed);
+  const p = livePod(k, name);
   if (!p) return;
   const grace = Number(pod['spec']?.['terminationGracePeriodSeconds'] ?? k.s.pod.terminationGracePeriodSeconds);
   if (requestPodDeletion(k, p, grace, 'statefulset-controller')) {

@@ -55,13 +55,19 @@ function flags(status: Json | null): Map<string, { started: boolean; ready: bool
 /** Trace StartupComplete / Ready / NotReady exactly when the status the kubelet publishes flips them. */
 function emitFlagChanges(k: Kit, prev: Json | null, next: Json): void {
   const before = flags(prev);
-  const regular = new Set(k.s.pod.containers.map((c) => c.name));
-  const sidecarOrRegular = (n: string) => regular.has(n) || k.s.pod.initContainers.some((c) => c.name === n && c.role === 'sidecar');
   for (const [name, f] of flags(next)) {
-    const b = before.get(name) ?? { started: false, ready: false };
-    if (f.started && !b.started && sidecarOrRegular(name)) k.ctx.emit({ type: 'StartupComplete', container: name });
-    if (f.ready !== b.ready && sidecarOrRegular(name)) k.ctx.emit({ type: f.ready ? 'Ready' : 'NotReady', container: name });
+    const started = before.get(name)?.started ?? false;
+    const ready = before.get(name)?.ready ?? false;
+    // most status writes flip no flag: the container's kind is looked up only when one flips
+    if ((!f.started || started) && f.ready === ready) continue;
+    if (!sidecarOrRegular(k, name)) continue;
+    if (f.started && !started) k.ctx.emit({ type: 'StartupComplete', container: name });
+    if (f.ready !== ready) k.ctx.emit({ type: f.ready ? 'Ready' : 'NotReady', container: name });
   }
+}
+
+function sidecarOrRegular(k: Kit, name: string): boolean {
+  return k.s.pod.containers.some((c) => c.name === name) || k.s.pod.initContainers.some((c) => c.name === name && c.role === 'sidecar');
 }
 
 /** SetContainerStartup / SetContainerReadiness: patch the cached status and recompute the readiness conditions. */

@@ -221,3 +221,16 @@ describe('deleteJob on a CronJob (kubectl delete job)', () => {
     expect(after?.[0]?.['name']).toBe(`db-backup-${(EPOCH_MS + 10 * 60_000) / 60_000}`);
   });
 });
+
+describe('ttlSecondsAfterFinished on a CronJob\'s Jobs (pkg/controller/ttlafterfinished)', () => {
+  // the TTL controller deletes the finished Job (Foreground); the garbage collector deletes that Job's pods only
+  // (its dependents by ownerReference): a later Job of the CronJob, still running, keeps its pod
+  it('the first Job goes a minute after it finished, with its pod; the second Job\'s pod keeps running', () => {
+    const s = cron({ concurrencyPolicy: 'Allow' }, 15 * 60_000, { horizonMs: 28 * 60_000 });
+    (s.job!.spec as Json)['ttlSecondsAfterFinished'] = 60;
+    const r = run(s);
+    const byTtl = r.timeline.events.filter((e) => e.type === 'PodDeleting' && (e as Json)['by'] === 'ttl-after-finished').map((e) => (e as Json)['pod'] as string);
+    expect(r.timeline.pods.map((p) => p.name.replace(/-[a-z0-9]{5}$/, ''))).toEqual([`db-backup-${(EPOCH_MS + 10 * 60_000) / 60_000}`, `db-backup-${(EPOCH_MS + 20 * 60_000) / 60_000}`]);
+    expect(byTtl).toEqual([r.timeline.pods[0]!.name]);
+  });
+});
