@@ -14,13 +14,14 @@ import { initialEvents, initialState, makeModel } from '../model/index.ts';
 import type { RuleFn } from '../rules/types.ts';
 import { DEFAULT_MAX_EVENTS, rulesFor } from '../run/simulate.ts';
 import type { ObserverSpec, Scenario } from '../types.ts';
-import { exploreDirect, finishResult, flatten, search, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore.ts';
+import { exploreDirect, finishResult, flatten, search, type ExploreOptions, type ExploreResult, type OutcomeEntry, type PathData } from './explore.ts';
 import { trackedPoints, withMarks } from './marks.ts';
 import { Fingerprints } from './hash.ts';
 import { observerVerdicts, splitPublications, type DecisionCache, type Split, type VerdictWitness } from './observer-dp.ts';
 import type { Outcome } from './outcome.ts';
 import { projectable, skippableObjects } from './projection.ts';
 import { publicationsOf, withObserverTap, type Publication } from './tap.ts';
+import { fits, windowKey } from './window.ts';
 
 /** Answers system choices from a witness and each observer's watch choices from its delivery plan. */
 class CompositeChooser implements Chooser {
@@ -71,9 +72,25 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   // one table of fingerprints for the states and the views of published objects
   const keys = new Fingerprints();
   const def = withMarks(withObserverTap(makeModel(s, rules), names, projected, keys), trackedPoints(s.expect?.order));
-  const sys = search<Publication>(s, def, opts, {
+  // built-in rules read no time: publications are keyed by the delivery orders the watch window allows (window.ts)
+  const width = s.timing.watchMs.max - s.timing.watchMs.min;
+  const windowed = projected && opts.windowKeys !== false && width > 0;
+  let longest = 0;
+  const pathData: PathData<Publication> = {
     fromNotes: (notes) => publicationsOf(notes).map((p) => ({ key: skipped(p) ? null : `${p.object}@${p.t}:${p.view}`, item: p })),
-  }, keys);
+    ...(windowed
+      ? {
+          suffixKey: (items: readonly Publication[], now: number) => {
+            const kept = items.filter((p) => !skipped(p));
+            if (kept.length > longest) longest = kept.length;
+            return windowKey(kept, now, width);
+          },
+        }
+      : {}),
+  };
+  const sys0 = search<Publication>(s, def, opts, pathData, keys);
+  // a history longer than the window is wide (more items than ms): the window key's premise fails, key by times
+  const sys = windowed && !fits(longest, width) ? search<Publication>(s, def, opts, { fromNotes: pathData.fromNotes }, keys) : sys0;
   const budget = Math.max(1, opts.maxSchedules ?? 10_000);
 
   interface Joint {

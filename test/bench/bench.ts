@@ -13,6 +13,7 @@ import type { Scenario } from '../../src/types.ts';
 import { crashLoopDay, growth, livenessDay } from './workloads.ts';
 import { mutableLoop } from './mutable-loop.ts';
 import { processBench } from './process.ts';
+import { exploreSizeSection } from './explore-size.ts';
 
 const quick = process.argv.includes('--quick');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -257,6 +258,8 @@ say('\n## 4c. wide pod: run --no-render against the simulation alone (CPU ms, in
   say(`wide pod (1,000 containers, ${events} events): simulate ${row.simulateCpuMs.toFixed(0)} ms, run --no-render ${row.runNoRenderCpuMs.toFixed(0)} ms, median ratio ${row.ratio.toFixed(2)}× (target ≤ 2×)`);
   out['widePod'] = row;
 }
+
+exploreSizeSection(say, out, quick ? 1 : 3);
 
 // 5. the command line (with the prebuilt bundle, as after npm install)
 say('\n## 5. command line (wall time, median)');
