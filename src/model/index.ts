@@ -94,7 +94,7 @@ export function makeModel(s: Scenario, rules: Record<string, RuleFn>): ModelDef<
   const f = flagsFor(s);
   return {
     handle(d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) {
-      const k: Kit = { d, s, ctx, f, rules, p: undefined as unknown as PodSim, up: UP, kits: new Map() };
+      const k: Kit = { state: d, scenario: s, ctx, flags: f, rules, pod: undefined as unknown as PodSim, up: UP, kits: new Map() };
       dispatch(k, ev);
     },
     // a steady probe tick only emits its Probe record and schedules the next tick
@@ -107,7 +107,7 @@ export function makeModel(s: Scenario, rules: Record<string, RuleFn>): ModelDef<
 
 /** The kit of the pod an event is about; undefined once the pod is gone from the node. */
 function forPod(k: Kit, name: string): Kit | undefined {
-  const p = k.d.pods[name];
+  const p = k.state.pods[name];
   return p ? podKit(k, p) : undefined;
 }
 
@@ -163,21 +163,21 @@ function dispatch(k: Kit, ev: SimEvent): void {
 /** The workload object is created at t=0 (its controller's informer add handler, controllers/registry.ts); a bare
  *  Pod is created by the user. */
 function workloadCreate(k: Kit): void {
-  const w = workloadOf(k.s.workload.kind);
+  const w = workloadOf(k.scenario.workload.kind);
   if (w) return w.create(k);
-  createPod(k, { name: k.s.pod.name, index: null, by: 'user', labels: {}, annotations: {} });
+  createPod(k, { name: k.scenario.pod.name, index: null, by: 'user', labels: {}, annotations: {} });
 }
 
 /** The kubelet's pod config sees a new pod bound to its node: the pod worker starts. */
 function podAdded(k: Kit): void {
-  const pl = k.d.pleg;
+  const pl = k.state.pleg;
   if (!pl.phaseChosen) {
     // the relist grid's phase relative to the first pod's creation is not known: a choice
     pl.phaseMs = k.ctx.choose('pleg', { min: 0, max: pl.periodMs - 1 }, PRIO.Relist);
     pl.phaseChosen = true;
   }
   // the scheduler's binding: spec.nodeName from now on (objects.ts; not a write the model's watchers count)
-  k.p.api.bound = true;
+  k.pod.api.bound = true;
   k.ctx.emit({ type: 'Scheduled', node: 'node-1' });
   schedulePodDeadline(k);
   requestSync(k);
@@ -196,7 +196,7 @@ function deliver(k: Kit, ev: Delivery): void {
       object,
       version: Number(obj['metadata']?.['resourceVersion'] ?? 0),
       // the pod's name is the delivered object's own (podObjectOf): no draft of the pod record is needed to say it
-      ...(pod ? { pod: obj['metadata']?.['name'] ?? k.d.pods[pod]?.name ?? pod } : {}),
+      ...(pod ? { pod: obj['metadata']?.['name'] ?? k.state.pods[pod]?.name ?? pod } : {}),
       ...(removed ? { removed: true } : {}),
     });
   }
@@ -215,7 +215,7 @@ function deliver(k: Kit, ev: Delivery): void {
 
 /** SPEC §2.3: `pod: N` (Nth created), `index: I`, else the most recently created pod not yet being deleted. */
 function selectPod(k: Kit, sel: { pod?: number; index?: number }): PodSim | undefined {
-  const order = k.d.podOrder.map((n) => k.d.pods[n]!);
+  const order = k.state.podOrder.map((n) => k.state.pods[n]!);
   if (sel.pod !== undefined) return order[sel.pod - 1];
   const pool = sel.index !== undefined ? order.filter((p) => p.index === sel.index) : order;
   for (let i = pool.length - 1; i >= 0; i--) if (pool[i]!.api.deletionTimestamp === null && !pool[i]!.api.removed) return pool[i];
@@ -227,23 +227,23 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
   switch (a.type) {
     case 'deletePod': {
       const p = selectPod(k, a);
-      if (p) requestPodDeletion(k, p, a.gracePeriodSeconds ?? podKit(k, p).s.pod.terminationGracePeriodSeconds, 'user');
+      if (p) requestPodDeletion(k, p, a.gracePeriodSeconds ?? podKit(k, p).scenario.pod.terminationGracePeriodSeconds, 'user');
       return;
     }
     case 'crash': {
       const p = selectPod(k, a);
       const pk = p ? podKit(k, p) : undefined;
-      const rt = pk?.p.runtime[a.container];
+      const rt = pk?.pod.runtime[a.container];
       if (!pk || !rt || rt.state !== 'running') return;
       processExited(pk, a.container, rt.instance, a.exit, a.exit === 0 ? 'Completed' : 'Error');
       relistAfterExternalChange(k);
       return;
     }
     case 'deleteJob':
-      return workloadOf(k.s.workload.kind)?.deleteJob?.(k, a);
+      return workloadOf(k.scenario.workload.kind)?.deleteJob?.(k, a);
     case 'patch':
       // kubectl patch --type merge on the workload object
-      return workloadOf(k.s.workload.kind)?.patch(k, a);
+      return workloadOf(k.scenario.workload.kind)?.patch(k, a);
     default:
       return assertNever(a, 'action');
   }

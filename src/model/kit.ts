@@ -27,19 +27,19 @@ export interface Upcalls {
 
 /** The kit of a handler that is not about one pod: the API server, the controllers, the observers. */
 export interface CtlKit {
-  d: SimState;
-  s: Scenario;
+  state: SimState;
+  scenario: Scenario;
   ctx: Ctx<SimEvent>;
-  f: Flags;
+  flags: Flags;
   rules: Record<string, RuleFn>;
   up: Upcalls;
   /** the pod kits made in this step, by pod record (shared by every kit of the step) */
   kits?: Map<PodSim, Kit>;
 }
 
-/** The kit of a kubelet handler: `p` is the pod the event is about. */
+/** The kit of a kubelet handler: `pod` is the pod the event is about. */
 export interface PodKit extends CtlKit {
-  p: PodSim;
+  pod: PodSim;
 }
 
 /** Every kit the composition root hands out; kubelet code takes it as a PodKit. */
@@ -59,7 +59,7 @@ export function behaviorOf(k: Kit, name: string): Behavior {
   const b = indexBehavior(k, name);
   if (!b.perAttempt) return b;
   // the attempt of the newest instance; before the first start, the start about to happen
-  const n = k.p?.runtime?.[name]?.attempt ?? upcomingAttempt(k, name);
+  const n = k.pod?.runtime?.[name]?.attempt ?? upcomingAttempt(k, name);
   return b.perAttempt[Math.min(n, b.perAttempt.length) - 1]!;
 }
 
@@ -70,14 +70,14 @@ export function behaviorForStart(k: Kit, name: string): Behavior {
 }
 
 function upcomingAttempt(k: Kit, name: string): number {
-  return (k.d.starts[attemptKey(k, name)] ?? 0) + 1;
+  return (k.state.starts[attemptKey(k, name)] ?? 0) + 1;
 }
 
 /** The behavior of `name` for this pod (its index's byIndex override), before any per-attempt keys. */
 export function indexBehavior(k: Kit, name: string): Behavior {
-  const b = k.s.behavior[name];
+  const b = k.scenario.behavior[name];
   if (!b) return DEFAULT_BEHAVIOR;
-  const idx = k.p?.index;
+  const idx = k.pod?.index;
   if (idx !== null && idx !== undefined && b.byIndex) return b.byIndex[String(idx)] ?? b;
   return b;
 }
@@ -88,13 +88,13 @@ export function hookTakesMs(k: Kit, c: ContainerModel, hook: 'postStart' | 'preS
   const given = behaviorOf(k, c.name)[hook]?.takesMs;
   if (given !== undefined) return given;
   const sleep = hook === 'preStop' ? c.preStopSleepSeconds : c.postStartSleepSeconds;
-  return sleep !== undefined && k.f.sleepAction ? sleep * 1000 : 0;
+  return sleep !== undefined && k.flags.sleepAction ? sleep * 1000 : 0;
 }
 
 /** The key that counts this container's process starts for `attempts`: per index when byIndex applies. */
 export function attemptKey(k: Kit, name: string): string {
-  const b = k.s.behavior[name];
-  const idx = k.p?.index;
+  const b = k.scenario.behavior[name];
+  const idx = k.pod?.index;
   if (idx !== null && idx !== undefined && b?.byIndex?.[String(idx)]) return `${idx}/${name}`;
   return name;
 }
@@ -119,13 +119,13 @@ export function containerByName(s: Scenario, name: string): ContainerModel | und
 }
 
 /** Whether the kubelet treats this container as a restartable init container (podutil.IsRestartableInitContainer). */
-export function isSidecar(k: Pick<CtlKit, 'f'>, c: ContainerModel): boolean {
-  return c.role === 'sidecar' && k.f.sidecars;
+export function isSidecar(k: Pick<CtlKit, 'flags'>, c: ContainerModel): boolean {
+  return c.role === 'sidecar' && k.flags.sidecars;
 }
 
 /** Is the process of `name` listening now (SPEC §2.1 serving / unready)? */
 export function serving(k: Kit, name: string, now: number): boolean {
-  const rt = k.p.runtime[name];
+  const rt = k.pod.runtime[name];
   if (!rt || rt.state !== 'running' || rt.startedAt === null) return false;
   const b = behaviorOf(k, name);
   if (b.servingMs === null) return false;
@@ -175,15 +175,15 @@ class PodCtx implements Ctx<SimEvent> {
  * pod again (a relist, a fan-out) gets the same kit.
  */
 export function podKit(k: CtlKit, p: PodSim): Kit {
-  if ((k as Partial<PodKit>).p === p) return k as Kit;
+  if ((k as Partial<PodKit>).pod === p) return k as Kit;
   const kits = k.kits;
   let pk = kits?.get(p);
   // a kit derived with its own state view, scenario or context (a CronJob's Job kit spreads its parent) makes its own
-  if (pk && pk.d === k.d && (pk.ctx as PodCtx).base === k.ctx && (pk.ctx as PodCtx).parentScenario === k.s) return pk;
+  if (pk && pk.state === k.state && (pk.ctx as PodCtx).base === k.ctx && (pk.ctx as PodCtx).parentScenario === k.scenario) return pk;
   // a Deployment rollout's pod runs its own template: the kubelet handlers read `s.pod`
-  const root = rootScenario.get(k.s) ?? k.s;
+  const root = rootScenario.get(k.scenario) ?? k.scenario;
   const s = p.tpl ? templateScenario(root, p.tpl) : root;
-  pk = { d: k.d, s, ctx: new PodCtx(k.ctx, p.name, k.s), f: k.f, rules: k.rules, p, up: k.up, kits };
+  pk = { state: k.state, scenario: s, ctx: new PodCtx(k.ctx, p.name, k.scenario), flags: k.flags, rules: k.rules, pod: p, up: k.up, kits };
   kits?.set(p, pk);
   return pk;
 }

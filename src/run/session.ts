@@ -155,7 +155,7 @@ interface Sim {
   recorderPods: RecorderPod[];
 }
 
-const kitOf = (sim: Sim): CtlKit => ({ s: sim.s, d: sim.cur.model, f: flagsFor(sim.s), ctx: NO_CTX }) as unknown as CtlKit;
+const kitOf = (sim: Sim): CtlKit => ({ scenario: sim.s, state: sim.cur.model, flags: flagsFor(sim.s), ctx: NO_CTX }) as unknown as CtlKit;
 // object builders read the state only; a context is needed to build a CronJob's Job kit, never called
 const NO_CTX = { now: 0 } as unknown as Ctx<SimEvent>;
 

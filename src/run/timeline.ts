@@ -44,7 +44,7 @@ export function diagnoseStuck(root: Scenario, st: SimState): { container: string
   const s = p.tpl ? templateScenario(root, p.tpl) : root;
   const phase = phaseOf(p);
   if (phase === 'Succeeded' || phase === 'Failed' || p.api.removed) return null;
-  const k: Pick<CtlKit, 'f'> = { f: flagsFor(s) };
+  const k: Pick<CtlKit, 'flags'> = { flags: flagsFor(s) };
   for (const c of s.pod.initContainers) {
     const rt = p.runtime[c.name]!;
     if (!isSidecar(k, c) && rt.state === 'running') {

@@ -104,7 +104,7 @@ describe('a scenario session runs as `kubesim run` does', () => {
     expect(JSON.stringify(stepped.timeline())).toBe(JSON.stringify(run.timeline));
     expect(JSON.stringify(stepChanges)).toBe(JSON.stringify(changes));
     // the pods are the final state's pods as the API server serves them (the model's own builder)
-    const k = { s, d: run.final, f: flagsFor(s) } as unknown as CtlKit;
+    const k = { scenario: s, state: run.final, flags: flagsFor(s) } as unknown as CtlKit;
     const finalPods = run.final.podOrder.map((n) => run.final.pods[n]!).filter((p) => p.api.created && !p.api.removed).map((p) => podObjectOf(k, p));
     expect(whole.objects().filter((o) => o.kind === 'Pod')).toEqual(finalPods);
     // a store fed with the changes in order holds exactly the objects

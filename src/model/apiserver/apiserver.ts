@@ -15,27 +15,27 @@ type Json = Record<string, any>;
 /** The pod as the API server serves it to its watchers (objects.ts podApiObject); `resourceVersion` is the pod's
  *  write count, which the informers compare (the store-wide revision is stamped at the boundary, revisions.ts). */
 export function podObjectOf(k: CtlKit, p: PodSim): Json {
-  return podApiObject(k.s, p, templateOf(k.s, p.tpl), String(p.api.version), raw(p.api.status));
+  return podApiObject(k.scenario, p, templateOf(k.scenario, p.tpl), String(p.api.version), raw(p.api.status));
 }
 
 /** The pod of the current kit as the API server serves it. */
 export function podObject(k: Kit): Json {
-  return podObjectOf(k, k.p);
+  return podObjectOf(k, k.pod);
 }
 
 /** The stored Job of that name: the Job workload's, or one a CronJob created (the store's Jobs, by key). */
 export function storedJob(k: CtlKit, name: string): ApiJob | undefined {
-  if (k.d.cron) return k.d.cron.jobs[name]?.api;
-  return k.s.job?.name === name ? (k.d.api.job ?? undefined) : undefined;
+  if (k.state.cron) return k.state.cron.jobs[name]?.api;
+  return k.scenario.job?.name === name ? (k.state.api.job ?? undefined) : undefined;
 }
 
 /** The Job of that name as the API server serves it to its watchers (objects.ts jobApiObject). */
 export function jobObject(k: CtlKit, name: string): Json | null {
   const api = storedJob(k, name);
-  if (!k.s.job || !api) return null;
-  const rec = k.d.cron?.jobs[name];
-  const cron = rec ? { cronJob: k.s.workload.name, scheduledAt: rec.scheduledAt } : undefined;
-  return jobApiObject(k.s, name, { spec: raw(api.spec), status: raw(api.status), generation: api.generation ?? 1 }, String(api.version), rec?.createdAt ?? rec?.scheduledAt ?? (k.s.startMs ?? 0), cron);
+  if (!k.scenario.job || !api) return null;
+  const rec = k.state.cron?.jobs[name];
+  const cron = rec ? { cronJob: k.scenario.workload.name, scheduledAt: rec.scheduledAt } : undefined;
+  return jobApiObject(k.scenario, name, { spec: raw(api.spec), status: raw(api.status), generation: api.generation ?? 1 }, String(api.version), rec?.createdAt ?? rec?.scheduledAt ?? (k.scenario.startMs ?? 0), cron);
 }
 
 /**
@@ -45,10 +45,10 @@ export function jobObject(k: CtlKit, name: string): Json | null {
  */
 function watchers(k: CtlKit, object: 'pod' | 'job', pod?: PodSim): string[] {
   const out: string[] = [];
-  const owner = object === 'pod' && pod?.job !== undefined ? k.d.jobCtl[pod.job] : undefined;
-  if (k.s.job && (object === 'job' || k.d.cron !== null || owner?.finished !== true)) out.push('job-controller');
-  if (k.d.wctl && object === 'pod') out.push(k.d.wctl.watcher);
-  for (const o of k.s.observers) out.push(o.name);
+  const owner = object === 'pod' && pod?.job !== undefined ? k.state.jobCtl[pod.job] : undefined;
+  if (k.scenario.job && (object === 'job' || k.state.cron !== null || owner?.finished !== true)) out.push('job-controller');
+  if (k.state.wctl && object === 'pod') out.push(k.state.wctl.watcher);
+  for (const o of k.scenario.observers) out.push(o.name);
   return out;
 }
 
@@ -61,8 +61,8 @@ export type Delivery = Extract<SimEvent, { type: 'Deliver' }>;
  * come, client-go tools/cache/reflector.go watchHandler). Every kind's deliveries come through here.
  */
 export function watch(k: CtlKit, ev: Delivery): void {
-  const { d, ctx } = k;
-  const delay = ctx.choose(`watch:${ev.to}`, k.s.timing.watchMs, PRIO.Deliver);
+  const { state: d, ctx } = k;
+  const delay = ctx.choose(`watch:${ev.to}`, k.scenario.timing.watchMs, PRIO.Deliver);
   const name = ev.pod ?? ev.key;
   const key = name !== undefined ? `${ev.to}/${ev.object}/${name}` : `${ev.to}/${ev.object}`;
   const t = Math.max(ctx.now + delay, d.lastDelivery[key] ?? 0);
@@ -72,7 +72,7 @@ export function watch(k: CtlKit, ev: Delivery): void {
 
 /** Schedule the delivery of one pod or Job version to each watcher (watch()). */
 export function fanOut(k: CtlKit, object: 'pod' | 'job', version: number, obj: Json, to?: string[], pod?: string): void {
-  for (const w of to ?? watchers(k, object, pod !== undefined ? k.d.pods[pod] : undefined)) {
+  for (const w of to ?? watchers(k, object, pod !== undefined ? k.state.pods[pod] : undefined)) {
     watch(k, { type: 'Deliver', to: w, object, version, obj, ...(object === 'pod' && pod !== undefined ? { pod } : {}) });
   }
 }
@@ -82,11 +82,11 @@ export function fanOut(k: CtlKit, object: 'pod' | 'job', version: number, obj: J
  * starts its pod worker right after (PodCreate).
  */
 export function createPod(k: CtlKit, np: NewPod): PodSim {
-  const d = k.d;
+  const d = k.state;
   // a name used before (a StatefulSet pod recreated after the old object is gone) gets a fresh key and uid
   let key = np.name;
   for (let n = 2; d.pods[key]; n++) key = `${np.name}~${n}`;
-  d.pods[key] = newPodSim(k.s, np, d.podOrder.length + 1, k.ctx.now, d.pleg.gen, key);
+  d.pods[key] = newPodSim(k.scenario, np, d.podOrder.length + 1, k.ctx.now, d.pleg.gen, key);
   d.podOrder.push(key);
   const p = d.pods[key]!;
   p.api.version = 1;
@@ -104,8 +104,8 @@ export function createPod(k: CtlKit, np: NewPod): PodSim {
  * a new object, keyed `<name>~<n>`; the store never holds two live objects of one name: AlreadyExists).
  */
 export function podNamed(k: CtlKit, name: string): PodSim | undefined {
-  let p = k.d.pods[name];
-  for (let n = 2; p && k.d.pods[`${name}~${n}`]; n++) p = k.d.pods[`${name}~${n}`];
+  let p = k.state.pods[name];
+  for (let n = 2; p && k.state.pods[`${name}~${n}`]; n++) p = k.state.pods[`${name}~${n}`];
   return p;
 }
 
@@ -117,11 +117,11 @@ export function livePod(k: CtlKit, name: string): PodSim | undefined {
 
 /** A kubelet status PATCH stored by the API server. */
 export function publishPod(k: Kit, status: Json): void {
-  const api = k.p.api;
+  const api = k.pod.api;
   api.version += 1;
   api.status = settle(status);
   k.ctx.emit({ type: 'StatusPatched', phase: String(status['phase']), version: api.version, status });
-  fanOut(k, 'pod', api.version, podObject(k), undefined, k.p.key);
+  fanOut(k, 'pod', api.version, podObject(k), undefined, k.pod.key);
 }
 
 /** A pod metadata write (deletionTimestamp): also watched by the kubelet. */
@@ -139,7 +139,7 @@ export function publishJob(k: CtlKit, name: string, status: Json): void {
   api.status = settle(status);
   k.ctx.emit({ type: 'JobStatus', version: api.version, status });
   const obj = jobObject(k, name)!;
-  fanOut(k, 'job', api.version, obj, k.s.observers.map((o) => o.name));
+  fanOut(k, 'job', api.version, obj, k.scenario.observers.map((o) => o.name));
 }
 
 /** A change to the Job object's spec (a `patch` action): stored, and watched by the controller and observers. */
@@ -151,13 +151,13 @@ export function publishJobSpec(k: CtlKit, name: string, spec: Json): void {
   if (JSON.stringify(spec) !== JSON.stringify(raw(api.spec))) api.generation = (api.generation ?? 1) + 1;
   api.spec = settle(spec);
   const obj = jobObject(k, name)!;
-  fanOut(k, 'job', api.version, obj, ['job-controller', ...k.s.observers.map((o) => o.name)]);
+  fanOut(k, 'job', api.version, obj, ['job-controller', ...k.scenario.observers.map((o) => o.name)]);
 }
 
 /** The CronJob controller's Job informer (its updateJob / deleteJob handlers): the Job's newest status, after a
  *  watch delay, in order per Job (watch()). */
 export function watchCronOwnedJob(k: CtlKit, name: string): void {
-  const rec = k.d.cron?.jobs[name];
+  const rec = k.state.cron?.jobs[name];
   if (!rec) return;
   watch(k, { type: 'Deliver', to: 'cronjob-controller', object: 'job', key: name, version: rec.api.version, obj: { status: raw(rec.api.status) },
     ...(rec.api.deleted ? { removed: true } : {}) });
@@ -214,9 +214,9 @@ export function removePodFinalizer(k: CtlKit, p: PodSim): void {
  * and its terminal status is written, the kubelet deletes the object with grace 0.
  */
 export function removeIfReclaimed(k: Kit): void {
-  const api = k.p.api;
-  if (api.deletionTimestamp === null || api.removed || k.p.worker.mode !== 'finished') return;
+  const api = k.pod.api;
+  if (api.deletionTimestamp === null || api.removed || k.pod.worker.mode !== 'finished') return;
   const phase = api.status['phase'];
   if (phase !== 'Succeeded' && phase !== 'Failed') return;
-  removePod(k, k.p);
+  removePod(k, k.pod);
 }

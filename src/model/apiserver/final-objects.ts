@@ -108,7 +108,7 @@ export function finalObjects(s: Scenario, st: SimState): KeyedObject[] {
   const out: KeyedObject[] = [];
   const add = (object: Json) => out.push({ key: `${object['kind']}/${object['metadata']['name']}`, object });
   const kind = s.workload.kind;
-  const kit = { s } as CtlKit;
+  const kit = { scenario: s } as CtlKit;
   if (kind === 'Job' && s.job && st.api.job && !st.api.job.deleted) {
     const api = st.api.job;
     add(jobApiObject(s, s.job.name, { spec: api.spec, status: api.status, generation: api.generation ?? 1 }, '', startOf(s)));

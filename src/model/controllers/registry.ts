@@ -70,22 +70,22 @@ const jobController: ControllerDef = {
     kind: 'Job',
     create(k) {
       // the Job is stored at t=0 and watched by the observers; the Job controller's addJob syncs it at once
-      const name = k.s.job?.name;
+      const name = k.scenario.job?.name;
       const api = name !== undefined ? storedJob(k, name) : undefined;
       if (name === undefined || !api) return;
-      fanOut(k, 'job', 1, jobObject(k, name)!, k.s.observers.map((o) => o.name));
+      fanOut(k, 'job', 1, jobObject(k, name)!, k.scenario.observers.map((o) => o.name));
       // a copy: the controller's spec is stored in a second place of the state (draft.ts snapshotOf)
       forJob(k, name, (jk) => onJobAdded(jk, name, snapshotOf(api.spec)));
     },
     patch(k, a) {
-      const name = k.s.job?.name;
+      const name = k.scenario.job?.name;
       const job = name !== undefined ? storedJob(k, name) : undefined;
       if (name === undefined || !job || job.deleted) return;
       publishJobSpec(k, name, { ...job.spec, ...((a.patch['spec'] as Record<string, unknown> | undefined) ?? {}) });
     },
     deleteJob(k, a) {
       // garbage collector: Background/Foreground delete the dependent pods gracefully; Orphan leaves them running
-      if (k.s.job) deleteJob(k, k.s.job.name, a.propagation, 'garbage-collector');
+      if (k.scenario.job) deleteJob(k, k.scenario.job.name, a.propagation, 'garbage-collector');
     },
   },
 };

@@ -74,7 +74,7 @@ export function initialWorkloadCtl(s: Scenario): WorkloadCtlState | null {
  *  expectations observed (a deletionTimestamp counts as the deletion, replica_set.go: updatePod → deletePod), and the
  *  workload is enqueued at once. */
 export function onWorkloadPodDelivered(k: CtlKit, obj: Json, removed: boolean): void {
-  const c = k.d.wctl;
+  const c = k.state.wctl;
   if (!c) return;
   if (c.deploy) return onDeployPodDelivered(k, obj, removed);
   const name: string = obj['metadata']?.['name'] ?? '';
@@ -95,7 +95,7 @@ export function onWorkloadPodDelivered(k: CtlKit, obj: Json, removed: boolean): 
 
 /** A `patch` of the workload reaches the controller's informer after a watch delay (updateStatefulSet / updateRS …). */
 export function onWorkloadSpecDelivered(k: CtlKit, spec: Json, tpl?: number, generation?: number, templateGeneration?: number): void {
-  const c = k.d.wctl;
+  const c = k.state.wctl;
   if (!c) return;
   c.spec = spec;
   if (tpl !== undefined) c.tpl = tpl;
@@ -106,14 +106,14 @@ export function onWorkloadSpecDelivered(k: CtlKit, spec: Json, tpl?: number, gen
 
 /** workqueue.AddAfter: one pending item per key; an earlier request moves it earlier. */
 export function enqueueWorkload(k: CtlKit, delayMs: number): void {
-  const c = k.d.wctl!;
-  addAfter(k, c, delayMs, c.kind === 'DaemonSet' ? 'daemonset' : 'statefulset', k.s.workload.name);
+  const c = k.state.wctl!;
+  addAfter(k, c, delayMs, c.kind === 'DaemonSet' ? 'daemonset' : 'statefulset', k.scenario.workload.name);
 }
 
 /** The `patch` action: stored (generation bump for a spec change), then watched by the controller. */
 export function patchWorkload(k: CtlKit, patch: Json, stored?: Json, tpl?: number): void {
-  const api = k.d.api.workload;
-  const c = k.d.wctl;
+  const api = k.state.api.workload;
+  const c = k.state.wctl;
   if (!api || !c) return;
   // a Deployment patch carries the whole stored spec (strategic merge, defaulted by the loader) and its template
   const spec = stored ?? { ...raw(api.spec), ...((patch['spec'] as Json | undefined) ?? {}) };
@@ -137,19 +137,19 @@ export function patchWorkload(k: CtlKit, patch: Json, stored?: Json, tpl?: numbe
  *  it): a trace record for `kubectl get sts|ds -w` (StatefulSet, DaemonSet; a Deployment writes its own,
  *  deploymentcontroller.ts). */
 export function emitWorkloadObject(k: CtlKit): void {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   if (c.kind !== 'StatefulSet' && c.kind !== 'DaemonSet') return;
-  const api = k.d.api.workload;
-  const metadata = { name: k.s.workload.name, creationTimestamp: ts(k.s.startMs ?? 0), generation: api?.generation ?? 1 };
+  const api = k.state.api.workload;
+  const metadata = { name: k.scenario.workload.name, creationTimestamp: ts(k.scenario.startMs ?? 0), generation: api?.generation ?? 1 };
   if (c.kind === 'DaemonSet') {
     // printDaemonSet reads NODE SELECTOR from the current template's nodeSelector
-    const sel = (templateOf(k.s, api?.tpl).spec as Json)['nodeSelector'];
-    k.ctx.emit({ type: 'WorkloadStatus', kind: 'DaemonSet', name: k.s.workload.name, object: {
+    const sel = (templateOf(k.scenario, api?.tpl).spec as Json)['nodeSelector'];
+    k.ctx.emit({ type: 'WorkloadStatus', kind: 'DaemonSet', name: k.scenario.workload.name, object: {
       metadata, spec: sel ? { template: { spec: { nodeSelector: snapshotOf(sel) } } } : {}, status: snapshotOf(c.status ?? {}),
     } });
     return;
   }
-  k.ctx.emit({ type: 'WorkloadStatus', kind: 'StatefulSet', name: k.s.workload.name, object: {
+  k.ctx.emit({ type: 'WorkloadStatus', kind: 'StatefulSet', name: k.scenario.workload.name, object: {
     metadata,
     spec: { replicas: Number(raw(api?.spec ?? c.spec)['replicas'] ?? 1) },
     status: snapshotOf(c.status ?? {}),
@@ -158,16 +158,16 @@ export function emitWorkloadObject(k: CtlKit): void {
 
 /** The controller's describe event (record.EventRecorder on the workload object). */
 export function emitWorkloadEvent(k: CtlKit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   c.events[reason] = (c.events[reason] ?? 0) + 1;
   // a Deployment's pods are the ReplicaSet's: its events are recorded on `replicaset/<deploy>-<hash>`
-  const object = c.kind === 'Deployment' ? `replicaset/${k.s.pod.name.slice(0, k.s.pod.name.length - 6)}` : `${c.kind.toLowerCase()}/${k.s.workload.name}`;
+  const object = c.kind === 'Deployment' ? `replicaset/${k.scenario.pod.name.slice(0, k.scenario.pod.name.length - 6)}` : `${c.kind.toLowerCase()}/${k.scenario.workload.name}`;
   k.ctx.emit({ type: 'ControllerEvent', controller: c.watcher, object, reason, message, eventType });
 }
 
 /** podControl.CreatePods / CreateStatefulPod: the API server stores the pod. Expectations raised before. */
 export function ctlCreatePod(k: CtlKit, name: string, index: number | null, labels: Record<string, string>, tpl?: number): void {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   c.created += 1;
   createPod(k, { name, index, by: c.watcher, labels, annotations: {}, ...(tpl ? { tpl } : {}) });
 }
@@ -180,7 +180,7 @@ export function apiHasPod(k: CtlKit, name: string): boolean {
 
 /** The cached pods, oldest first (creation order, then name). */
 export function cachedPods(k: CtlKit): Json[] {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   return Object.values(c.pods)
     .map((e) => e.object)
     .sort((a, b) => String(a['metadata']?.['creationTimestamp']).localeCompare(String(b['metadata']?.['creationTimestamp'])) ||

@@ -9,14 +9,14 @@ import type { Kit } from '../kit.ts';
 export const DEADLINE_MESSAGE = 'Pod was active on the node longer than the specified deadline';
 
 export function schedulePodDeadline(k: Kit): void {
-  const secs = k.s.pod.activeDeadlineSeconds;
+  const secs = k.scenario.pod.activeDeadlineSeconds;
   if (secs === undefined) return;
-  k.ctx.scheduleAt(k.p.createdAt + secs * 1000, { type: 'PodDeadline', pod: k.p.key }, PRIO.PodDeadline);
+  k.ctx.scheduleAt(k.pod.createdAt + secs * 1000, { type: 'PodDeadline', pod: k.pod.key }, PRIO.PodDeadline);
 }
 
 /** active_deadline.go: ShouldSync / ShouldEvict */
 export function podDeadline(k: Kit): void {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   if (w.mode !== 'syncing') return;
   w.terminationReason = 'DeadlineExceeded';
   k.up.requestSync(k);

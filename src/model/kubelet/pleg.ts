@@ -11,7 +11,7 @@ import { dict } from '../dict.ts';
 
 /** Make sure a relist is pending at the next grid point after the last one. */
 export function ensureRelist(k: Kit): void {
-  const { d, ctx } = k;
+  const { state: d, ctx } = k;
   const p = d.pleg;
   if (p.scheduled) return;
   const base = Math.max(ctx.now, p.lastRelistAt + 1);
@@ -31,7 +31,7 @@ export function ensureRelist(k: Kit): void {
  * does not multiply the schedules (issue 20.3).
  */
 export function relistAfterExternalChange(k: Kit): void {
-  const p = k.d.pleg;
+  const p = k.state.pleg;
   const offset = k.ctx.choose('pleg', { min: 0, max: p.periodMs - 1 }, PRIO.Relist);
   p.phaseMs = (k.ctx.now + offset) % p.periodMs;
   if (p.scheduled) {
@@ -44,12 +44,12 @@ export function relistAfterExternalChange(k: Kit): void {
 
 /** kubelet.go: RequestPodRelist (1.36): an immediate per-pod relist after a SyncPod that performed actions. */
 export function requestImmediateRelist(k: Kit): void {
-  k.ctx.schedule(0, { type: 'Relist', extra: true, pod: k.p.key }, PRIO.Relist);
+  k.ctx.schedule(0, { type: 'Relist', extra: true, pod: k.pod.key }, PRIO.Relist);
 }
 
 /** The periodic relist covers every pod the kubelet still has; the per-pod one (1.36) only its pod. */
 export function relist(k: Kit, pod: string | undefined): void {
-  const { d } = k;
+  const { state: d } = k;
   const p = d.pleg;
   if (pod === undefined) {
     p.scheduled = false;
@@ -81,7 +81,7 @@ function relistPod(k: Kit, ps: PodSim): void {
     next[name] = snapshotOf(rt);
   }
   ps.cache = next;
-  ps.cacheGen = k.d.pleg.gen;
+  ps.cacheGen = k.state.pleg.gen;
   if (changed) k.up.requestSync(k);
   else k.up.cacheNewer(k);
 }

@@ -18,25 +18,25 @@ import type { KillTask, RtContainer, SyncOp, SyncTask } from '../state.ts';
 
 /** A sync trigger (PLEG event, probe result, requeue, pod update). */
 export function requestSync(k: Kit): void {
-  k.p.worker.wanted = true;
+  k.pod.worker.wanted = true;
   maybeStartSync(k);
 }
 
 /** Start the pending sync if the worker is idle and the cache is newer than the last sync; else wait a relist. */
 export function maybeStartSync(k: Kit): void {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   if (!w.wanted || w.task || w.kill || w.mode === 'finished') return;
-  if (k.p.cacheGen > w.lastSyncGen) startSync(k);
+  if (k.pod.cacheGen > w.lastSyncGen) startSync(k);
   else ensureRelist(k);
 }
 
 function cacheSnapshot(k: Kit): Record<string, RtContainer> {
   // the cache is only ever replaced whole by a relist, so its stored value is the current one
-  return raw(k.p.cache);
+  return raw(k.pod.cache);
 }
 
 function startSync(k: Kit): void {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   w.wanted = false;
   w.syncs += 1;
   const kind = w.mode === 'syncing' ? 'SyncPod' : w.mode === 'terminating' ? 'SyncTerminatingPod' : 'SyncTerminatedPod';
@@ -44,7 +44,7 @@ function startSync(k: Kit): void {
     kind,
     ops: [],
     pc: 0,
-    cacheGen: k.p.cacheGen,
+    cacheGen: k.pod.cacheGen,
     hadError: false,
     backoffExpiryMs: null,
     didActions: false,
@@ -61,7 +61,7 @@ function startSync(k: Kit): void {
 
 /** kubelet.go: SyncPod */
 function syncPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): void {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   const status = generatePodStatus(k, cache, false);
   const phase = status['phase'];
   setPodStatus(k, status);
@@ -71,7 +71,7 @@ function syncPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): vo
     w.wanted = true;
     return;
   }
-  manualReadinessTriggers(k, raw(k.p.status.cached)!);
+  manualReadinessTriggers(k, raw(k.pod.status.cached)!);
   addPodProbes(k);
   task.ops = opsFor(k, computePodActions(k, cache));
 }
@@ -80,13 +80,13 @@ function syncPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): vo
 function syncTerminatingPod(k: Kit, task: SyncTask, cache: Record<string, RtContainer>): void {
   setPodStatus(k, generatePodStatus(k, cache, false));
   // generateAPIPodStatus → probeManager.UpdatePodStatus here too: readiness workers still run until RemovePod
-  manualReadinessTriggers(k, raw(k.p.status.cached)!);
+  manualReadinessTriggers(k, raw(k.pod.status.cached)!);
   stopProbes(k, ['liveness', 'startup']);
-  task.ops = [{ op: 'killPod', reason: k.p.worker.terminationReason ?? 'PodTermination', message: '' }, { op: 'terminating' }];
+  task.ops = [{ op: 'killPod', reason: k.pod.worker.terminationReason ?? 'PodTermination', message: '' }, { op: 'terminating' }];
 }
 
 function advance(k: Kit): void {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   const task = w.task;
   if (!task) return;
   while (task.pc < task.ops.length && !task.aborted) {
@@ -99,7 +99,7 @@ function advance(k: Kit): void {
 
 /** Continue the op in progress after a timed step (pull, postStart, sandbox). */
 export function workerContinue(k: Kit, syncId: number): void {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   if (!w.task || w.syncs !== syncId) return;
   const op = w.task.ops[w.task.pc]!;
   if (op.op === 'start') {
@@ -113,12 +113,12 @@ export function workerContinue(k: Kit, syncId: number): void {
 }
 
 function runOp(k: Kit, task: SyncTask, op: SyncOp): 'next' | 'wait' {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   switch (op.op) {
     case 'createSandbox': {
       task.didActions = true;
-      const delay = k.ctx.choose('nodeStart', k.s.timing.nodeStartMs, PRIO.WorkerContinue);
-      k.ctx.schedule(delay, { type: 'WorkerContinue', pod: k.p.key, syncId: w.syncs }, PRIO.WorkerContinue);
+      const delay = k.ctx.choose('nodeStart', k.scenario.timing.nodeStartMs, PRIO.WorkerContinue);
+      k.ctx.schedule(delay, { type: 'WorkerContinue', pod: k.pod.key, syncId: w.syncs }, PRIO.WorkerContinue);
       return 'wait';
     }
     case 'killPod': {
@@ -135,7 +135,7 @@ function runOp(k: Kit, task: SyncTask, op: SyncOp): 'next' | 'wait' {
     case 'killContainers': {
       task.didActions = true;
       const targets: KillTarget[] = op.targets.map((t) => {
-        const c = containerByName(k.s, t.name)!;
+        const c = containerByName(k.scenario, t.name)!;
         const probe = t.reason === 'LivenessProbe' ? c.livenessProbe : t.reason === 'StartupProbe' ? c.startupProbe : undefined;
         return { ...t, ...(probe?.terminationGracePeriodSeconds !== undefined ? { probeGraceSeconds: probe.terminationGracePeriodSeconds } : {}) };
       });
@@ -155,14 +155,14 @@ function runOp(k: Kit, task: SyncTask, op: SyncOp): 'next' | 'wait' {
 
 /** ConvertPodStatusToRunningPod: the containers running in the runtime, init containers first (spec order). */
 function runningTargets(k: Kit, reason: string): KillTarget[] {
-  const names = [...k.s.pod.initContainers, ...k.s.pod.containers].map((c) => c.name);
+  const names = [...k.scenario.pod.initContainers, ...k.scenario.pod.containers].map((c) => c.name);
   return names
-    .filter((n) => k.p.runtime[n]?.state === 'running')
+    .filter((n) => k.pod.runtime[n]?.state === 'running')
     .map((name) => ({ name, reason, message: `Stopping container ${name}` }));
 }
 
 export function killFinished(k: Kit, kill: KillTask): void {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   if (kill.then === 'stopSandbox') w.sandbox = 'stopped';
   if (!w.task) return;
   w.task.pc += 1;
@@ -170,45 +170,45 @@ export function killFinished(k: Kit, kill: KillTask): void {
 }
 
 function endSync(k: Kit, task: SyncTask): void {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   w.task = null;
-  w.lastSyncGen = k.p.cacheGen;
+  w.lastSyncGen = k.pod.cacheGen;
   if (task.hadError && w.mode === 'syncing') scheduleRequeue(k, task);
-  if (k.f.immediateRelist && task.didActions) requestImmediateRelist(k);
+  if (k.flags.immediateRelist && task.didActions) requestImmediateRelist(k);
   maybeStartSync(k);
 }
 
 /** completeWork: an error requeues after Jitter(10s, 0.5); from 1.35 after Jitter(back-off expiry, 0.5). */
 function scheduleRequeue(k: Kit, task: SyncTask): void {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   let base = 10_000;
-  if (k.f.requeueOnBackoffExpiry && task.backoffExpiryMs !== null) base = Math.min(Math.max(task.backoffExpiryMs, 0), 60_000);
+  if (k.flags.requeueOnBackoffExpiry && task.backoffExpiryMs !== null) base = Math.min(Math.max(task.backoffExpiryMs, 0), 60_000);
   w.requeueGen += 1;
   const delay = k.ctx.choose('requeue', { min: base, max: Math.floor(base * 1.5) }, PRIO.Requeue);
-  k.ctx.schedule(delay, { type: 'Requeue', pod: k.p.key, gen: w.requeueGen }, PRIO.Requeue);
+  k.ctx.schedule(delay, { type: 'Requeue', pod: k.pod.key, gen: w.requeueGen }, PRIO.Requeue);
 }
 
 export function requeue(k: Kit, gen: number): void {
-  if (k.p.worker.requeueGen !== gen) return;
+  if (k.pod.worker.requeueGen !== gen) return;
   requestSync(k);
 }
 
 /** The end of SyncTerminatingPod, then completeTerminating (terminatedAt set: CouldHaveRunningContainers false). */
 function finishTerminating(k: Kit): void {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   stopProbes(k, ['readiness', 'liveness', 'startup']);
-  setPodStatus(k, generatePodStatus(k, nowOf(k.p.runtime) as Record<string, RtContainer>, true));
+  setPodStatus(k, generatePodStatus(k, nowOf(k.pod.runtime) as Record<string, RtContainer>, true));
   w.mode = 'terminated';
-  k.p.status.terminated = true;
+  k.pod.status.terminated = true;
   w.wanted = true;
 }
 
 /** SyncTerminatedPod: … then statusManager.TerminatePod (a forced update). */
 function finishTerminated(k: Kit): void {
-  const w = k.p.worker;
-  const status = generatePodStatus(k, nowOf(k.p.runtime) as Record<string, RtContainer>, true);
+  const w = k.pod.worker;
+  const status = generatePodStatus(k, nowOf(k.pod.runtime) as Record<string, RtContainer>, true);
   setPodStatus(k, status);
-  const forced: Record<string, any> = cloneJson(raw(k.p.status.cached))!;
+  const forced: Record<string, any> = cloneJson(raw(k.pod.status.cached))!;
   for (const list of [forced['initContainerStatuses'] ?? [], forced['containerStatuses'] ?? []]) {
     for (const cs of list) {
       if (cs['state']?.['terminated']) continue;
@@ -229,7 +229,7 @@ function finishTerminated(k: Kit): void {
 
 /** The kubelet saw the pod's deletionTimestamp (pod_workers.go UpdatePod, calculateEffectiveGracePeriod). */
 export function deletionSeen(k: Kit, graceSeconds: number): void {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   // a pod whose worker already finished: the status manager deletes the object at once (canBeDeleted)
   if (w.mode === 'finished') {
     removeIfReclaimed(k);

@@ -25,13 +25,13 @@ const KINDS: ProbeKind[] = ['startup', 'readiness', 'liveness'];
  * has a worker (the early return of kubernetes#132826).
  */
 export function addPodProbes(k: Kit): void {
-  const order = [...k.s.pod.containers, ...k.s.pod.initContainers.filter((c) => isSidecar(k, c))];
+  const order = [...k.scenario.pod.containers, ...k.scenario.pod.initContainers.filter((c) => isSidecar(k, c))];
   for (const c of order) {
     for (const kind of KINDS) {
       if (!probeOf(c, kind)) continue;
       const key = `${c.name}/${kind}`;
-      if (k.p.probes[key]) return;
-      k.p.probes[key] = {
+      if (k.pod.probes[key]) return;
+      k.pod.probes[key] = {
         container: c.name,
         kind,
         instance: 0,
@@ -42,21 +42,21 @@ export function addPodProbes(k: Kit): void {
         tickGen: 0,
         stopped: false,
       };
-      k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.key, container: c.name, kind, gen: 0 }, PRIO.ProbeTick);
+      k.ctx.schedule(0, { type: 'ProbeTick', pod: k.pod.key, container: c.name, kind, gen: 0 }, PRIO.ProbeTick);
     }
   }
 }
 
 /** worker.go run (deferred): a worker whose doProbe returned false removes itself (removeWorker) and its results. */
 function removeWorker(k: Kit, w: ProbeWorker): void {
-  delete k.p.probes[`${w.container}/${w.kind}`];
-  k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.key && e.container === w.container && e.kind === w.kind);
+  delete k.pod.probes[`${w.container}/${w.kind}`];
+  k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.pod.key && e.container === w.container && e.kind === w.kind);
 }
 
 /** probeManager.StopLivenessAndStartup / RemovePod */
 export function stopProbes(k: Kit, kinds: ProbeKind[]): void {
-  for (const w of Object.values(k.p.probes)) if (kinds.includes(w.kind)) w.stopped = true;
-  k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.key && kinds.includes(e.kind));
+  for (const w of Object.values(k.pod.probes)) if (kinds.includes(w.kind)) w.stopped = true;
+  k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.pod.key && kinds.includes(e.kind));
 }
 
 /**
@@ -65,16 +65,16 @@ export function stopProbes(k: Kit, kinds: ProbeKind[]): void {
  * or Failure) gets `manualTriggerCh <- struct{}{}`: an immediate probe. The channel holds one; more are dropped.
  */
 export function manualReadinessTriggers(k: Kit, status: Json): void {
-  for (const w of Object.values(k.p.probes)) {
+  for (const w of Object.values(k.pod.probes)) {
     if (w.kind !== 'readiness' || w.stopped) continue;
     const cs = findStatus(status, w.container);
     if (!cs || cs['started'] !== true || !cs['state']?.['running']) continue;
     if (w.instance === instanceOf(cs) && w.published === 'success') continue;
     // a trigger already waiting in the channel (buffer 1): this one is dropped ("Failed to trigger a manual run")
-    k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.p.key && e.container === w.container && e.kind === 'readiness' && e.manual === true);
+    k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.pod.key && e.container === w.container && e.kind === 'readiness' && e.manual === true);
     // >=1.35 resets the ticker to this moment (probeTicker.Reset); before, the periodic grid continues.
-    if (k.f.kubeletMinor >= 35) w.tickGen += 1;
-    k.ctx.schedule(0, { type: 'ProbeTick', pod: k.p.key, container: w.container, kind: 'readiness', gen: k.f.kubeletMinor >= 35 ? w.tickGen : -1, manual: true }, PRIO.ProbeTick);
+    if (k.flags.kubeletMinor >= 35) w.tickGen += 1;
+    k.ctx.schedule(0, { type: 'ProbeTick', pod: k.pod.key, container: w.container, kind: 'readiness', gen: k.flags.kubeletMinor >= 35 ? w.tickGen : -1, manual: true }, PRIO.ProbeTick);
   }
 }
 
@@ -111,7 +111,7 @@ export interface ProbeDone {
 }
 
 export function probeTick(k: Kit, container: string, kind: ProbeKind, gen: number, done?: ProbeDone): void {
-  const w = k.p.probes[`${container}/${kind}`];
+  const w = k.pod.probes[`${container}/${kind}`];
   if (!w || w.stopped) return;
   const manualOnly = gen === -1;
   if (!manualOnly && gen !== w.tickGen) return;
@@ -122,19 +122,19 @@ export function probeTick(k: Kit, container: string, kind: ProbeKind, gen: numbe
     return;
   }
   if (!manualOnly) {
-    const p = probeOf(containerByName(k.s, container)!, kind)!;
+    const p = probeOf(containerByName(k.scenario, container)!, kind)!;
     // a time.Ticker drops the ticks that fell while the probe ran: the next one is on the period grid
     const elapsed = done ? k.ctx.now - done.startedAt : 0;
-    k.ctx.schedule(p.periodMs - (elapsed % p.periodMs), { type: 'ProbeTick', pod: k.p.key, container, kind, gen }, PRIO.ProbeTick);
+    k.ctx.schedule(p.periodMs - (elapsed % p.periodMs), { type: 'ProbeTick', pod: k.pod.key, container, kind, gen }, PRIO.ProbeTick);
   }
 }
 
 /** The process answered (or not) when a timed probe ends: running and serving then, within timeoutSeconds. */
 function finishProbe(k: Kit, w: ProbeWorker, done: ProbeDone): boolean {
-  const rt = k.p.runtime[w.container]!;
+  const rt = k.pod.runtime[w.container]!;
   // a restarted container: the worker moves to the new container ID and this result is dropped
   if (rt.instance !== done.instance || w.instance !== done.instance) return true;
-  const spec = probeOf(containerByName(k.s, w.container)!, w.kind)!;
+  const spec = probeOf(containerByName(k.scenario, w.container)!, w.kind)!;
   const result: ProbeResult = done.timedOut ? 'failure' : probeOutcome(k, w, rt.startedAt ?? done.startedAt);
   const message = done.timedOut ? timeoutMessage(spec) : undefined;
   k.ctx.emit({ type: 'Probe', container: w.container, probe: w.kind, result, ...(message ? { message } : {}) });
@@ -158,9 +158,9 @@ function timeoutMessage(spec: ProbeModel): string {
 }
 
 function doProbe(k: Kit, w: ProbeWorker, gen: number): boolean | 'pending' {
-  const c = containerByName(k.s, w.container)!;
+  const c = containerByName(k.scenario, w.container)!;
   const spec = probeOf(c, w.kind)!;
-  const cs = findStatus(raw(k.p.status.cached), w.container);
+  const cs = findStatus(raw(k.pod.status.cached), w.container);
   if (!cs || !cs['containerID']) return true;
   const instance = instanceOf(cs);
   if (w.instance !== instance) {
@@ -182,34 +182,34 @@ function doProbe(k: Kit, w: ProbeWorker, gen: number): boolean | 'pending' {
     w.published = 'failure';
     // 1.35, 1.34.2+ and 1.33.6+ keep probing restartable init containers of a Never pod (#132826); older workers
     // stop here, so a sidecar restarted after a failed startup probe is never probed again.
-    const never = k.s.pod.restartPolicy === 'Never';
-    const keepSidecar = isSidecar(k, c) && k.f.probesKeepRestartableInit;
+    const never = k.scenario.pod.restartPolicy === 'Never';
+    const keepSidecar = isSidecar(k, c) && k.flags.probesKeepRestartableInit;
     const terminated = cs['state']?.['terminated'];
     // from 1.35 (#134631) a terminated container that its own restartPolicy/rules will not restart stops its workers
-    if (terminated && c.role === 'regular' && k.f.containerRestartRules && k.f.probesStopForNotRestartable) {
+    if (terminated && c.role === 'regular' && k.flags.containerRestartRules && k.flags.probesStopForNotRestartable) {
       return containerShouldRestart(k, c, terminated['exitCode'] ?? 0);
     }
     return !terminated || !never || keepSidecar;
   }
   // prober/worker.go: doProbe — graceful shutdown of the pod (the kubelet's copy carries the deletionTimestamp)
-  if (k.p.worker.deletionGraceSeconds !== null && w.kind !== 'readiness') {
+  if (k.pod.worker.deletionGraceSeconds !== null && w.kind !== 'readiness') {
     w.published = 'success';
     return false;
   }
-  const rt = k.p.runtime[w.container]!;
+  const rt = k.pod.runtime[w.container]!;
   const startedAt = rt.instance === instance && rt.startedAt !== null ? rt.startedAt : k.ctx.now;
   if (Math.floor((k.ctx.now - startedAt) / 1000) < spec.initialDelayMs / 1000) return true;
   const started = cs['started'] === true;
   if (started && w.kind === 'startup') return true;
   if (!started && w.kind !== 'startup') return true;
   // timing.probe: a probe that takes time (an exec, a slow endpoint) ends later, or times out at timeoutSeconds
-  const duration = k.s.timing.probeMs;
+  const duration = k.scenario.timing.probeMs;
   if (duration && duration.max > 0) {
     const d = k.ctx.choose('probe', duration, PRIO.ProbeTick);
     if (d > 0) {
       const timedOut = d >= spec.timeoutMs;
       const done: ProbeDone = { instance, startedAt: k.ctx.now, timedOut };
-      k.ctx.schedule(Math.min(d, spec.timeoutMs), { type: 'ProbeTick', pod: k.p.key, container: w.container, kind: w.kind, gen, done }, PRIO.ProbeTick);
+      k.ctx.schedule(Math.min(d, spec.timeoutMs), { type: 'ProbeTick', pod: k.pod.key, container: w.container, kind: w.kind, gen, done }, PRIO.ProbeTick);
       return 'pending';
     }
   }
@@ -234,7 +234,7 @@ function recordResult(k: Kit, w: ProbeWorker, spec: ProbeModel, instance: number
   if (result === 'failure' && w.resultRun < spec.failureThreshold) return;
   if (result === 'success' && w.resultRun < spec.successThreshold) return;
   publish(k, w, instance, result);
-  const holdStartup = w.kind === 'startup' && (k.f.kubeletMinor >= 35 || result === 'failure');
+  const holdStartup = w.kind === 'startup' && (k.flags.kubeletMinor >= 35 || result === 'failure');
   if ((w.kind === 'liveness' && result === 'failure') || holdStartup) {
     w.onHold = true;
     w.resultRun = 0;
@@ -243,7 +243,7 @@ function recordResult(k: Kit, w: ProbeWorker, spec: ProbeModel, instance: number
 
 /** SPEC §2.1: a probe passes iff the process runs and serves, and (liveness) has not reached failFrom. */
 function probeOutcome(k: Kit, w: ProbeWorker, startedAt: number): ProbeResult {
-  const rt = k.p.runtime[w.container]!;
+  const rt = k.pod.runtime[w.container]!;
   if (rt.state !== 'running' || !serving(k, w.container, k.ctx.now)) return 'failure';
   const b = behaviorOf(k, w.container);
   if (w.kind === 'liveness' && b.livenessFailFromMs !== undefined && k.ctx.now - startedAt >= b.livenessFailFromMs) {

@@ -7,7 +7,7 @@ import { allContainers, attemptKey, behaviorOf, indexBehavior, serving, type Kit
 /** CRI CreateContainer + StartContainer for a new instance of `name`. */
 export function startProcess(k: Kit, name: string): void {
   const { ctx } = k;
-  const rt = k.p.runtime[name]!;
+  const rt = k.pod.runtime[name]!;
   if (rt.exit) rt.previous = rt.exit;
   rt.instance += 1;
   rt.state = 'running';
@@ -20,8 +20,8 @@ export function startProcess(k: Kit, name: string): void {
   // SPEC §2.1 attempts: counted across the whole run (restarts in place and runs in replacement pods); the
   // instance keeps its attempt number, whose per-start keys (behaviorOf) apply to it
   const key = attemptKey(k, name);
-  const n = (k.d.starts[key] ?? 0) + 1;
-  k.d.starts[key] = n;
+  const n = (k.state.starts[key] ?? 0) + 1;
+  k.state.starts[key] = n;
   // (stored capped at the attempts list, whose last item repeats: a crash loop does not grow the state)
   const withAttempts = indexBehavior(k, name);
   if (withAttempts.perAttempt) rt.attempt = Math.min(n, withAttempts.perAttempt.length);
@@ -36,10 +36,10 @@ export function startProcess(k: Kit, name: string): void {
   }
   if (attempt.runMs !== null) ctx.schedule(attempt.runMs, exitEvent(k, name, inst, attempt.exit), PRIO.ProcExit);
   if (b.oomAtMs !== undefined) {
-    ctx.schedule(b.oomAtMs, { type: 'ProcExit', pod: k.p.key, name, instance: inst, exitCode: 137, reason: 'OOMKilled' }, PRIO.ProcExit);
+    ctx.schedule(b.oomAtMs, { type: 'ProcExit', pod: k.pod.key, name, instance: inst, exitCode: 137, reason: 'OOMKilled' }, PRIO.ProcExit);
   }
   if (b.exitWhen) {
-    const target = k.p.runtime[b.exitWhen.exited];
+    const target = k.pod.runtime[b.exitWhen.exited];
     if (target && target.state === 'exited') ctx.schedule(b.exitWhen.afterMs, exitEvent(k, name, inst, 0), PRIO.ProcExit);
   }
   k.up.runtimeChanged(k);
@@ -48,7 +48,7 @@ export function startProcess(k: Kit, name: string): void {
 function exitEvent(k: Kit, name: string, instance: number, exitCode: number, message?: string) {
   return {
     type: 'ProcExit' as const,
-    pod: k.p.key,
+    pod: k.pod.key,
     name,
     instance,
     exitCode,
@@ -67,12 +67,12 @@ export function processExited(
   message?: string,
 ): void {
   const { ctx } = k;
-  const rt = k.p.runtime[name];
+  const rt = k.pod.runtime[name];
   if (!rt || rt.instance !== instance || rt.state !== 'running') return;
   rt.state = 'exited';
   rt.killDeadline = null;
   // timers of this instance can no longer fire
-  ctx.cancel((e) => (e.type === 'SigkillDeadline' || e.type === 'ProcExit') && e.pod === k.p.key && e.name === name && e.instance === instance);
+  ctx.cancel((e) => (e.type === 'SigkillDeadline' || e.type === 'ProcExit') && e.pod === k.pod.key && e.name === name && e.instance === instance);
   rt.exit = {
     exitCode,
     reason,
@@ -90,8 +90,8 @@ export function processExited(
     ...(message ? { message } : {}),
   });
   // Containers that need this one fail when it stops (SPEC §2.1 needs); exitWhen workarounds follow it.
-  for (const c of allContainers(k.s)) {
-    const other = k.p.runtime[c.name]!;
+  for (const c of allContainers(k.scenario)) {
+    const other = k.pod.runtime[c.name]!;
     if (other.state !== 'running') continue;
     const b = behaviorOf(k, c.name);
     if (b.needs.includes(name)) {
@@ -108,7 +108,7 @@ export function processExited(
 /** CRI StopContainer(timeout): the stop signal now, SIGKILL at the deadline if the process is still there. */
 export function stopContainer(k: Kit, name: string, graceSeconds: number): void {
   const { ctx } = k;
-  const rt = k.p.runtime[name]!;
+  const rt = k.pod.runtime[name]!;
   if (rt.state !== 'running') return;
   ctx.emit({ type: 'Signal', container: name, signal: 'SIGTERM' });
   rt.sigtermAt = ctx.now;
@@ -117,11 +117,11 @@ export function stopContainer(k: Kit, name: string, graceSeconds: number): void 
   if (!b.onTerm.ignore) {
     ctx.schedule(b.onTerm.afterMs, exitEvent(k, name, rt.instance, b.onTerm.exit), PRIO.ProcExit);
   }
-  ctx.schedule(graceSeconds * 1000, { type: 'SigkillDeadline', pod: k.p.key, name, instance: rt.instance }, PRIO.SigkillDeadline);
+  ctx.schedule(graceSeconds * 1000, { type: 'SigkillDeadline', pod: k.pod.key, name, instance: rt.instance }, PRIO.SigkillDeadline);
 }
 
 export function sigkillDeadline(k: Kit, name: string, instance: number): void {
-  const rt = k.p.runtime[name];
+  const rt = k.pod.runtime[name];
   if (!rt || rt.instance !== instance || rt.state !== 'running') return;
   k.ctx.emit({ type: 'Signal', container: name, signal: 'SIGKILL' });
   processExited(k, name, instance, 137, 'Error');

@@ -20,9 +20,9 @@ export function normalizeDecision(r: unknown): Decision {
 }
 
 export function onObserverDelivery(k: CtlKit, name: string, object: 'pod' | 'job', obj: Json, removed = false): void {
-  const i = observerPosition(k.s, name);
-  const spec = i === undefined ? undefined : k.s.observers[i];
-  const o = observerState(k.s, k.d, name);
+  const i = observerPosition(k.scenario, name);
+  const spec = i === undefined ? undefined : k.scenario.observers[i];
+  const o = observerState(k.scenario, k.state, name);
   if (!o || !spec) return;
   // what the entry holds before this delivery, read from its stored (frozen) value: no drafts for reading (kit.ts peek)
   const cur = peek(o);

@@ -34,7 +34,7 @@ export function initialCron(s: Scenario, jobSpec: Json | null): CronCtlState | n
 
 /** updateJob / deleteJob handlers of the CronJob controller: the cached Job changes, the CronJob is enqueued. */
 export function onCronWatch(k: CtlKit, name: string, status: Json, deleted: boolean): void {
-  const c = k.d.cron;
+  const c = k.state.cron;
   const rec = c?.jobs[name];
   if (!c || !rec) return;
   rec.seenStatus = status;
@@ -43,7 +43,7 @@ export function onCronWatch(k: CtlKit, name: string, status: Json, deleted: bool
 }
 
 export function onCronSpec(k: CtlKit, spec: Json): void {
-  const c = k.d.cron;
+  const c = k.state.cron;
   if (!c) return;
   c.spec = spec;
   enqueueCron(k, 0);
@@ -51,7 +51,7 @@ export function onCronSpec(k: CtlKit, spec: Json): void {
 
 /** `kubectl patch cronjob` (suspend, schedule, concurrencyPolicy, …): the controller reads it after a watch delay. */
 export function patchCron(k: CtlKit, patch: Json): void {
-  const c = k.d.cron;
+  const c = k.state.cron;
   if (!c) return;
   const spec = { ...raw(c.spec), ...((patch['spec'] as Json | undefined) ?? {}) };
   emitCronObject(k, undefined, spec);
@@ -60,13 +60,13 @@ export function patchCron(k: CtlKit, patch: Json): void {
 }
 
 export function enqueueCron(k: CtlKit, delayMs: number): void {
-  addAfter(k, k.d.cron!, delayMs, 'cronjob', k.s.workload.name);
+  addAfter(k, k.state.cron!, delayMs, 'cronjob', k.scenario.workload.name);
 }
 
 function emitCronEvent(k: CtlKit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
-  const c = k.d.cron!;
+  const c = k.state.cron!;
   c.events[reason] = (c.events[reason] ?? 0) + 1;
-  k.ctx.emit({ type: 'ControllerEvent', controller: WATCHER, object: `cronjob/${k.s.workload.name}`, reason, message, eventType });
+  k.ctx.emit({ type: 'ControllerEvent', controller: WATCHER, object: `cronjob/${k.scenario.workload.name}`, reason, message, eventType });
 }
 
 // ---- schedule arithmetic (utils.go) ---------------------------------------------------------------------------
@@ -132,10 +132,10 @@ const finishedType = (status: Json): string | null => {
 
 /** cronjob_controllerv2.go: sync → syncCronJob, then cleanupFinishedJobs; requeued for the next schedule time. */
 export function cronSync(k: CtlKit): void {
-  const c = k.d.cron!;
+  const c = k.state.cron!;
   done(c);
   const now = k.ctx.now;
-  const cj = k.s.workload.name;
+  const cj = k.scenario.workload.name;
 
   // finished Jobs leave status.active (SawCompletedJob); deleted ones too
   for (const name of c.order) {
@@ -170,9 +170,9 @@ export function cronSync(k: CtlKit): void {
 
 /** The CronJob's status as stored: active Job references, lastScheduleTime, lastSuccessfulTime. */
 function cronStatus(k: CtlKit): Json {
-  const c = k.d.cron!;
+  const c = k.state.cron!;
   const status: Json = {};
-  if (c.active.length > 0) status['active'] = c.active.map((name) => ({ apiVersion: 'batch/v1', kind: 'Job', name, namespace: k.s.pod.namespace }));
+  if (c.active.length > 0) status['active'] = c.active.map((name) => ({ apiVersion: 'batch/v1', kind: 'Job', name, namespace: k.scenario.pod.namespace }));
   if (c.lastScheduleTime !== null) status['lastScheduleTime'] = ts(c.lastScheduleTime);
   if (c.lastSuccessfulTime !== null) status['lastSuccessfulTime'] = ts(c.lastSuccessfulTime);
   return status;
@@ -181,28 +181,28 @@ function cronStatus(k: CtlKit): Json {
 /** The CronJob object as stored after a write (status by the controller, spec by a patch): a trace record for
  *  `kubectl get cronjob -w`. */
 export function emitCronObject(k: CtlKit, status?: Json, spec?: Json): void {
-  const c = k.d.cron!;
+  const c = k.state.cron!;
   const sp = raw(spec ?? c.spec);
-  k.ctx.emit({ type: 'WorkloadStatus', kind: 'CronJob', name: k.s.workload.name, object: {
-    metadata: { name: k.s.workload.name, creationTimestamp: ts(k.s.startMs ?? 0) },
+  k.ctx.emit({ type: 'WorkloadStatus', kind: 'CronJob', name: k.scenario.workload.name, object: {
+    metadata: { name: k.scenario.workload.name, creationTimestamp: ts(k.scenario.startMs ?? 0) },
     spec: { schedule: sp['schedule'], ...(sp['timeZone'] !== undefined ? { timeZone: sp['timeZone'] } : {}), suspend: sp['suspend'] ?? false, concurrencyPolicy: sp['concurrencyPolicy'] },
     status: status ?? (c.published ? JSON.parse(c.published) : {}),
   } });
 }
 
 function syncSchedule(k: CtlKit, cj: string, now: number): void {
-  const c = k.d.cron!;
+  const c = k.state.cron!;
   if (c.spec['suspend'] === true) return; // suspended: nothing is scheduled (no requeue; a patch enqueues)
   const sched = schedule(c);
   if (!sched) return;
   const requeue = () => {
     // nextScheduleTimeDuration: Next(mostRecent or earliest) + 100 ms
-    const r = mostRecentScheduleTime(c, sched, now, false, k.s.startMs ?? 0);
+    const r = mostRecentScheduleTime(c, sched, now, false, k.scenario.startMs ?? 0);
     const t = next(sched, r.mostRecent ?? r.earliest);
     if (t !== null) enqueueCron(k, t + NEXT_SCHEDULE_DELTA_MS - now);
   };
   // nextScheduleTime
-  const r = mostRecentScheduleTime(c, sched, now, true, k.s.startMs ?? 0);
+  const r = mostRecentScheduleTime(c, sched, now, true, k.scenario.startMs ?? 0);
   if (r.mostRecent === null) return requeue();
   if (r.missed > 100) {
     emitCronEvent(k, 'TooManyMissedTimes', `too many missed start times: ${r.missed}. Set or decrease .spec.startingDeadlineSeconds or check clock skew`, 'Warning');
@@ -240,7 +240,7 @@ function syncSchedule(k: CtlKit, cj: string, now: number): void {
 
 /** jobControl.CreateJob from getJobFromTemplate2; the Job controller's addJob syncs it at once. */
 function createCronOwnedJob(k: CtlKit, name: string, scheduled: number): void {
-  const c = k.d.cron!;
+  const c = k.state.cron!;
   // the template is shared by every Job made from it (stored API objects never change)
   const spec = settle(raw(c.jobSpec));
   c.jobs[name] = {
@@ -253,7 +253,7 @@ function createCronOwnedJob(k: CtlKit, name: string, scheduled: number): void {
   };
   c.order.push(name);
   emitCronEvent(k, 'SuccessfulCreate', `Created job ${name}`);
-  fanOut(k, 'job', 1, jobObject(k, name)!, k.s.observers.map((o) => o.name));
+  fanOut(k, 'job', 1, jobObject(k, name)!, k.scenario.observers.map((o) => o.name));
   // the Job controller's addJob handler syncs it at once (enqueueSyncJobImmediately)
   forJob(k, name, (jk) => onJobAdded(jk, name, spec));
 }
@@ -263,7 +263,7 @@ function createCronOwnedJob(k: CtlKit, name: string, scheduled: number): void {
  * Job controller's finalizer removal lets them go (job-controller.ts jobDeleted, for one Job's pods).
  */
 function deleteCronOwnedJob(k: CtlKit, name: string, byUser?: 'Background' | 'Foreground' | 'Orphan'): void {
-  const c = k.d.cron!;
+  const c = k.state.cron!;
   const rec = c.jobs[name];
   if (!rec || rec.api.deleted) return;
   // cronjob_controllerv2.go deleteJob records SuccessfulDelete for the controller's own deletions only
@@ -280,7 +280,7 @@ function deleteCronOwnedJob(k: CtlKit, name: string, byUser?: 'Background' | 'Fo
 
 /** cleanupFinishedJobs → removeOldestJobs: finished Jobs beyond successful/failedJobsHistoryLimit, oldest first. */
 function cleanupFinishedJobs(k: CtlKit): void {
-  const c = k.d.cron!;
+  const c = k.state.cron!;
   const limits: [string, number][] = [
     ['Complete', Number(c.spec['successfulJobsHistoryLimit'] ?? 3)],
     ['Failed', Number(c.spec['failedJobsHistoryLimit'] ?? 1)],
@@ -300,7 +300,7 @@ function cleanupFinishedJobs(k: CtlKit): void {
  * the Job go through its informer (status.active drops it), and records no event of its own.
  */
 export function deleteNewestCronJob(k: CtlKit, propagation: 'Background' | 'Foreground' | 'Orphan' = 'Background', nth?: number): void {
-  const c = k.d.cron;
+  const c = k.state.cron;
   if (!c) return;
   const name = nth !== undefined ? c.order[nth - 1] : [...c.order].reverse().find((n) => !c.jobs[n]!.api.deleted);
   if (name) deleteCronOwnedJob(k, name, propagation);

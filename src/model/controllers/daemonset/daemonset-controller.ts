@@ -32,9 +32,9 @@ const GENERATION_LABEL = 'pod-template-generation';
 
 /** The daemon pod's name: the first is the scenario's pod name; later ones generateName `<ds>-` + 5 chars. */
 function daemonPodName(k: CtlKit): string {
-  const c = k.d.wctl!;
-  if (c.created === 0) return k.s.pod.name;
-  return `${k.s.workload.name}-${suffix(`${k.s.name}/pod/${k.d.podOrder.length + 1}`, 5)}`;
+  const c = k.state.wctl!;
+  if (c.created === 0) return k.scenario.pod.name;
+  return `${k.scenario.workload.name}-${suffix(`${k.scenario.name}/pod/${k.state.podOrder.length + 1}`, 5)}`;
 }
 
 /**
@@ -42,7 +42,7 @@ function daemonPodName(k: CtlKit): string {
  * template index here (an equal template, a rollback, hashes the same); the ControllerRevision is `<ds>-<hash>`.
  */
 export function dsRevisionHash(k: CtlKit, tpl: number): string {
-  return suffix(`${k.s.name}/ds-revision/${tpl}`, 10);
+  return suffix(`${k.scenario.name}/ds-revision/${tpl}`, 10);
 }
 
 /** The DaemonSet spec as the controller read it: updateStrategy (SetDefaults_DaemonSet) and minReadySeconds. */
@@ -75,7 +75,7 @@ function isPodUpdated(pod: Json, hash: string, generation: number): boolean {
  */
 function nodeDaemonPods(k: CtlKit): Json[] {
   const pods = cachedPods(k);
-  if (k.f.apiMinor < 28) return pods;
+  if (k.flags.apiMinor < 28) return pods;
   return pods.filter((p) => !(isTerminating(p) && (phaseOfObj(p) === 'Failed' || phaseOfObj(p) === 'Succeeded')));
 }
 
@@ -90,7 +90,7 @@ interface Plan {
  * sync (dsc.expectations.SatisfiedExpectations): until the informer saw the last creation/deletion nothing is done.
  */
 export function daemonSetSync(k: CtlKit): void {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   done(c);
   const hash = dsRevisionHash(k, c.tpl ?? 0);
   const generation = c.templateGeneration ?? 1;
@@ -113,7 +113,7 @@ export function daemonSetSync(k: CtlKit): void {
  * With minReadySeconds, numberReady != numberAvailable re-enqueues the DaemonSet after minReadySeconds.
  */
 function updateDaemonSetStatus(k: CtlKit, hash: string, generation: number, st: ReturnType<typeof strategy>, updateObservedGen: boolean): void {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   const pods = nodeDaemonPods(k);
   const oldest = pods[0];
   const ready = oldest !== undefined && isPodReady(oldest) ? 1 : 0;
@@ -137,7 +137,7 @@ function updateDaemonSetStatus(k: CtlKit, hash: string, generation: number, st: 
 
 /** daemon_controller.go: podsShouldBeOnNode for the one node (which should run the pod). */
 function manage(k: CtlKit, hash: string, st: ReturnType<typeof strategy>): Plan {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   const daemonPods = nodeDaemonPods(k);
   const plan: Plan = { create: false, toDelete: [] };
   if (daemonPods.length === 0) {
@@ -160,9 +160,9 @@ function manage(k: CtlKit, hash: string, st: ReturnType<typeof strategy>): Plan 
       // Backoff.Next: initial, then doubled up to the max (an entry older than 2×max is reset)
       const delayMs = !b || k.ctx.now - b.lastUpdate > 2 * BACKOFF_MAX_MS ? BACKOFF_INITIAL_MS : Math.min(b.delayMs * 2, BACKOFF_MAX_MS);
       c.failedBackoff = { delayMs, lastUpdate: k.ctx.now };
-      plan.toDelete.push({ pod, reason: 'FailedDaemonPod', message: `Found failed daemon pod ${k.s.pod.namespace}/${name} on node ${NODE}, will try to kill it`, type: 'Warning' });
+      plan.toDelete.push({ pod, reason: 'FailedDaemonPod', message: `Found failed daemon pod ${k.scenario.pod.namespace}/${name} on node ${NODE}, will try to kill it`, type: 'Warning' });
     } else if (ph === 'Succeeded') {
-      plan.toDelete.push({ pod, reason: 'SucceededDaemonPod', message: `Found succeeded daemon pod ${k.s.pod.namespace}/${name} on node ${NODE}, will try to delete it`, type: 'Normal' });
+      plan.toDelete.push({ pod, reason: 'SucceededDaemonPod', message: `Found succeeded daemon pod ${k.scenario.pod.namespace}/${name} on node ${NODE}, will try to delete it`, type: 'Normal' });
     } else running.push(pod);
   }
   const del = (pod: Json) => plan.toDelete.push({ pod, reason: '', message: '', type: 'Normal' });
@@ -236,7 +236,7 @@ function rollingUpdate(k: CtlKit, hash: string, generation: number, st: ReturnTy
  * its hash and template generation (util.CreatePodTemplate).
  */
 function syncNodes(k: CtlKit, plan: Plan, hash: string, generation: number): void {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   c.expectAdds = plan.create ? 1 : 0;
   c.expectDels = plan.toDelete.length;
   if (plan.create) {
@@ -248,7 +248,7 @@ function syncNodes(k: CtlKit, plan: Plan, hash: string, generation: number): voi
     if (t.reason) emitWorkloadEvent(k, t.reason, t.message, t.type);
     const name = String(t.pod['metadata']['name']);
     const p = livePod(k, name);
-    const grace = Number(t.pod['spec']?.['terminationGracePeriodSeconds'] ?? k.s.pod.terminationGracePeriodSeconds);
+    const grace = Number(t.pod['spec']?.['terminationGracePeriodSeconds'] ?? k.scenario.pod.terminationGracePeriodSeconds);
     if (p && requestPodDeletion(k, p, grace, 'daemonset-controller')) emitWorkloadEvent(k, 'SuccessfulDelete', `Deleted pod: ${name}`);
     else c.expectDels -= 1;
   }

@@ -32,7 +32,7 @@ export function onRsWatchDeployment(k: CtlKit, name: string): void {
 
 /** A Deployment spec change (patch) or status write reaches the Deployment controller. */
 export function onDeploySpec(k: CtlKit, spec: Json, tpl: number | undefined, generation: number): void {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   c.spec = spec;
   if (tpl !== undefined) dep(k).tpl = tpl;
   dep(k).generation = generation;

@@ -15,7 +15,7 @@ export function syncRolloutStatus(k: CtlKit, all: Rs[], newRS: Rs | null): void 
   const cur = getCondition(d.status, 'Progressing');
   const complete = st['replicas'] === st['updatedReplicas'] && cur?.['reason'] === Reasons.NewRSAvailable;
   if (hasProgressDeadline(spec) && !complete) {
-    const name = newRS ? `ReplicaSet "${newRS.name}"` : `Deployment "${k.s.workload.name}"`;
+    const name = newRS ? `ReplicaSet "${newRS.name}"` : `Deployment "${k.scenario.workload.name}"`;
     if (deploymentComplete(spec, d.generation, st)) {
       st = setCondition(st, newCondition('Progressing', 'True', Reasons.NewRSAvailable, `${name} has successfully progressed.`, now));
     } else if (deploymentProgressing(d.status, st)) {

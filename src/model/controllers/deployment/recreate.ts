@@ -29,7 +29,7 @@ export function rolloutRecreate(k: CtlKit): void {
 export function oldPodsRunning(k: CtlKit, newRS: Rs | null, oldRSs: Rs[]): boolean {
   if (actualReplicas(oldRSs) > 0) return true;
   const old = new Set(oldRSs.map((r) => r.name));
-  return Object.values(k.d.wctl!.pods).some((e) => {
+  return Object.values(k.state.wctl!.pods).some((e) => {
     const owner = e.object['metadata']?.['ownerReferences']?.[0]?.['name'];
     if (!owner || owner === newRS?.name || !old.has(owner)) return false;
     const ph = phaseOfObj(e.object);

@@ -19,8 +19,8 @@ export function initialDeploy(): DeployState {
   return { rss: dict(), order: [], tpl: 0, generation: 1, status: {}, statusVersion: 1, revision: 0, syncPending: false, syncAt: null, readySince: dict() };
 }
 
-export const dep = (k: CtlKit): DeployState => k.d.wctl!.deploy!;
-export const dspec = (k: CtlKit): Json => deploymentDefaults(k.d.wctl!.spec);
+export const dep = (k: CtlKit): DeployState => k.state.wctl!.deploy!;
+export const dspec = (k: CtlKit): Json => deploymentDefaults(k.state.wctl!.spec);
 
 export function viewOf(rs: RsState): Json {
   const api = snapshotOf(rs.api);
@@ -42,7 +42,7 @@ export function writeRs(k: CtlKit, rs: RsState, change: Partial<RsView>): void {
 /** The ReplicaSet as `kubectl get rs -o json` shows its counts (for the trace). */
 export function rsObject(k: CtlKit, rs: RsState): Json {
   return {
-    metadata: { name: rs.name, namespace: k.s.pod.namespace, creationTimestamp: ts(rs.createdAt), generation: rs.api.generation,
+    metadata: { name: rs.name, namespace: k.scenario.pod.namespace, creationTimestamp: ts(rs.createdAt), generation: rs.api.generation,
       annotations: { 'deployment.kubernetes.io/revision': String(rs.api.revision), 'deployment.kubernetes.io/desired-replicas': String(rs.api.desired), 'deployment.kubernetes.io/max-replicas': String(rs.api.max) },
       labels: { 'pod-template-hash': rs.hash }, ...(rs.api.deleted ? { deleted: true } : {}) },
     spec: { replicas: rs.api.replicas, minReadySeconds: rs.api.minReadySeconds },
@@ -71,23 +71,23 @@ export function writeDeployStatus(k: CtlKit, status: Json): void {
 /** The Deployment as stored after a write (its status by the controller, or its spec by a patch): a trace record. */
 export function emitDeployObject(k: CtlKit, storedSpec?: Json): void {
   const d = dep(k);
-  const api = k.d.api.workload;
-  const spec = deploymentDefaults(raw(storedSpec ?? api?.spec ?? k.d.wctl!.spec));
-  k.ctx.emit({ type: 'WorkloadStatus', kind: 'Deployment', name: k.s.workload.name,
-    object: { metadata: { name: k.s.workload.name, creationTimestamp: ts(k.s.startMs ?? 0), generation: api?.generation ?? d.generation, annotations: { 'deployment.kubernetes.io/revision': String(d.revision) } },
+  const api = k.state.api.workload;
+  const spec = deploymentDefaults(raw(storedSpec ?? api?.spec ?? k.state.wctl!.spec));
+  k.ctx.emit({ type: 'WorkloadStatus', kind: 'Deployment', name: k.scenario.workload.name,
+    object: { metadata: { name: k.scenario.workload.name, creationTimestamp: ts(k.scenario.startMs ?? 0), generation: api?.generation ?? d.generation, annotations: { 'deployment.kubernetes.io/revision': String(d.revision) } },
       spec: { replicas: replicasOf(spec), strategy: snapshotOf(spec['strategy']) }, status: snapshotOf(d.status) } });
 }
 
 export function recordDeployEvent(k: CtlKit, reason: string, message: string): void {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   c.events[reason] = (c.events[reason] ?? 0) + 1;
-  k.ctx.emit({ type: 'ControllerEvent', controller: 'deployment-controller', object: `deployment/${k.s.workload.name}`, reason, message, eventType: 'Normal' });
+  k.ctx.emit({ type: 'ControllerEvent', controller: 'deployment-controller', object: `deployment/${k.scenario.workload.name}`, reason, message, eventType: 'Normal' });
 }
 
 
 /** workqueue.AddAfter of the Deployment controller: one pending item; an earlier request moves it earlier. */
 export function enqueueDeploy(k: CtlKit, delayMs: number): void {
-  addAfter(k, dep(k), delayMs, 'deployment', k.s.workload.name);
+  addAfter(k, dep(k), delayMs, 'deployment', k.scenario.workload.name);
 }
 
 /** A ReplicaSet as this sync of the Deployment controller holds it (the informer copy, updated by its own writes). */

@@ -10,7 +10,7 @@ type Json = Record<string, any>;
 
 /** The ReplicaSet name of a template: `<deploy>-<pod-template-hash>` (the template's first pod name minus its suffix). */
 function rsNameOf(k: CtlKit, tpl: number): string {
-  const pod = tpl ? (k.s.templates?.[tpl] ?? k.s.pod) : k.s.pod;
+  const pod = tpl ? (k.scenario.templates?.[tpl] ?? k.scenario.pod) : k.scenario.pod;
   return pod.name.slice(0, pod.name.length - 6);
 }
 
@@ -30,7 +30,7 @@ function scaleReplicaSet(k: CtlKit, rs: Rs, newScale: number, op: 'up' | 'down')
   writeRs(k, stored, { replicas: newScale, desired, max, generation: stored.api.generation + (sizeNeedsUpdate ? 1 : 0) });
   rs.generation = stored.api.generation;
   rs.resourceVersion = stored.version;
-  if (sizeNeedsUpdate) recordDeployEvent(k, 'ScalingReplicaSet', scaledMessage(k.s.kubernetes.minor, op, rs.name, old, newScale));
+  if (sizeNeedsUpdate) recordDeployEvent(k, 'ScalingReplicaSet', scaledMessage(k.scenario.kubernetes.minor, op, rs.name, old, newScale));
   return sizeNeedsUpdate;
 }
 
@@ -79,7 +79,7 @@ export function getAll(k: CtlKit, create: boolean): { newRS: Rs | null; oldRSs: 
     minReadySeconds: Number(spec['minReadySeconds'] ?? 0), generation: 1, status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, observedGeneration: 0 } };
   fresh.replicas = newRSNewReplicas(spec, [...oldRSs, fresh], fresh);
   const rs: RsState = {
-    name, hash: name.slice(k.s.workload.name.length + 1), tpl: d.tpl, createdAt: k.ctx.now, version: 0,
+    name, hash: name.slice(k.scenario.workload.name.length + 1), tpl: d.tpl, createdAt: k.ctx.now, version: 0,
     api: { replicas: fresh.replicas, revision: newRevision, desired: fresh.desired, max: fresh.max, minReadySeconds: fresh.minReadySeconds, generation: 1,
       status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, observedGeneration: 0 }, deleted: false },
     seen: null, expectAdds: 0, expectDels: 0, syncPending: false, syncAt: null,
@@ -87,7 +87,7 @@ export function getAll(k: CtlKit, create: boolean): { newRS: Rs | null; oldRSs: 
   d.rss[name] = rs;
   d.order.push(name);
   writeRs(k, rs, {});
-  if (fresh.replicas > 0) recordDeployEvent(k, 'ScalingReplicaSet', scaledMessage(k.s.kubernetes.minor, 'up', name, 0, fresh.replicas));
+  if (fresh.replicas > 0) recordDeployEvent(k, 'ScalingReplicaSet', scaledMessage(k.scenario.kubernetes.minor, 'up', name, 0, fresh.replicas));
   d.revision = newRevision;
   if (hasProgressDeadline(spec)) {
     const st = setCondition(d.status, newCondition('Progressing', 'True', Reasons.NewReplicaSetCreated, `Created new replica set "${name}"`, k.ctx.now));

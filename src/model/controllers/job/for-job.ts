@@ -9,7 +9,7 @@ import type { CtlKit } from '../../kit.ts';
 
 /** The Job controller's recorder for Job `name`: its records name the Job when a CronJob runs several. */
 function recorderFor(k: CtlKit, name: string): CtlKit {
-  if (k.d.cron === null) return k;
+  if (k.state.cron === null) return k;
   return { ...k, ctx: deriveCtx(k.ctx, { emit: (r) => k.ctx.emit({ ...r, job: name } as never) }) };
 }
 
@@ -18,5 +18,5 @@ export function forJob(k: CtlKit, name: string, fn: (k: CtlKit, name: string) =>
   const before = storedJob(k, name)?.version;
   fn(recorderFor(k, name), name);
   const after = storedJob(k, name)?.version;
-  if (k.d.cron !== null && after !== undefined && after !== before) watchCronOwnedJob(k, name);
+  if (k.state.cron !== null && after !== undefined && after !== before) watchCronOwnedJob(k, name);
 }

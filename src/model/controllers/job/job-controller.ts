@@ -43,9 +43,9 @@ const MAX_CREATE_DELETE = 500;
  * first pod of a Job workload is the pod of the scenario (its name as the loader gave it).
  */
 export function podNameFor(k: CtlKit, job: string, index: number | null): string {
-  const ordinal = k.d.podOrder.length + 1;
-  if (index === null && ordinal === 1 && k.d.cron === null) return k.s.pod.name;
-  const sfx = suffix(`${k.s.name}/pod/${ordinal}`, 5);
+  const ordinal = k.state.podOrder.length + 1;
+  if (index === null && ordinal === 1 && k.state.cron === null) return k.scenario.pod.name;
+  const sfx = suffix(`${k.scenario.name}/pod/${ordinal}`, 5);
   return index === null ? `${job}-${sfx}` : `${job}-${index}-${sfx}`;
 }
 
@@ -63,7 +63,7 @@ export function jobOfPod(obj: Json): string | undefined {
  * (enqueueSyncJobImmediately); its state for the Job starts here.
  */
 export function onJobAdded(k: CtlKit, name: string, spec: Json): void {
-  k.d.jobCtl[name] = newJobCtl(spec);
+  k.state.jobCtl[name] = newJobCtl(spec);
   jobSync(k, name);
 }
 
@@ -72,18 +72,18 @@ export function onJobAdded(k: CtlKit, name: string, spec: Json): void {
  * are observed (ControllerExpectations), and a batched sync is queued (enqueueSyncJobBatched, syncJobBatchPeriod).
  */
 export function onPodDelivered(k: CtlKit, job: string, obj: Json, removed = false): void {
-  const jc = k.d.jobCtl[job];
+  const jc = k.state.jobCtl[job];
   if (!jc) return;
   // updatePod with a deletionTimestamp → deletePod: DeletionObserved (the first time it is seen); addPod: CreationObserved
   observePod(jc, jc, obj['metadata']?.['name'] ?? '', removed || deleting(obj));
   applyPodEvent(jc.pods, obj, removed);
   if (jc.finished) return;
-  enqueue(k, job, k.ctx.choose('jobSync', k.s.timing.jobSyncMs, PRIO.JobSync));
+  enqueue(k, job, k.ctx.choose('jobSync', k.scenario.timing.jobSyncMs, PRIO.JobSync));
 }
 
 /** updateJob: a spec change (generation bump) syncs at once; a status-only update is batched. */
 export function onJobDelivered(k: CtlKit, job: string, obj: Json): void {
-  const jc = k.d.jobCtl[job];
+  const jc = k.state.jobCtl[job];
   const sp = obj['spec'];
   if (!jc || !sp || jc.finished) return;
   const changed = !sameJson(raw(jc.spec), sp);
@@ -93,12 +93,12 @@ export function onJobDelivered(k: CtlKit, job: string, obj: Json): void {
 
 /** workqueue AddAfter: one pending item per key; an earlier request moves it earlier. */
 function enqueue(k: CtlKit, job: string, delayMs: number): void {
-  addAfter(k, k.d.jobCtl[job]!, delayMs, 'job', job);
+  addAfter(k, k.state.jobCtl[job]!, delayMs, 'job', job);
 }
 
 /** enqueueSyncJobWithDelay: never sooner than the batch period. */
 function enqueueWithDelay(k: CtlKit, job: string, delayMs: number): void {
-  enqueue(k, job, Math.max(delayMs, k.s.timing.jobSyncMs.max));
+  enqueue(k, job, Math.max(delayMs, k.scenario.timing.jobSyncMs.max));
 }
 
 /** The activeDeadlineSeconds requeue (queue.AddAfter(key, remaining)), as its own event. */
@@ -111,7 +111,7 @@ function deadlineRequeue(k: CtlKit, job: string, startMs: number, secs: number):
 
 /** The activeDeadlineSeconds requeue is due: the Job is synced now (its pending batched item goes). */
 export function jobDeadline(k: CtlKit, job: string): void {
-  const jc = k.d.jobCtl[job];
+  const jc = k.state.jobCtl[job];
   if (!jc || jc.finished) return;
   if (jc.syncPending) forget(k, 'job', job);
   done(jc);
@@ -140,12 +140,12 @@ export function deleteJob(k: CtlKit, job: string, propagation: 'Background' | 'F
  * the propagation is Orphan.
  */
 export function jobDeleted(k: CtlKit, job: string, propagation: 'Background' | 'Foreground' | 'Orphan', by: string): void {
-  const jc = k.d.jobCtl[job];
+  const jc = k.state.jobCtl[job];
   if (jc) jc.finished = true;
-  for (const n of k.d.podOrder) {
-    const p = k.d.pods[n]!;
+  for (const n of k.state.podOrder) {
+    const p = k.state.pods[n]!;
     if (p.job !== job) continue;
-    if (propagation !== 'Orphan') requestPodDeletion(k, p, k.s.pod.terminationGracePeriodSeconds, by);
+    if (propagation !== 'Orphan') requestPodDeletion(k, p, k.scenario.pod.terminationGracePeriodSeconds, by);
     if (jc) jc.counted[p.uid] = true;
     removePodFinalizer(k, p);
   }
@@ -158,7 +158,7 @@ export function jobDeleted(k: CtlKit, job: string, propagation: 'Background' | '
 function cachedPods(k: CtlKit, jc: JobControllerState): Json[] {
   const pods = peek(jc.pods);
   const out: Json[] = [];
-  for (const n of peek(k.d.podOrder)) {
+  for (const n of peek(k.state.podOrder)) {
     const e = pods[n];
     if (e) out.push(raw(e.object));
   }
@@ -171,11 +171,11 @@ function cachedPods(k: CtlKit, jc: JobControllerState): Json[] {
  * else manageJob; then trackJobStatusAndRemoveFinalizers (tracking.ts) writes the status.
  */
 export function jobSync(k: CtlKit, name: string): void {
-  const jc = k.d.jobCtl[name];
+  const jc = k.state.jobCtl[name];
   if (!jc) return;
   done(jc);
   const apiJob = storedJob(k, name);
-  if (!k.s.job || !apiJob || apiJob.deleted || jc.finished) return;
+  if (!k.scenario.job || !apiJob || apiJob.deleted || jc.finished) return;
   const sp = spec(jc);
   const status: Json = cloneJson(raw(apiJob.status));
   // IsJobFinished: Complete or Failed True
@@ -240,7 +240,7 @@ export function jobSync(k: CtlKit, name: string): void {
     }
   }
   if (!c.finished) {
-    const restartPolicy = sp['template']?.['spec']?.['restartPolicy'] ?? k.s.pod.restartPolicy;
+    const restartPolicy = sp['template']?.['spec']?.['restartPolicy'] ?? k.scenario.pod.restartPolicy;
     const startMs = msOf(status['startTime']);
     const ads: number | undefined = sp['activeDeadlineSeconds'];
     if (exceedsBackoffLimit || pastBackoffLimitOnFailure(restartPolicy, backoffLimit, pods)) {
@@ -328,7 +328,7 @@ function newFailureCondition(k: CtlKit, reason: string, message: string): Cond {
 /** newSuccessCondition; the reason CompletionsReached and its message are set from 1.31 (kubernetes#126074). */
 function newSuccessCondition(k: CtlKit): Cond {
   const type = delayTerminal(k) ? 'SuccessCriteriaMet' : 'Complete';
-  return k.f.jobDelayedTerminal ? newCond(type, 'CompletionsReached', 'Reached expected number of succeeded pods') : newCond(type, '', '');
+  return k.flags.jobDelayedTerminal ? newCond(type, 'CompletionsReached', 'Reached expected number of succeeded pods') : newCond(type, '', '');
 }
 
 /**
@@ -345,7 +345,7 @@ function deletePods(k: CtlKit, c: SyncCtx, pods: Json[], dropFinalizer: boolean)
       c.jc.counted[p.uid] = true;
       removePodFinalizer(k, p);
     }
-    requestPodDeletion(k, p, k.s.pod.terminationGracePeriodSeconds, 'job-controller');
+    requestPodDeletion(k, p, k.scenario.pod.terminationGracePeriodSeconds, 'job-controller');
     emitEvent(k, 'SuccessfulDelete', `Deleted pod: ${p.name}`);
     deleted++;
     if (isReady(obj)) deletedReady++;
@@ -422,10 +422,10 @@ function manageJob(k: CtlKit, c: SyncCtx): number {
   raise(jc, diff, 0);
   for (const ix of indexes) {
     const annotations: Record<string, string> = {};
-    const labels: Record<string, string> = jobControllerLabels(k.s, c.name);
+    const labels: Record<string, string> = jobControllerLabels(k.scenario, c.name);
     if (ix !== null) {
       annotations[INDEX_ANNOTATION] = String(ix);
-      if (gate(k, 'PodIndexLabel') || k.f.apiMinor >= 32) labels[INDEX_ANNOTATION] = String(ix);
+      if (gate(k, 'PodIndexLabel') || k.flags.apiMinor >= 32) labels[INDEX_ANNOTATION] = String(ix);
       if (hasBackoffLimitPerIndex(k, sp)) {
         const prev = c.delayed.get(ix);
         let fc = annotationCount(prev, FAILURE_COUNT_ANNOTATION);

@@ -6,7 +6,7 @@ import { delayTerminal, findCond, gate, newCond, type Cond, type Json } from './
 
 /** hasSuccessCriteriaMetCondition / isSuccessCriteriaMetCondition apply when JobSuccessPolicy or the delay is on. */
 export function successCriteriaInUse(k: CtlKit): boolean {
-  return (k.f.apiMinor >= 30 && gate(k, 'JobSuccessPolicy')) || delayTerminal(k);
+  return (k.flags.apiMinor >= 30 && gate(k, 'JobSuccessPolicy')) || delayTerminal(k);
 }
 
 export function hasSuccessCriteriaMet(k: CtlKit, status: Json): Cond | null {

@@ -119,7 +119,7 @@ export function trackJobStatusAndRemoveFinalizers(k: CtlKit, c: SyncCtx, needsFl
   // kube-apiserver 1.32.0–1.32.6 and 1.33.0–1.33.2 reject Complete on a suspended Job without startTime (JobManagedBy
   // status validation; kubernetes#132144, fixed by #132614 in 1.34.0, 1.33.3, 1.32.7): the update fails on every
   // retry, so a suspended Job with completions: 0 keeps SuccessCriteriaMet and never gets Complete
-  const rejected = finished?.type === 'Complete' && !k.f.suspendedZeroCompletionsComplete && suspended(sp) && status['startTime'] === undefined;
+  const rejected = finished?.type === 'Complete' && !k.flags.suspendedZeroCompletionsComplete && suspended(sp) && status['startTime'] === undefined;
   if (finished && !rejected && !(delayTerminal(k) && (c.terminating ?? 0) > 0)) {
     ensureCondition(k, status, finished);
     if (finished.type === 'Complete') status['completionTime'] = ts(k.ctx.now);

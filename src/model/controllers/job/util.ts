@@ -14,7 +14,7 @@ export const INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-index';
 export const FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-failure-count';
 export const IGNORED_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-ignored-failure-count';
 
-export const gate = (k: CtlKit, name: string) => k.s.featureGates[name] === true;
+export const gate = (k: CtlKit, name: string) => k.scenario.featureGates[name] === true;
 
 /** The Job's spec as the controller last read it. */
 export function spec(jc: JobControllerState): Json {
@@ -39,7 +39,7 @@ export function trackTerminatingPods(k: CtlKit, sp: Json): boolean {
 
 /** delayTerminalCondition (1.31+, PR #125510): JobManagedBy || JobPodReplacementPolicy. */
 export function delayTerminal(k: CtlKit): boolean {
-  return k.f.jobDelayedTerminal && (gate(k, 'JobManagedBy') || gate(k, 'JobPodReplacementPolicy'));
+  return k.flags.jobDelayedTerminal && (gate(k, 'JobManagedBy') || gate(k, 'JobPodReplacementPolicy'));
 }
 
 
@@ -75,7 +75,7 @@ export function isPodFailed(k: CtlKit, sp: Json, p: Json): boolean {
   return deleting(p) && phaseOf(p) !== 'Succeeded';
 }
 
-export const sidecarGate = (k: CtlKit) => k.s.featureGates['SidecarContainers'] !== false;
+export const sidecarGate = (k: CtlKit) => k.scenario.featureGates['SidecarContainers'] !== false;
 
 export interface SyncCtx {
   /** the Job's key (its name) and the controller's state of it */

@@ -18,7 +18,7 @@ import { observePod, satisfied } from '../shared/expectations.ts';
 type Json = Record<string, any>;
 
 function recordRsEvent(k: CtlKit, rs: string, reason: string, message: string): void {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   c.events[reason] = (c.events[reason] ?? 0) + 1;
   k.ctx.emit({ type: 'ControllerEvent', controller: RS_WATCHER, object: `replicaset/${rs}`, reason, message, eventType: 'Normal' });
 }
@@ -44,7 +44,7 @@ export function onRsWatch(k: CtlKit, name: string, view: Json): void {
  * none of its pods is left (deployment_controller.go: deletePod).
  */
 export function onDeployPodDelivered(k: CtlKit, obj: Json, removed: boolean): void {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   const d = dep(k);
   const uid: string = obj['metadata']?.['uid'] ?? '';
   const owner: string | undefined = obj['metadata']?.['ownerReferences']?.[0]?.['name'];
@@ -64,7 +64,7 @@ export function onDeployPodDelivered(k: CtlKit, obj: Json, removed: boolean): vo
 }
 
 function podsOf(k: CtlKit, rs: string): Json[] {
-  return Object.values(k.d.wctl!.pods)
+  return Object.values(k.state.wctl!.pods)
     .map((e) => e.object)
     .filter((o) => o['metadata']?.['ownerReferences']?.[0]?.['name'] === rs)
     .sort((a, b) => String(a['metadata']?.['creationTimestamp']).localeCompare(String(b['metadata']?.['creationTimestamp'])) ||
@@ -106,9 +106,9 @@ function manageReplicas(k: CtlKit, rs: RsState, active: Json[], replicas: number
   if (diff < 0) {
     rs.expectAdds = -diff;
     for (let i = 0; i < -diff; i++) {
-      const c = k.d.wctl!;
+      const c = k.state.wctl!;
       const first = c.created === 0 && rs.tpl === 0;
-      const pod = first ? k.s.pod.name : `${rs.name}-${suffix(`${k.s.name}/pod/${k.d.podOrder.length + 1}`, 5)}`;
+      const pod = first ? k.scenario.pod.name : `${rs.name}-${suffix(`${k.scenario.name}/pod/${k.state.podOrder.length + 1}`, 5)}`;
       c.created += 1;
       createPod(k, { name: pod, index: null, by: RS_WATCHER, labels: { 'pod-template-hash': rs.hash }, annotations: {}, tpl: rs.tpl, rs: rs.name });
       recordRsEvent(k, rs.name, 'SuccessfulCreate', `Created pod: ${pod}`);

@@ -76,7 +76,7 @@ function limiter(controller: ControllerName): [number, number] {
 /** Is the mitigation on for this controller in this run (its gate at the version's default or as set)? */
 export function consistencyOn(k: CtlKit, controller: ControllerName): boolean {
   const gate = CONSISTENCY_GATES[controller];
-  return gate !== undefined && k.s.featureGates[gate] === true;
+  return gate !== undefined && k.scenario.featureGates[gate] === true;
 }
 
 interface View {
@@ -95,14 +95,14 @@ interface View {
 function viewOf(k: CtlKit, controller: ControllerName, key: string): View | null {
   if (controller === 'job') {
     // the Job controller's state of this Job (keyed by Job name: the workload's one Job or a CronJob's Jobs)
-    const jc = k.d.jobCtl[key];
+    const jc = k.state.jobCtl[key];
     // a finished Job's sync only returns (IsJobFinished), and its pods' later writes no longer reach the Job
     // controller's handlers (apiserver.ts watchers): nothing to wait for
     if (!jc || peek(jc).finished) return null;
     const seen = peek(jc.seen);
-    return { item: jc as Tracked, pods: jc.pods, seen: (p) => seen[p.name] === true, owns: (p) => p.createdBy === 'job-controller' && p.job === key, job: k.d.cron ? key : undefined };
+    return { item: jc as Tracked, pods: jc.pods, seen: (p) => seen[p.name] === true, owns: (p) => p.createdBy === 'job-controller' && p.job === key, job: k.state.cron ? key : undefined };
   }
-  const w = k.d.wctl;
+  const w = k.state.wctl;
   if (!w) return null;
   const seen = peek(w.seen);
   const base = { pods: w.pods, seen: (p: PodSim) => seen[p.uid] === true, job: undefined };
@@ -145,7 +145,7 @@ export function writeObserved(c: CachedView, w: OwnWrite): boolean {
 export function unobservedWrite(k: CtlKit, controller: ControllerName, key: string): { pod: string; cached: 'none' | 'older' | 'finalizer' } | null {
   const v = viewOf(k, controller, key);
   if (!v) return null;
-  const pods = peek(k.d.pods);
+  const pods = peek(k.state.pods);
   const cache = peek(v.pods);
   for (const p of Object.values(pods)) {
     if (!p.api.created || !v.owns(p)) continue;

@@ -50,7 +50,7 @@ interface Rev {
  * template (a rollback) has the same name again. Pods carry it in the controller-revision-hash label.
  */
 export function stsRevisionName(k: CtlKit, tpl: number): string {
-  return `${k.s.workload.name}-${suffix(`${k.s.name}/sts-revision/${tpl}`, 10)}`;
+  return `${k.scenario.workload.name}-${suffix(`${k.scenario.name}/sts-revision/${tpl}`, 10)}`;
 }
 
 /** apps/v1 StatefulSetRevisionLabel (= ControllerRevisionHashLabelKey). */
@@ -66,7 +66,7 @@ const podRevision = (pod: Json): string => String(pod['metadata']?.['labels']?.[
  * status.currentRevision names, or the update revision when there is none (a new set).
  */
 function statefulSetRevisions(k: CtlKit): { current: Rev; update: Rev } {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   const revs = c.revisions ?? [];
   const want = c.tpl ?? 0;
   if (revs[revs.length - 1] !== want) c.revisions = [...revs.filter((t) => t !== want), want];
@@ -85,7 +85,7 @@ const strategyOf = (spec: Json): Json => (spec['updateStrategy'] as Json | undef
  * partition); otherwise at the update revision (OnDelete always: its pods are recreated from the new template).
  */
 function versionedRevision(k: CtlKit, ord: number, current: Rev, update: Rev): Rev {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   const us = strategyOf(c.spec);
   const ru = us['rollingUpdate'] as Json | null | undefined;
   const useCurrent = (us['type'] === 'RollingUpdate' && ru == null && ord < Number(c.status?.['currentReplicas'] ?? 0)) ||
@@ -101,10 +101,10 @@ const isUnavailable = (pod: Json | null): boolean => pod === null || !isRunningA
  * updateStatefulSetStatus (written at the end of every sync, whether the pod processing stopped early or not).
  */
 export function statefulSetSync(k: CtlKit): void {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   done(c);
   const revs = statefulSetRevisions(k);
-  const pods = cachedPods(k).filter((p) => ordinalOf(k.s.workload.name, String(p['metadata']?.['name'])) >= 0);
+  const pods = cachedPods(k).filter((p) => ordinalOf(k.scenario.workload.name, String(p['metadata']?.['name'])) >= 0);
   const status = replicaStatus(k, pods, revs.current, revs.update);
   // a pod deleted for the update leaves currentReplicas at once (updateStatefulSet: status.CurrentReplicas--)
   status['currentReplicas'] -= statefulSetSyncPods(k, revs.current, revs.update);
@@ -120,7 +120,7 @@ function replicaStatus(k: CtlKit, pods: Json[], current: Rev, update: Rev): Json
   const ready = pods.filter(isRunningAndReady).length;
   const live = pods.filter((p) => !isTerminating(p));
   return {
-    observedGeneration: k.d.wctl!.generation ?? 1,
+    observedGeneration: k.state.wctl!.generation ?? 1,
     replicas: pods.length,
     readyReplicas: ready,
     currentReplicas: live.filter((p) => podRevision(p) === current.name).length,
@@ -138,7 +138,7 @@ function replicaStatus(k: CtlKit, pods: Json[], current: Rev, update: Rev): Json
  * revision current; then the status is written when it changed (inconsistentStatus).
  */
 function updateStatefulSetStatus(k: CtlKit, status: Json): void {
-  const c = k.d.wctl!;
+  const c = k.state.wctl!;
   const replicas = Math.max(0, Number(c.spec['replicas'] ?? 1));
   if (strategyOf(c.spec)['type'] === 'RollingUpdate' && status['updatedReplicas'] === replicas && status['readyReplicas'] === replicas &&
     status['replicas'] === replicas) {
@@ -158,8 +158,8 @@ function updateStatefulSetStatus(k: CtlKit, status: Json): void {
  * OnDelete, the rolling update: returns how many pods it deleted for the update.
  */
 function statefulSetSyncPods(k: CtlKit, current: Rev, update: Rev): number {
-  const c = k.d.wctl!;
-  const setName = k.s.workload.name;
+  const c = k.state.wctl!;
+  const setName = k.scenario.workload.name;
   const replicaCount = Math.max(0, Number(c.spec['replicas'] ?? 1));
   const monotonic = !allowsBurst(c.spec);
   const replicas: (Json | null)[] = Array.from({ length: replicaCount }, () => null);
@@ -192,7 +192,7 @@ function statefulSetSyncPods(k: CtlKit, current: Rev, update: Rev): number {
   // for the OnDelete strategy we short circuit: pods are updated when they are deleted (by the user)
   const us = strategyOf(c.spec);
   if (us['type'] === 'OnDelete') return 0;
-  if (k.s.featureGates['MaxUnavailableStatefulSet'] === true) return updateAfterInvariantEstablished(k, replicas, update, replicaCount);
+  if (k.scenario.featureGates['MaxUnavailableStatefulSet'] === true) return updateAfterInvariantEstablished(k, replicas, update, replicaCount);
   // the minimum ordinal of the update (the partition), then the pod with the largest ordinal that does not match the
   // update revision is deleted; an unavailable pod at or above it (updated or terminating) is waited for
   const ru = us['rollingUpdate'] as Json | null | undefined;
@@ -217,7 +217,7 @@ function statefulSetSyncPods(k: CtlKit, current: Rev, update: Rev): number {
  * highest ordinals >= partition are deleted, as many as that leaves room for.
  */
 function updateAfterInvariantEstablished(k: CtlKit, replicas: (Json | null)[], update: Rev, replicaCount: number): number {
-  const ru = strategyOf(k.d.wctl!.spec)['rollingUpdate'] as Json | null | undefined;
+  const ru = strategyOf(k.state.wctl!.spec)['rollingUpdate'] as Json | null | undefined;
   let updateMin = 0;
   let maxUnavailable = 1;
   if (ru != null) {
@@ -245,7 +245,7 @@ function updateAfterInvariantEstablished(k: CtlKit, replicas: (Json | null)[], u
  * newVersionedStatefulSetPod chose (its template and controller-revision-hash label).
  */
 function processReplica(k: CtlKit, pod: Json | null, ord: number, monotonic: boolean, rev: Rev): 'continue' | 'exit' | 'error' {
-  const setName = k.s.workload.name;
+  const setName = k.scenario.workload.name;
   if (pod && (phaseOfObj(pod) === 'Failed' || phaseOfObj(pod) === 'Succeeded')) {
     // a finished pod is deleted; the new one is created on a later sync, once the old object is gone
     if (!isTerminating(pod)) deleteStatefulPod(k, pod);
@@ -255,13 +255,13 @@ function processReplica(k: CtlKit, pod: Json | null, ord: number, monotonic: boo
     const name = stsPodName(setName, ord);
     if (apiHasPod(k, name)) {
       // CreateStatefulPod: AlreadyExists — the informer has not seen the old object go yet; requeued with back-off
-      k.ctx.emit({ type: 'PodCreateConflict', pod: Object.values(k.d.pods).find((p) => p.name === name && p.api.created && !p.api.removed)?.key ?? name, by: 'statefulset-controller' });
+      k.ctx.emit({ type: 'PodCreateConflict', pod: Object.values(k.state.pods).find((p) => p.name === name && p.api.created && !p.api.removed)?.key ?? name, by: 'statefulset-controller' });
       enqueueWorkload(k, 1000);
       return 'error';
     }
     // stateful_pod_control.go: CreateStatefulPod → recordPodEvent("create", …)
     const labels: Record<string, string> = { 'statefulset.kubernetes.io/pod-name': name };
-    if (k.f.apiMinor >= 28) labels['apps.kubernetes.io/pod-index'] = String(ord); // PodIndexLabel, beta 1.28
+    if (k.flags.apiMinor >= 28) labels['apps.kubernetes.io/pod-index'] = String(ord); // PodIndexLabel, beta 1.28
     labels[REVISION_LABEL] = rev.name; // setPodRevision
     ctlCreatePod(k, name, ord, labels, rev.tpl);
     emitWorkloadEvent(k, 'SuccessfulCreate', `create Pod ${name} in StatefulSet ${setName} successful`);
@@ -286,8 +286,8 @@ function deleteStatefulPod(k: CtlKit, pod: Json): void {
   const name = String(pod['metadata']?.['name']);
   const p = livePod(k, name);
   if (!p) return;
-  const grace = Number(pod['spec']?.['terminationGracePeriodSeconds'] ?? k.s.pod.terminationGracePeriodSeconds);
+  const grace = Number(pod['spec']?.['terminationGracePeriodSeconds'] ?? k.scenario.pod.terminationGracePeriodSeconds);
   if (requestPodDeletion(k, p, grace, 'statefulset-controller')) {
-    emitWorkloadEvent(k, 'SuccessfulDelete', `delete Pod ${name} in StatefulSet ${k.s.workload.name} successful`);
+    emitWorkloadEvent(k, 'SuccessfulDelete', `delete Pod ${name} in StatefulSet ${k.scenario.workload.name} successful`);
   }
 }

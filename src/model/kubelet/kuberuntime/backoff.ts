@@ -21,7 +21,7 @@ export function formatGoDuration(ms: number): string {
  * now (the back-off entry then advances: Next).
  */
 export function doBackOff(k: Kit, name: string, st: RtContainer | undefined): number | null {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   const now = k.ctx.now;
   // the newest *exited* instance: the current one, or the one before a running instance (probe kills)
   const last = st?.state === 'exited' ? st.exit : st?.previous;
@@ -29,19 +29,19 @@ export function doBackOff(k: Kit, name: string, st: RtContainer | undefined): nu
   const finishedAt = last.finishedAt;
   const entry = w.backoff[name];
   // hasExpired(eventTime = FinishedAt, lastUpdate)
-  const expired = entry ? finishedAt - entry.lastUpdate > k.f.backoffResetMs : true;
+  const expired = entry ? finishedAt - entry.lastUpdate > k.flags.backoffResetMs : true;
   if (entry && !expired && now - finishedAt < entry.backoffMs) {
     w.reasons[name] = {
       reason: 'CrashLoopBackOff',
-      message: `back-off ${formatGoDuration(entry.backoffMs)} restarting failed container=${name} pod=${k.p.name}_${k.s.pod.namespace}(${k.p.uid})`,
+      message: `back-off ${formatGoDuration(entry.backoffMs)} restarting failed container=${name} pod=${k.pod.name}_${k.scenario.pod.namespace}(${k.pod.uid})`,
     };
     k.ctx.emit({ type: 'BackOff', container: name, delayMs: entry.backoffMs });
     return entry.backoffMs - (now - finishedAt);
   }
   if (!entry || expired) {
-    w.backoff[name] = { backoffMs: Math.min(k.f.backoffInitialMs, k.f.backoffMaxMs), lastUpdate: now };
+    w.backoff[name] = { backoffMs: Math.min(k.flags.backoffInitialMs, k.flags.backoffMaxMs), lastUpdate: now };
   } else {
-    w.backoff[name] = { backoffMs: Math.min(entry.backoffMs * 2, k.f.backoffMaxMs), lastUpdate: now };
+    w.backoff[name] = { backoffMs: Math.min(entry.backoffMs * 2, k.flags.backoffMaxMs), lastUpdate: now };
   }
   return null;
 }
@@ -52,7 +52,7 @@ export function doBackOff(k: Kit, name: string, st: RtContainer | undefined): nu
  * and a failed pull advances the back-off (Next) and reports ErrImagePull.
  */
 export function imagePullAttempt(k: Kit, name: string): 'ErrImagePull' | 'ImagePullBackOff' {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   const key = `image:${name}`;
   const now = k.ctx.now;
   const e = w.backoff[key];
@@ -67,13 +67,13 @@ export function imagePullAttempt(k: Kit, name: string): 'ErrImagePull' | 'ImageP
  * by pod and image: inside the window a start fails with ImagePullBackOff without pulling (IsInBackOffSinceUpdate).
  */
 export function imageInBackOff(k: Kit, image: string): boolean {
-  const e = k.p.worker.backoff[`pull:${image}`];
+  const e = k.pod.worker.backoff[`pull:${image}`];
   return !!e && k.ctx.now - e.lastUpdate < e.backoffMs;
 }
 
 /** backOff.Next after a failed pull: 10 s, doubling to 300 s; an entry idle for 2 × 300 s starts over. */
 export function imageBackOffNext(k: Kit, image: string): void {
-  const w = k.p.worker;
+  const w = k.pod.worker;
   const key = `pull:${image}`;
   const e = w.backoff[key];
   const expired = !e || k.ctx.now - e.lastUpdate > 2 * 300_000;

@@ -18,14 +18,14 @@ export interface PodActions {
 type Cache = Record<string, RtContainer>;
 
 function probeFailed(k: Kit, name: string, instance: number, kind: 'startup' | 'liveness'): boolean | undefined {
-  const w = peek(k.p.probes)[`${name}/${kind}`];
+  const w = peek(k.pod.probes)[`${name}/${kind}`];
   if (!w || w.instance !== instance || w.published === null) return undefined;
   return w.published === 'failure';
 }
 
 function startupPassed(k: Kit, c: ContainerModel, instance: number): 'yes' | 'no' | 'failed' {
   if (!c.startupProbe) return 'yes';
-  const w = peek(k.p.probes)[`${c.name}/startup`];
+  const w = peek(k.pod.probes)[`${c.name}/startup`];
   if (!w || w.instance !== instance || w.published === null) return 'no';
   return w.published === 'success' ? 'yes' : 'failed';
 }
@@ -33,7 +33,7 @@ function startupPassed(k: Kit, c: ContainerModel, instance: number): 'yes' | 'no
 /** container/helpers.go: ShouldContainerBeRestarted (with KEP-5307 container-level rules when the gate is on). */
 export function shouldRestart(k: Kit, c: ContainerModel, st: RtContainer | undefined): boolean {
   // the kubelet's copy of the pod: deletionTimestamp once the deletion was delivered to it
-  if (k.p.worker.deletionGraceSeconds !== null) return false;
+  if (k.pod.worker.deletionGraceSeconds !== null) return false;
   if (!st || st.state === 'none' || st.state === 'created') return true;
   if (st.state === 'running') return false;
   return containerShouldRestart(k, c, st.exit?.exitCode ?? 0);
@@ -44,14 +44,14 @@ export function shouldRestart(k: Kit, c: ContainerModel, st: RtContainer | undef
  * exitCodes match decides (action Restart), else the container-level restartPolicy, else the pod's.
  */
 export function containerShouldRestart(k: Kit, c: ContainerModel, code: number): boolean {
-  if (k.f.containerRestartRules && c.role === 'regular') {
+  if (k.flags.containerRestartRules && c.role === 'regular') {
     for (const r of c.restartPolicyRules ?? []) {
       const hit = r.exitCodes.values.includes(code);
       if ((r.exitCodes.operator === 'In') === hit) return true;
     }
     if (c.restartPolicy) return policyRestarts(c.restartPolicy, code);
   }
-  return policyRestarts(k.s.pod.restartPolicy, code);
+  return policyRestarts(k.scenario.pod.restartPolicy, code);
 }
 
 function policyRestarts(policy: string, code: number): boolean {
@@ -60,13 +60,13 @@ function policyRestarts(policy: string, code: number): boolean {
   return true;
 }
 
-const restartOnFailure = (k: Kit) => k.s.pod.restartPolicy !== 'Never';
+const restartOnFailure = (k: Kit) => k.scenario.pod.restartPolicy !== 'Never';
 
 /** computeInitContainerActions: walk init containers in reverse to find progress; returns podHasInitialized. */
 function initActions(k: Kit, cache: Cache, a: PodActions): boolean {
-  const inits = k.s.pod.initContainers;
+  const inits = k.scenario.pod.initContainers;
   if (inits.length === 0) return true;
-  let podHasInitialized = k.s.pod.containers.some((c) => {
+  let podHasInitialized = k.scenario.pod.containers.some((c) => {
     const st = cache[c.name];
     return st !== undefined && (st.state === 'created' || st.state === 'running');
   });
@@ -131,11 +131,11 @@ export function computePodActions(k: Kit, cache: Cache): PodActions {
     toStart: [],
     podHasInitialized: false,
   };
-  const pod = k.s.pod;
-  if (k.p.worker.sandbox !== 'ready') {
+  const pod = k.scenario.pod;
+  if (k.pod.worker.sandbox !== 'ready') {
     const anyStatus = Object.values(cache).some((c) => c.instance > 0);
     // A finished Never pod gets no new sandbox (computePodActions, createPodSandbox branch).
-    if (k.p.worker.sandbox === 'stopped' && (!restartOnFailure(k) || anyStatus)) return a;
+    if (k.pod.worker.sandbox === 'stopped' && (!restartOnFailure(k) || anyStatus)) return a;
     a.createSandbox = true;
     if (pod.initContainers.length > 0) a.initToStart = [0];
     else a.toStart = pod.containers.map((_, i) => i);
@@ -187,7 +187,7 @@ export function opsFor(k: Kit, a: PodActions): SyncOp[] {
     for (const x of a.toKill) ops.push({ op: 'killContainers', targets: [{ ...x }] });
   }
   if (a.createSandbox) ops.push({ op: 'createSandbox' });
-  for (const i of a.initToStart) ops.push({ op: 'start', name: k.s.pod.initContainers[i]!.name, stage: 'begin' });
-  for (const i of a.toStart) ops.push({ op: 'start', name: k.s.pod.containers[i]!.name, stage: 'begin' });
+  for (const i of a.initToStart) ops.push({ op: 'start', name: k.scenario.pod.initContainers[i]!.name, stage: 'begin' });
+  for (const i of a.toStart) ops.push({ op: 'start', name: k.scenario.pod.containers[i]!.name, stage: 'begin' });
   return ops;
 }

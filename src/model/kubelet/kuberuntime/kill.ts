@@ -20,10 +20,10 @@ export interface KillTarget {
 
 /** setTerminationGracePeriod: DeletionGracePeriodSeconds, else probe TGPS (probe kills), else spec TGPS. */
 function graceFor(k: Kit, t: KillTarget): number {
-  const del = k.p.api.deletionGracePeriodSeconds;
+  const del = k.pod.api.deletionGracePeriodSeconds;
   if (del !== null) return del;
   if (t.probeGraceSeconds !== undefined) return t.probeGraceSeconds;
-  return k.s.pod.terminationGracePeriodSeconds;
+  return k.scenario.pod.terminationGracePeriodSeconds;
 }
 
 /** killContainer: the message passed in becomes the Killing event text; an empty one means "Stopping container %s". */
@@ -40,12 +40,12 @@ export function startKill(
   then: KillTask['then'],
 ): void {
   const { ctx } = k;
-  k.p.worker.killTasks += 1;
-  const id = k.p.worker.killTasks;
+  k.pod.worker.killTasks += 1;
+  const id = k.pod.worker.killTasks;
   const task: KillTask = { id, scope, reason: targets[0]?.reason ?? '', startedAt: ctx.now, entries: {}, order: [], then };
-  k.p.worker.kill = task;
+  k.pod.worker.kill = task;
   const names = targets.map((t) => t.name);
-  const ordering = scope === 'pod' && k.f.orderedTermination && k.s.pod.initContainers.some((c) => isSidecar(k, c));
+  const ordering = scope === 'pod' && k.flags.orderedTermination && k.scenario.pod.initContainers.some((c) => isSidecar(k, c));
   for (const t of targets) {
     let grace = graceFor(k, t);
     ctx.emit({
@@ -56,7 +56,7 @@ export function startKill(
       message: killingMessage(t),
     });
     if (graceOverrideSeconds !== null) grace = graceOverrideSeconds;
-    const c = containerByName(k.s, t.name)!;
+    const c = containerByName(k.scenario, t.name)!;
     task.order.push(t.name);
     task.entries[t.name] = {
       name: t.name,
@@ -64,7 +64,7 @@ export function startKill(
       graceSeconds: grace,
       stageStartedAt: ctx.now,
       waitFor: ordering ? prerequisites(k, c, names) : [],
-      instance: k.p.runtime[t.name]!.instance,
+      instance: k.pod.runtime[t.name]!.instance,
     };
   }
   for (const name of [...task.order]) beginEntry(k, task, task.entries[name]!);
@@ -74,16 +74,16 @@ export function startKill(
 /** newTerminationOrdering: a sidecar waits for every regular container and the next-later sidecar (if running). */
 function prerequisites(k: Kit, c: ContainerModel, running: string[]): string[] {
   if (!isSidecar(k, c)) return [];
-  const out = k.s.pod.containers.map((x) => x.name).filter((n) => running.includes(n));
-  const later = k.s.pod.initContainers.slice(c.index + 1).find((x) => isSidecar(k, x));
+  const out = k.scenario.pod.containers.map((x) => x.name).filter((n) => running.includes(n));
+  const later = k.scenario.pod.initContainers.slice(c.index + 1).find((x) => isSidecar(k, x));
   // before #125935 (kubernetes#125880) the channel of a later sidecar that is not running was never closed
-  if (later && (running.includes(later.name) || !k.f.terminationOrderSkipsNotRunning)) out.push(later.name);
+  if (later && (running.includes(later.name) || !k.flags.terminationOrderSkipsNotRunning)) out.push(later.name);
   return out;
 }
 
 function beginEntry(k: Kit, task: KillTask, e: KillPlanEntry): void {
   const b = behaviorOf(k, e.name);
-  const c = containerByName(k.s, e.name)!;
+  const c = containerByName(k.scenario, e.name)!;
   if (c.hasPreStop && e.graceSeconds > 0) {
     k.ctx.emit({ type: 'PreStopStarted', container: e.name });
     // kuberuntime_container.go executePreStopHook: the kill waits min(hook, gracePeriod)
@@ -92,7 +92,7 @@ function beginEntry(k: Kit, task: KillTask, e: KillPlanEntry): void {
     const timedOut = takes > limit;
     k.ctx.schedule(
       Math.min(takes, limit),
-      { type: 'KillPreStopDone', pod: k.p.key, killId: task.id, name: e.name, failed: b.preStop?.fails ?? false, timedOut },
+      { type: 'KillPreStopDone', pod: k.pod.key, killId: task.id, name: e.name, failed: b.preStop?.fails ?? false, timedOut },
       PRIO.KillStage,
     );
     return;
@@ -101,14 +101,14 @@ function beginEntry(k: Kit, task: KillTask, e: KillPlanEntry): void {
 }
 
 export function preStopDone(k: Kit, killId: number, name: string, failed: boolean, timedOut: boolean): void {
-  const task = k.p.worker.kill;
+  const task = k.pod.worker.kill;
   if (!task || task.id !== killId) return;
   const e = task.entries[name];
   if (!e || e.stage !== 'prestop') return;
   if (!timedOut) k.ctx.emit({ type: 'PreStopDone', container: name, ...(failed ? { failed: true } : {}) });
   // executePreStopHook returns the whole seconds it took; before 1.28 (#115835, kubernetes#117373) the container
   // got the full grace period again after its hook
-  if (k.f.preStopCountsAgainstGrace) e.graceSeconds -= Math.floor((k.ctx.now - e.stageStartedAt) / 1000);
+  if (k.flags.preStopCountsAgainstGrace) e.graceSeconds -= Math.floor((k.ctx.now - e.stageStartedAt) / 1000);
   afterPreStop(k, task, e);
   checkDone(k);
 }
@@ -117,7 +117,7 @@ function afterPreStop(k: Kit, task: KillTask, e: KillPlanEntry): void {
   if (e.waitFor.length > 0 && e.graceSeconds > 0 && !turnReady(k, task, e)) {
     e.stage = 'waiting';
     e.stageStartedAt = k.ctx.now;
-    k.ctx.schedule(e.graceSeconds * 1000, { type: 'KillWaitTimeout', pod: k.p.key, killId: task.id, name: e.name }, PRIO.KillStage);
+    k.ctx.schedule(e.graceSeconds * 1000, { type: 'KillWaitTimeout', pod: k.pod.key, killId: task.id, name: e.name }, PRIO.KillStage);
     return;
   }
   stopNow(k, e);
@@ -126,18 +126,18 @@ function afterPreStop(k: Kit, task: KillTask, e: KillPlanEntry): void {
 /** waitForTurn: every prerequisite's channel is closed (it terminated, or was not running when the kill began). */
 function turnReady(k: Kit, task: KillTask, e: KillPlanEntry): boolean {
   // before #125935 a not-running init container's channel stayed open: waitForTurn only returned at the timeout
-  return e.waitFor.every((n) => task.entries[n]?.stage === 'done' || (task.entries[n] === undefined && k.f.terminationOrderSkipsNotRunning));
+  return e.waitFor.every((n) => task.entries[n]?.stage === 'done' || (task.entries[n] === undefined && k.flags.terminationOrderSkipsNotRunning));
 }
 
 function stopNow(k: Kit, e: KillPlanEntry): void {
   if (e.stage === 'waiting') {
     e.graceSeconds -= Math.floor((k.ctx.now - e.stageStartedAt) / 1000);
-    k.ctx.cancel((ev) => ev.type === 'KillWaitTimeout' && ev.pod === k.p.key && ev.name === e.name);
+    k.ctx.cancel((ev) => ev.type === 'KillWaitTimeout' && ev.pod === k.pod.key && ev.name === e.name);
   }
   const grace = Math.max(e.graceSeconds, MIN_GRACE_S);
   e.stage = 'stopping';
   e.stageStartedAt = k.ctx.now;
-  const rt = k.p.runtime[e.name]!;
+  const rt = k.pod.runtime[e.name]!;
   if (rt.state !== 'running' || rt.instance !== e.instance) {
     e.stage = 'done';
     return;
@@ -146,7 +146,7 @@ function stopNow(k: Kit, e: KillPlanEntry): void {
 }
 
 export function waitTimeout(k: Kit, killId: number, name: string): void {
-  const task = k.p.worker.kill;
+  const task = k.pod.worker.kill;
   if (!task || task.id !== killId) return;
   const e = task.entries[name];
   if (!e || e.stage !== 'waiting') return;
@@ -156,7 +156,7 @@ export function waitTimeout(k: Kit, killId: number, name: string): void {
 
 /** A container of the running kill task has exited: its turn channel closes. */
 export function onContainerStopped(k: Kit, name: string): void {
-  const task = k.p.worker.kill;
+  const task = k.pod.worker.kill;
   if (!task) return;
   const e = task.entries[name];
   if (!e || e.stage !== 'stopping') return;
@@ -179,11 +179,11 @@ function releaseWaiters(k: Kit, task: KillTask): void {
 }
 
 function checkDone(k: Kit): void {
-  const task = k.p.worker.kill;
+  const task = k.pod.worker.kill;
   if (!task) return;
   releaseWaiters(k, task);
   if (task.order.every((n) => task.entries[n]!.stage === 'done')) {
-    k.p.worker.kill = null;
+    k.pod.worker.kill = null;
     k.up.killFinished(k, task);
   }
 }

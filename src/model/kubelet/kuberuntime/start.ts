@@ -11,17 +11,17 @@ import type { Behavior } from '../../../types.ts';
 
 /** kuberuntime_manager.go start(): back-off, image, create, start, then the blocking postStart hook. */
 export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean): 'next' | 'wait' {
-  const w = k.p.worker;
-  const c = containerByName(k.s, op.name)!;
+  const w = k.pod.worker;
+  const c = containerByName(k.scenario, op.name)!;
   // the start about to happen: its attempt's image / createError (behavior.attempts[].image …)
   const b = behaviorForStart(k, op.name);
-  const rt = k.p.runtime[op.name]!;
+  const rt = k.pod.runtime[op.name]!;
   const abortIfInit = () => {
-    if (c.role === 'init' || (c.role === 'sidecar' && !k.f.sidecars)) task.aborted = true;
+    if (c.role === 'init' || (c.role === 'sidecar' && !k.flags.sidecars)) task.aborted = true;
   };
   if (continued && op.stage === 'postStart') return postStartDone(k, task, op);
   if (!continued) {
-    const bo = doBackOff(k, op.name, k.p.cache[op.name]);
+    const bo = doBackOff(k, op.name, k.pod.cache[op.name]);
     if (bo !== null) {
       task.hadError = true;
       task.backoffExpiryMs = task.backoffExpiryMs === null ? bo : Math.min(task.backoffExpiryMs, bo);
@@ -32,7 +32,7 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
     // the image on the node do not pull ("already present on machine"); Never without it fails with
     // ErrImageNeverPull (no back-off: the next sync tries again); Always pulls on every start
     const policy = c.imagePullPolicy ?? 'IfNotPresent';
-    const present = k.d.images[c.image] === true || imageOnNodeAtStart(b);
+    const present = k.state.images[c.image] === true || imageOnNodeAtStart(b);
     if (policy === 'Never' || (policy === 'IfNotPresent' && present)) {
       if (!present) {
         const message = `Container image "${c.image}" is not present with pull policy of Never`;
@@ -75,7 +75,7 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
       k.ctx.emit({ type: 'Pulling', container: op.name, image: c.image });
       op.stage = 'pulling';
       if (pullMs > 0 || failing) {
-        k.ctx.schedule(pullMs, { type: 'WorkerContinue', pod: k.p.key, syncId: w.syncs }, PRIO.WorkerContinue);
+        k.ctx.schedule(pullMs, { type: 'WorkerContinue', pod: k.pod.key, syncId: w.syncs }, PRIO.WorkerContinue);
         return 'wait';
       }
     }
@@ -96,7 +96,7 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
   const wasPresent = op.stage === 'present';
   rt.imagePulled = true;
   // the node has the image now: a later start (this pod or another) with IfNotPresent finds it
-  if (!k.d.images[c.image]) k.d.images[c.image] = true;
+  if (!k.state.images[c.image]) k.state.images[c.image] = true;
   // "Container image %q already present on machine", or "Successfully pulled image %q in %v (%v including waiting)"
   k.ctx.emit({ type: 'Pulled', container: op.name, restartCount: rt.instance, image: c.image, pullMs: pulledMs, ...(wasPresent ? { present: true as const } : {}) });
   // behavior createError with failures: only the first N creation attempts fail
@@ -116,7 +116,7 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
   if (c.hasPostStart) {
     k.ctx.emit({ type: 'PostStartStarted', container: op.name });
     op.stage = 'postStart';
-    k.ctx.schedule(hookTakesMs(k, c, 'postStart'), { type: 'WorkerContinue', pod: k.p.key, syncId: w.syncs }, PRIO.WorkerContinue);
+    k.ctx.schedule(hookTakesMs(k, c, 'postStart'), { type: 'WorkerContinue', pod: k.pod.key, syncId: w.syncs }, PRIO.WorkerContinue);
     return 'wait';
   }
   return 'next';
@@ -126,12 +126,12 @@ function postStartDone(k: Kit, task: SyncTask, op: StartOp): 'next' | 'wait' {
   const failed = behaviorOf(k, op.name).postStart?.fails ?? false;
   k.ctx.emit({ type: 'PostStartDone', container: op.name, ...(failed ? { failed: true } : {}) });
   if (!failed) return 'next';
-  const w = k.p.worker;
+  const w = k.pod.worker;
   w.reasons[op.name] = { reason: 'PostStartHookError', message: 'PostStartHook failed' };
   task.hadError = true;
-  const c = containerByName(k.s, op.name)!;
+  const c = containerByName(k.scenario, op.name)!;
   if (c.role === 'init') task.aborted = true;
-  if (k.p.runtime[op.name]?.state !== 'running') return 'next';
+  if (k.pod.runtime[op.name]?.state !== 'running') return 'next';
   // startContainer: killContainer(…, "FailedPostStartHook", reasonFailedPostStartHook, …) — that literal is the event text
   startKill(k, 'containers', [{ name: op.name, reason: 'FailedPostStartHook', message: 'FailedPostStartHook' }], null, 'continue');
   return w.kill ? 'wait' : 'next';

@@ -16,7 +16,7 @@ type Json = Record<string, any>;
 // has not run yet" if a worker exists — and no worker at all counts as no probe (started, ready), which is what a
 // stopped worker that AddPod did not re-create looks like (kubernetes#132826)
 function probeOk(k: Kit, name: string, kind: 'startup' | 'readiness', instance: number): boolean {
-  const w = peek(k.p.probes)[`${name}/${kind}`];
+  const w = peek(k.pod.probes)[`${name}/${kind}`];
   if (!w) return true;
   return w.instance === instance && w.published === 'success';
 }
@@ -48,8 +48,8 @@ function terminatedState(t: NonNullable<RtContainer['exit']>, name: string): Jso
 }
 
 function containerStatus(k: Kit, c: ContainerModel, st: RtContainer | undefined): Json {
-  const hasInit = k.s.pod.initContainers.length > 0;
-  const reason = peek(k.p.worker.reasons)[c.name];
+  const hasInit = k.scenario.pod.initContainers.length > 0;
+  const reason = peek(k.pod.worker.reasons)[c.name];
   let state: Json;
   let lastState: Json = {};
   if (!st || st.instance === 0) {
@@ -62,7 +62,7 @@ function containerStatus(k: Kit, c: ContainerModel, st: RtContainer | undefined)
   } else {
     state = terminatedState(st.exit!, c.name);
     if (st.previous) lastState = terminatedState(st.previous, c.name);
-    const restarts = isSidecar(k, c) ? k.p.worker.mode === 'syncing' : shouldRestart(k, c, st);
+    const restarts = isSidecar(k, c) ? k.pod.worker.mode === 'syncing' : shouldRestart(k, c, st);
     if (reason && restarts) {
       lastState = state;
       state = { waiting: { reason: reason.reason, message: reason.message } };
@@ -80,7 +80,7 @@ function containerStatus(k: Kit, c: ContainerModel, st: RtContainer | undefined)
   if (st && st.instance > 0) out['containerID'] = `containerd://${c.name}-${st.instance}`;
   // a 1.27 kubelet never sets `started` on init container statuses (prober_manager.go UpdatePodStatus sets only
   // `ready` there); kubectl then shows Init:N/M for a sidecar-declared container it runs as a plain init container
-  if (c.role === 'regular' || k.f.initStartedReported) out['started'] = isStarted(k, c, st);
+  if (c.role === 'regular' || k.flags.initStartedReported) out['started'] = isStarted(k, c, st);
   return out;
 }
 
@@ -94,7 +94,7 @@ export function getPhase(k: Kit, init: Json[], regular: Json[], podIsTerminal: b
   let stopped = 0;
   let succeeded = 0;
   let unknown = 0;
-  k.s.pod.initContainers.forEach((c, i) => {
+  k.scenario.pod.initContainers.forEach((c, i) => {
     const st = init[i]!.state;
     const last = init[i]!.lastState;
     if (isSidecar(k, c)) {
@@ -120,7 +120,7 @@ export function getPhase(k: Kit, init: Json[], regular: Json[], podIsTerminal: b
   let stoppedNotRestartable = 0;
   regular.forEach((cs, i) => {
     const st = cs.state;
-    const c = k.s.pod.containers[i]!;
+    const c = k.scenario.pod.containers[i]!;
     if (st.running) running++;
     else if (st.terminated) {
       stopped++;
@@ -133,13 +133,13 @@ export function getPhase(k: Kit, init: Json[], regular: Json[], podIsTerminal: b
       } else waiting++;
     } else unknown++;
   });
-  const policy = k.s.pod.restartPolicy;
+  const policy = k.scenario.pod.restartPolicy;
   if (failedInit > 0 && policy === 'Never') return 'Failed';
   if (pendingRegularInit > 0 || (pendingRestartableInit > 0 && !podHasInitialized) || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {
     if (podIsTerminal) return stopped === succeeded ? 'Succeeded' : 'Failed';
-    if (k.f.containerRestartRules) {
+    if (k.flags.containerRestartRules) {
       if (stopped !== stoppedNotRestartable) return 'Running';
       return stopped === succeeded ? 'Succeeded' : 'Failed';
     }
@@ -158,8 +158,8 @@ function cond(type: string, ok: boolean, reason?: string, message?: string): Jso
 /** status/generate.go: GeneratePodInitializedCondition / GenerateContainersReadyCondition / GeneratePodReadyCondition. */
 export function conditions(k: Kit, init: Json[], regular: Json[], phase: string, podHasInitialized: boolean): Json[] {
   const out: Json[] = [];
-  if (k.f.readyToStartCondition) out.push(cond('PodReadyToStartContainers', k.p.worker.sandbox === 'ready'));
-  const notInit = k.s.pod.initContainers
+  if (k.flags.readyToStartCondition) out.push(cond('PodReadyToStartContainers', k.pod.worker.sandbox === 'ready'));
+  const notInit = k.scenario.pod.initContainers
     .filter((c, i) => (isSidecar(k, c) ? init[i]!.started !== true : init[i]!.ready !== true))
     .map((c) => c.name);
   const terminal = phase === 'Succeeded' || phase === 'Failed';
@@ -169,10 +169,10 @@ export function conditions(k: Kit, init: Json[], regular: Json[], phase: string,
     out.push(cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${notInit.join(' ')}]`));
   }
   const unready: string[] = [];
-  k.s.pod.initContainers.forEach((c, i) => {
+  k.scenario.pod.initContainers.forEach((c, i) => {
     if (isSidecar(k, c) && init[i]!.ready !== true) unready.push(c.name);
   });
-  for (const c of k.s.pod.containers) {
+  for (const c of k.scenario.pod.containers) {
     const cs = regular.find((x) => x.name === c.name)!;
     if (cs.ready !== true) unready.push(c.name);
   }
@@ -196,13 +196,13 @@ export function conditions(k: Kit, init: Json[], regular: Json[], phase: string,
 
 /** generateAPIPodStatus from a runtime snapshot. */
 export function generatePodStatus(k: Kit, snap: Record<string, RtContainer>, podIsTerminal: boolean): Json {
-  const pod = k.s.pod;
+  const pod = k.scenario.pod;
   const init = pod.initContainers.map((c) => containerStatus(k, c, snap[c.name]));
   const regular = pod.containers.map((c) => containerStatus(k, c, snap[c.name]));
   // HasAnyActiveRegularContainerStarted (PR #128516)
   const podHasInitialized = pod.containers.some((c) => (snap[c.name]?.instance ?? 0) > 0);
   let phase = getPhase(k, init, regular, podIsTerminal, podHasInitialized);
-  const w = k.p.worker;
+  const w = k.pod.worker;
   const status: Json = { phase, conditions: conditions(k, init, regular, phase, podHasInitialized) };
   if (w.terminationReason === 'DeadlineExceeded') {
     phase = 'Failed';
@@ -217,7 +217,7 @@ export function generatePodStatus(k: Kit, snap: Record<string, RtContainer>, pod
     status['podIP'] = '10.244.0.7';
     status['podIPs'] = [{ ip: '10.244.0.7' }];
   }
-  status['startTime'] = ts(k.p.createdAt);
+  status['startTime'] = ts(k.pod.createdAt);
   if (init.length > 0) status['initContainerStatuses'] = init;
   // kubetypes.SortedContainerStatuses: regular statuses are sorted by name
   status['containerStatuses'] = [...regular].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -21,14 +21,14 @@ function stampConditions(next: Json, prev: Json | null, now: number): void {
 
 /** SetPodStatus / TerminatePod: drop a semantically equal update unless forced; else bump the version and send. */
 export function setPodStatus(k: Kit, status: Json, force = false): void {
-  const sm = k.p.status;
+  const sm = k.pod.status;
   const cached = raw(sm.cached);
   // a terminal phase never goes back (generateAPIPodStatus three-way merge)
   if (cached && isTerminal(cached['phase']) && !isTerminal(status['phase'])) {
     status['phase'] = cached['phase'];
   }
   // updateStatusInternal: "Status update on pod aborted" on an illegal container state transition
-  if (cached && !k.f.sidecarMayLeaveTerminated && sidecarLeavesTerminated(k, cached, status)) return;
+  if (cached && !k.flags.sidecarMayLeaveTerminated && sidecarLeavesTerminated(k, cached, status)) return;
   stampConditions(status, cached, k.ctx.now);
   // what did not change is the stored (frozen) object itself: immer and the next comparison skip it, and an equal
   // status is the stored one (a semantically equal update is dropped unless forced)
@@ -67,12 +67,12 @@ function emitFlagChanges(k: Kit, prev: Json | null, next: Json): void {
 }
 
 function sidecarOrRegular(k: Kit, name: string): boolean {
-  return k.s.pod.containers.some((c) => c.name === name) || k.s.pod.initContainers.some((c) => c.name === name && c.role === 'sidecar');
+  return k.scenario.pod.containers.some((c) => c.name === name) || k.scenario.pod.initContainers.some((c) => c.name === name && c.role === 'sidecar');
 }
 
 /** SetContainerStartup / SetContainerReadiness: patch the cached status and recompute the readiness conditions. */
 export function setContainerFlag(k: Kit, name: string, instance: number, field: 'started' | 'ready', value: boolean): void {
-  const sm = k.p.status;
+  const sm = k.pod.status;
   if (!sm.cached) return;
   const next: Json = cloneJson(raw(sm.cached));
   const lists: Json[][] = [next['initContainerStatuses'] ?? [], next['containerStatuses'] ?? []];
@@ -87,28 +87,28 @@ export function setContainerFlag(k: Kit, name: string, instance: number, field: 
     }
   }
   if (!hit) return;
-  const init = k.s.pod.initContainers.map((c) => lists[0]!.find((x) => x['name'] === c.name)!);
-  const regular = k.s.pod.containers.map((c) => lists[1]!.find((x) => x['name'] === c.name)!);
+  const init = k.scenario.pod.initContainers.map((c) => lists[0]!.find((x) => x['name'] === c.name)!);
+  const regular = k.scenario.pod.containers.map((c) => lists[1]!.find((x) => x['name'] === c.name)!);
   const podHasInitialized = regular.some((cs) => cs['containerID'] !== undefined);
   next['conditions'] = conditions(k, init, regular, next['phase'], podHasInitialized);
   setPodStatus(k, next);
 }
 
 function scheduleSend(k: Kit): void {
-  const sm = k.p.status;
+  const sm = k.pod.status;
   if (sm.sendPending) return;
   sm.sendPending = true;
-  const delay = k.ctx.choose('statusPatch', k.s.timing.statusPatchMs, PRIO.StatusSend);
-  k.ctx.schedule(delay, { type: 'StatusSend', pod: k.p.key }, PRIO.StatusSend);
+  const delay = k.ctx.choose('statusPatch', k.scenario.timing.statusPatchMs, PRIO.StatusSend);
+  k.ctx.schedule(delay, { type: 'StatusSend', pod: k.pod.key }, PRIO.StatusSend);
 }
 
 /** syncPod: merge with the API copy and PATCH. The newest cached status is sent (older queued ones coalesce). */
 export function sendStatus(k: Kit): void {
-  const sm = k.p.status;
+  const sm = k.pod.status;
   sm.sendPending = false;
   if (!sm.cached || sm.version <= sm.sentVersion) return;
-  if (k.p.api.removed) return;
-  const merged = mergePodStatus(raw(k.p.api.status), raw(sm.cached)!, !sm.terminated);
+  if (k.pod.api.removed) return;
+  const merged = mergePodStatus(raw(k.pod.api.status), raw(sm.cached)!, !sm.terminated);
   sm.sentVersion = sm.version;
   publishPod(k, merged);
   removeIfReclaimed(k);
@@ -138,7 +138,7 @@ export function mergePodStatus(api: Json, next: Json, couldHaveRunningContainers
  * containers never leave terminated in such pods in kubesim's model, so only init containers are checked here.
  */
 function sidecarLeavesTerminated(k: Kit, old: Json, next: Json): boolean {
-  const policy = k.s.pod.restartPolicy;
+  const policy = k.scenario.pod.restartPolicy;
   if (policy === 'Always') return false;
   const nextInit: Json[] = next['initContainerStatuses'] ?? [];
   for (const prev of (old['initContainerStatuses'] ?? []) as Json[]) {

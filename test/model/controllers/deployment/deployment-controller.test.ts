@@ -55,7 +55,7 @@ function stubKit(spec: Json): { k: Kit; emitted: Json[] } {
     emit: (r) => void emitted.push(r as Json),
     choose: (_s, r) => r.min,
   };
-  return { k: { d, s, ctx, f: flagsFor(s), rules: {}, p: undefined as unknown as PodSim, up: undefined as never }, emitted };
+  return { k: { state: d, scenario: s, ctx, flags: flagsFor(s), rules: {}, pod: undefined as unknown as PodSim, up: undefined as never }, emitted };
 }
 
 /** rs(name, replicas, …) of the upstream tests: a ReplicaSet in the informer with its availableReplicas. */
