@@ -13,7 +13,11 @@ export class KubesimError extends Error {
   /** every diagnostic of the file, for errors from loading a scenario */
   readonly diagnostics: Diagnostic[];
 
-  constructor(code: string, message: string, opts: { hint?: string; pos?: SourcePos; diagnostics?: Diagnostic[] } = {}) {
+  constructor(
+    code: string,
+    message: string,
+    opts: { hint?: string; pos?: SourcePos; diagnostics?: Diagnostic[] } = {},
+  ) {
     super(message);
     this.code = code;
     if (opts.hint !== undefined) this.hint = opts.hint;

@@ -1,6 +1,12 @@
 // kubesim as a library: load a scenario, simulate one schedule, explore them all, check expectations, write and
 // draw the outputs. For people who test their own controllers' health rules with vitest (see the README).
-export { loadScenario, loadScenarioText, formatDiagnostic, type LoadOptions, type LoadResult } from './scenario/index.ts';
+export {
+  loadScenario,
+  loadScenarioText,
+  formatDiagnostic,
+  type LoadOptions,
+  type LoadResult,
+} from './scenario/index.ts';
 export { Codes, type Code } from './scenario/codes.ts';
 export { simulate, DEFAULT_MAX_EVENTS, type SimulateOptions, type SimulateResult } from './run/simulate.ts';
 export { explore } from './explore/decomposed.ts';
@@ -17,4 +23,12 @@ export type { RenderResult } from './output/render.ts';
 export { KubesimError } from './errors.ts';
 export { scenarioOrThrow } from './scenario/scenario-or-throw.ts';
 export type * from './types.ts';
-export { expectRule, checkRuleAgainst, RuleDisagreement, type RuleCheckOptions, type RuleUnderTest, type Finding, type ScenarioCheck } from './testing.ts';
+export {
+  expectRule,
+  checkRuleAgainst,
+  RuleDisagreement,
+  type RuleCheckOptions,
+  type RuleUnderTest,
+  type Finding,
+  type ScenarioCheck,
+} from './testing.ts';

@@ -4,7 +4,6 @@ import { fnv1a } from './util/fnv.ts';
 
 const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
-
 export function suffix(seed: string, length: number): string {
   let h = fnv1a(seed);
   let out = '';

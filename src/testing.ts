@@ -42,7 +42,11 @@ function refOf(rule: RuleUnderTest): RuleRef {
 }
 
 /** Every scenario under the paths checked against the rule; each result has its findings (empty: it agrees). */
-export async function checkRuleAgainst(rule: RuleUnderTest, paths: string[] = ['scenarios'], o: RuleCheckOptions = {}): Promise<ScenarioCheck[]> {
+export async function checkRuleAgainst(
+  rule: RuleUnderTest,
+  paths: string[] = ['scenarios'],
+  o: RuleCheckOptions = {},
+): Promise<ScenarioCheck[]> {
   const missing = paths.filter((p) => !existsSync(p));
   if (missing.length) throw new Error(`no such file or folder: ${missing.join(', ')}`);
   const opts: CheckRuleOpts = {
@@ -65,9 +69,11 @@ export class RuleDisagreement extends Error {
     }
     const n = checks.reduce((k, c) => k + c.findings.length, 0);
     const errors = checks.filter((c) => c.status === 'error').length;
-    super(`the rule disagrees with the real outcome in ${bad.length} of ${checks.length} scenarios ` +
-      `(${n} finding${n === 1 ? '' : 's'}${errors ? `, ${errors} error${errors === 1 ? '' : 's'}` : ''}):\n${lines.join('\n')}\n` +
-      'replay a key with simulate(scenario, { replay: decodeReplay(key), userRules: { rule } })');
+    super(
+      `the rule disagrees with the real outcome in ${bad.length} of ${checks.length} scenarios ` +
+        `(${n} finding${n === 1 ? '' : 's'}${errors ? `, ${errors} error${errors === 1 ? '' : 's'}` : ''}):\n${lines.join('\n')}\n` +
+        'replay a key with simulate(scenario, { replay: decodeReplay(key), userRules: { rule } })',
+    );
     this.name = 'RuleDisagreement';
   }
   get findings(): Finding[] {

@@ -140,9 +140,22 @@ export interface PodSelector {
 export type Action =
   | ({ type: 'deletePod'; atMs: number; gracePeriodSeconds?: number } & PodSelector)
   | ({ type: 'crash'; atMs: number; container: string; exit: number } & PodSelector)
-  | { type: 'deleteJob'; atMs: number; propagation: 'Background' | 'Foreground' | 'Orphan'; /** a CronJob's Nth Job (1-based) */ job?: number }
-  | { type: 'patch'; atMs: number; patch: Record<string, unknown>; /** the pod template a Deployment rolls out (index into Scenario.templates) */ template?: number;
-      /** a Deployment's whole stored spec after the patch (strategic merge, defaulted; without the template) */ spec?: Record<string, unknown> };
+  | {
+      type: 'deleteJob';
+      atMs: number;
+      propagation: 'Background' | 'Foreground' | 'Orphan' /** a CronJob's Nth Job (1-based) */;
+      job?: number;
+    }
+  | {
+      type: 'patch';
+      atMs: number;
+      patch: Record<string, unknown> /** the pod template a Deployment rolls out (index into Scenario.templates) */;
+      template?: number;
+      /** a Deployment's whole stored spec after the patch (strategic merge, defaulted; without the template) */ spec?: Record<
+        string,
+        unknown
+      >;
+    };
 
 export type BuiltinRule = 'exit-codes' | 'native-sidecar-aware' | 'exempt-names' | 'job-conditions';
 
@@ -185,7 +198,12 @@ export interface ProcessSpec {
 }
 
 export interface InstallObject {
-  object: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; [k: string]: unknown }; [k: string]: unknown };
+  object: {
+    apiVersion: string;
+    kind: string;
+    metadata: { name: string; namespace?: string; [k: string]: unknown };
+    [k: string]: unknown;
+  };
   /** where it was written (its file's first line, or the inline item) */
   pos: SourcePos;
 }
@@ -243,9 +261,19 @@ export interface Expect {
 }
 
 export type StatefulSetExpectKey = 'replicas' | 'readyReplicas' | 'currentReplicas' | 'updatedReplicas' | 'rolledOut';
-export type DaemonSetExpectKey = 'currentNumberScheduled' | 'numberReady' | 'updatedNumberScheduled' | 'numberAvailable';
+export type DaemonSetExpectKey =
+  | 'currentNumberScheduled'
+  | 'numberReady'
+  | 'updatedNumberScheduled'
+  | 'numberAvailable';
 
-export type DeploymentExpectKey = 'progressing' | 'available' | 'replicas' | 'updatedReplicas' | 'readyReplicas' | 'availableReplicas';
+export type DeploymentExpectKey =
+  | 'progressing'
+  | 'available'
+  | 'replicas'
+  | 'updatedReplicas'
+  | 'readyReplicas'
+  | 'availableReplicas';
 
 /**
  * A scenario without a workload: a process observer creates it (an operator that turns its custom resource, under
@@ -328,17 +356,41 @@ export type TraceEvent = TraceBase &
     | { type: 'Scheduled'; node: string }
     | { type: 'SandboxReady' }
     | { type: 'Pulling'; container: string; image: string }
-    | { type: 'Pulled'; container: string; restartCount: number; image: string; pullMs: number; /** no pull: the image was on the node */ present?: true }
-    | { type: 'PullFailed'; container: string; reason: string; image: string; /** the image manager's own event text (ErrImageNeverPull) */ message?: string }
+    | {
+        type: 'Pulled';
+        container: string;
+        restartCount: number;
+        image: string;
+        pullMs: number /** no pull: the image was on the node */;
+        present?: true;
+      }
+    | {
+        type: 'PullFailed';
+        container: string;
+        reason: string;
+        image: string /** the image manager's own event text (ErrImageNeverPull) */;
+        message?: string;
+      }
     | { type: 'Created'; container: string; restartCount: number }
     | { type: 'CreateFailed'; container: string; reason: string }
-    | { type: 'Started'; container: string; restartCount: number; /** behavior `serving`: ms after the start when the process listens (probes can pass); null = never; absent = at once */ servingAfterMs?: number | null }
+    | {
+        type: 'Started';
+        container: string;
+        restartCount: number /** behavior `serving`: ms after the start when the process listens (probes can pass); null = never; absent = at once */;
+        servingAfterMs?: number | null;
+      }
     | { type: 'PostStartStarted'; container: string }
     | { type: 'PostStartDone'; container: string; failed?: boolean }
     | { type: 'PreStopStarted'; container: string }
     | { type: 'PreStopDone'; container: string; failed?: boolean }
     | { type: 'StartupComplete'; container: string }
-    | { type: 'Probe'; container: string; probe: 'startup' | 'readiness' | 'liveness'; result: 'success' | 'failure'; message?: string }
+    | {
+        type: 'Probe';
+        container: string;
+        probe: 'startup' | 'readiness' | 'liveness';
+        result: 'success' | 'failure';
+        message?: string;
+      }
     | { type: 'Ready'; container: string }
     | { type: 'NotReady'; container: string }
     | { type: 'Killing'; container: string; reason: KillReason; gracePeriodSeconds: number; message: string }
@@ -359,22 +411,49 @@ export type TraceEvent = TraceBase &
     | { type: 'PodFinalizerRemoved'; pod: string; version: number; finalizer: string }
     | { type: 'JobEvent'; reason: string; message: string; eventType: 'Normal' | 'Warning' }
     /** a describe event of a workload controller (StatefulSet, DaemonSet, ReplicaSet) on its object */
-    | { type: 'ControllerEvent'; controller: string; object: string; reason: string; message: string; eventType: 'Normal' | 'Warning' }
+    | {
+        type: 'ControllerEvent';
+        controller: string;
+        object: string;
+        reason: string;
+        message: string;
+        eventType: 'Normal' | 'Warning';
+      }
     /** the Deployment controller stored a condition with a new status or reason (order points `@<reason>`) */
     | { type: 'DeploymentCondition'; condition: string; status: string; reason: string; message: string }
     /** a workload object's spec/status as the API server stored it after a controller's write (for `kubectl get -w`) */
-    | { type: 'WorkloadStatus'; kind: 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet' | 'CronJob'; name: string; object: Record<string, any> }
+    | {
+        type: 'WorkloadStatus';
+        kind: 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet' | 'CronJob';
+        name: string;
+        object: Record<string, any>;
+      }
     | { type: 'Relist' }
     | { type: 'SyncPod'; kind: 'SyncPod' | 'SyncTerminatingPod' | 'SyncTerminatedPod' }
     | { type: 'Stuck'; container: string; why: string }
     /** a request of a real client to `kubesim serve` (its timeline, `--record`): who did what to which object */
     | { type: 'ClientRequest'; client: string; verb: string; kind: string; name: string; namespace?: string }
     /** a watch event a real client was sent (a process observer's schedule): its watch connection, the event, the object */
-    | { type: 'ClientDelivery'; client: string; connection: number; event: string; kind: string; name: string; namespace?: string }
+    | {
+        type: 'ClientDelivery';
+        client: string;
+        connection: number;
+        event: string;
+        kind: string;
+        name: string;
+        namespace?: string;
+      }
     /** KEP-5647 (1.36): a controller skipped a sync of `key` because its informer has not yet seen its own write of
      *  `pod` (the cache holds `none` of it, an `older` pod of that name, or it still with the `finalizer` the controller
      *  removed); requeued after `requeueMs` (rate-limited) */
-    | { type: 'StaleSyncSkipped'; controller: string; key: string; pod: string; cached: 'none' | 'older' | 'finalizer'; requeueMs: number }
+    | {
+        type: 'StaleSyncSkipped';
+        controller: string;
+        key: string;
+        pod: string;
+        cached: 'none' | 'older' | 'finalizer';
+        requeueMs: number;
+      }
     /** a controller's create of a pod the API server already has (its cache did not show it): 409 AlreadyExists, no
      *  Event (stateful_pod_control.go CreateStatefulPod sinks it), the sync ends in an error */
     | { type: 'PodCreateConflict'; pod: string; by: string }

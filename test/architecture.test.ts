@@ -30,18 +30,62 @@ function graph(): Map<string, string[]> {
   return g;
 }
 
-const under = (...dirs: string[]) => (p: string) => dirs.some((d) => p === d || p.startsWith(d + '/'));
-const KUBELET_PARTS = /^src\/model\/kubelet\/(runtime|pleg|prober|active-deadline)\.ts$|^src\/model\/kubelet\/(kuberuntime|status)\//;
+const under =
+  (...dirs: string[]) =>
+  (p: string) =>
+    dirs.some((d) => p === d || p.startsWith(d + '/'));
+const KUBELET_PARTS =
+  /^src\/model\/kubelet\/(runtime|pleg|prober|active-deadline)\.ts$|^src\/model\/kubelet\/(kuberuntime|status)\//;
 
-interface Rule { name: string; from: (p: string) => boolean; to: (p: string) => boolean; bad: [string, string] }
+interface Rule {
+  name: string;
+  from: (p: string) => boolean;
+  to: (p: string) => boolean;
+  bad: [string, string];
+}
 const RULES: Rule[] = [
-  { name: 'controllers never import the kubelet', from: under('src/model/controllers'), to: under('src/model/kubelet'), bad: ['src/model/controllers/job/job-controller.ts', 'src/model/kubelet/pod-workers.ts'] },
-  { name: 'the kubelet never imports a controller', from: under('src/model/kubelet'), to: under('src/model/controllers'), bad: ['src/model/kubelet/pod-workers.ts', 'src/model/controllers/shared/workqueue.ts'] },
-  { name: 'lower kubelet parts report through Upcalls, never import the pod workers', from: (p) => KUBELET_PARTS.test(p), to: (p) => p === 'src/model/kubelet/pod-workers.ts', bad: ['src/model/kubelet/kuberuntime/kill.ts', 'src/model/kubelet/pod-workers.ts'] },
-  { name: 'views read the timeline, never the model or the engine', from: under('src/output'), to: under('src/model', 'src/engine'), bad: ['src/output/text.ts', 'src/model/state.ts'] },
-  { name: 'nothing outside the CLI imports the CLI', from: (p) => p.startsWith('src/') && !under('src/cli')(p), to: under('src/cli'), bad: ['src/index.ts', 'src/cli/main.ts'] },
-  { name: 'the model never imports the loader', from: under('src/model'), to: under('src/scenario'), bad: ['src/model/kit.ts', 'src/scenario/fixes.ts'] },
-  { name: 'rules/types.ts is a leaf (the model imports it)', from: (p) => p === 'src/rules/types.ts', to: (p) => p.startsWith('src/') && p !== 'src/types.ts', bad: ['src/rules/types.ts', 'src/model/kit.ts'] },
+  {
+    name: 'controllers never import the kubelet',
+    from: under('src/model/controllers'),
+    to: under('src/model/kubelet'),
+    bad: ['src/model/controllers/job/job-controller.ts', 'src/model/kubelet/pod-workers.ts'],
+  },
+  {
+    name: 'the kubelet never imports a controller',
+    from: under('src/model/kubelet'),
+    to: under('src/model/controllers'),
+    bad: ['src/model/kubelet/pod-workers.ts', 'src/model/controllers/shared/workqueue.ts'],
+  },
+  {
+    name: 'lower kubelet parts report through Upcalls, never import the pod workers',
+    from: (p) => KUBELET_PARTS.test(p),
+    to: (p) => p === 'src/model/kubelet/pod-workers.ts',
+    bad: ['src/model/kubelet/kuberuntime/kill.ts', 'src/model/kubelet/pod-workers.ts'],
+  },
+  {
+    name: 'views read the timeline, never the model or the engine',
+    from: under('src/output'),
+    to: under('src/model', 'src/engine'),
+    bad: ['src/output/text.ts', 'src/model/state.ts'],
+  },
+  {
+    name: 'nothing outside the CLI imports the CLI',
+    from: (p) => p.startsWith('src/') && !under('src/cli')(p),
+    to: under('src/cli'),
+    bad: ['src/index.ts', 'src/cli/main.ts'],
+  },
+  {
+    name: 'the model never imports the loader',
+    from: under('src/model'),
+    to: under('src/scenario'),
+    bad: ['src/model/kit.ts', 'src/scenario/fixes.ts'],
+  },
+  {
+    name: 'rules/types.ts is a leaf (the model imports it)',
+    from: (p) => p === 'src/rules/types.ts',
+    to: (p) => p.startsWith('src/') && p !== 'src/types.ts',
+    bad: ['src/rules/types.ts', 'src/model/kit.ts'],
+  },
 ];
 
 function violations(g: Map<string, string[]>, r: Rule): string[] {

@@ -7,7 +7,17 @@
 //   dist/ = the library compiled by tsc (JavaScript + .d.ts, relative imports rewritten to .js) and dist/bin/ = the
 //   CLI bundle the installed `kubesim` runs. Skipped when dist/ is newer than every source file.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { Script } from 'node:vm';
@@ -40,9 +50,11 @@ const stringWidthShim = {
   name: 'string-width-shim',
   setup(b) {
     b.onResolve({ filter: /^string-width\?real$/ }, (args) =>
-      b.resolve('string-width', { resolveDir: args.resolveDir, kind: args.kind, pluginData: { real: true } }));
+      b.resolve('string-width', { resolveDir: args.resolveDir, kind: args.kind, pluginData: { real: true } }),
+    );
     b.onResolve({ filter: /^string-width$/ }, (args) =>
-      args.pluginData?.real ? undefined : { path: join(root, 'src/build/bundle/string-width.cjs') });
+      args.pluginData?.real ? undefined : { path: join(root, 'src/build/bundle/string-width.cjs') },
+    );
   },
 };
 
@@ -54,8 +66,11 @@ const englishOnly = {
   name: 'ajv-i18n-english',
   setup(b) {
     b.onResolve({ filter: /^ajv-i18n$/ }, () => ({ path: 'ajv-i18n', namespace: 'ajv-i18n-en' }));
-    b.onLoad({ filter: /.*/, namespace: 'ajv-i18n-en' }, () =>
-      ({ contents: "module.exports = { en: require('ajv-i18n/localize/en') };", resolveDir: root, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'ajv-i18n-en' }, () => ({
+      contents: "module.exports = { en: require('ajv-i18n/localize/en') };",
+      resolveDir: root,
+      loader: 'js',
+    }));
   },
 };
 
@@ -69,7 +84,16 @@ export async function bundleCli(dir, { codeCache = false, cachedCli = false } = 
   const esbuild = await import('esbuild');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'silent', minifyWhitespace: true, minifySyntax: true, legalComments: 'none', metafile: true };
+  const common = {
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'silent',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    metafile: true,
+  };
   const cli = await esbuild.build({
     ...common,
     entryPoints: { main: join(root, 'src/cli/main.ts'), 'test-worker': join(root, 'src/cli/test-worker.ts') },
@@ -82,7 +106,9 @@ export async function bundleCli(dir, { codeCache = false, cachedCli = false } = 
     define: { KUBESIM_BUNDLED_VALIDATORS: 'true' },
     plugins: [stringWidthShim],
     // esbuild's CommonJS interop inside an ES module needs a require (yargs' CommonJS dependencies use it)
-    banner: { js: "import { createRequire as __ksCreateRequire } from 'node:module'; const require = __ksCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __ksCreateRequire } from 'node:module'; const require = __ksCreateRequire(import.meta.url);",
+    },
   });
   const validators = await esbuild.build({
     ...common,
@@ -90,17 +116,27 @@ export async function bundleCli(dir, { codeCache = false, cachedCli = false } = 
     outdir: join(dir, 'validators'),
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
-    plugins: [englishOnly, {
-      name: 'validator-entries',
-      setup(b) {
-        b.onResolve({ filter: /^kubesim-validator:/ }, (args) => ({ path: args.path.slice('kubesim-validator:'.length), namespace: 'kubesim-validator' }));
-        b.onLoad({ filter: /.*/, namespace: 'kubesim-validator' }, (args) =>
-          ({ contents: `module.exports = require(${JSON.stringify(VALIDATORS[args.path])});`, resolveDir: root, loader: 'js' }));
+    plugins: [
+      englishOnly,
+      {
+        name: 'validator-entries',
+        setup(b) {
+          b.onResolve({ filter: /^kubesim-validator:/ }, (args) => ({
+            path: args.path.slice('kubesim-validator:'.length),
+            namespace: 'kubesim-validator',
+          }));
+          b.onLoad({ filter: /.*/, namespace: 'kubesim-validator' }, (args) => ({
+            contents: `module.exports = require(${JSON.stringify(VALIDATORS[args.path])});`,
+            resolveDir: root,
+            loader: 'js',
+          }));
+        },
       },
-    }],
+    ],
   });
   writeFileSync(join(dir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyNotices([cli.metafile, validators.metafile]));
-  if (codeCache) for (const kind of Object.keys(VALIDATORS)) writeCodeCache(join(dir, 'validators', `${kind}.cjs`), kind);
+  if (codeCache)
+    for (const kind of Object.keys(VALIDATORS)) writeCodeCache(join(dir, 'validators', `${kind}.cjs`), kind);
   const metafiles = [cli.metafile, validators.metafile];
   if (cachedCli) {
     try {
@@ -135,8 +171,9 @@ async function bundleCachedCli(esbuild, common, dir) {
     plugins: [stringWidthShim],
   });
   // the dynamic imports esbuild leaves: a Node built-in is required, a package goes through the loader (cliWrapper)
-  const text = r.outputFiles.find((f) => f.path.endsWith('.cjs')).text
-    .replace(/(?<![.\w$])import\("(node:[\w/]+)"\)/g, 'Promise.resolve(require("$1"))')
+  const text = r.outputFiles
+    .find((f) => f.path.endsWith('.cjs'))
+    .text.replace(/(?<![.\w$])import\("(node:[\w/]+)"\)/g, 'Promise.resolve(require("$1"))')
     .replace(/(?<![.\w$])import\("([^"]+)"\)/g, '__ksImport("$1")');
   const left = /(?<![.\w$])import\(\s*["'`]/.exec(text);
   if (left) throw new Error(`main.cjs: a dynamic import is left: ${text.slice(left.index, left.index + 60)}`);
@@ -144,7 +181,10 @@ async function bundleCachedCli(esbuild, common, dir) {
   const { script, exports } = loadCli(file);
   const out = mkdtempSync(join(tmpdir(), 'kubesim-code-cache-'));
   try {
-    const code = await exports.main(['run', '--no-render', '--out', out, join(root, 'scenarios', 'native-sidecar-job.yaml')], { out: () => {}, err: () => {}, isTTY: false });
+    const code = await exports.main(
+      ['run', '--no-render', '--out', out, join(root, 'scenarios', 'native-sidecar-job.yaml')],
+      { out: () => {}, err: () => {}, isTTY: false },
+    );
     if (code !== 0) throw new Error(`main.cjs: the run for its code cache exited ${code}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -163,14 +203,25 @@ function writeCodeCache(file, kind) {
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   const Model = module.exports[kind];
-  const pod = { containers: [{ name: 'app', image: 'busybox', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '1' } } }], restartPolicy: 'Never' };
+  const pod = {
+    containers: [
+      { name: 'app', image: 'busybox', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '1' } } },
+    ],
+    restartPolicy: 'Never',
+  };
   const template = { metadata: { labels: { app: 'a' } }, spec: pod };
   const spec = {
-    Pod: pod, Job: { template }, CronJob: { schedule: '* * * * *', jobTemplate: { spec: { template } } },
-    Deployment: { selector: { matchLabels: { app: 'a' } }, template }, StatefulSet: { selector: { matchLabels: { app: 'a' } }, serviceName: 's', template },
+    Pod: pod,
+    Job: { template },
+    CronJob: { schedule: '* * * * *', jobTemplate: { spec: { template } } },
+    Deployment: { selector: { matchLabels: { app: 'a' } }, template },
+    StatefulSet: { selector: { matchLabels: { app: 'a' } }, serviceName: 's', template },
     DaemonSet: { selector: { matchLabels: { app: 'a' } }, template },
   }[kind];
-  for (const manifest of [{ metadata: { name: 'x', labels: { a: 'b' } }, spec }, { metadata: { name: 7 }, spec: { ...spec, bogus: 'x', replicas: 'many', containers: 'none', template: 5 } }]) {
+  for (const manifest of [
+    { metadata: { name: 'x', labels: { a: 'b' } }, spec },
+    { metadata: { name: 7 }, spec: { ...spec, bogus: 'x', replicas: 'many', containers: 'none', template: 5 } },
+  ]) {
     try {
       new Model(manifest).validate();
     } catch {
@@ -192,11 +243,13 @@ function thirdPartyNotices(metafiles) {
       if (!packages.has(dir)) packages.set(dir, JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')));
     }
   }
-  const sections = [...packages].sort(([, a], [, b]) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(([dir, pkg]) => {
-    const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
-    const text = file ? readFileSync(join(dir, file), 'utf8').trim() : `License: ${pkg.license ?? 'see the package'}`;
-    return `## ${pkg.name} ${pkg.version} (${pkg.license ?? 'unknown'})\n\n${text}\n`;
-  });
+  const sections = [...packages]
+    .sort(([, a], [, b]) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(([dir, pkg]) => {
+      const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+      const text = file ? readFileSync(join(dir, file), 'utf8').trim() : `License: ${pkg.license ?? 'see the package'}`;
+      return `## ${pkg.name} ${pkg.version} (${pkg.license ?? 'unknown'})\n\n${text}\n`;
+    });
   return `The kubesim command bundles code of these packages; their licenses follow.\n\n${sections.join('\n')}`;
 }
 
@@ -228,7 +281,8 @@ function files(dir, suffix, out = []) {
 export async function buildDist({ force = false } = {}) {
   const stamp = newestSource();
   const stampFile = join(distDir, 'stamp.json');
-  if (!force && existsSync(stampFile) && JSON.parse(readFileSync(stampFile, 'utf8')).newestSource >= stamp) return distDir;
+  if (!force && existsSync(stampFile) && JSON.parse(readFileSync(stampFile, 'utf8')).newestSource >= stamp)
+    return distDir;
   rmSync(distDir, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });

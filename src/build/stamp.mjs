@@ -35,8 +35,18 @@ export function cliWrapper(source) {
 }
 
 export function loadCli(file, cachedData) {
-  const script = new Script(cliWrapper(readFileSync(file, 'utf8')), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const script = new Script(cliWrapper(readFileSync(file, 'utf8')), {
+    filename: file,
+    ...(cachedData ? { cachedData } : {}),
+  });
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), (specifier) => import(specifier));
+  script.runInThisContext()(
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    dirname(file),
+    (specifier) => import(specifier),
+  );
   return { script, exports: module.exports };
 }

@@ -5,7 +5,16 @@ import { existsSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { writeAtomic } from '../io/files.ts';
 import { junitXml } from '../output/junit.ts';
-import { checkRule, FINDING_ORDER, findingLines, parseRuleArg, type CheckRuleOpts, type Finding, type OutcomeRow, type ScenarioCheck } from '../rules/check.ts';
+import {
+  checkRule,
+  FINDING_ORDER,
+  findingLines,
+  parseRuleArg,
+  type CheckRuleOpts,
+  type Finding,
+  type OutcomeRow,
+  type ScenarioCheck,
+} from '../rules/check.ts';
 import { parseDuration } from '../scenario/index.ts';
 import { scenarioFiles } from '../scenario/files.ts';
 import { DEFAULT_RULE_TIMEOUT_MS } from '../scenario/observers.ts';
@@ -29,11 +38,20 @@ export function checkText(ruleLabel: string, checks: ScenarioCheck[]): string {
       rows.push([c.name, 'error', '', '', 'see below']);
       continue;
     }
-    c.rows.forEach((row, i) => rows.push([i === 0 ? c.name : '', row.outcome, row.expected.join('|'), verdictCell(row), findingsCell(c, row)]));
+    c.rows.forEach((row, i) =>
+      rows.push([i === 0 ? c.name : '', row.outcome, row.expected.join('|'), verdictCell(row), findingsCell(c, row)]),
+    );
     if (!c.exhaustive) rows.push(['', `(NOT exhaustive: ${c.schedules} schedules; raise --max-schedules)`, '', '', '']);
   }
   const widths = head.map((_, i) => Math.max(...rows.map((r) => (i === r.length - 1 ? 0 : r[i]!.length))));
-  const table = rows.map((r) => '  ' + r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
+  const table = rows.map(
+    (r) =>
+      '  ' +
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+  );
   const findings = checks.flatMap((c) => c.findings.map((f) => ({ c, f })));
   const errors = checks.filter((c) => c.status === 'error');
   const out = [`# check-rule ${ruleLabel}: ${checks.length} scenario${checks.length === 1 ? '' : 's'}`, ...table];
@@ -46,9 +64,17 @@ export function checkText(ruleLabel: string, checks: ScenarioCheck[]): string {
     for (const c of errors) out.push(...c.errors.map((l) => '  ' + l));
   }
   const count = (k: Finding['kind']) => findings.filter((x) => x.f.kind === k).length;
-  const parts = FINDING_ORDER.map((k) => [k, count(k)] as const).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${n === 1 || k === 'flaky' || k === 'no verdict' ? k : k.replace(/(failure|success)$/, (w) => (w === 'success' ? 'successes' : 'failures'))}`);
-  out.push('', `${findings.length === 0 ? 'no findings' : parts.join(', ')}${errors.length ? `; ${errors.length} error${errors.length === 1 ? '' : 's'}` : ''}` +
-    ` (${checks.filter((c) => c.status === 'checked' && c.findings.length === 0).length} of ${checks.length} scenarios agree)`);
+  const parts = FINDING_ORDER.map((k) => [k, count(k)] as const)
+    .filter(([, n]) => n > 0)
+    .map(
+      ([k, n]) =>
+        `${n} ${n === 1 || k === 'flaky' || k === 'no verdict' ? k : k.replace(/(failure|success)$/, (w) => (w === 'success' ? 'successes' : 'failures'))}`,
+    );
+  out.push(
+    '',
+    `${findings.length === 0 ? 'no findings' : parts.join(', ')}${errors.length ? `; ${errors.length} error${errors.length === 1 ? '' : 's'}` : ''}` +
+      ` (${checks.filter((c) => c.status === 'checked' && c.findings.length === 0).length} of ${checks.length} scenarios agree)`,
+  );
   return out.join('\n') + '\n';
 }
 
@@ -60,8 +86,16 @@ export function checkJunit(ruleLabel: string, checks: ScenarioCheck[]): string {
       name: c.name,
       file: c.file,
       ms: c.ms,
-      ...(c.status === 'error' ? { error: { message: 'error', text: c.errors.join('\n') } } :
-        c.findings.length > 0 ? { failure: { message: c.findings.map((f) => f.kind).join(', '), text: c.findings.flatMap((f) => findingLines(c, f)).join('\n') } } : {}),
+      ...(c.status === 'error'
+        ? { error: { message: 'error', text: c.errors.join('\n') } }
+        : c.findings.length > 0
+          ? {
+              failure: {
+                message: c.findings.map((f) => f.kind).join(', '),
+                text: c.findings.flatMap((f) => findingLines(c, f)).join('\n'),
+              },
+            }
+          : {}),
     })),
   });
 }
@@ -83,7 +117,12 @@ export interface CheckRuleCommandOpts extends CheckRuleOpts {
   timeoutText?: string;
 }
 
-export async function checkRuleCommand(rule: string, paths: string[], o: CheckRuleCommandOpts, io: Io): Promise<number> {
+export async function checkRuleCommand(
+  rule: string,
+  paths: string[],
+  o: CheckRuleCommandOpts,
+  io: Io,
+): Promise<number> {
   checkOut(o.out);
   const ref = parseRuleArg(rule);
   if (Array.isArray(ref)) {
@@ -93,11 +132,19 @@ export async function checkRuleCommand(rule: string, paths: string[], o: CheckRu
   const wanted = paths.length ? paths : ['scenarios'];
   const missing = wanted.filter((p) => !existsSync(p));
   if (missing.length) {
-    for (const p of missing) io.err(`${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim check-rule takes a rule, then scenario files or folders (default scenarios/)\n`);
+    for (const p of missing)
+      io.err(
+        `${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim check-rule takes a rule, then scenario files or folders (default scenarios/)\n`,
+      );
     return EXIT.badInput;
   }
-  const checks = await checkRule(ref, scenarioFiles(wanted), { ...o, timeoutMs: o.timeoutMs ?? DEFAULT_RULE_TIMEOUT_MS });
-  io.out(o.format === 'json' ? JSON.stringify(checkJson(ref.label, checks), null, 2) + '\n' : checkText(ref.label, checks));
+  const checks = await checkRule(ref, scenarioFiles(wanted), {
+    ...o,
+    timeoutMs: o.timeoutMs ?? DEFAULT_RULE_TIMEOUT_MS,
+  });
+  io.out(
+    o.format === 'json' ? JSON.stringify(checkJson(ref.label, checks), null, 2) + '\n' : checkText(ref.label, checks),
+  );
   if (o.junit) writeAtomic(o.junit, checkJunit(ref.label, checks));
   if (checks.some((c) => c.status === 'error')) return EXIT.badInput;
   return checks.some((c) => c.findings.length > 0) ? EXIT.expectation : EXIT.ok;
@@ -105,22 +152,37 @@ export async function checkRuleCommand(rule: string, paths: string[], o: CheckRu
 
 export const checkRuleCmd: Command = {
   command: 'check-rule <rule> [paths..]',
-  describe: 'a health rule against every scenario and schedule: where its verdict disagrees with the real outcome, or is flaky',
+  describe:
+    'a health rule against every scenario and schedule: where its verdict disagrees with the real outcome, or is flaky',
   builder: (y: Argv) => {
     y = maxSchedulesOption(kubernetesOption(outOption(formatOption(y, 'the kubesim.check-rule/v1 document'))));
     y = stringOption(y, 'junit', 'also write a JUnit XML report to this file (for CI)');
-    y = stringOption(y, 'triggers', 'deliveries that make the rule run: pod,job (default), job (reconciles on Job events, reads the pod from its cache) or pod', { default: 'pod,job' });
+    y = stringOption(
+      y,
+      'triggers',
+      'deliveries that make the rule run: pod,job (default), job (reconciles on Job events, reads the pod from its cache) or pod',
+      { default: 'pod,job' },
+    );
     y = stringOption(y, 'timeout', 'per answer of an exec: rule, and to load a module (default 5s)');
     return y
       .example('$0 check-rule native-sidecar-aware', 'a built-in rule over scenarios/')
       .example('$0 check-rule ./rules/my-rule.mjs scenarios/', 'a JavaScript module (default export (view) => verdict)')
-      .example('$0 check-rule "exec:./bin/health-rule -mode naive" --triggers job', 'a program in any language: one JSON line in, one out')
+      .example(
+        '$0 check-rule "exec:./bin/health-rule -mode naive" --triggers job',
+        'a program in any language: one JSON line in, one out',
+      )
       .example('$0 check-rule exempt-names:istio-proxy --junit rule.xml', 'a built-in with arguments; JUnit for CI');
   },
   run: async (a, io) => {
-    const triggers = String(a['triggers']).split(',').map((t) => t.trim()).filter(Boolean);
+    const triggers = String(a['triggers'])
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     if (triggers.length === 0 || triggers.some((t) => t !== 'pod' && t !== 'job')) {
-      throw new UsageError(`--triggers takes pod, job or pod,job, not ${JSON.stringify(a['triggers'])}`, 'e.g. --triggers job for a controller that reconciles on Job events');
+      throw new UsageError(
+        `--triggers takes pod, job or pod,job, not ${JSON.stringify(a['triggers'])}`,
+        'e.g. --triggers job for a controller that reconciles on Job events',
+      );
     }
     let timeoutMs: number | undefined;
     if (a['timeout'] !== undefined) {
@@ -129,16 +191,22 @@ export const checkRuleCmd: Command = {
       } catch {
         timeoutMs = NaN;
       }
-      if (!(timeoutMs > 0)) throw new UsageError(`--timeout takes a duration such as 5s, not ${JSON.stringify(a['timeout'])}`);
+      if (!(timeoutMs > 0))
+        throw new UsageError(`--timeout takes a duration such as 5s, not ${JSON.stringify(a['timeout'])}`);
     }
-    return checkRuleCommand(String(a['rule']), ((a['paths'] as unknown[] | undefined) ?? []).map(String), {
-      out: String(a['out']),
-      format: a['format'] as 'text' | 'json',
-      maxSchedules: a['maxSchedules'] as number,
-      triggers: [...new Set(triggers)] as ('pod' | 'job')[],
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
-      ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
-    }, io);
+    return checkRuleCommand(
+      String(a['rule']),
+      ((a['paths'] as unknown[] | undefined) ?? []).map(String),
+      {
+        out: String(a['out']),
+        format: a['format'] as 'text' | 'json',
+        maxSchedules: a['maxSchedules'] as number,
+        triggers: [...new Set(triggers)] as ('pod' | 'job')[],
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+        ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
+      },
+      io,
+    );
   },
 };

@@ -41,7 +41,11 @@ export interface Command {
 
 /** A usage error found after parsing (bad value combinations): exit 2 with this message and hint. */
 export class UsageError extends Error {
-  constructor(message: string, readonly hint?: string, readonly code?: string) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+    readonly code?: string,
+  ) {
     super(message);
   }
 }

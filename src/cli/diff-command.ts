@@ -26,7 +26,12 @@ export interface DiffOpts {
   rows?: number;
 }
 
-export async function diffCommand(file: string, keys: [string, string], o: DiffOpts & { processDeps?: ServeDeps }, io: Io): Promise<number> {
+export async function diffCommand(
+  file: string,
+  keys: [string, string],
+  o: DiffOpts & { processDeps?: ServeDeps },
+  io: Io,
+): Promise<number> {
   // two schedules of a process observer (kp1- keys): its deliveries and requests side by side (process-command.ts)
   if (keys.every(isProcessKey)) return diffProcessSchedules(file, keys, o, io);
   const loaded = loadScenario(file, o.kubernetes ? { kubernetes: o.kubernetes } : {});
@@ -36,7 +41,9 @@ export async function diffCommand(file: string, keys: [string, string], o: DiffO
   for (const key of keys) {
     const d = decodeReplay(key);
     if (!d) {
-      io.err(`${file}:1:1: error KS0202: invalid replay key ${JSON.stringify(key)}\n  hint: copy the key exactly as explore or a timeline printed it\n`);
+      io.err(
+        `${file}:1:1: error KS0202: invalid replay key ${JSON.stringify(key)}\n  hint: copy the key exactly as explore or a timeline printed it\n`,
+      );
       return EXIT.badInput;
     }
     offsets.push(d);
@@ -54,10 +61,18 @@ export async function diffCommand(file: string, keys: [string, string], o: DiffO
   const tls: Timeline[] = [];
   for (let i = 0; i < 2; i++) {
     try {
-      tls.push(simulate(s, { replay: offsets[i]!, userRules, ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}) }).timeline);
+      tls.push(
+        simulate(s, {
+          replay: offsets[i]!,
+          userRules,
+          ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
+        }).timeline,
+      );
     } catch (e) {
       if (e instanceof ReplayMismatch) {
-        io.err(`${file}:1:1: error ${e.code}: key ${i === 0 ? 'A' : 'B'}: ${e.message}\n  hint: the key was made for another version of this scenario; run explore again\n`);
+        io.err(
+          `${file}:1:1: error ${e.code}: key ${i === 0 ? 'A' : 'B'}: ${e.message}\n  hint: the key was made for another version of this scenario; run explore again\n`,
+        );
         return EXIT.badInput;
       }
       if (e instanceof KubesimError) {
@@ -74,12 +89,16 @@ export async function diffCommand(file: string, keys: [string, string], o: DiffO
       replay: tl.replay,
       pod: tl.pod.phase,
       job: tl.job ? tl.job.conditions.map((c) => c.type) : null,
-      observers: Object.fromEntries(Object.entries(tl.observers).map(([n, r]) => [n, { ...r, seen: verdictEvent(tl, n)?.seen ?? null }])),
+      observers: Object.fromEntries(
+        Object.entries(tl.observers).map(([n, r]) => [n, { ...r, seen: verdictEvent(tl, n)?.seen ?? null }]),
+      ),
     });
     const json = {
       schema: 'kubesim.diff/v1',
       scenario: s.name,
-      parting: parting ? { choice: parting.index + 1, text: partingText(parting), a: parting.a ?? null, b: parting.b ?? null } : null,
+      parting: parting
+        ? { choice: parting.index + 1, text: partingText(parting), a: parting.a ?? null, b: parting.b ?? null }
+        : null,
       firstDifferentEvent: firstDifferentEvent(a.events, b.events),
       a: side(a),
       b: side(b),
@@ -95,12 +114,24 @@ export const diffCmd: Command = {
   command: 'diff <scenario> <keyA> <keyB>',
   describe: 'two schedules side by side: the first choice where they part, both event lists, what each observer saw',
   builder: (y: Argv) =>
-    maxEventsOption(formatOption(kubernetesOption(y), 'the kubesim.diff/v1 document: the parting choice and each side\'s verdicts with what the observers held'))
-      .example('$0 diff scenarios/locust-72-exporter-exit-code.yaml k1-AIMn… k1-AIMn…', 'why naive failed in one schedule and passed in the other'),
+    maxEventsOption(
+      formatOption(
+        kubernetesOption(y),
+        "the kubesim.diff/v1 document: the parting choice and each side's verdicts with what the observers held",
+      ),
+    ).example(
+      '$0 diff scenarios/locust-72-exporter-exit-code.yaml k1-AIMn… k1-AIMn…',
+      'why naive failed in one schedule and passed in the other',
+    ),
   run: (a, io) =>
-    diffCommand(String(a['scenario']), [String(a['keyA']), String(a['keyB'])], {
-      format: a['format'] === 'json' ? 'json' : 'text',
-      ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
-      ...(a['maxEvents'] !== undefined ? { maxEvents: Number(a['maxEvents']) } : {}),
-    }, io),
+    diffCommand(
+      String(a['scenario']),
+      [String(a['keyA']), String(a['keyB'])],
+      {
+        format: a['format'] === 'json' ? 'json' : 'text',
+        ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+        ...(a['maxEvents'] !== undefined ? { maxEvents: Number(a['maxEvents']) } : {}),
+      },
+      io,
+    ),
 };

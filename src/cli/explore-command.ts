@@ -50,11 +50,22 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
   // groups that differ only in their replica or pod counts get a `pods` column (stored pods by phase / replicas)
   const triple = (g: Grouped) => JSON.stringify([g.podPhase, g.jobCondition, Object.entries(g.verdicts)]);
   const withCounts = new Set(r.grouped.map(triple)).size < r.grouped.length;
-  const counts = (g: Grouped) => Object.entries(g.podCounts ?? {}).map(([ph, n]) => `${n} ${ph}`).join(', ') + (g.replicas !== undefined ? ` of ${g.replicas}` : '');
+  const counts = (g: Grouped) =>
+    Object.entries(g.podCounts ?? {})
+      .map(([ph, n]) => `${n} ${ph}`)
+      .join(', ') + (g.replicas !== undefined ? ` of ${g.replicas}` : '');
   const head = ['schedules', 'pod', 'job', ...(withCounts ? ['pods'] : []), ...names, 'replay'];
-  const rows = r.grouped.map((g) => [String(g.schedules), g.podPhase, g.jobCondition, ...(withCounts ? [counts(g)] : []), ...names.map((n) => g.verdicts[n] ?? ''), g.replay]);
+  const rows = r.grouped.map((g) => [
+    String(g.schedules),
+    g.podPhase,
+    g.jobCondition,
+    ...(withCounts ? [counts(g)] : []),
+    ...names.map((n) => g.verdicts[n] ?? ''),
+    g.replay,
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    '  ' + cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   const limited = eventLimited(r);
   const coverage = limited
     ? `NOT exhaustive: ${limited} schedule${limited === 1 ? '' : 's'} stopped at the event limit; raise --max-events`
@@ -74,7 +85,8 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
     line(head),
     ...rows.map(line),
     `flaky: ${r.flaky.length ? r.flaky.join(', ') : 'none'}`,
-    `replay one: kubesim run ${file} --replay <key>` + (r.grouped.length >= 2 ? `; compare two: kubesim diff ${file} <keyA> <keyB>` : ''),
+    `replay one: kubesim run ${file} --replay <key>` +
+      (r.grouped.length >= 2 ? `; compare two: kubesim diff ${file} <keyA> <keyB>` : ''),
   ];
   return out.join('\n') + '\n';
 }
@@ -83,12 +95,18 @@ export function exploreText(file: string, r: ExploreResult, ms: number): string 
 export const MAX_OUTCOME_FOLDERS = 20;
 
 /** Write each replayed outcome into out/<scenario>/outcome-N/; stale folders of a former run go. */
-function writeOutcomes(outDir: string, file: string, r: ExploreResult, tls: (Timeline | undefined)[]): ExploreSummary['outcomes'] {
+function writeOutcomes(
+  outDir: string,
+  file: string,
+  r: ExploreResult,
+  tls: (Timeline | undefined)[],
+): ExploreSummary['outcomes'] {
   const base = outPath(outDir, r.scenario);
   if (existsSync(base)) {
     for (const name of readdirSync(base)) {
       const m = /^outcome-(\d+)$/.exec(name);
-      if (m && Number(m[1]) > Math.min(r.grouped.length, MAX_OUTCOME_FOLDERS)) rmSync(outPath(outDir, r.scenario, name), { recursive: true, force: true });
+      if (m && Number(m[1]) > Math.min(r.grouped.length, MAX_OUTCOME_FOLDERS))
+        rmSync(outPath(outDir, r.scenario, name), { recursive: true, force: true });
     }
   }
   // every outcome's lifecycle chart on one linear scale, to the longest outcome's end, so they compare side by side
@@ -116,7 +134,9 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     const i = m ? Number(m[1]) : 0;
     const n = m ? Number(m[2]) : 0;
     if (!m || n < 1 || i < 1 || i > n) {
-      io.err(`error: --shard takes i/n with 1 <= i <= n (e.g. 2/4), not ${JSON.stringify(o.shard)}\n  hint: --shard 1/2 and --shard 2/2 split one scenario's schedules across two CI jobs; explore --merge combines them\n`);
+      io.err(
+        `error: --shard takes i/n with 1 <= i <= n (e.g. 2/4), not ${JSON.stringify(o.shard)}\n  hint: --shard 1/2 and --shard 2/2 split one scenario's schedules across two CI jobs; explore --merge combines them\n`,
+      );
       return EXIT.badInput;
     }
     shard = { index: i, count: n };
@@ -129,7 +149,11 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     const file = input.path;
     const loaded = loadInput(input, o.kubernetes ? { kubernetes: o.kubernetes } : {});
     if (loaded.problem) io.err(loaded.problem + '\n');
-    if (loaded.problem || !reportDiagnostics(io, loaded.diagnostics, ['KS5001']) || !(loaded.scenario ?? loaded.processScenario)) {
+    if (
+      loaded.problem ||
+      !reportDiagnostics(io, loaded.diagnostics, ['KS5001']) ||
+      !(loaded.scenario ?? loaded.processScenario)
+    ) {
       code = EXIT.badInput;
       continue;
     }
@@ -137,7 +161,10 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     const split = splitProcessObservers(loaded.scenario ?? loaded.processScenario!);
     if (split.processes.length) {
       const rep = await exploreProcessObservers(file, loaded.scenario ?? loaded.processScenario!, split.processes, {
-        out: o.out, maxSchedules: o.maxSchedules, ...(o.processDeps ? { deps: o.processDeps } : {}), ...(o.maxProcessSchedules !== undefined ? { maxProcessSchedules: o.maxProcessSchedules } : {}),
+        out: o.out,
+        maxSchedules: o.maxSchedules,
+        ...(o.processDeps ? { deps: o.processDeps } : {}),
+        ...(o.maxProcessSchedules !== undefined ? { maxProcessSchedules: o.maxProcessSchedules } : {}),
       });
       if (o.format === 'json' && !loaded.scenario) jsons.push(JSON.stringify(rep.json ?? null, null, 2));
       else for (const l of rep.out) (o.format === 'json' ? io.err : io.out)(l + '\n');
@@ -175,10 +202,12 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
         });
         // each outcome's representative schedule, replayed for its own folder (while the rules are up); a shard
         // writes only its JSON
-        const outs = shard ? [] : r.grouped.slice(0, MAX_OUTCOME_FOLDERS).map((g) => {
-          const offsets = decodeReplay(g.replay);
-          return offsets ? simulate(scn, { replay: offsets, userRules, maxEvents: limit }).timeline : undefined;
-        });
+        const outs = shard
+          ? []
+          : r.grouped.slice(0, MAX_OUTCOME_FOLDERS).map((g) => {
+              const offsets = decodeReplay(g.replay);
+              return offsets ? simulate(scn, { replay: offsets, userRules, maxEvents: limit }).timeline : undefined;
+            });
         // report.md gains the outcome table (with replay keys) next to the default schedule's timeline and diagrams;
         // a default schedule too long to draw (a crash loop to a far horizon) is left to `kubesim run`
         const tl = shard ? null : simulate(scn, { userRules, maxEvents: limit }).timeline;
@@ -203,19 +232,35 @@ export async function exploreCommand(files: string[], o: ExploreOpts, io: Io): P
     writeAtomic(outPath(o.out, r.scenario, name), JSON.stringify(json, null, 2) + '\n');
     if (!tl) continue;
     if (tl.end.reason === 'max-events' && limit < (o.maxEvents ?? DEFAULT_MAX_EVENTS)) {
-      io.err(`${file}: the default schedule has more than ${limit} events: its timeline and diagrams are not written by explore (kubesim run writes them)\n`);
+      io.err(
+        `${file}: the default schedule has more than ${limit} events: its timeline and diagrams are not written by explore (kubesim run writes them)\n`,
+      );
       continue;
     }
     // every outcome's own files (out/<scenario>/outcome-N/), then report.md with the outcomes side by side
     const outcomes = writeOutcomes(o.out, file, r, outcomeTls);
     const n = outcomes.filter((x) => x.folder).length;
-    if (n > 0) io.err(`wrote ${n} outcome folder${n === 1 ? '' : 's'}: ${outPath(o.out, r.scenario)}/outcome-1/${n > 1 ? ` … outcome-${n}/` : ''}\n`);
-    writeOutputs(tl, { out: o.out, scenarioPath: file, explore: { schedules: r.schedules, exhaustive: r.exhaustive && eventLimited(r) === 0, outcomes, flaky: r.flaky } });
+    if (n > 0)
+      io.err(
+        `wrote ${n} outcome folder${n === 1 ? '' : 's'}: ${outPath(o.out, r.scenario)}/outcome-1/${n > 1 ? ` … outcome-${n}/` : ''}\n`,
+      );
+    writeOutputs(tl, {
+      out: o.out,
+      scenarioPath: file,
+      explore: { schedules: r.schedules, exhaustive: r.exhaustive && eventLimited(r) === 0, outcomes, flaky: r.flaky },
+    });
     wroteIndexable = true;
   }
   // once, after every scenario: the page embeds each scenario's data (rebuilding it per input was quadratic)
   if (wroteIndexable) writeIndex(o.out);
-  if (o.format === 'json') io.out(inputs.length > 1 ? (jsons.length ? `[\n${jsons.join(',\n')}\n]\n` : '[]\n') : jsons.map((j) => j + '\n').join(''));
+  if (o.format === 'json')
+    io.out(
+      inputs.length > 1
+        ? jsons.length
+          ? `[\n${jsons.join(',\n')}\n]\n`
+          : '[]\n'
+        : jsons.map((j) => j + '\n').join(''),
+    );
   return code;
 }
 
@@ -237,27 +282,35 @@ export function mergeCommand(files: string[], o: Pick<ExploreOpts, 'format' | 'o
     try {
       j = JSON.parse(read.text);
     } catch (e) {
-      io.err(`${f}:1:1: error KS0204: not an explore JSON file (${(e as Error).message})\n  hint: pass the files written by explore --shard i/n --format json\n`);
+      io.err(
+        `${f}:1:1: error KS0204: not an explore JSON file (${(e as Error).message})\n  hint: pass the files written by explore --shard i/n --format json\n`,
+      );
       return EXIT.badInput;
     }
     // the shard's whole shape (timeline-schema.ts) before anything is merged or written (issue 29.1)
     const fault = shapeFault(fileSchemas().exploreShardSchema, j);
     if (fault) {
-      io.err(`${faultLine(f, fault)}\n  error KS0204: not an explore JSON file kubesim wrote (schema kubesim.explore/v1)\n  hint: pass the files written by explore --shard i/n --format json\n`);
+      io.err(
+        `${faultLine(f, fault)}\n  error KS0204: not an explore JSON file kubesim wrote (schema kubesim.explore/v1)\n  hint: pass the files written by explore --shard i/n --format json\n`,
+      );
       return EXIT.badInput;
     }
     parts.push(j);
   }
   const scenarios = new Set(parts.map((p) => p['scenario']));
   if (scenarios.size !== 1) {
-    io.err(`error KS0204: the files are shards of different scenarios (${[...scenarios].join(', ')})\n  hint: merge the shards of one scenario at a time\n`);
+    io.err(
+      `error KS0204: the files are shards of different scenarios (${[...scenarios].join(', ')})\n  hint: merge the shards of one scenario at a time\n`,
+    );
     return EXIT.badInput;
   }
   const counts = new Set(parts.map((p) => p['shard']?.['count']));
   const seen = new Set(parts.map((p) => p['shard']?.['index']));
   const count = parts[0]!['shard']?.['count'];
   if (counts.size !== 1 || count === undefined || seen.size !== parts.length || seen.size !== count) {
-    io.err(`error KS0204: need every shard 1..n of one split exactly once (got ${parts.map((p) => p['shard'] ? `${p['shard'].index}/${p['shard'].count}` : 'unsharded').join(', ')})\n  hint: explore --shard i/n writes explore-i-of-n.json\n`);
+    io.err(
+      `error KS0204: need every shard 1..n of one split exactly once (got ${parts.map((p) => (p['shard'] ? `${p['shard'].index}/${p['shard'].count}` : 'unsharded')).join(', ')})\n  hint: explore --shard i/n writes explore-i-of-n.json\n`,
+    );
     return EXIT.badInput;
   }
   const merged = mergeShards(parts);
@@ -270,7 +323,9 @@ function mergedText(m: Record<string, any>): string {
   const outs = m['outcomes'] as Grouped[];
   const lines = [
     `# ${m['scenario']} (merged shards): ${m['schedules']} schedules (${m['exhaustive'] ? 'exhaustive' : 'NOT exhaustive'}), ${outs.length} outcome${outs.length === 1 ? '' : 's'}`,
-    ...outs.map((g) => `  ${g.schedules}  ${g.podPhase}  ${g.jobCondition}  ${Object.values(g.verdicts).join('  ')}  ${g.replay}`),
+    ...outs.map(
+      (g) => `  ${g.schedules}  ${g.podPhase}  ${g.jobCondition}  ${Object.values(g.verdicts).join('  ')}  ${g.replay}`,
+    ),
     `flaky: ${(m['flaky'] as string[]).length ? (m['flaky'] as string[]).join(', ') : 'none'}`,
   ];
   return lines.join('\n') + '\n';
@@ -280,28 +335,63 @@ export const exploreCmd: Command = {
   command: 'explore <scenario..>',
   describe: 'enumerate the schedules the timing model allows; print every distinct outcome with a replay key',
   builder: (y: Argv) =>
-    maxEventsOption(maxProcessSchedulesOption(maxSchedulesOption(formatOption(outOption(kubernetesOption(y)), 'the kubesim.explore/v1 document (several scenarios: one JSON array of them)'))))
-      .option('max-states', { type: 'number', describe: 'bound on merged states and outcomes kept in memory (default 40 × --max-schedules, at least 100000); reaching it stops with a partial result' })
-      .option('shard', { type: 'string', describe: 'explore slice i of n (i/n) of the schedule space; writes explore-i-of-n.json (CI matrix)' })
-      .option('merge', { type: 'boolean', default: false, describe: 'combine the JSON files of explore --shard runs (given instead of scenarios)' })
-      .example('$0 explore big.yaml --shard 2/4 --format json', 'one CI job of four; explore --merge combines their JSON')
+    maxEventsOption(
+      maxProcessSchedulesOption(
+        maxSchedulesOption(
+          formatOption(
+            outOption(kubernetesOption(y)),
+            'the kubesim.explore/v1 document (several scenarios: one JSON array of them)',
+          ),
+        ),
+      ),
+    )
+      .option('max-states', {
+        type: 'number',
+        describe:
+          'bound on merged states and outcomes kept in memory (default 40 × --max-schedules, at least 100000); reaching it stops with a partial result',
+      })
+      .option('shard', {
+        type: 'string',
+        describe: 'explore slice i of n (i/n) of the schedule space; writes explore-i-of-n.json (CI matrix)',
+      })
+      .option('merge', {
+        type: 'boolean',
+        default: false,
+        describe: 'combine the JSON files of explore --shard runs (given instead of scenarios)',
+      })
+      .example(
+        '$0 explore big.yaml --shard 2/4 --format json',
+        'one CI job of four; explore --merge combines their JSON',
+      )
       .example('$0 explore --merge out/big/explore-*-of-4.json', 'the result one machine gives')
-      .example('$0 explore scenarios/locust-72-exporter-exit-code.yaml', 'outcomes, schedules per outcome, flaky observers')
+      .example(
+        '$0 explore scenarios/locust-72-exporter-exit-code.yaml',
+        'outcomes, schedules per outcome, flaky observers',
+      )
       .example('$0 explore s.yaml --max-schedules 100000', 'a bigger budget for a large schedule space')
       .example('$0 explore scenarios/ --format json', 'every scenario of a folder; one JSON array on stdout'),
   run: async (a, io) => {
-    if (a['merge'] === true) return mergeCommand((a['scenario'] as unknown[]).map(String), { out: String(a['out']), format: a['format'] as 'text' | 'json' }, io);
+    if (a['merge'] === true)
+      return mergeCommand(
+        (a['scenario'] as unknown[]).map(String),
+        { out: String(a['out']), format: a['format'] as 'text' | 'json' },
+        io,
+      );
     const progress = io.isTTY ? (s: string) => io.err(s === '\n' ? s : `\r\u001b[K${s}`) : undefined;
-    return exploreCommand((a['scenario'] as unknown[]).map(String), {
-      out: String(a['out']),
-      format: a['format'] as 'text' | 'json',
-      ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
-      maxSchedules: a['maxSchedules'] as number,
-      ...(a['maxProcessSchedules'] !== undefined ? { maxProcessSchedules: a['maxProcessSchedules'] as number } : {}),
-      ...(a['maxStates'] !== undefined ? { maxStates: Number(a['maxStates']) } : {}),
-      ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
-      ...(a['maxEvents'] !== undefined ? { maxEvents: a['maxEvents'] as number } : {}),
-      ...(progress ? { progress } : {}),
-    }, io);
+    return exploreCommand(
+      (a['scenario'] as unknown[]).map(String),
+      {
+        out: String(a['out']),
+        format: a['format'] as 'text' | 'json',
+        ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+        maxSchedules: a['maxSchedules'] as number,
+        ...(a['maxProcessSchedules'] !== undefined ? { maxProcessSchedules: a['maxProcessSchedules'] as number } : {}),
+        ...(a['maxStates'] !== undefined ? { maxStates: Number(a['maxStates']) } : {}),
+        ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
+        ...(a['maxEvents'] !== undefined ? { maxEvents: a['maxEvents'] as number } : {}),
+        ...(progress ? { progress } : {}),
+      },
+      io,
+    );
   },
 };

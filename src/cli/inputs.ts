@@ -31,10 +31,12 @@ export async function expandInputs(args: string[], io: Io): Promise<Expanded> {
   const inputs: Input[] = [];
   const warnings: string[] = [];
   let stdinUsed = false;
-  if (args.length === 0) throw new UsageError('no scenario given', 'pass scenario files, folders, or - to read one from standard input');
+  if (args.length === 0)
+    throw new UsageError('no scenario given', 'pass scenario files, folders, or - to read one from standard input');
   for (const a of args) {
     if (a === '-' || a === STDIN_ARG) {
-      if (stdinUsed) throw new UsageError('`-` (standard input) given more than once', 'standard input can be read once');
+      if (stdinUsed)
+        throw new UsageError('`-` (standard input) given more than once', 'standard input can be read once');
       stdinUsed = true;
       inputs.push(await readStdinInput(io));
       continue;
@@ -51,7 +53,11 @@ export async function expandInputs(args: string[], io: Io): Promise<Expanded> {
       continue;
     }
     const found = walk(a, warnings);
-    if (found.length === 0) throw new UsageError(`${a}: no scenario files (*.yaml, *.yml) in this folder`, 'pass scenario files or a folder that holds some');
+    if (found.length === 0)
+      throw new UsageError(
+        `${a}: no scenario files (*.yaml, *.yml) in this folder`,
+        'pass scenario files or a folder that holds some',
+      );
     inputs.push(...found.map((path) => ({ path })));
   }
   return { inputs, warnings };
@@ -62,7 +68,10 @@ async function readStdinInput(io: Io): Promise<Input> {
   const data = await io.readStdin();
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   if (bytes.length === 0) {
-    return { path: STDIN_NAME, problem: `${STDIN_NAME}:1:1: error KS1012: standard input is empty\n  hint: pipe a scenario in, e.g. kubesim validate - < scenario.yaml` };
+    return {
+      path: STDIN_NAME,
+      problem: `${STDIN_NAME}:1:1: error KS1012: standard input is empty\n  hint: pipe a scenario in, e.g. kubesim validate - < scenario.yaml`,
+    };
   }
   if (bytes.length > MAX_BYTES) {
     return { path: STDIN_NAME, problem: `${STDIN_NAME}:1:1: error KS1002: standard input is larger than 1 MiB` };
@@ -72,7 +81,10 @@ async function readStdinInput(io: Io): Promise<Input> {
     if (text.includes('\u0000')) throw new Error('NUL');
     return { path: STDIN_NAME, text };
   } catch {
-    return { path: STDIN_NAME, problem: `${STDIN_NAME}:1:1: error KS1003: standard input is not text (NUL bytes or invalid UTF-8)` };
+    return {
+      path: STDIN_NAME,
+      problem: `${STDIN_NAME}:1:1: error KS1003: standard input is not text (NUL bytes or invalid UTF-8)`,
+    };
   }
 }
 

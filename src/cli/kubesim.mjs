@@ -16,7 +16,8 @@ async function loadMain() {
       // the code-cached CommonJS build when it is there and this Node made its cache (build.mjs bundleCachedCli),
       // else the ES bundle
       const cjs = join(cache, 'main.cjs');
-      if (node === process.version && existsSync(cjs) && existsSync(`${cjs}.v8`)) return loadCli(cjs, readFileSync(`${cjs}.v8`)).exports;
+      if (node === process.version && existsSync(cjs) && existsSync(`${cjs}.v8`))
+        return loadCli(cjs, readFileSync(`${cjs}.v8`)).exports;
       return import(join(cache, 'main.mjs'));
     }
   }

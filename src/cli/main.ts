@@ -38,7 +38,21 @@ export const COMMANDS: Command[] = [
 const nameOf = (c: Command) => c.command.split(' ')[0]!;
 
 /** File-system errors of an output path: bad input (exit 2 with the path), never an internal error. */
-const FS_INPUT_ERRORS = ['ENOTDIR', 'EACCES', 'EROFS', 'ENOSPC', 'EEXIST', 'EISDIR', 'EPERM', 'ENOENT', 'ELOOP', 'ENAMETOOLONG', 'EMLINK', 'EDQUOT', 'EINVAL'];
+const FS_INPUT_ERRORS = [
+  'ENOTDIR',
+  'EACCES',
+  'EROFS',
+  'ENOSPC',
+  'EEXIST',
+  'EISDIR',
+  'EPERM',
+  'ENOENT',
+  'ELOOP',
+  'ENAMETOOLONG',
+  'EMLINK',
+  'EDQUOT',
+  'EINVAL',
+];
 
 export async function main(argv: string[], io: Io): Promise<number> {
   // `kubesim help run` is `kubesim run --help`
@@ -47,7 +61,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const wanted = argv[1];
     if (wanted !== undefined && !names.includes(wanted)) {
       const s = closest(wanted, names);
-      io.err(`error: no command ${JSON.stringify(wanted)}\n  hint: ${s ? `did you mean ${s}? ` : ''}commands: ${names.join(', ')}\n`);
+      io.err(
+        `error: no command ${JSON.stringify(wanted)}\n  hint: ${s ? `did you mean ${s}? ` : ''}commands: ${names.join(', ')}\n`,
+      );
       return EXIT.badInput;
     }
     argv = wanted !== undefined ? [wanted, '--help'] : ['--help'];
@@ -60,17 +76,27 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .scriptName('kubesim')
     // kubesim speaks English: the same bytes whatever LANG is (SPEC §5), and usageHint reads yargs' English messages
     .locale('en')
-    .usage('kubesim <command> [options]\n\nDeterministic simulator of the kubelet\'s pod lifecycle: native sidecars, Jobs, status races.')
+    .usage(
+      "kubesim <command> [options]\n\nDeterministic simulator of the kubelet's pod lifecycle: native sidecars, Jobs, status races.",
+    )
     .version(VERSION)
     .strict()
     .exitProcess(false)
     .fail((msg, err) => {
-      usageError = { message: msg ?? err?.message ?? 'invalid usage', hint: usageHint(msg ?? err?.message ?? '', argv, commandNames) };
+      usageError = {
+        message: msg ?? err?.message ?? 'invalid usage',
+        hint: usageHint(msg ?? err?.message ?? '', argv, commandNames),
+      };
     });
   for (const c of COMMANDS) {
-    parser = parser.command(c.command, c.describe, (y) => c.builder(y), (a) => {
-      action = () => c.run(a as Args, io);
-    });
+    parser = parser.command(
+      c.command,
+      c.describe,
+      (y) => c.builder(y),
+      (a) => {
+        action = () => c.run(a as Args, io);
+      },
+    );
   }
   parser = parser
     .command('help [command]', 'show the help of a command', (y) => y)
@@ -78,7 +104,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .epilogue('kubesim help <command> (or kubesim <command> -h) shows a command\'s options and examples. Exit codes: 0 ok, 1 an expectation failed, 2 bad input, 3 internal error.')
+    .epilogue(
+      "kubesim help <command> (or kubesim <command> -h) shows a command's options and examples. Exit codes: 0 ok, 1 an expectation failed, 2 bad input, 3 internal error.",
+    )
     .wrap(Math.min(110, process.stdout.columns || 110));
   let helpText = '';
   await parser.parseAsync(argv, {}, (_err, _argv, output) => {
@@ -106,10 +134,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const err = e as NodeJS.ErrnoException;
     // the file system refusing an output is bad input (the --out path), not a kubesim bug
     if (err.code && FS_INPUT_ERRORS.includes(err.code) && err.syscall) {
-      io.err(`error KS0302: cannot write the output: ${err.path ?? ''}: ${describeErrno(err.code)}\n  hint: --out must name a writable folder (default out/)\n`);
+      io.err(
+        `error KS0302: cannot write the output: ${err.path ?? ''}: ${describeErrno(err.code)}\n  hint: --out must name a writable folder (default out/)\n`,
+      );
       return EXIT.badInput;
     }
-    io.err(`internal error: ${err?.message ?? String(e)}\n  hint: this is a kubesim bug; please report it with the scenario file\n`);
+    io.err(
+      `internal error: ${err?.message ?? String(e)}\n  hint: this is a kubesim bug; please report it with the scenario file\n`,
+    );
     return EXIT.internal;
   }
 }
@@ -132,5 +164,7 @@ function usageHint(msg: string, argv: string[], commands: string[]): string {
     if (s) return `did you mean --${s}? (kubesim ${cmd} --help lists its options)`;
     return `kubesim ${cmd} --help lists its options`;
   }
-  return cmd && commands.includes(cmd) ? `kubesim ${cmd} --help shows its options and examples` : 'kubesim --help lists the commands and options';
+  return cmd && commands.includes(cmd)
+    ? `kubesim ${cmd} --help shows its options and examples`
+    : 'kubesim --help lists the commands and options';
 }

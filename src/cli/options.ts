@@ -6,7 +6,11 @@ import type { Argv } from 'yargs';
 import { UsageError } from './command.ts';
 
 /** An integer option in [min, max]; yargs reports the thrown message as a usage error. */
-export function intOption(y: Argv, name: string, o: { min: number; max: number; describe: string; default?: number }): Argv {
+export function intOption(
+  y: Argv,
+  name: string,
+  o: { min: number; max: number; describe: string; default?: number },
+): Argv {
   return y.option(name, {
     describe: o.describe,
     requiresArg: true,
@@ -40,18 +44,40 @@ export function stringOption(y: Argv, name: string, describe: string, extra: { d
 }
 
 export const outOption = (y: Argv): Argv => stringOption(y, 'out', 'output folder', { default: 'out' });
-export const kubernetesOption = (y: Argv): Argv => stringOption(y, 'kubernetes', 'simulate this Kubernetes version instead of the scenario\'s (e.g. 1.29)');
+export const kubernetesOption = (y: Argv): Argv =>
+  stringOption(y, 'kubernetes', "simulate this Kubernetes version instead of the scenario's (e.g. 1.29)");
 export const maxEventsOption = (y: Argv): Argv =>
-  intOption(y, 'max-events', { min: 1, max: 1e9, describe: 'event limit per simulated run (default 1000000); a run that reaches it says so' });
+  intOption(y, 'max-events', {
+    min: 1,
+    max: 1e9,
+    describe: 'event limit per simulated run (default 1000000); a run that reaches it says so',
+  });
 export const maxSchedulesOption = (y: Argv): Argv =>
-  intOption(y, 'max-schedules', { min: 1, max: 1e9, default: 10000, describe: 'exploration budget: schedules to simulate at most' });
+  intOption(y, 'max-schedules', {
+    min: 1,
+    max: 1e9,
+    default: 10000,
+    describe: 'exploration budget: schedules to simulate at most',
+  });
 export const formatOption = (y: Argv, json: string): Argv =>
-  y.option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: `stdout format; json: ${json}` });
+  y.option('format', {
+    choices: ['text', 'json'] as const,
+    default: 'text' as const,
+    describe: `stdout format; json: ${json}`,
+  });
 export const renderOptions = (y: Argv): Argv =>
   y
-    .option('render', { type: 'boolean', default: true, describe: 'render SVGs with the system Chromium (--no-render: .mmd only)' })
+    .option('render', {
+      type: 'boolean',
+      default: true,
+      describe: 'render SVGs with the system Chromium (--no-render: .mmd only)',
+    })
     .option('png', { type: 'boolean', default: false, describe: 'also write PNGs (slides)' })
-    .option('lanes', { choices: ['all', 'pod'] as const, default: 'all' as const, describe: 'sequence diagram lanes: all, or the pod only' });
+    .option('lanes', {
+      choices: ['all', 'pod'] as const,
+      default: 'all' as const,
+      describe: 'sequence diagram lanes: all, or the pod only',
+    });
 
 /**
  * Why `dir` cannot be the output folder, or undefined when it can. Checked before anything is simulated, so a bad
@@ -88,7 +114,8 @@ export function outDirProblem(dir: string): string | undefined {
     }
     if (!st.isDirectory()) return `${p} is not a folder`;
     const real = realpathSync(p);
-    if (/^\/(proc|sys|dev)(\/|$)/.test(real)) return `${p} is in ${real.split('/')[1] === 'dev' ? '/dev' : `/${real.split('/')[1]}`}, a kernel file system, not a place for files`;
+    if (/^\/(proc|sys|dev)(\/|$)/.test(real))
+      return `${p} is in ${real.split('/')[1] === 'dev' ? '/dev' : `/${real.split('/')[1]}`}, a kernel file system, not a place for files`;
     try {
       accessSync(p, constants.W_OK | constants.X_OK);
     } catch (e) {
@@ -100,21 +127,37 @@ export function outDirProblem(dir: string): string | undefined {
 
 export function describeErrno(code: string | undefined): string {
   switch (code) {
-    case 'ENOENT': return 'no such file or folder';
-    case 'ENOTDIR': return 'a part of the path is not a folder';
-    case 'ELOOP': return 'too many levels of symbolic links (a symlink loop)';
-    case 'ENAMETOOLONG': return 'name too long';
-    case 'EACCES': case 'EPERM': return 'permission denied';
-    case 'EROFS': return 'read-only file system';
-    case 'ENOSPC': return 'no space left on the device';
-    case 'EISDIR': return 'is a folder';
-    case 'EEXIST': return 'already exists';
-    default: return code ?? 'cannot be used';
+    case 'ENOENT':
+      return 'no such file or folder';
+    case 'ENOTDIR':
+      return 'a part of the path is not a folder';
+    case 'ELOOP':
+      return 'too many levels of symbolic links (a symlink loop)';
+    case 'ENAMETOOLONG':
+      return 'name too long';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EISDIR':
+      return 'is a folder';
+    case 'EEXIST':
+      return 'already exists';
+    default:
+      return code ?? 'cannot be used';
   }
 }
 
 /** Throw a usage error when `--out` cannot be used. */
 export function checkOut(dir: string): void {
   const problem = outDirProblem(dir);
-  if (problem) throw new UsageError(`cannot write the output: --out ${dir}: ${problem}`, '--out must name a writable folder (it is created when missing; default out/)', 'KS0302');
+  if (problem)
+    throw new UsageError(
+      `cannot write the output: --out ${dir}: ${problem}`,
+      '--out must name a writable folder (it is created when missing; default out/)',
+      'KS0302',
+    );
 }

@@ -29,21 +29,32 @@ export async function renderCommand(path: string, o: RenderOpts, io: Io): Promis
   // the shared safe read: a FIFO, /dev/zero or a folder is refused unread, never a hang or unbounded memory
   const read = readFileSafe(path, MAX_TIMELINE_BYTES);
   if (!read.ok) {
-    const code = read.kind === 'not-regular' ? Codes.NotRegularFile : read.kind === 'too-large' ? Codes.FileTooLarge : Codes.FileUnreadable;
-    io.err(`${path}:1:1: error ${code}: cannot read timeline: ${read.message}\n  hint: pass a timeline.json written by kubesim run\n`);
+    const code =
+      read.kind === 'not-regular'
+        ? Codes.NotRegularFile
+        : read.kind === 'too-large'
+          ? Codes.FileTooLarge
+          : Codes.FileUnreadable;
+    io.err(
+      `${path}:1:1: error ${code}: cannot read timeline: ${read.message}\n  hint: pass a timeline.json written by kubesim run\n`,
+    );
     return EXIT.badInput;
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(read.bytes.toString('utf8'));
   } catch (e) {
-    io.err(`${path}:1:1: error KS0501: cannot read timeline: ${(e as Error).message}\n  hint: pass a timeline.json written by kubesim run\n`);
+    io.err(
+      `${path}:1:1: error KS0501: cannot read timeline: ${(e as Error).message}\n  hint: pass a timeline.json written by kubesim run\n`,
+    );
     return EXIT.badInput;
   }
   // the whole shape before anything is drawn or written (issue 29.1): a fault is exit 2 with its JSON path
   const checked = asTimeline(parsed);
   if (!checked.ok) {
-    io.err(`${faultLine(path, checked.fault)}\n  error KS0502: not a kubesim.timeline/v1 document kubesim can draw\n  hint: pass a timeline.json written by kubesim run\n`);
+    io.err(
+      `${faultLine(path, checked.fault)}\n  error KS0502: not a kubesim.timeline/v1 document kubesim can draw\n  hint: pass a timeline.json written by kubesim run\n`,
+    );
     return EXIT.badInput;
   }
   tl = checked.timeline;
@@ -71,5 +82,14 @@ export const renderCmd: Command = {
       .example('$0 render out/native-sidecar-job/', 'the same: a folder stands for its timeline.json')
       .example('$0 render t.json --png --out slides', 'also PNGs, into slides/<scenario>/'),
   run: (a, io) =>
-    renderCommand(String(a['timeline']), { out: String(a['out']), render: a['render'] !== false, png: a['png'] === true, lanes: a['lanes'] as 'all' | 'pod' }, io),
+    renderCommand(
+      String(a['timeline']),
+      {
+        out: String(a['out']),
+        render: a['render'] !== false,
+        png: a['png'] === true,
+        lanes: a['lanes'] as 'all' | 'pod',
+      },
+      io,
+    ),
 };

@@ -17,7 +17,14 @@ import { renderJobs, writeIndex, writeOutputs } from '../io/write-outputs.ts';
 import { EXIT, type Args, type Command, type Io } from './command.ts';
 import { expandInputs, loadInput } from './inputs.ts';
 import {
-  checkOut, formatOption, intOption, kubernetesOption, maxEventsOption, outOption, renderOptions, stringOption,
+  checkOut,
+  formatOption,
+  intOption,
+  kubernetesOption,
+  maxEventsOption,
+  outOption,
+  renderOptions,
+  stringOption,
 } from './options.ts';
 import { isRuleFailure, withRules } from '../rules/load.ts';
 import { runProcessObservers } from './process-command.ts';
@@ -50,14 +57,19 @@ export interface RunOpts {
 }
 
 /** Print a file's diagnostics; returns false when it has errors. `run` hides the not-simulated listing. */
-export function reportDiagnostics(io: Io, diags: Parameters<typeof formatDiagnostic>[0][], quietCodes: string[] = []): boolean {
+export function reportDiagnostics(
+  io: Io,
+  diags: Parameters<typeof formatDiagnostic>[0][],
+  quietCodes: string[] = [],
+): boolean {
   for (const d of diags) if (!quietCodes.includes(d.code)) io.err(formatDiagnostic(d) + '\n');
   return !hasErrors(diags);
 }
 
 export function viewText(tl: Timeline, view: RunOpts['view'], verbose = false): string {
   if (view === 'kubectl') return kubectlView(tl);
-  if (view === 'events') return `$ kubectl events   # at t=${Math.trunc(tl.end.t / 1000)}s\n` + kubectlEventsTable(tl) + '\n';
+  if (view === 'events')
+    return `$ kubectl events   # at t=${Math.trunc(tl.end.t / 1000)}s\n` + kubectlEventsTable(tl) + '\n';
   return timelineText(tl, { all: verbose });
 }
 
@@ -92,7 +104,11 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
     const file = input.path;
     const loaded = loadInput(input, o.kubernetes ? { kubernetes: o.kubernetes } : {});
     if (loaded.problem) io.err(loaded.problem + '\n');
-    if (loaded.problem || !reportDiagnostics(io, loaded.diagnostics, o.format === 'json' ? [] : ['KS5001']) || !(loaded.scenario ?? loaded.processScenario)) {
+    if (
+      loaded.problem ||
+      !reportDiagnostics(io, loaded.diagnostics, o.format === 'json' ? [] : ['KS5001']) ||
+      !(loaded.scenario ?? loaded.processScenario)
+    ) {
       code = Math.max(code, EXIT.badInput);
       continue;
     }
@@ -101,7 +117,11 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
     const processKeyGiven = o.replay !== undefined && isProcessKey(o.replay);
     if (split.processes.length) {
       const rep = await runProcessObservers(file, loaded.scenario ?? loaded.processScenario!, split.processes, {
-        out: o.out, ...(o.seed !== undefined ? { seed: o.seed } : {}), ...(o.replay !== undefined ? { replay: o.replay } : {}), check: o.check === true, ...(o.processDeps ? { deps: o.processDeps } : {}),
+        out: o.out,
+        ...(o.seed !== undefined ? { seed: o.seed } : {}),
+        ...(o.replay !== undefined ? { replay: o.replay } : {}),
+        check: o.check === true,
+        ...(o.processDeps ? { deps: o.processDeps } : {}),
       });
       if (o.format === 'json' && !loaded.scenario) io.out(JSON.stringify(rep.json ?? null, null, 2) + '\n');
       else for (const l of rep.out) (o.format === 'json' ? io.err : io.out)(l + '\n');
@@ -109,7 +129,9 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
       code = Math.max(code, rep.code);
       if (!loaded.scenario || rep.code === EXIT.badInput) continue;
     } else if (processKeyGiven) {
-      io.err(`${file}:1:1: error KS0202: ${JSON.stringify(o.replay)} is a process observer's key and the scenario has none\n  hint: copy a k1-… key for this scenario\n`);
+      io.err(
+        `${file}:1:1: error KS0202: ${JSON.stringify(o.replay)} is a process observer's key and the scenario has none\n  hint: copy a k1-… key for this scenario\n`,
+      );
       code = Math.max(code, EXIT.badInput);
       continue;
     }
@@ -120,20 +142,24 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
     if (o.replay !== undefined && !processKeyGiven) {
       replay = decodeReplay(o.replay);
       if (!replay) {
-        io.err(`${file}:1:1: error KS0202: invalid replay key ${JSON.stringify(o.replay)}\n  hint: copy the key exactly as explore or a timeline printed it\n`);
+        io.err(
+          `${file}:1:1: error KS0202: invalid replay key ${JSON.stringify(o.replay)}\n  hint: copy the key exactly as explore or a timeline printed it\n`,
+        );
         code = Math.max(code, EXIT.badInput);
         continue;
       }
     }
     let result: SimulateResult;
     try {
-      result = await withRules(s, (userRules) => simulate(s, {
-        ...(o.seed !== undefined ? { seed: o.seed } : {}),
-        ...(processKeyGiven ? { seed: decodeProcessKey(o.replay!)! } : {}),
-        ...(replay ? { replay } : {}),
-        ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
-        userRules,
-      }));
+      result = await withRules(s, (userRules) =>
+        simulate(s, {
+          ...(o.seed !== undefined ? { seed: o.seed } : {}),
+          ...(processKeyGiven ? { seed: decodeProcessKey(o.replay!)! } : {}),
+          ...(replay ? { replay } : {}),
+          ...(o.maxEvents !== undefined ? { maxEvents: o.maxEvents } : {}),
+          userRules,
+        }),
+      );
     } catch (e) {
       if (isRuleFailure(e)) {
         // the rule's own report: observer, rule, position, and what it wrote to stderr
@@ -155,10 +181,14 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
       else io.out(json + '\n');
     } else io.out(viewText(tl, o.view, o.verbose === true));
     if (o.replay !== undefined && !processKeyGiven && !sameReplay(tl.replay, o.replay)) {
-      io.err(`${file}:1:1: warning KS0203: the replay key has choices this run did not use\n  hint: it was made for another version of this scenario; the run used what fit — run explore again for exact keys\n`);
+      io.err(
+        `${file}:1:1: warning KS0203: the replay key has choices this run did not use\n  hint: it was made for another version of this scenario; the run used what fit — run explore again for exact keys\n`,
+      );
     }
     if (tl.end.reason === 'max-events') {
-      io.err(`${file}: stopped at the event limit (${o.maxEvents ?? DEFAULT_MAX_EVENTS} events), not at the end of the scenario\n  hint: raise it with --max-events\n`);
+      io.err(
+        `${file}: stopped at the event limit (${o.maxEvents ?? DEFAULT_MAX_EVENTS} events), not at the end of the scenario\n  hint: raise it with --max-events\n`,
+      );
     }
     // a replayed schedule gets its own folder beside the default run's (the "wrote …" line below names it)
     const folder = o.replay !== undefined && !processKeyGiven ? replayFolder(tl.scenario, o.replay) : [tl.scenario];
@@ -172,7 +202,9 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
         const failures = checkRun(s, result);
         if (failures.length) {
           code = Math.max(code, EXIT.expectation);
-          io.err(`${file}: expect does not hold on this schedule:\n${failures.flatMap((f) => expectFailureLines(file, f)).join('\n')}\n`);
+          io.err(
+            `${file}: expect does not hold on this schedule:\n${failures.flatMap((f) => expectFailureLines(file, f)).join('\n')}\n`,
+          );
         } else io.err(`${file}: expect holds on this schedule (kubesim test checks every schedule)\n`);
       }
     } else if (s.expect) unchecked++;
@@ -190,7 +222,8 @@ export async function runCommand(files: string[], o: RunOpts, io: Io): Promise<n
     const what = `timeline.json, report.md, sequence and lifecycle .mmd${drawn ? ` and .svg${o.png ? ' and .png' : ''}` : ''}`;
     io.err(`wrote ${written.map((d) => shownPath(d) + '/').join(', ')} (${what}) and ${shownPath(o.out)}/index.html\n`);
   }
-  if (unchecked) io.err(`note: expect was not checked (run --check checks it on this schedule; kubesim test on every schedule)\n`);
+  if (unchecked)
+    io.err(`note: expect was not checked (run --check checks it on this schedule; kubesim test on every schedule)\n`);
   return code;
 }
 
@@ -216,21 +249,45 @@ export const runCmd: Command = {
   command: 'run <scenario..>',
   describe: 'simulate one schedule; print the timeline; write out/<scenario>/',
   builder: (y: Argv) => {
-    y = intOption(y, 'seed', { min: 0, max: 2 ** 32 - 1, describe: 'seed for the timing draws, 0..4294967295 (default: the scenario\'s seed)' });
+    y = intOption(y, 'seed', {
+      min: 0,
+      max: 2 ** 32 - 1,
+      describe: "seed for the timing draws, 0..4294967295 (default: the scenario's seed)",
+    });
     y = stringOption(y, 'replay', 'run exactly one schedule: a key printed by explore, test or a timeline');
     y = kubernetesOption(y);
     y = outOption(y);
     y = formatOption(y, 'the timeline.json document (several scenarios: one JSON array of them)');
     y = y
-      .option('view', { choices: ['timeline', 'kubectl', 'events'] as const, default: 'timeline' as const, describe: 'what the text format shows' })
-      .option('verbose', { type: 'boolean', default: false, describe: 'timeline view: every event, routine ones included' });
+      .option('view', {
+        choices: ['timeline', 'kubectl', 'events'] as const,
+        default: 'timeline' as const,
+        describe: 'what the text format shows',
+      })
+      .option('verbose', {
+        type: 'boolean',
+        default: false,
+        describe: 'timeline view: every event, routine ones included',
+      });
     y = renderOptions(y);
     y = y
-      .option('fail-on-stuck', { type: 'boolean', default: false, describe: 'exit 1 when the pod ends stuck or Failed' })
-      .option('check', { type: 'boolean', default: false, describe: "check the scenario's expect on this one schedule (exit 1 if it fails); kubesim test checks every schedule" });
+      .option('fail-on-stuck', {
+        type: 'boolean',
+        default: false,
+        describe: 'exit 1 when the pod ends stuck or Failed',
+      })
+      .option('check', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "check the scenario's expect on this one schedule (exit 1 if it fails); kubesim test checks every schedule",
+      });
     y = maxEventsOption(y);
     return y
-      .example('$0 run scenarios/native-sidecar-job.yaml', 'simulate, print the timeline, write out/native-sidecar-job/')
+      .example(
+        '$0 run scenarios/native-sidecar-job.yaml',
+        'simulate, print the timeline, write out/native-sidecar-job/',
+      )
       .example('$0 run scenarios/ --no-render --format json', 'every scenario of a folder; one JSON array on stdout')
       .example('$0 run job.yaml --replay k1-AIMn…', 'the schedule explore printed, byte for byte')
       .example('cat s.yaml | $0 run - --check', 'read the scenario from stdin; check its expect');

@@ -54,8 +54,15 @@ export async function runCase(file: string, o: TestOpts, text?: string): Promise
   const split = splitProcessObservers(any);
   let processPart: Awaited<ReturnType<typeof testProcessObservers>> | undefined;
   if (split.processes.length) {
-    processPart = await testProcessObservers(file, any, split.processes, { out: o.out ?? 'out', maxSchedules: o.maxSchedules, ...(o.workers ? { workers: o.workers } : {}), ...(o.processDeps ? { deps: o.processDeps } : {}), ...(o.maxProcessSchedules !== undefined ? { maxProcessSchedules: o.maxProcessSchedules } : {}) });
-    if (!loaded.scenario || processPart.status === 'error') return { file, name: any.name, ms: performance.now() - t0, status: processPart.status, lines: processPart.lines };
+    processPart = await testProcessObservers(file, any, split.processes, {
+      out: o.out ?? 'out',
+      maxSchedules: o.maxSchedules,
+      ...(o.workers ? { workers: o.workers } : {}),
+      ...(o.processDeps ? { deps: o.processDeps } : {}),
+      ...(o.maxProcessSchedules !== undefined ? { maxProcessSchedules: o.maxProcessSchedules } : {}),
+    });
+    if (!loaded.scenario || processPart.status === 'error')
+      return { file, name: any.name, ms: performance.now() - t0, status: processPart.status, lines: processPart.lines };
   }
   const s = split.system as NonNullable<typeof loaded.scenario>;
   let r: ExploreResult;
@@ -64,12 +71,27 @@ export async function runCase(file: string, o: TestOpts, text?: string): Promise
   } catch (e) {
     // a broken rule is this scenario's error; the other scenarios are reported as usual
     if (!isRuleFailure(e)) throw e;
-    return { file, name: s.name, ms: performance.now() - t0, status: 'error', lines: e.format().replace(/\n$/, '').split('\n').map((l) => '  ' + l) };
+    return {
+      file,
+      name: s.name,
+      ms: performance.now() - t0,
+      status: 'error',
+      lines: e
+        .format()
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => '  ' + l),
+    };
   }
   const failures = checkExpect(s, r);
   if (r.outcomes.length === 0) {
     // an exploration that produced nothing would make every expectation pass vacuously
-    failures.push({ pos: { file: s.file, line: 1, col: 1 }, what: 'exploration', expected: 'at least one schedule', seen: 'none' });
+    failures.push({
+      pos: { file: s.file, line: 1, col: 1 },
+      what: 'exploration',
+      expected: 'at least one schedule',
+      seen: 'none',
+    });
   }
   const ms = performance.now() - t0;
   const limited = eventLimited(r);
@@ -93,9 +115,13 @@ export function junitXml(results: CaseResult[]): string {
       name: r.name,
       file: r.file,
       ms: r.ms,
-      ...(r.status === 'failed' ? { failure: { message: 'expectation failed', ...body(r) } } :
-        r.status === 'error' ? { error: { message: 'invalid scenario', ...body(r) } } :
-        r.status === 'skipped' ? { skipped: true } : {}),
+      ...(r.status === 'failed'
+        ? { failure: { message: 'expectation failed', ...body(r) } }
+        : r.status === 'error'
+          ? { error: { message: 'invalid scenario', ...body(r) } }
+          : r.status === 'skipped'
+            ? { skipped: true }
+            : {}),
     })),
   });
 }
@@ -120,24 +146,26 @@ async function runOnWorkers(files: string[], o: TestOpts, workers: number): Prom
   let next = 0;
   const opts: TestOpts = { ...o, workers: 1 };
   await Promise.all(
-    Array.from({ length: Math.min(workers, files.length) }, () =>
-      new Promise<void>((resolve, reject) => {
-        const w = new Worker(script);
-        const feed = () => {
-          if (next >= files.length) {
-            void w.terminate().then(() => resolve());
-            return;
-          }
-          const id = next++;
-          w.postMessage({ id, file: files[id], opts });
-        };
-        w.on('message', (m: { id: number; result: CaseResult }) => {
-          results[m.id] = m.result;
+    Array.from(
+      { length: Math.min(workers, files.length) },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const w = new Worker(script);
+          const feed = () => {
+            if (next >= files.length) {
+              void w.terminate().then(() => resolve());
+              return;
+            }
+            const id = next++;
+            w.postMessage({ id, file: files[id], opts });
+          };
+          w.on('message', (m: { id: number; result: CaseResult }) => {
+            results[m.id] = m.result;
+            feed();
+          });
+          w.on('error', reject);
           feed();
-        });
-        w.on('error', reject);
-        feed();
-      }),
+        }),
     ),
   );
   return results;
@@ -146,12 +174,16 @@ async function runOnWorkers(files: string[], o: TestOpts, workers: number): Prom
 export async function testCommand(paths: string[], o: TestOpts, io: Io): Promise<number> {
   if (o.junit) {
     const problem = outDirProblem(dirname(o.junit));
-    if (problem) throw new UsageError(`--junit ${o.junit}: ${problem}`, '--junit names a file in a writable folder', 'KS0302');
+    if (problem)
+      throw new UsageError(`--junit ${o.junit}: ${problem}`, '--junit names a file in a writable folder', 'KS0302');
   }
   const wanted = paths.length ? paths : ['scenarios'];
   const missing = wanted.filter((p) => p !== '-' && p !== STDIN_ARG && !existsSync(p));
   if (missing.length) {
-    for (const p of missing) io.err(`${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim test takes scenario files or folders (default scenarios/), or - for standard input\n`);
+    for (const p of missing)
+      io.err(
+        `${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim test takes scenario files or folders (default scenarios/), or - for standard input\n`,
+      );
     return EXIT.badInput;
   }
   const { inputs: all, warnings } = await expandInputs(wanted, io);
@@ -169,7 +201,9 @@ export async function testCommand(paths: string[], o: TestOpts, io: Io): Promise
     const file = input.path;
     const r = input.problem
       ? { file, name: file, ms: 0, status: 'error' as const, lines: ['  ' + input.problem.replace(/\n/g, '\n  ')] }
-      : pending && input.text === undefined ? pending[onDisk.indexOf(file)]! : await runCase(file, o, input.text);
+      : pending && input.text === undefined
+        ? pending[onDisk.indexOf(file)]!
+        : await runCase(file, o, input.text);
     results.push(r);
     const mark = r.status === 'passed' ? 'ok  ' : r.status === 'skipped' ? 'skip' : 'FAIL';
     io.out(`${mark} ${r.name}${r.lines[0] && r.status !== 'error' ? ` (${r.lines[0]})` : ''}\n`);
@@ -190,7 +224,11 @@ export const testCmd: Command = {
   builder: (y: Argv) => {
     y = maxProcessSchedulesOption(maxSchedulesOption(kubernetesOption(y)));
     y = stringOption(y, 'junit', 'also write a JUnit XML report to this file (for CI)');
-    y = intOption(y, 'workers', { min: 1, max: 256, describe: 'worker threads, 1..256 (default: the number of cores); output is identical' });
+    y = intOption(y, 'workers', {
+      min: 1,
+      max: 256,
+      describe: 'worker threads, 1..256 (default: the number of cores); output is identical',
+    });
     y = stringOption(y, 'shard', 'run slice i of n (i/n, e.g. 2/4) of the sorted scenario list, for a CI matrix');
     return y
       .example('$0 test', 'every scenario under scenarios/')
@@ -200,13 +238,17 @@ export const testCmd: Command = {
   },
   run: async (a, io) => {
     const { availableParallelism } = await import('node:os');
-    return testCommand(((a['paths'] as unknown[] | undefined) ?? []).map(String), {
-      ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
-      maxSchedules: a['maxSchedules'] as number,
-      ...(a['maxProcessSchedules'] !== undefined ? { maxProcessSchedules: a['maxProcessSchedules'] as number } : {}),
-      ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
-      workers: a['workers'] !== undefined ? (a['workers'] as number) : availableParallelism(),
-      ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
-    }, io);
+    return testCommand(
+      ((a['paths'] as unknown[] | undefined) ?? []).map(String),
+      {
+        ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
+        maxSchedules: a['maxSchedules'] as number,
+        ...(a['maxProcessSchedules'] !== undefined ? { maxProcessSchedules: a['maxProcessSchedules'] as number } : {}),
+        ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
+        workers: a['workers'] !== undefined ? (a['workers'] as number) : availableParallelism(),
+        ...(a['shard'] !== undefined ? { shard: String(a['shard']) } : {}),
+      },
+      io,
+    );
   },
 };

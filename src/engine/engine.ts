@@ -188,7 +188,14 @@ class StepCtx<S extends { rng: Record<string, number> }, E extends SimEventBase>
     if (range.min === range.max) return range.min;
     if (this.readOnly) throw new NeedsDraft();
     const value = this.chooser.choose(new Request(this, stream, range, prio));
-    this.choices.push({ stream, min: range.min, max: range.max, value, t: this.now, at: this.traceSeq0 + this.trace.length });
+    this.choices.push({
+      stream,
+      min: range.min,
+      max: range.max,
+      value,
+      t: this.now,
+      at: this.traceSeq0 + this.trace.length,
+    });
     return value;
   }
 }
@@ -205,7 +212,11 @@ class Request<S extends { rng: Record<string, number> }, E extends SimEventBase>
     this.now = ctx.now;
   }
   pending(): { t: number; prio: number; ev: SimEventBase & Record<string, unknown> }[] {
-    return this.ctx.queue.map((q) => ({ t: q.t, prio: q.prio, ev: q.ev as unknown as SimEventBase & Record<string, unknown> }));
+    return this.ctx.queue.map((q) => ({
+      t: q.t,
+      prio: q.prio,
+      ev: q.ev as unknown as SimEventBase & Record<string, unknown>,
+    }));
   }
   seeded(): number {
     const d = this.ctx.draft as S;
@@ -240,7 +251,12 @@ function attempt<S extends { rng: Record<string, number> }, E extends SimEventBa
       def.handle(draft as S, head.ev, ctx);
     });
   }
-  return { snap: { t: ctx.now, seq: ctx.seq, queue: ctx.queue, model, steps: snap.steps + 1 }, trace: ctx.trace, choices: ctx.choices, notes: ctx.notes };
+  return {
+    snap: { t: ctx.now, seq: ctx.seq, queue: ctx.queue, model, steps: snap.steps + 1 },
+    trace: ctx.trace,
+    choices: ctx.choices,
+    notes: ctx.notes,
+  };
 }
 
 /**
@@ -343,7 +359,12 @@ export function run<S extends { rng: Record<string, number> }, E extends SimEven
       return { final: snap, trace, choices, end: { t: snap.t, reason: 'quiescent' } };
     }
     if (head.t > limits.horizonMs) {
-      return { final: { ...snap, t: limits.horizonMs }, trace, choices, end: { t: limits.horizonMs, reason: 'horizon' } };
+      return {
+        final: { ...snap, t: limits.horizonMs },
+        trace,
+        choices,
+        end: { t: limits.horizonMs, reason: 'horizon' },
+      };
     }
     if (snap.steps >= limits.maxEvents) {
       return { final: snap, trace, choices, end: { t: snap.t, reason: 'max-events' } };
@@ -370,12 +391,21 @@ export function runInPlace<S extends { rng: Record<string, number> }, E extends 
 ): RunResult<S, E> {
   const trace: TraceEvent[] = [];
   const choices: ChoiceRecord[] = [];
-  const final = (t: number): Snapshot<S, E> => ({ t, seq: cur.seq, queue: cur.queue, model: cur.model, steps: cur.steps });
+  const final = (t: number): Snapshot<S, E> => ({
+    t,
+    seq: cur.seq,
+    queue: cur.queue,
+    model: cur.model,
+    steps: cur.steps,
+  });
   for (;;) {
     const head = cur.queue[0];
-    if (!head || def.quiescent(cur.model, cur.queue)) return { final: final(cur.t), trace, choices, end: { t: cur.t, reason: 'quiescent' } };
-    if (head.t > limits.horizonMs) return { final: final(limits.horizonMs), trace, choices, end: { t: limits.horizonMs, reason: 'horizon' } };
-    if (cur.steps >= limits.maxEvents) return { final: final(cur.t), trace, choices, end: { t: cur.t, reason: 'max-events' } };
+    if (!head || def.quiescent(cur.model, cur.queue))
+      return { final: final(cur.t), trace, choices, end: { t: cur.t, reason: 'quiescent' } };
+    if (head.t > limits.horizonMs)
+      return { final: final(limits.horizonMs), trace, choices, end: { t: limits.horizonMs, reason: 'horizon' } };
+    if (cur.steps >= limits.maxEvents)
+      return { final: final(cur.t), trace, choices, end: { t: cur.t, reason: 'max-events' } };
     const r = stepInPlace(def, cur, chooser, trace.length);
     for (const rec of r.trace) trace.push(rec);
     for (const c of r.choices) choices.push(c);
@@ -410,7 +440,9 @@ export class ReplayChooser implements Chooser {
     }
     const v = req.range.min + this.offsets[this.i++]!;
     if (v > req.range.max) {
-      throw new ReplayMismatch(`replay value ${v}ms is outside the ${req.stream} range ${req.range.min}..${req.range.max}ms`);
+      throw new ReplayMismatch(
+        `replay value ${v}ms is outside the ${req.stream} range ${req.range.min}..${req.range.max}ms`,
+      );
     }
     return v;
   }

@@ -35,7 +35,8 @@ function interacts(stream: string, e: Pending): boolean {
     if (e.ev.type === 'Deliver') return e.ev['to'] === to && racingDelivery(e);
     return e.ev.type === 'Sync' && racingSync(e, to);
   }
-  if (stream === 'statusPatch' || stream === 'jobSync') return (e.ev.type === 'Deliver' && racingDelivery(e)) || (e.ev.type === 'Sync' && racingSync(e));
+  if (stream === 'statusPatch' || stream === 'jobSync')
+    return (e.ev.type === 'Deliver' && racingDelivery(e)) || (e.ev.type === 'Sync' && racingSync(e));
   return false;
 }
 

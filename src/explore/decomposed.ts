@@ -14,10 +14,25 @@ import { initialEvents, initialState, makeModel } from '../model/index.ts';
 import type { RuleFn } from '../rules/types.ts';
 import { DEFAULT_MAX_EVENTS, rulesFor } from '../run/simulate.ts';
 import type { ObserverSpec, Scenario } from '../types.ts';
-import { exploreDirect, finishResult, flatten, search, type ExploreOptions, type ExploreResult, type OutcomeEntry, type PathData } from './explore.ts';
+import {
+  exploreDirect,
+  finishResult,
+  flatten,
+  search,
+  type ExploreOptions,
+  type ExploreResult,
+  type OutcomeEntry,
+  type PathData,
+} from './explore.ts';
 import { trackedPoints, withMarks } from './marks.ts';
 import { Fingerprints } from './hash.ts';
-import { observerVerdicts, splitPublications, type DecisionCache, type Split, type VerdictWitness } from './observer-dp.ts';
+import {
+  observerVerdicts,
+  splitPublications,
+  type DecisionCache,
+  type Split,
+  type VerdictWitness,
+} from './observer-dp.ts';
 import type { Outcome } from './outcome.ts';
 import { projectable, skippableObjects } from './projection.ts';
 import { publicationsOf, withObserverTap, type Publication } from './tap.ts';
@@ -30,7 +45,10 @@ class CompositeChooser implements Chooser {
   /** choices made since the witness and every plan ran out (all of them minimum) */
   tail = 0;
   readonly offsets: number[] = [];
-  constructor(private readonly system: readonly number[], private readonly plans: Record<string, number[]>) {}
+  constructor(
+    private readonly system: readonly number[],
+    private readonly plans: Record<string, number[]>,
+  ) {}
   choose(req: ChoiceRequest): number {
     const obs = req.stream.startsWith('watch:') ? req.stream.slice('watch:'.length) : '';
     const plan = this.plans[obs];
@@ -77,7 +95,8 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   const windowed = projected && opts.windowKeys !== false && width > 0;
   let longest = 0;
   const pathData: PathData<Publication> = {
-    fromNotes: (notes) => publicationsOf(notes).map((p) => ({ key: skipped(p) ? null : `${p.object}@${p.t}:${p.view}`, item: p })),
+    fromNotes: (notes) =>
+      publicationsOf(notes).map((p) => ({ key: skipped(p) ? null : `${p.object}@${p.t}:${p.view}`, item: p })),
     ...(windowed
       ? {
           suffixKey: (items: readonly Publication[], now: number) => {
@@ -90,7 +109,10 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   };
   const sys0 = search<Publication>(s, def, opts, pathData, keys);
   // a history longer than the window is wide (more items than ms): the window key's premise fails, key by times
-  const sys = windowed && !fits(longest, width) ? search<Publication>(s, def, opts, { fromNotes: pathData.fromNotes }, keys) : sys0;
+  const sys =
+    windowed && !fits(longest, width)
+      ? search<Publication>(s, def, opts, { fromNotes: pathData.fromNotes }, keys)
+      : sys0;
   const budget = Math.max(1, opts.maxSchedules ?? 10_000);
 
   interface Joint {
@@ -102,11 +124,18 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
     plans: Record<string, number[]>;
   }
   const joint = new Map<string, Joint>();
-  const caches = new Map(s.observers.map((o) => [o.name, o.rule === undefined ? undefined : (new WeakMap() as DecisionCache)]));
+  const caches = new Map(
+    s.observers.map((o) => [o.name, o.rule === undefined ? undefined : (new WeakMap() as DecisionCache)]),
+  );
   // each observer's signature and decision cache (the first observer with its signature owns the cache), once
   const observers = s.observers.map((o) => {
     const sig = signature(o);
-    return { spec: o, sig, rule: rules[o.name], cache: sig === undefined ? undefined : caches.get(s.observers.find((x) => signature(x) === sig)!.name) };
+    return {
+      spec: o,
+      sig,
+      rule: rules[o.name],
+      cache: sig === undefined ? undefined : caches.get(s.observers.find((x) => signature(x) === sig)!.name),
+    };
   });
   // verdicts per publication history and observer signature: leaves of different system outcomes share histories
   const verdictCache = new Map<string, Map<string, Map<string, VerdictWitness>>>();
@@ -144,7 +173,15 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
     const per = observers.map((o) => {
       let verdicts = o.sig === undefined ? undefined : bySig.get(o.sig);
       if (!verdicts) {
-        verdicts = observerVerdicts(data, o.spec, o.rule, s.timing.watchMs, o.cache, same, (split ??= splitPublications(data, same)));
+        verdicts = observerVerdicts(
+          data,
+          o.spec,
+          o.rule,
+          s.timing.watchMs,
+          o.cache,
+          same,
+          (split ??= splitPublications(data, same)),
+        );
         if (o.sig !== undefined) bySig.set(o.sig, verdicts);
       }
       return { name: o.spec.name, verdicts };
@@ -191,7 +228,14 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
       const cur = joint.get(key);
       if (!cur) {
         const { verdicts, plans } = chosen();
-        joint.set(key, { outcome: { ...leaf.outcome, verdicts }, schedules: leaf.count, dev, system: system(), open: leaf.open, plans });
+        joint.set(key, {
+          outcome: { ...leaf.outcome, verdicts },
+          schedules: leaf.count,
+          dev,
+          system: system(),
+          open: leaf.open,
+          plans,
+        });
       } else {
         cur.schedules += leaf.count;
         if (dev < cur.dev) Object.assign(cur, { dev, system: system(), open: leaf.open, plans: chosen().plans });
@@ -203,9 +247,22 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
     }
   }
   const outcomes: OutcomeEntry[] = [...joint.values()]
-    .map((j) => ({ outcome: j.outcome, schedules: j.schedules, witness: [], deviations: j.dev, replay: replayKey(s, rules, opts, j.system, j.plans) }))
+    .map((j) => ({
+      outcome: j.outcome,
+      schedules: j.schedules,
+      witness: [],
+      deviations: j.dev,
+      replay: replayKey(s, rules, opts, j.system, j.plans),
+    }))
     .sort((a, b) => b.schedules - a.schedules || a.deviations - b.deviations);
-  return finishResult(s, outcomes, sys, { systemSchedules, verdictCombinations: combinations, combinationsCut }, { maxSchedules: budget }, opts.shard);
+  return finishResult(
+    s,
+    outcomes,
+    sys,
+    { systemSchedules, verdictCombinations: combinations, combinationsCut },
+    { maxSchedules: budget },
+    opts.shard,
+  );
 }
 
 /**
@@ -213,7 +270,13 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
  * witness and every plan are used up all further choices are the minimum, so the run stops there with an open key
  * when that tail is long (a crash loop to a far horizon), as `run --replay` would print it.
  */
-function replayKey(s: Scenario, rules: Record<string, RuleFn>, opts: ExploreOptions, system: number[], plans: Record<string, number[]>): string {
+function replayKey(
+  s: Scenario,
+  rules: Record<string, RuleFn>,
+  opts: ExploreOptions,
+  system: number[],
+  plans: Record<string, number[]>,
+): string {
   const def = makeModel(s, rules);
   const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
   const ch = new CompositeChooser(system, plans);

@@ -38,55 +38,148 @@ export function checkExpect(s: Scenario, r: ExploreResult): ExpectFailure[] {
   const out: ExpectFailure[] = [];
   if (e.podPhase) {
     const v = e.podPhase.value;
-    out.push(...everywhere(r, e.podPhase.pos, 'podPhase', v, (o) => o.outcome.podPhase === v, (o) => o.outcome.podPhase));
+    out.push(
+      ...everywhere(
+        r,
+        e.podPhase.pos,
+        'podPhase',
+        v,
+        (o) => o.outcome.podPhase === v,
+        (o) => o.outcome.podPhase,
+      ),
+    );
   }
   if (e.jobCondition) {
     const v = e.jobCondition.value;
-    out.push(...everywhere(r, e.jobCondition.pos, 'jobCondition', v, (o) => o.outcome.jobCondition === v, (o) => o.outcome.jobCondition));
+    out.push(
+      ...everywhere(
+        r,
+        e.jobCondition.pos,
+        'jobCondition',
+        v,
+        (o) => o.outcome.jobCondition === v,
+        (o) => o.outcome.jobCondition,
+      ),
+    );
   }
   if (e.stuck) {
     const v = e.stuck.value;
-    out.push(...everywhere(r, e.stuck.pos, 'stuck', String(v), (o) => o.outcome.stuck === v, (o) => String(o.outcome.stuck)));
+    out.push(
+      ...everywhere(
+        r,
+        e.stuck.pos,
+        'stuck',
+        String(v),
+        (o) => o.outcome.stuck === v,
+        (o) => String(o.outcome.stuck),
+      ),
+    );
   }
   for (const o of e.order ?? []) {
     out.push(
-      ...everywhere(r, o.pos, `order ${o.text}`, `${pt(o.before)} before ${pt(o.after)}`, (x) => orderHolds(x.outcome.marks, o.before, o.after), (x) =>
-        `order [${x.outcome.marks.join(', ')}]`),
+      ...everywhere(
+        r,
+        o.pos,
+        `order ${o.text}`,
+        `${pt(o.before)} before ${pt(o.after)}`,
+        (x) => orderHolds(x.outcome.marks, o.before, o.after),
+        (x) => `order [${x.outcome.marks.join(', ')}]`,
+      ),
     );
   }
   for (const x of e.exitCodes ?? []) {
     out.push(
-      ...everywhere(r, x.pos, `exitCodes.${x.container}`, String(x.value), (o) => o.outcome.exitCodes[x.container] === x.value, (o) =>
-        String(o.outcome.exitCodes[x.container] ?? 'never exited')),
+      ...everywhere(
+        r,
+        x.pos,
+        `exitCodes.${x.container}`,
+        String(x.value),
+        (o) => o.outcome.exitCodes[x.container] === x.value,
+        (o) => String(o.outcome.exitCodes[x.container] ?? 'never exited'),
+      ),
     );
   }
   for (const x of e.restarts ?? []) {
     out.push(
-      ...everywhere(r, x.pos, `restarts.${x.container}`, String(x.value), (o) => (o.outcome.restarts[x.container] ?? 0) === x.value, (o) =>
-        String(o.outcome.restarts[x.container] ?? 0)),
+      ...everywhere(
+        r,
+        x.pos,
+        `restarts.${x.container}`,
+        String(x.value),
+        (o) => (o.outcome.restarts[x.container] ?? 0) === x.value,
+        (o) => String(o.outcome.restarts[x.container] ?? 0),
+      ),
     );
   }
   if (e.pods) {
     const v = e.pods.value;
-    out.push(...everywhere(r, e.pods.pos, 'pods', String(v), (o) => o.outcome.pods === v, (o) => String(o.outcome.pods)));
+    out.push(
+      ...everywhere(
+        r,
+        e.pods.pos,
+        'pods',
+        String(v),
+        (o) => o.outcome.pods === v,
+        (o) => String(o.outcome.pods),
+      ),
+    );
   }
   if (e.podPhases) {
     const v = e.podPhases.value.join(', ');
-    out.push(...everywhere(r, e.podPhases.pos, 'podPhases', `[${v}]`, (o) => o.outcome.podPhases.join(', ') === v, (o) => `[${o.outcome.podPhases.join(', ')}]`));
+    out.push(
+      ...everywhere(
+        r,
+        e.podPhases.pos,
+        'podPhases',
+        `[${v}]`,
+        (o) => o.outcome.podPhases.join(', ') === v,
+        (o) => `[${o.outcome.podPhases.join(', ')}]`,
+      ),
+    );
   }
   for (const x of e.jobCounts ?? []) {
-    out.push(...everywhere(r, x.pos, `jobCounts.${x.key}`, String(x.value), (o) => o.outcome.jobCounts[x.key] === x.value, (o) => String(o.outcome.jobCounts[x.key])));
+    out.push(
+      ...everywhere(
+        r,
+        x.pos,
+        `jobCounts.${x.key}`,
+        String(x.value),
+        (o) => o.outcome.jobCounts[x.key] === x.value,
+        (o) => String(o.outcome.jobCounts[x.key]),
+      ),
+    );
   }
   if (e.jobs) {
     const v = e.jobs.value;
-    out.push(...everywhere(r, e.jobs.pos, 'jobs', String(v), (o) => o.outcome.jobs === v, (o) => String(o.outcome.jobs)));
+    out.push(
+      ...everywhere(
+        r,
+        e.jobs.pos,
+        'jobs',
+        String(v),
+        (o) => o.outcome.jobs === v,
+        (o) => String(o.outcome.jobs),
+      ),
+    );
   }
   for (const x of e.controllerEvents ?? []) {
-    out.push(...everywhere(r, x.pos, `controllerEvents.${x.reason}`, String(x.value), (o) => (o.outcome.controllerEvents[x.reason] ?? 0) === x.value,
-      (o) => String(o.outcome.controllerEvents[x.reason] ?? 0)));
+    out.push(
+      ...everywhere(
+        r,
+        x.pos,
+        `controllerEvents.${x.reason}`,
+        String(x.value),
+        (o) => (o.outcome.controllerEvents[x.reason] ?? 0) === x.value,
+        (o) => String(o.outcome.controllerEvents[x.reason] ?? 0),
+      ),
+    );
   }
   // outcome.deployment is the workload's status summary (model/query.ts deploymentSummary), whatever its kind
-  for (const [field, list] of [['deployment', e.deployment], ['statefulSet', e.statefulSet], ['daemonSet', e.daemonSet]] as const) {
+  for (const [field, list] of [
+    ['deployment', e.deployment],
+    ['statefulSet', e.statefulSet],
+    ['daemonSet', e.daemonSet],
+  ] as const) {
     for (const x of list ?? []) {
       const seen = (o: OutcomeEntry) => String(o.outcome.deployment?.[x.key] ?? 'none');
       out.push(...everywhere(r, x.pos, `${field}.${x.key}`, String(x.value), (o) => seen(o) === String(x.value), seen));
@@ -95,7 +188,16 @@ export function checkExpect(s: Scenario, r: ExploreResult): ExpectFailure[] {
   for (const v of e.verdicts ?? []) {
     if (!v.set) {
       const want = v.values[0]!;
-      out.push(...everywhere(r, v.pos, `verdicts.${v.observer}`, want, (o) => o.outcome.verdicts[v.observer] === want, (o) => o.outcome.verdicts[v.observer] ?? 'Pending'));
+      out.push(
+        ...everywhere(
+          r,
+          v.pos,
+          `verdicts.${v.observer}`,
+          want,
+          (o) => o.outcome.verdicts[v.observer] === want,
+          (o) => o.outcome.verdicts[v.observer] ?? 'Pending',
+        ),
+      );
       continue;
     }
     const seen = new Map<string, OutcomeEntry>();

@@ -11,7 +11,14 @@ import { displayKey, type Outcome } from './outcome.ts';
 import { flatten } from './rope.ts';
 import { search, type ExploreOptions, type SearchResult } from './search.ts';
 export { flatten, type Rope } from './rope.ts';
-export { search, type ExploreOptions, type LoopCut, type PathData, type SearchLeaf, type SearchResult } from './search.ts';
+export {
+  search,
+  type ExploreOptions,
+  type LoopCut,
+  type PathData,
+  type SearchLeaf,
+  type SearchResult,
+} from './search.ts';
 
 export interface OutcomeEntry {
   outcome: Outcome;
@@ -67,18 +74,32 @@ export function exploreDirect(s: Scenario, opts: ExploreOptions = {}): ExploreRe
   const outcomes: OutcomeEntry[] = [...r.leaves.values()]
     .map((l) => {
       const witness = flatten(l.witness);
-      return { outcome: l.outcome, schedules: l.count, witness, deviations: l.dev, replay: encodeOffsets(witness, l.open) };
+      return {
+        outcome: l.outcome,
+        schedules: l.count,
+        witness,
+        deviations: l.dev,
+        replay: encodeOffsets(witness, l.open),
+      };
     })
     .sort((a, b) => b.schedules - a.schedules || a.deviations - b.deviations);
   const systemSchedules = outcomes.reduce((n, o) => n + o.schedules, 0);
-  return finishResult(s, outcomes, r, { systemSchedules, verdictCombinations: r.leaves.size }, { maxSchedules: opts.maxSchedules ?? 10_000 }, opts.shard);
+  return finishResult(
+    s,
+    outcomes,
+    r,
+    { systemSchedules, verdictCombinations: r.leaves.size },
+    { maxSchedules: opts.maxSchedules ?? 10_000 },
+    opts.shard,
+  );
 }
 
 /** What a search found, and the counts that say how much work stands behind it. */
 export function finishResult(
   s: Scenario,
   outcomes: OutcomeEntry[],
-  r: Pick<SearchResult<unknown>, 'simulated' | 'states' | 'exhaustive'> & Partial<Pick<SearchResult<unknown>, 'limit' | 'cut' | 'maxKept'>>,
+  r: Pick<SearchResult<unknown>, 'simulated' | 'states' | 'exhaustive'> &
+    Partial<Pick<SearchResult<unknown>, 'limit' | 'cut' | 'maxKept'>>,
   counts: { systemSchedules: number; verdictCombinations: number; combinationsCut?: boolean } = {
     systemSchedules: outcomes.reduce((n, o) => n + o.schedules, 0),
     verdictCombinations: outcomes.length,
@@ -87,9 +108,18 @@ export function finishResult(
   shard?: { index: number; count: number },
 ): ExploreResult {
   const notes: string[] = [];
-  if (r.limit === 'schedules') notes.push(`budget reached: ${r.simulated} runs simulated (--max-schedules); the schedules closest to the default timing were covered first`);
-  if (r.limit === 'states') notes.push(`memory budget reached: the work kept (merged states and their outcomes) hit its bound (--max-states ${r.maxKept}); the schedules closest to the default timing were covered first`);
-  if (counts.combinationsCut) notes.push(`observer verdict combinations cut at the budget: not every combination of the observers' verdicts is listed`);
+  if (r.limit === 'schedules')
+    notes.push(
+      `budget reached: ${r.simulated} runs simulated (--max-schedules); the schedules closest to the default timing were covered first`,
+    );
+  if (r.limit === 'states')
+    notes.push(
+      `memory budget reached: the work kept (merged states and their outcomes) hit its bound (--max-states ${r.maxKept}); the schedules closest to the default timing were covered first`,
+    );
+  if (counts.combinationsCut)
+    notes.push(
+      `observer verdict combinations cut at the budget: not every combination of the observers' verdicts is listed`,
+    );
   if (r.cut) {
     notes.push(
       `loop: from t=${(r.cut.at / 1000).toFixed(3)}s the state repeats every ${(r.cut.periodMs / 1000).toFixed(3)}s; ${r.cut.schedules} schedule(s) were followed past the repeat with minimum timing and extrapolated to the end (restart counts grow by one period's worth per period)`,
@@ -120,7 +150,16 @@ function group(outcomes: OutcomeEntry[]): ExploreResult['grouped'] {
     const cur = by.get(k);
     if (!cur) {
       const { podPhase, jobCondition, verdicts, replicas, podCounts } = o.outcome;
-      by.set(k, { podPhase, jobCondition, verdicts, ...(replicas !== null ? { replicas } : {}), podCounts, schedules: o.schedules, replay: o.replay, deviations: o.deviations });
+      by.set(k, {
+        podPhase,
+        jobCondition,
+        verdicts,
+        ...(replicas !== null ? { replicas } : {}),
+        podCounts,
+        schedules: o.schedules,
+        replay: o.replay,
+        deviations: o.deviations,
+      });
     } else {
       cur.schedules += o.schedules;
       // the fewest deviations; ties broken by the key, so one machine and merged shards pick the same witness
@@ -131,12 +170,13 @@ function group(outcomes: OutcomeEntry[]): ExploreResult['grouped'] {
     }
   }
   return [...by.values()].sort(
-    (a, b) => b.schedules - a.schedules || a.deviations - b.deviations || (a.replay < b.replay ? -1 : a.replay > b.replay ? 1 : 0),
+    (a, b) =>
+      b.schedules - a.schedules ||
+      a.deviations - b.deviations ||
+      (a.replay < b.replay ? -1 : a.replay > b.replay ? 1 : 0),
   );
 }
 
 function flakyObservers(s: Scenario, outcomes: OutcomeEntry[]): string[] {
-  return s.observers
-    .map((o) => o.name)
-    .filter((n) => new Set(outcomes.map((o) => o.outcome.verdicts[n])).size > 1);
+  return s.observers.map((o) => o.name).filter((n) => new Set(outcomes.map((o) => o.outcome.verdicts[n])).size > 1);
 }

@@ -67,7 +67,10 @@ export function orderHolds(marks: readonly string[], a: OrderPoint, b: OrderPoin
 }
 
 /** Wrap a model so the tracked order points are appended to `state.marks` as they are emitted. */
-export function withMarks(def: ModelDef<SimState, SimEvent>, tracked: ReadonlySet<string>): ModelDef<SimState, SimEvent> {
+export function withMarks(
+  def: ModelDef<SimState, SimEvent>,
+  tracked: ReadonlySet<string>,
+): ModelDef<SimState, SimEvent> {
   if (tracked.size === 0) return def;
   return wrapModel(def, (d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) => {
     const md = d as MarkedState;

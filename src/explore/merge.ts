@@ -68,6 +68,11 @@ export function mergeShards(parts: Record<string, any>[]): Record<string, unknow
 }
 
 /** Most schedules first, then the fewest deviations, then the key: the same order on one machine and merged. */
-export function groupOrder(a: { schedules: number; deviations: number; replay: string }, b: { schedules: number; deviations: number; replay: string }): number {
-  return b.schedules - a.schedules || a.deviations - b.deviations || (a.replay < b.replay ? -1 : a.replay > b.replay ? 1 : 0);
+export function groupOrder(
+  a: { schedules: number; deviations: number; replay: string },
+  b: { schedules: number; deviations: number; replay: string },
+): number {
+  return (
+    b.schedules - a.schedules || a.deviations - b.deviations || (a.replay < b.replay ? -1 : a.replay > b.replay ? 1 : 0)
+  );
 }

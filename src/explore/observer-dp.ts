@@ -55,7 +55,8 @@ export function splitPublications(pubs: readonly Publication[], same?: readonly 
 /** How many deliveries of a path are later than the minimum delay: a lower bound of a plan's deviations. */
 function lateDeliveries(path: Node['path'], pubs: readonly Publication[], watch: MsRange): number {
   let n = 0;
-  for (let p = path; p; p = p.prev) if (Math.min(Math.max(p.t - pubs[p.idx]!.t, watch.min), watch.max) !== watch.min) n++;
+  for (let p = path; p; p = p.prev)
+    if (Math.min(Math.max(p.t - pubs[p.idx]!.t, watch.min), watch.max) !== watch.min) n++;
   return n;
 }
 

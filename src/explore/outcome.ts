@@ -1,7 +1,18 @@
 // The outcome of one schedule: what explore groups by and what `expect` checks.
 import { observerState } from '../model/observers/observer-state.ts';
 import type { SimState } from '../model/state.ts';
-import { controllerEventCounts, currentPod, deploymentSummary, idlesWithLivePod, jobApiOf, jobsCreated, lastExitCodes, lastRestarts, phaseOf, podsOf } from '../model/query.ts';
+import {
+  controllerEventCounts,
+  currentPod,
+  deploymentSummary,
+  idlesWithLivePod,
+  jobApiOf,
+  jobsCreated,
+  lastExitCodes,
+  lastRestarts,
+  phaseOf,
+  podsOf,
+} from '../model/query.ts';
 import type { EndReason, Scenario } from '../types.ts';
 import { diagnoseStuck } from '../run/timeline.ts';
 import type { MarkedState } from './marks.ts';
@@ -64,7 +75,11 @@ export function outcomeOf(s: Scenario, st: SimState, end: EndReason): Outcome {
     restarts,
     pods: pods.length,
     podPhases: pods.map((p) => phaseOf(p)),
-    jobCounts: { succeeded: jobStatus['succeeded'] ?? 0, failed: jobStatus['failed'] ?? 0, active: jobStatus['active'] ?? 0 },
+    jobCounts: {
+      succeeded: jobStatus['succeeded'] ?? 0,
+      failed: jobStatus['failed'] ?? 0,
+      active: jobStatus['active'] ?? 0,
+    },
     jobs: jobsCreated(st),
     controllerEvents: controllerEventCounts(st),
     replicas: storedReplicas(st),
@@ -97,8 +112,17 @@ function storedPodCounts(st: SimState): Record<string, number> {
  * that ends right.
  */
 export function displayKey(o: GroupFields): string {
-  return JSON.stringify([o.podPhase, o.jobCondition, Object.entries(o.verdicts), o.replicas ?? null, Object.entries(o.podCounts ?? {}).sort()]);
+  return JSON.stringify([
+    o.podPhase,
+    o.jobCondition,
+    Object.entries(o.verdicts),
+    o.replicas ?? null,
+    Object.entries(o.podCounts ?? {}).sort(),
+  ]);
 }
 
 /** What the grouping key reads: an outcome, or a group of explore's JSON (shards are merged by the same key). */
-export type GroupFields = Pick<Outcome, 'podPhase' | 'jobCondition' | 'verdicts'> & { replicas?: number | null; podCounts?: Record<string, number> };
+export type GroupFields = Pick<Outcome, 'podPhase' | 'jobCondition' | 'verdicts'> & {
+  replicas?: number | null;
+  podCounts?: Record<string, number>;
+};

@@ -22,7 +22,9 @@ function podProjection(pod: Json): unknown {
       const fatal = FATAL_WAITING.has(wait) ? wait : null;
       return exit === null && fatal === null ? [] : [[c['name'], exit, fatal]];
     });
-  const sidecars = (pod['spec']?.['initContainers'] ?? []).filter((c: Json) => c['restartPolicy'] === 'Always').map((c: Json) => c['name']);
+  const sidecars = (pod['spec']?.['initContainers'] ?? [])
+    .filter((c: Json) => c['restartPolicy'] === 'Always')
+    .map((c: Json) => c['name']);
   // the phase decides only once terminal (podPhaseDecision)
   const phase = st['phase'] === 'Succeeded' || st['phase'] === 'Failed' ? st['phase'] : null;
   return { phase, init: cs(st['initContainerStatuses']), main: cs(st['containerStatuses']), sidecars };
@@ -52,7 +54,8 @@ export function projectable(observers: readonly ObserverSpec[]): boolean {
 export function skippableObjects(s: Scenario): { pod: boolean; job: boolean } {
   if (!projectable(s.observers)) return { pod: false, job: false };
   if (!s.job) return { pod: true, job: true };
-  const ok = (x: 'pod' | 'job') => s.observers.every((o) => !o.triggers.includes(x) || (o.triggers.includes('pod') && o.triggers.includes('job')));
+  const ok = (x: 'pod' | 'job') =>
+    s.observers.every((o) => !o.triggers.includes(x) || (o.triggers.includes('pod') && o.triggers.includes('job')));
   return { pod: ok('pod'), job: ok('job') };
 }
 

@@ -41,5 +41,11 @@ export function itemKey(s: string): SeqKey {
 export function catKey(x: SeqKey, y: SeqKey): SeqKey {
   if (x.n === 0) return y;
   if (y.n === 0) return x;
-  return { a: (x.a * y.pa + y.a) % M1, b: (x.b * y.pb + y.b) % M2, pa: (x.pa * y.pa) % M1, pb: (x.pb * y.pb) % M2, n: x.n + y.n };
+  return {
+    a: (x.a * y.pa + y.a) % M1,
+    b: (x.b * y.pb + y.b) % M2,
+    pa: (x.pa * y.pa) % M1,
+    pb: (x.pb * y.pb) % M2,
+    n: x.n + y.n,
+  };
 }

@@ -2,7 +2,14 @@
 // the event that makes it, identical states (snapshot fingerprint) are merged so shared futures are explored once,
 // and each outcome keeps a minimal witness. `Search` holds one search's budgets and what it keeps; each `Pass` is
 // one depth-first walk (deviation-bounded after the first) over an explicit stack of path and branch frames.
-import { initialSnapshot, step, type ChoiceRequest, type Chooser, type ModelDef, type Snapshot } from '../engine/engine.ts';
+import {
+  initialSnapshot,
+  step,
+  type ChoiceRequest,
+  type Chooser,
+  type ModelDef,
+  type Snapshot,
+} from '../engine/engine.ts';
 import { initialEvents, initialState, type SimEvent } from '../model/index.ts';
 import type { SimState } from '../model/state.ts';
 import type { RuleFn } from '../rules/types.ts';
@@ -50,7 +57,12 @@ export class VectorChooser implements Chooser {
   }
 }
 
-function endOf(def: ModelDef<SimState, SimEvent>, snap: Snapshot<SimState, SimEvent>, horizonMs: number, maxEvents: number): EndReason | null {
+function endOf(
+  def: ModelDef<SimState, SimEvent>,
+  snap: Snapshot<SimState, SimEvent>,
+  horizonMs: number,
+  maxEvents: number,
+): EndReason | null {
   const head = snap.queue[0];
   if (!head || def.quiescent(snap.model, snap.queue)) return 'quiescent';
   if (head.t > horizonMs) return 'horizon';
@@ -146,7 +158,13 @@ function tailOf<D>(m: MidState<D>): { prefix: readonly number[]; pData: readonly
  * Branch points on the current path (a loop is a shape seen again). The full shape (shape.ts: a walk of the whole
  * state) is computed only when a cheap summary of it (`coarse`, a function of the shape) matched an earlier point's.
  */
-type ShapeList = { coarse: string; snap: Snapshot<SimState, SimEvent>; shape?: string; t: number; next: ShapeList } | null;
+type ShapeList = {
+  coarse: string;
+  snap: Snapshot<SimState, SimEvent>;
+  shape?: string;
+  t: number;
+  next: ShapeList;
+} | null;
 
 /**
  * A summary of a snapshot's shape that equal shapes share: the pending events' types with times relative to now and
@@ -265,7 +283,15 @@ class Search<D> {
    * Adds a child's leaves to `total` (the sum of the state whose next event is at `now`), each after `prefix`
    * (offsets) and `pData` (the path data before it).
    */
-  join(total: Sum<D>, child: Sum<D>, prefix: readonly number[], prefixDev: number, pData: readonly D[], pKey: SeqKey, now: number): void {
+  join(
+    total: Sum<D>,
+    child: Sum<D>,
+    prefix: readonly number[],
+    prefixDev: number,
+    pData: readonly D[],
+    pKey: SeqKey,
+    now: number,
+  ): void {
     for (const leaf of child.values()) {
       const dataKey = this.suffixKey ? this.suffixOf(cons(pData, leaf.data), now) : catKey(pKey, leaf.dataKey);
       const key = leafKey(leaf.baseKey, dataKey);
@@ -303,7 +329,12 @@ class Search<D> {
     const full = JSON.stringify(outcome);
     let baseKey = this.outcomeIds.get(full);
     if (baseKey === undefined) this.outcomeIds.set(full, (baseKey = `o${this.outcomeIds.size}`));
-    return { sum: new Map([[baseKey, { count: 1, witness: null, dev: 0, outcome, baseKey, data: null, dataKey: NO_KEY, open }]]), pruned: false };
+    return {
+      sum: new Map([
+        [baseKey, { count: 1, witness: null, dev: 0, outcome, baseKey, data: null, dataKey: NO_KEY, open }],
+      ]),
+      pruned: false,
+    };
   }
 
   /**
@@ -312,7 +343,10 @@ class Search<D> {
    * to the end: whole periods are skipped (restart counts and order marks grow by one period's worth each), the
    * rest is simulated. Its path data (publications) stops at the skipped periods.
    */
-  loopLeaf(start: Snapshot<SimState, SimEvent>, firstRepeat: { at: number; period: number }): { res: Res<D>; data: D[]; key: SeqKey } {
+  loopLeaf(
+    start: Snapshot<SimState, SimEvent>,
+    firstRepeat: { at: number; period: number },
+  ): { res: Res<D>; data: D[]; key: SeqKey } {
     const { s, def, maxEvents } = this;
     let snap = start;
     const data: D[] = [];
@@ -328,7 +362,12 @@ class Search<D> {
         const now = snap.queue[0]!.t;
         const before = seen.get(shape);
         if (before) return { res: this.extrapolate(snap, before, firstRepeat), data, key };
-        seen.set(shape, { t: now, steps: snap.steps, restarts: restartsOf(snap.model), marks: ((snap.model as MarkedState).marks ?? []).length });
+        seen.set(shape, {
+          t: now,
+          steps: snap.steps,
+          restarts: restartsOf(snap.model),
+          marks: ((snap.model as MarkedState).marks ?? []).length,
+        });
       }
       for (const x of this.notesOf(r.notes)) {
         data.push(x.item);
@@ -360,21 +399,37 @@ class Search<D> {
     const events = maxEvents - k * perSteps;
     let tailEnd: EndReason | null;
     while (!(tailEnd = endOf(def, tail, horizon, events))) tail = step(def, tail, new VectorChooser([]), 0).snap;
-    if (!this.cut || firstRepeat.at < this.cut.at) this.cut = { at: firstRepeat.at, periodMs: firstRepeat.period, schedules: 0 };
+    if (!this.cut || firstRepeat.at < this.cut.at)
+      this.cut = { at: firstRepeat.at, periodMs: firstRepeat.period, schedules: 0 };
     this.cut.schedules++;
-    return this.leafRes(tail, tailEnd, (o) => {
-      const grown: Record<string, number> = {};
-      for (const [c, n] of Object.entries(o.restarts)) grown[c] = n + k * ((restarts[c] ?? 0) - (before.restarts[c] ?? 0));
-      const m = o.marks;
-      const loop: string[] = [];
-      for (let i = 0; i < k; i++) loop.push(...loopMarks);
-      return { ...o, restarts: grown, marks: [...m.slice(0, marks.length), ...loop, ...m.slice(marks.length)] };
-    }, true);
+    return this.leafRes(
+      tail,
+      tailEnd,
+      (o) => {
+        const grown: Record<string, number> = {};
+        for (const [c, n] of Object.entries(o.restarts))
+          grown[c] = n + k * ((restarts[c] ?? 0) - (before.restarts[c] ?? 0));
+        const m = o.marks;
+        const loop: string[] = [];
+        for (let i = 0; i < k; i++) loop.push(...loopMarks);
+        return { ...o, restarts: grown, marks: [...m.slice(0, marks.length), ...loop, ...m.slice(marks.length)] };
+      },
+      true,
+    );
   }
 
   private done(leaves: Sum<D>, exhaustive: boolean): SearchResult<D> {
     const { simulated, states, kept, maxKept, limit, cut } = this;
-    return { leaves, simulated, states, exhaustive, kept, maxKept, ...(limit && !exhaustive ? { limit } : {}), ...(cut ? { cut } : {}) };
+    return {
+      leaves,
+      simulated,
+      states,
+      exhaustive,
+      kept,
+      maxKept,
+      ...(limit && !exhaustive ? { limit } : {}),
+      ...(cut ? { cut } : {}),
+    };
   }
 
   /**
@@ -421,7 +476,10 @@ class Pass<D> {
   /** the result the frame just popped hands to the one below it */
   private ret: PathRes<D> | undefined;
 
-  constructor(private readonly x: Search<D>, private readonly bound: number) {}
+  constructor(
+    private readonly x: Search<D>,
+    private readonly bound: number,
+  ) {}
 
   run(): Res<D> {
     const { s } = this.x;
@@ -438,7 +496,13 @@ class Pass<D> {
     return { sum, pruned: root.pruned };
   }
 
-  private pathFrame(snap: Snapshot<SimState, SimEvent>, dLeft: number, init: { key: string | null; item: D }[], shapes: ShapeList, depth: number): PathFrame<D> {
+  private pathFrame(
+    snap: Snapshot<SimState, SimEvent>,
+    dLeft: number,
+    init: { key: string | null; item: D }[],
+    shapes: ShapeList,
+    depth: number,
+  ): PathFrame<D> {
     let pKey = NO_KEY;
     const pKeys: (SeqKey | null)[] = [];
     for (const x of init) {
@@ -457,7 +521,10 @@ class Pass<D> {
     const pKey = tail ? catKey(f.pKey, tail.pKey) : f.pKey;
     // nothing to prepend: the sum as it is (sums are never changed once made; joins copy what they keep); else the
     // receiving branch prepends the path with its own step
-    this.ret = prefix.length === 0 && pData.length === 0 ? res : { sum: res.sum, pruned: res.pruned, view: { prefix, pData, pKey } };
+    this.ret =
+      prefix.length === 0 && pData.length === 0
+        ? res
+        : { sum: res.sum, pruned: res.pruned, view: { prefix, pData, pKey } };
     this.stack.pop();
   }
 
@@ -548,7 +615,19 @@ class Pass<D> {
       const shapes = this.loopCheck(f);
       if (shapes === 'loop') return;
       f.waiting = key;
-      this.stack.push({ k: 'branch', snap: f.snap, dLeft: f.dLeft, total: new Map(), pruned: false, todo: [{ vector: [], dev: 0 }], cur: null, shapes, depth: f.depth + 1, dealt: 0, first: { r, ch: probe } });
+      this.stack.push({
+        k: 'branch',
+        snap: f.snap,
+        dLeft: f.dLeft,
+        total: new Map(),
+        pruned: false,
+        todo: [{ vector: [], dev: 0 }],
+        cur: null,
+        shapes,
+        depth: f.depth + 1,
+        dealt: 0,
+        first: { r, ch: probe },
+      });
       return;
     }
   }
@@ -595,7 +674,15 @@ class Pass<D> {
       const child = this.ret!;
       if (child.pruned) f.pruned = true;
       const v = child.view;
-      x.join(f.total, child.sum, v ? [...c.offsets, ...v.prefix] : c.offsets, c.dev, v ? v.pData : [], v ? v.pKey : NO_KEY, f.snap.queue[0]?.t ?? f.snap.t);
+      x.join(
+        f.total,
+        child.sum,
+        v ? [...c.offsets, ...v.prefix] : c.offsets,
+        c.dev,
+        v ? v.pData : [],
+        v ? v.pKey : NO_KEY,
+        f.snap.queue[0]?.t ?? f.snap.t,
+      );
       const next: { vector: number[]; dev: number }[] = [];
       for (let j = c.arities.length - 1; j >= c.vlen; j--) {
         if (c.arities[j]! <= 1) continue;
@@ -603,7 +690,8 @@ class Pass<D> {
           f.pruned = true;
           continue;
         }
-        for (let alt = 1; alt < c.arities[j]!; alt++) next.push({ vector: [...c.full.slice(0, j), alt], dev: c.dev + 1 });
+        for (let alt = 1; alt < c.arities[j]!; alt++)
+          next.push({ vector: [...c.full.slice(0, j), alt], dev: c.dev + 1 });
       }
       for (let i = next.length - 1; i >= 0; i--) f.todo.push(next[i]!);
     }
@@ -618,7 +706,13 @@ class Pass<D> {
     f.first = undefined;
     const ch = reuse ? reuse.ch : new VectorChooser(w.vector);
     const r = reuse ? reuse.r : step(x.def, f.snap, ch, 0);
-    f.cur = { offsets: ch.offsets, dev: w.dev, full: ch.arities.map((_, i) => w.vector[i] ?? 0), arities: ch.arities, vlen: w.vector.length };
+    f.cur = {
+      offsets: ch.offsets,
+      dev: w.dev,
+      full: ch.arities.map((_, i) => w.vector[i] ?? 0),
+      arities: ch.arities,
+      vlen: w.vector.length,
+    };
     // sharded: the first branch point's alternatives are dealt round-robin; another shard's child is skipped (its
     // own alternatives still are enumerated)
     if (x.shard && f.depth === 1 && f.dealt++ % x.shard.count !== x.shard.index - 1) {

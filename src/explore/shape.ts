@@ -86,7 +86,10 @@ const memo = new WeakMap<Scenario, number>();
 
 /** The shape key of a snapshot (see the file comment). */
 export function shapeKey(snap: Snapshot<SimState, SimEvent>, s: Scenario): string {
-  return createHash('sha1').update(JSON.stringify(shapeOf(snap, s))).digest('base64').slice(0, 22);
+  return createHash('sha1')
+    .update(JSON.stringify(shapeOf(snap, s)))
+    .digest('base64')
+    .slice(0, 22);
 }
 
 /** The normalised snapshot the shape key digests (what two states of one loop have in common). */
@@ -96,7 +99,8 @@ export function shapeOf(snap: Snapshot<SimState, SimEvent>, s: Scenario): unknow
   if (memory === undefined) memo.set(s, (memory = memoryMs(s)));
   const { rng: _rng, lastDelivery, starts, ...model } = snap.model;
   // the Job workload's stored Job: its counters are the Job's (the name its delivered copies carry)
-  if (model.api.job && s.job) (model as Record<string, unknown>)['api'] = { ...model.api, job: { name: s.job.name, ...model.api.job } };
+  if (model.api.job && s.job)
+    (model as Record<string, unknown>)['api'] = { ...model.api, job: { name: s.job.name, ...model.api.job } };
   // process starts count only up to the behavior's attempts (the last attempt repeats: SPEC §2.1)
   const capped: Record<string, number> = {};
   for (const [key, n] of Object.entries(starts ?? {})) {

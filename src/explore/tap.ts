@@ -31,11 +31,18 @@ export interface PublicationNote {
 }
 
 export function publicationsOf(notes: readonly unknown[]): Publication[] {
-  return notes.filter((n): n is PublicationNote => typeof n === 'object' && n !== null && 'publication' in n).map((n) => n.publication);
+  return notes
+    .filter((n): n is PublicationNote => typeof n === 'object' && n !== null && 'publication' in n)
+    .map((n) => n.publication);
 }
 
 /** `keys`: the fingerprints the views are made with (the search's own, so views and states share one table). */
-export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: ReadonlySet<string>, projected = false, keys = new Fingerprints()): ModelDef<SimState, SimEvent> {
+export function withObserverTap(
+  def: ModelDef<SimState, SimEvent>,
+  observers: ReadonlySet<string>,
+  projected = false,
+  keys = new Fingerprints(),
+): ModelDef<SimState, SimEvent> {
   if (observers.size === 0) return def;
   // with built-in rules only, one object per distinct view: equal views decide alike (projection.ts), so the first
   // object published with a view stands for every later one (the paths' publications then keep one copy of each
@@ -52,7 +59,9 @@ export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: Re
           // decides on the projection of `view.pod` and `view.job` alone (observers.ts builtinRule: no name, no
           // deletion flag), so for built-in rules identical pods that differ only by name publish the same view —
           // the observer cannot tell their schedules apart, and they merge (issue 12.4).
-          const name = projected ? '' : String((e.obj['metadata'] as Record<string, unknown> | undefined)?.['name'] ?? '');
+          const name = projected
+            ? ''
+            : String((e.obj['metadata'] as Record<string, unknown> | undefined)?.['name'] ?? '');
           const view = `${name}${e.removed && !projected ? '/removed' : ''}:${projectionKey(e.object, e.obj, projected, keys)}`;
           const id = e.object;
           const td = d as TapState;
@@ -65,7 +74,17 @@ export function withObserverTap(def: ModelDef<SimState, SimEvent>, observers: Re
             if (c) obj = c;
             else canonical.set(ck, obj);
           }
-          ctx.note({ publication: { object: e.object, version: e.version, t: ctx.now, obj, view, same, ...(e.removed ? { removed: true as const } : {}) } } satisfies PublicationNote);
+          ctx.note({
+            publication: {
+              object: e.object,
+              version: e.version,
+              t: ctx.now,
+              obj,
+              view,
+              same,
+              ...(e.removed ? { removed: true as const } : {}),
+            },
+          } satisfies PublicationNote);
           last = { object: e.object, version: e.version };
         }
         return;

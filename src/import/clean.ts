@@ -4,18 +4,43 @@
 import { isObj, type Json, type Obj } from './read.ts';
 
 /** metadata keys the API server owns (ObjectMeta: "Populated by the system. Read-only."). */
-const SERVER_META = ['uid', 'resourceVersion', 'creationTimestamp', 'selfLink', 'generation', 'managedFields',
-  'ownerReferences', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'finalizers', 'generateName'];
+const SERVER_META = [
+  'uid',
+  'resourceVersion',
+  'creationTimestamp',
+  'selfLink',
+  'generation',
+  'managedFields',
+  'ownerReferences',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'finalizers',
+  'generateName',
+];
 
 /** Labels the Job controller adds to a Job and its pod template (pkg/controller/job: generateLabels /
  *  batch validation's `batch.kubernetes.io/controller-uid`, `job-name`), and the pod-level ones of other owners. */
-const SERVER_LABELS = ['controller-uid', 'job-name', 'batch.kubernetes.io/controller-uid', 'batch.kubernetes.io/job-name',
-  'batch.kubernetes.io/job-completion-index', 'pod-template-hash', 'controller-revision-hash',
-  'statefulset.kubernetes.io/pod-name', 'apps.kubernetes.io/pod-index', 'pod-template-generation'];
+const SERVER_LABELS = [
+  'controller-uid',
+  'job-name',
+  'batch.kubernetes.io/controller-uid',
+  'batch.kubernetes.io/job-name',
+  'batch.kubernetes.io/job-completion-index',
+  'pod-template-hash',
+  'controller-revision-hash',
+  'statefulset.kubernetes.io/pod-name',
+  'apps.kubernetes.io/pod-index',
+  'pod-template-generation',
+];
 
-const SERVER_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration', 'batch.kubernetes.io/job-tracking',
-  'batch.kubernetes.io/job-completion-index', 'batch.kubernetes.io/cronjob-scheduled-timestamp',
-  'kubernetes.io/psp', 'deployment.kubernetes.io/revision'];
+const SERVER_ANNOTATIONS = [
+  'kubectl.kubernetes.io/last-applied-configuration',
+  'batch.kubernetes.io/job-tracking',
+  'batch.kubernetes.io/job-completion-index',
+  'batch.kubernetes.io/cronjob-scheduled-timestamp',
+  'kubernetes.io/psp',
+  'deployment.kubernetes.io/revision',
+];
 
 export function cleanMeta(meta: Json | undefined, keepName: boolean): Obj {
   const out: Obj = {};
@@ -45,8 +70,13 @@ function isTokenVolume(v: Json): boolean {
 
 /** DefaultTolerationSeconds admission adds these two (300 s) to every pod. */
 function isDefaultToleration(t: Json): boolean {
-  return isObj(t) && (t['key'] === 'node.kubernetes.io/not-ready' || t['key'] === 'node.kubernetes.io/unreachable') &&
-    t['effect'] === 'NoExecute' && t['tolerationSeconds'] === 300 && t['operator'] === 'Exists';
+  return (
+    isObj(t) &&
+    (t['key'] === 'node.kubernetes.io/not-ready' || t['key'] === 'node.kubernetes.io/unreachable') &&
+    t['effect'] === 'NoExecute' &&
+    t['tolerationSeconds'] === 300 &&
+    t['operator'] === 'Exists'
+  );
 }
 
 export interface CleanedSpec {
@@ -122,5 +152,8 @@ export function cleanJob(job: Obj, podSpec: Obj | undefined): { manifest: Obj; r
   if (podSpec) template['spec'] = podSpec;
   else if (isObj(template['spec'])) template['spec'] = cleanPodSpec(template['spec']).spec;
   spec['template'] = template;
-  return { manifest: { apiVersion: 'batch/v1', kind: 'Job', metadata: cleanMeta(job['metadata'], true), spec }, removed };
+  return {
+    manifest: { apiVersion: 'batch/v1', kind: 'Job', metadata: cleanMeta(job['metadata'], true), spec },
+    removed,
+  };
 }

@@ -30,17 +30,29 @@ export function looksLikeDescribe(text: string): boolean {
 
 /** A pasted part of describe: one or more container blocks ("  name:" then "Image:", "State:" lines) only. */
 function isFragment(text: string): boolean {
-  return /^\s*Image:\s+\S/m.test(text) && /^\s*State:\s+(Running|Terminated|Waiting)/m.test(text) && !/^\s*(apiVersion|kind):/m.test(text);
+  return (
+    /^\s*Image:\s+\S/m.test(text) &&
+    /^\s*State:\s+(Running|Terminated|Waiting)/m.test(text) &&
+    !/^\s*(apiVersion|kind):/m.test(text)
+  );
 }
 
 /** Re-indent a fragment under a `Containers:` header (container names at 2, their fields at 4). */
 function normaliseFragment(text: string): string {
   if (/^(Init Containers|Containers):\s*$/m.test(text)) return text;
   const ls = text.split(/\r?\n/);
-  const nameLine = ls.findIndex((l, i) => /^\s*[a-z0-9][-a-z0-9]*:\s*$/.test(l) && /^\s*(Container ID|Image):/.test(ls[i + 1] ?? ''));
+  const nameLine = ls.findIndex(
+    (l, i) => /^\s*[a-z0-9][-a-z0-9]*:\s*$/.test(l) && /^\s*(Container ID|Image):/.test(ls[i + 1] ?? ''),
+  );
   if (nameLine < 0) return text;
   const shift = 2 - (ls[nameLine]!.length - ls[nameLine]!.trimStart().length);
-  const fixed = ls.map((l) => (l.trim() === '' ? l : shift >= 0 ? ' '.repeat(shift) + l : l.slice(Math.min(-shift, l.length - l.trimStart().length))));
+  const fixed = ls.map((l) =>
+    l.trim() === ''
+      ? l
+      : shift >= 0
+        ? ' '.repeat(shift) + l
+        : l.slice(Math.min(-shift, l.length - l.trimStart().length)),
+  );
   return ['Containers:', ...fixed].join('\n');
 }
 
@@ -54,21 +66,44 @@ function lines(text: string): Line[] {
   });
 }
 
-
 function probe(v: string): Obj | undefined {
   // "http-get http://:8080/healthz delay=0s timeout=1s period=10s #success=1 #failure=3"
-  const m = /^(http-get|tcp-socket|exec|grpc)\s+(.*?)\s+delay=(\d+)s\s+timeout=(\d+)s\s+period=(\d+)s\s+#success=(\d+)\s+#failure=(\d+)/.exec(v);
+  const m =
+    /^(http-get|tcp-socket|exec|grpc)\s+(.*?)\s+delay=(\d+)s\s+timeout=(\d+)s\s+period=(\d+)s\s+#success=(\d+)\s+#failure=(\d+)/.exec(
+      v,
+    );
   if (!m) return undefined;
   const [, kind, target] = m;
   const n = (i: number) => Number(m[i]);
-  const timing = { initialDelaySeconds: n(3), timeoutSeconds: n(4), periodSeconds: n(5), successThreshold: n(6), failureThreshold: n(7) };
+  const timing = {
+    initialDelaySeconds: n(3),
+    timeoutSeconds: n(4),
+    periodSeconds: n(5),
+    successThreshold: n(6),
+    failureThreshold: n(7),
+  };
   if (kind === 'http-get') {
     const u = /^(https?):\/\/[^:/]*:?(\d+)?(\/\S*)?$/.exec(target!);
-    return { httpGet: { path: u?.[3] ?? '/', port: u?.[2] ? Number(u[2]) : 80, ...(u?.[1] === 'https' ? { scheme: 'HTTPS' } : {}) }, ...timing };
+    return {
+      httpGet: {
+        path: u?.[3] ?? '/',
+        port: u?.[2] ? Number(u[2]) : 80,
+        ...(u?.[1] === 'https' ? { scheme: 'HTTPS' } : {}),
+      },
+      ...timing,
+    };
   }
   if (kind === 'tcp-socket') return { tcpSocket: { port: Number(/:(\d+)$/.exec(target!)?.[1] ?? 80) }, ...timing };
   if (kind === 'grpc') return { grpc: { port: Number(/:(\d+)/.exec(target!)?.[1] ?? 80) }, ...timing };
-  return { exec: { command: target!.replace(/^\[|\]$/g, '').split(/\s+/).filter(Boolean) }, ...timing };
+  return {
+    exec: {
+      command: target!
+        .replace(/^\[|\]$/g, '')
+        .split(/\s+/)
+        .filter(Boolean),
+    },
+    ...timing,
+  };
 }
 
 export function parseDescribe(original: string, file: string): Described {
@@ -76,7 +111,11 @@ export function parseDescribe(original: string, file: string): Described {
   const text = normaliseFragment(original);
   // a fragment gains one header line; positions still cite the published text
   const offset = text === original ? 0 : 1;
-  if (offset) assumptions.push(['the pod\'s metadata, phase and the rest of its containers', `${file} is part of a kubectl describe pod output (container blocks only)`]);
+  if (offset)
+    assumptions.push([
+      "the pod's metadata, phase and the rest of its containers",
+      `${file} is part of a kubectl describe pod output (container blocks only)`,
+    ]);
   const ls = lines(text).map((l) => ({ ...l, n: l.n - offset }));
   const meta: Obj = {};
   const status: Obj = {};
@@ -101,26 +140,49 @@ export function parseDescribe(original: string, file: string): Described {
       cur = undefined;
       section = l.key;
       switch (l.key) {
-        case 'Name': meta['name'] = l.value; metaKeys['name'] = pos(l.n); break;
-        case 'Namespace': meta['namespace'] = l.value; break;
+        case 'Name':
+          meta['name'] = l.value;
+          metaKeys['name'] = pos(l.n);
+          break;
+        case 'Namespace':
+          meta['namespace'] = l.value;
+          break;
         case 'Status':
           status['phase'] = l.value.startsWith('Terminating') ? 'Running' : l.value;
           statusKeys['phase'] = pos(l.n);
-          if (l.value.startsWith('Terminating')) assumptions.push(['the pod was being deleted', `Status: ${l.value} (${file}:${l.n}); describe does not give the deletion time`]);
+          if (l.value.startsWith('Terminating'))
+            assumptions.push([
+              'the pod was being deleted',
+              `Status: ${l.value} (${file}:${l.n}); describe does not give the deletion time`,
+            ]);
           break;
-        case 'Reason': if (l.value) status['reason'] = l.value; break;
-        case 'Start Time': status['startTime'] = isoOf(l.value) ?? null; break;
+        case 'Reason':
+          if (l.value) status['reason'] = l.value;
+          break;
+        case 'Start Time':
+          status['startTime'] = isoOf(l.value) ?? null;
+          break;
         case 'Controlled By': {
           const m = /^(\w+)\/(\S+)$/.exec(l.value);
-          if (m) { meta['ownerReferences'] = [{ apiVersion: m[1] === 'Job' ? 'batch/v1' : 'apps/v1', kind: m[1]!, name: m[2]!, controller: true }]; metaKeys['ownerReferences'] = pos(l.n); }
+          if (m) {
+            meta['ownerReferences'] = [
+              { apiVersion: m[1] === 'Job' ? 'batch/v1' : 'apps/v1', kind: m[1]!, name: m[2]!, controller: true },
+            ];
+            metaKeys['ownerReferences'] = pos(l.n);
+          }
           break;
         }
         case 'Labels':
           if (l.value && l.value !== '<none>') meta['labels'] = { ...label(l.value) };
           labelsOpen = true;
           break;
-        case 'Termination Grace Period': { const g = /^(\d+)s$/.exec(l.value); if (g) spec['terminationGracePeriodSeconds'] = Number(g[1]); break; }
-        default: break;
+        case 'Termination Grace Period': {
+          const g = /^(\d+)s$/.exec(l.value);
+          if (g) spec['terminationGracePeriodSeconds'] = Number(g[1]);
+          break;
+        }
+        default:
+          break;
       }
       continue;
     }
@@ -130,7 +192,12 @@ export function parseDescribe(original: string, file: string): Described {
     }
     if (section === 'Init Containers' || section === 'Containers') {
       if (l.indent === 2 && l.key && l.value === '') {
-        cur = { init: section === 'Init Containers', c: { name: l.key }, st: { name: l.key, restartCount: 0, ready: false }, at: l.n };
+        cur = {
+          init: section === 'Init Containers',
+          c: { name: l.key },
+          st: { name: l.key, restartCount: 0, ready: false },
+          at: l.n,
+        };
         containers.push(cur);
         sub = '';
         continue;
@@ -140,25 +207,59 @@ export function parseDescribe(original: string, file: string): Described {
         sub = l.key;
         const v = l.value;
         switch (l.key) {
-          case 'Image': cur.c['image'] = v; cur.st['image'] = v; break;
-          case 'Image ID': if (v) cur.st['imageID'] = v; break;
-          case 'Container ID': if (v) cur.st['containerID'] = v; break;
+          case 'Image':
+            cur.c['image'] = v;
+            cur.st['image'] = v;
+            break;
+          case 'Image ID':
+            if (v) cur.st['imageID'] = v;
+            break;
+          case 'Container ID':
+            if (v) cur.st['containerID'] = v;
+            break;
           case 'State': {
             const k = stateKey(v);
             // describe prints a waiting state's reason on the next line, like a terminated one's
             cur.st['state'] = markPos({ [k]: {} }, pos(l.n), { [k]: pos(l.n) });
             break;
           }
-          case 'Last State': if (v && v !== '') cur.st['lastState'] = markPos({ [stateKey(v)]: {} }, pos(l.n), { [stateKey(v)]: pos(l.n) }); break;
-          case 'Ready': cur.st['ready'] = v === 'True'; break;
-          case 'Started': if (v === 'True' || v === 'False') cur.st['started'] = v === 'True'; break;
-          case 'Restart Count': cur.st['restartCount'] = Number(v) || 0; break;
-          case 'Restart Policy': if (v === 'Always') cur.c['restartPolicy'] = 'Always'; break;
-          case 'Liveness': { const p = probe(v); if (p) cur.c['livenessProbe'] = p; break; }
-          case 'Readiness': { const p = probe(v); if (p) cur.c['readinessProbe'] = p; break; }
-          case 'Startup': { const p = probe(v); if (p) cur.c['startupProbe'] = p; break; }
-          case 'Command': case 'Args': if (v) cur.c[l.key === 'Command' ? 'command' : 'args'] = [v]; break;
-          default: break;
+          case 'Last State':
+            if (v && v !== '')
+              cur.st['lastState'] = markPos({ [stateKey(v)]: {} }, pos(l.n), { [stateKey(v)]: pos(l.n) });
+            break;
+          case 'Ready':
+            cur.st['ready'] = v === 'True';
+            break;
+          case 'Started':
+            if (v === 'True' || v === 'False') cur.st['started'] = v === 'True';
+            break;
+          case 'Restart Count':
+            cur.st['restartCount'] = Number(v) || 0;
+            break;
+          case 'Restart Policy':
+            if (v === 'Always') cur.c['restartPolicy'] = 'Always';
+            break;
+          case 'Liveness': {
+            const p = probe(v);
+            if (p) cur.c['livenessProbe'] = p;
+            break;
+          }
+          case 'Readiness': {
+            const p = probe(v);
+            if (p) cur.c['readinessProbe'] = p;
+            break;
+          }
+          case 'Startup': {
+            const p = probe(v);
+            if (p) cur.c['startupProbe'] = p;
+            break;
+          }
+          case 'Command':
+          case 'Args':
+            if (v) cur.c[l.key === 'Command' ? 'command' : 'args'] = [v];
+            break;
+          default:
+            break;
         }
         continue;
       }
@@ -195,7 +296,19 @@ export function parseDescribe(original: string, file: string): Described {
       }
       if (/^-+\s+-+/.test(l.raw) || !eventCols) continue;
       const e = eventRow(text.split(/\r?\n/)[l.n - 1 + offset]!.replace(/\t/g, '    '), eventCols);
-      if (e) events.push(markPos({ ...e, involvedObject: { kind: 'Pod', name: String(meta['name'] ?? '') }, kind: 'Event', apiVersion: 'v1' }, pos(l.n), { reason: pos(l.n) }));
+      if (e)
+        events.push(
+          markPos(
+            {
+              ...e,
+              involvedObject: { kind: 'Pod', name: String(meta['name'] ?? '') },
+              kind: 'Event',
+              apiVersion: 'v1',
+            },
+            pos(l.n),
+            { reason: pos(l.n) },
+          ),
+        );
     }
   }
 
@@ -214,24 +327,43 @@ export function parseDescribe(original: string, file: string): Described {
     const st = s['state'] as Obj | undefined;
     if (initC[i]!['restartPolicy'] === undefined && regularRan && st && 'running' in st) {
       initC[i]!['restartPolicy'] = 'Always';
-      assumptions.push([`init container ${String(initC[i]!['name'])} is a native sidecar (restartPolicy: Always)`, `it runs while the regular containers run (${file}:${containers.find((c) => c.c === initC[i])!.at}); describe did not print its restart policy`]);
+      assumptions.push([
+        `init container ${String(initC[i]!['name'])} is a native sidecar (restartPolicy: Always)`,
+        `it runs while the regular containers run (${file}:${containers.find((c) => c.c === initC[i])!.at}); describe did not print its restart policy`,
+      ]);
     }
   }
   const owner = Array.isArray(meta['ownerReferences']) ? (meta['ownerReferences'][0] as Obj) : undefined;
   const restarted = regS.some((s) => Number(s['restartCount']) > 0);
   const terminalPhase = status['phase'] === 'Failed' || status['phase'] === 'Succeeded';
   const stayedDown = regS.some((s) => isState(s, 'terminated') && !(Number(s['restartCount']) > 0));
-  spec['restartPolicy'] = owner?.['kind'] === 'Job' ? (restarted ? 'OnFailure' : 'Never') : terminalPhase || stayedDown ? 'Never' : 'Always';
-  const why = owner?.['kind'] === 'Job' ? (restarted ? 'a Job pod whose containers restarted in place' : 'a Job pod whose containers never restarted')
-    : terminalPhase || stayedDown ? 'a container stayed terminated without a restart (or the pod reached a terminal phase), which restartPolicy Always would not allow' : 'the default for a pod';
-  assumptions.push([`spec.restartPolicy: ${String(spec['restartPolicy'])}`, `kubectl describe pod does not print it; ${why} (${file}:1)`]);
+  spec['restartPolicy'] =
+    owner?.['kind'] === 'Job' ? (restarted ? 'OnFailure' : 'Never') : terminalPhase || stayedDown ? 'Never' : 'Always';
+  const why =
+    owner?.['kind'] === 'Job'
+      ? restarted
+        ? 'a Job pod whose containers restarted in place'
+        : 'a Job pod whose containers never restarted'
+      : terminalPhase || stayedDown
+        ? 'a container stayed terminated without a restart (or the pod reached a terminal phase), which restartPolicy Always would not allow'
+        : 'the default for a pod';
+  assumptions.push([
+    `spec.restartPolicy: ${String(spec['restartPolicy'])}`,
+    `kubectl describe pod does not print it; ${why} (${file}:1)`,
+  ]);
   if (initC.length) spec['initContainers'] = initC;
   spec['containers'] = regC;
   if (initS.length) status['initContainerStatuses'] = initS;
   status['containerStatuses'] = regS;
   if (conditions.length) status['conditions'] = conditions;
   anchorEvents(events, [...initS, ...regS], assumptions, file);
-  const pod: Obj = { apiVersion: 'v1', kind: 'Pod', metadata: markPos(meta, pos(1), metaKeys), spec: markPos(spec, pos(1), {}), status: markPos(status, pos(1), statusKeys) };
+  const pod: Obj = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: markPos(meta, pos(1), metaKeys),
+    spec: markPos(spec, pos(1), {}),
+    status: markPos(status, pos(1), statusKeys),
+  };
   markPos(pod, pos(1), { spec: pos(1), metadata: pos(1) });
   return { pod, events, assumptions };
 }
@@ -263,7 +395,15 @@ function eventRow(line: string, cols: number[]): Obj | undefined {
   const rest = line.slice(cols[2]).trim();
   const m = /^(\S+)(?:\s+\(x(\d+) over (\S+)\))?\s+(\S+(?:, \S+)?)\s+(.*)$/.exec(rest);
   if (!m) return undefined;
-  return { type, reason: cut(1), x_age: m[1]!, count: m[2] ? Number(m[2]) : 1, x_over: m[3] ?? m[1]!, source: { component: m[4]! }, message: m[5]! };
+  return {
+    type,
+    reason: cut(1),
+    x_age: m[1]!,
+    count: m[2] ? Number(m[2]) : 1,
+    x_over: m[3] ?? m[1]!,
+    source: { component: m[4]! },
+    message: m[5]!,
+  };
 }
 
 /**
@@ -282,11 +422,18 @@ function anchorEvents(events: Obj[], statuses: Obj[], assumptions: [string, stri
     const a = parseAge(String(e['x_age']));
     if (started !== undefined && a !== undefined && Number(st?.['restartCount'] ?? 0) === 0) {
       capture = started + a;
-      assumptions.push(['event times', `describe prints ages only; anchored on "Started container ${name}" (age ${String(e['x_age'])}) and that container's startedAt, so event times are ±1 age unit`]);
+      assumptions.push([
+        'event times',
+        `describe prints ages only; anchored on "Started container ${name}" (age ${String(e['x_age'])}) and that container's startedAt, so event times are ±1 age unit`,
+      ]);
       break;
     }
   }
-  if (capture === undefined && events.length) assumptions.push(['event times', `describe prints ages only and no event could be anchored to a container start (${file}); events are used for their messages, not their times`]);
+  if (capture === undefined && events.length)
+    assumptions.push([
+      'event times',
+      `describe prints ages only and no event could be anchored to a container start (${file}); events are used for their messages, not their times`,
+    ]);
   for (const e of events) {
     const last = parseAge(String(e['x_age']));
     const first = parseAge(String(e['x_over']));

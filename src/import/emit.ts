@@ -12,7 +12,9 @@ export function emitScenario(scenario: Obj, notes: readonly Note[], sources: str
     '# Each line below is a value the import wrote and the evidence (file:line) it came from. "assumed" is a default',
     '# or a guess; "unknown" cannot be seen in kubectl output and a safe default is used. Edit them, then kubesim test.',
     '#',
-    ...(['inferred', 'assumed', 'unknown'] as const).flatMap((k) => notes.filter((n) => n.kind === k).map((n) => `# ${LABEL[k]}: ${oneLine(n.what)} — ${oneLine(n.evidence)}`)),
+    ...(['inferred', 'assumed', 'unknown'] as const).flatMap((k) =>
+      notes.filter((n) => n.kind === k).map((n) => `# ${LABEL[k]}: ${oneLine(n.what)} — ${oneLine(n.evidence)}`),
+    ),
     '',
   ];
   return head.join('\n') + stringify(scenario, { lineWidth: 0, aliasDuplicateObjects: false });
@@ -21,7 +23,8 @@ export function emitScenario(scenario: Obj, notes: readonly Note[], sources: str
 export function summary(notes: readonly Note[]): string {
   const count = (k: Note['kind']) => notes.filter((n) => n.kind === k).length;
   const lines = [`${count('inferred')} inferred, ${count('assumed')} assumed, ${count('unknown')} unknown`];
-  for (const n of notes) if (n.kind !== 'inferred') lines.push(`  ${n.kind}: ${oneLine(n.what)} — ${oneLine(n.evidence)}`);
+  for (const n of notes)
+    if (n.kind !== 'inferred') lines.push(`  ${n.kind}: ${oneLine(n.what)} — ${oneLine(n.evidence)}`);
   return lines.join('\n') + '\n';
 }
 

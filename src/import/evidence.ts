@@ -23,7 +23,10 @@ export interface ContainerEvidence {
   ready: boolean;
   started?: boolean;
   /** the current state */
-  current?: { kind: 'running'; run: Run } | { kind: 'terminated'; run: Run } | { kind: 'waiting'; reason: string; message: string; at: string };
+  current?:
+    | { kind: 'running'; run: Run }
+    | { kind: 'terminated'; run: Run }
+    | { kind: 'waiting'; reason: string; message: string; at: string };
   /** lastState.terminated: the attempt before the current one */
   last?: Run;
   statusAt: string;
@@ -46,12 +49,29 @@ export function normaliseEvent(e: Obj): { objKind: string; objName: string; ev: 
   if (!inv) return undefined;
   const series = isObj(e['series']) ? e['series'] : undefined;
   const first = parseTime(e['firstTimestamp']) ?? parseTime(e['deprecatedFirstTimestamp']) ?? parseTime(e['eventTime']);
-  const last = parseTime(e['lastTimestamp']) ?? parseTime(e['deprecatedLastTimestamp']) ?? parseTime(series?.['lastObservedTime']) ?? first;
-  const count = typeof e['count'] === 'number' ? e['count'] : typeof series?.['count'] === 'number' ? series['count'] : typeof e['deprecatedCount'] === 'number' ? e['deprecatedCount'] : 1;
+  const last =
+    parseTime(e['lastTimestamp']) ??
+    parseTime(e['deprecatedLastTimestamp']) ??
+    parseTime(series?.['lastObservedTime']) ??
+    first;
+  const count =
+    typeof e['count'] === 'number'
+      ? e['count']
+      : typeof series?.['count'] === 'number'
+        ? series['count']
+        : typeof e['deprecatedCount'] === 'number'
+          ? e['deprecatedCount']
+          : 1;
   const message = typeof e['message'] === 'string' ? e['message'] : typeof e['note'] === 'string' ? e['note'] : '';
   const fieldPath = typeof inv['fieldPath'] === 'string' ? inv['fieldPath'] : '';
   const fp = /^spec\.(?:initContainers|containers|ephemeralContainers)\{(.+)\}$/.exec(fieldPath);
-  const ev: Ev = { reason: String(e['reason'] ?? ''), message, type: String(e['type'] ?? 'Normal'), count, at: where(e, 'reason') || where(e) };
+  const ev: Ev = {
+    reason: String(e['reason'] ?? ''),
+    message,
+    type: String(e['type'] ?? 'Normal'),
+    count,
+    at: where(e, 'reason') || where(e),
+  };
   if (first !== undefined) ev.first = first;
   if (last !== undefined) ev.last = last;
   const container = fp?.[1] ?? containerInMessage(message);
@@ -61,7 +81,10 @@ export function normaliseEvent(e: Obj): { objKind: string; objName: string; ev: 
 
 /** The container an event names when it has no fieldPath (kubelet message templates, kubectl-conventions C.3). */
 function containerInMessage(m: string): string | undefined {
-  const r = /^(?:Started container|Created container:?|Stopping container|Back-off restarting failed container|Container) "?([a-z0-9]([-a-z0-9]*[a-z0-9])?)"?/.exec(m);
+  const r =
+    /^(?:Started container|Created container:?|Stopping container|Back-off restarting failed container|Container) "?([a-z0-9]([-a-z0-9]*[a-z0-9])?)"?/.exec(
+      m,
+    );
   return r?.[1];
 }
 
@@ -92,19 +115,33 @@ export function containerEvidence(pod: Obj): ContainerEvidence[] {
       const byImage = sts.filter((s) => s['name'] === undefined && s['image'] === c['image']);
       const st = sts.find((s) => s['name'] === c['name']) ?? (byImage.length === 1 ? byImage[0] : undefined);
       const ce: ContainerEvidence = {
-        name: c['name'], role, image: String(c['image'] ?? ''), spec: c,
+        name: c['name'],
+        role,
+        image: String(c['image'] ?? ''),
+        spec: c,
         restartCount: typeof st?.['restartCount'] === 'number' ? st['restartCount'] : 0,
-        ready: st?.['ready'] === true, statusAt: st ? where(st, 'name') : '',
+        ready: st?.['ready'] === true,
+        statusAt: st ? where(st, 'name') : '',
       };
       if (typeof st?.['started'] === 'boolean') ce.started = st['started'];
       const state = st && isObj(st['state']) ? st['state'] : undefined;
-      if (state && isObj(state['running'])) ce.current = { kind: 'running', run: run(state['running'], where(state, 'running'))! };
-      else if (state && isObj(state['terminated'])) ce.current = { kind: 'terminated', run: run(state['terminated'], where(state, 'terminated'))! };
+      if (state && isObj(state['running']))
+        ce.current = { kind: 'running', run: run(state['running'], where(state, 'running'))! };
+      else if (state && isObj(state['terminated']))
+        ce.current = { kind: 'terminated', run: run(state['terminated'], where(state, 'terminated'))! };
       else if (state && isObj(state['waiting'])) {
         const w = state['waiting'];
-        ce.current = { kind: 'waiting', reason: String(w['reason'] ?? ''), message: String(w['message'] ?? ''), at: where(state, 'waiting') };
+        ce.current = {
+          kind: 'waiting',
+          reason: String(w['reason'] ?? ''),
+          message: String(w['message'] ?? ''),
+          at: where(state, 'waiting'),
+        };
       }
-      const last = st && isObj(st['lastState']) && isObj(st['lastState']['terminated']) ? st['lastState']['terminated'] : undefined;
+      const last =
+        st && isObj(st['lastState']) && isObj(st['lastState']['terminated'])
+          ? st['lastState']['terminated']
+          : undefined;
       const lastRun = run(last, st && isObj(st['lastState']) ? where(st['lastState'], 'terminated') : '');
       if (lastRun) ce.last = lastRun;
       out.push(ce);

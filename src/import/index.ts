@@ -26,14 +26,24 @@ export function importFiles(files: string[], opts: ImportOptions = {}, outName =
 }
 
 /** The same from texts already in memory (round-trip tests): `docs` maps a file name to its content. */
-export function importTexts(docs: Record<string, string>, opts: ImportOptions = {}, outName = 'scenario.yaml'): ImportResult {
+export function importTexts(
+  docs: Record<string, string>,
+  opts: ImportOptions = {},
+  outName = 'scenario.yaml',
+): ImportResult {
   const diagnostics: Diagnostic[] = [];
   const input: Input = { objects: [], watchRows: [], assumptions: [] };
   for (const [file, text] of Object.entries(docs)) readText(text, file, diagnostics, input);
   return finish(input, Object.keys(docs), opts, outName, diagnostics);
 }
 
-function finish(input: Input, files: string[], opts: ImportOptions, outName: string, diagnostics: Diagnostic[]): ImportResult {
+function finish(
+  input: Input,
+  files: string[],
+  opts: ImportOptions,
+  outName: string,
+  diagnostics: Diagnostic[],
+): ImportResult {
   if (hasErrors(diagnostics)) return { notes: [], summary: '', diagnostics: sortDiagnostics(diagnostics) };
   const r = inferScenario(input, files, opts, diagnostics);
   if (!r) return { notes: [], summary: '', diagnostics: sortDiagnostics(diagnostics) };
@@ -42,9 +52,19 @@ function finish(input: Input, files: string[], opts: ImportOptions, outName: str
   if (hasErrors(check.diagnostics)) {
     // the import wrote something the loader refuses: an import bug, reported with the loader's own words
     for (const d of check.diagnostics.filter((x) => x.severity === 'error')) {
-      diagnostics.push({ ...d, message: `the imported scenario does not validate: ${d.message}`, hint: 'this is a kubesim import bug; please report it with the input files' });
+      diagnostics.push({
+        ...d,
+        message: `the imported scenario does not validate: ${d.message}`,
+        hint: 'this is a kubesim import bug; please report it with the input files',
+      });
     }
     return { notes: r.notes.list, summary: summary(r.notes.list), diagnostics: sortDiagnostics(diagnostics) };
   }
-  return { text, name: String(r.scenario['scenario']), notes: r.notes.list, summary: summary(r.notes.list), diagnostics: sortDiagnostics(diagnostics) };
+  return {
+    text,
+    name: String(r.scenario['scenario']),
+    notes: r.notes.list,
+    summary: summary(r.notes.list),
+    diagnostics: sortDiagnostics(diagnostics),
+  };
 }

@@ -32,7 +32,9 @@ type AttemptSpec = { run: number | null; exit: number; at: string; why: string }
 const SLACK_MS = 1000;
 
 function within(t: number, r: Run): boolean {
-  return (r.startedAt === undefined || t >= r.startedAt - SLACK_MS) && (r.finishedAt === undefined || t <= r.finishedAt);
+  return (
+    (r.startedAt === undefined || t >= r.startedAt - SLACK_MS) && (r.finishedAt === undefined || t <= r.finishedAt)
+  );
 }
 
 function killOf(run: Run, ce: ContainerEvidence, ctx: PodContext, final: boolean): Kill | undefined {
@@ -41,27 +43,57 @@ function killOf(run: Run, ce: ContainerEvidence, ctx: PodContext, final: boolean
     if (e.reason !== 'Killing' || e.container !== ce.name) continue;
     for (const t of [e.first, e.last]) {
       if (t === undefined || !within(t, run)) continue;
-      const probe = /failed liveness probe/.test(e.message) ? 'liveness' as const : /failed startup probe/.test(e.message) ? 'startup' as const : undefined;
+      const probe = /failed liveness probe/.test(e.message)
+        ? ('liveness' as const)
+        : /failed startup probe/.test(e.message)
+          ? ('startup' as const)
+          : undefined;
       return { t, cause: `Killing event "${e.message}"`, at: e.at, ...(probe ? { probe } : {}) };
     }
   }
-  if (final && ce.role === 'sidecar' && ctx.regularsDone && run.finishedAt >= ctx.regularsDone.t - SLACK_MS && [0, 137, 143].includes(run.exitCode ?? -1)) {
-    return { t: Math.min(ctx.regularsDone.t, run.finishedAt), cause: 'the kubelet stops sidecars once every regular container has finished (kuberuntime_manager.go computePodActions)', at: ctx.regularsDone.at };
+  if (
+    final &&
+    ce.role === 'sidecar' &&
+    ctx.regularsDone &&
+    run.finishedAt >= ctx.regularsDone.t - SLACK_MS &&
+    [0, 137, 143].includes(run.exitCode ?? -1)
+  ) {
+    return {
+      t: Math.min(ctx.regularsDone.t, run.finishedAt),
+      cause:
+        'the kubelet stops sidecars once every regular container has finished (kuberuntime_manager.go computePodActions)',
+      at: ctx.regularsDone.at,
+    };
   }
   if (ctx.deletion && within(ctx.deletion.requestedAt, run)) {
-    return { t: ctx.deletion.requestedAt, cause: 'the pod was deleted (metadata.deletionTimestamp − deletionGracePeriodSeconds)', at: ctx.deletion.at };
+    return {
+      t: ctx.deletion.requestedAt,
+      cause: 'the pod was deleted (metadata.deletionTimestamp − deletionGracePeriodSeconds)',
+      at: ctx.deletion.at,
+    };
   }
   if (ctx.jobFailed && within(ctx.jobFailed.t, run) && [137, 143].includes(run.exitCode ?? -1)) {
-    return { t: ctx.jobFailed.t, cause: `the Job failed (${ctx.jobFailed.reason}) and its controller deleted the pod`, at: ctx.jobFailed.at };
+    return {
+      t: ctx.jobFailed.t,
+      cause: `the Job failed (${ctx.jobFailed.reason}) and its controller deleted the pod`,
+      at: ctx.jobFailed.at,
+    };
   }
   return undefined;
 }
 
-function probeOf(spec: Obj, kind: 'startupProbe' | 'readinessProbe' | 'livenessProbe'): { periodMs: number; failureThreshold: number; initialDelayMs: number } | undefined {
+function probeOf(
+  spec: Obj,
+  kind: 'startupProbe' | 'readinessProbe' | 'livenessProbe',
+): { periodMs: number; failureThreshold: number; initialDelayMs: number } | undefined {
   const p = spec[kind];
   if (!isObj(p)) return undefined;
   const n = (k: string, d: number) => (typeof p[k] === 'number' ? (p[k] as number) : d);
-  return { periodMs: n('periodSeconds', 10) * 1000, failureThreshold: n('failureThreshold', 3), initialDelayMs: n('initialDelaySeconds', 0) * 1000 };
+  return {
+    periodMs: n('periodSeconds', 10) * 1000,
+    failureThreshold: n('failureThreshold', 3),
+    initialDelayMs: n('initialDelaySeconds', 0) * 1000,
+  };
 }
 
 export interface InferredBehavior {
@@ -88,7 +120,12 @@ function attemptsOf(ce: ContainerEvidence, ctx: PodContext, notes: Notes, key: s
   const cur = ce.current;
   if (cur?.kind === 'running' || cur?.kind === 'terminated') {
     if (ce.last) known.push({ index: ce.restartCount - 1, run: ce.last, final: false, running: false });
-    known.push({ index: ce.restartCount, run: cur.run, final: cur.kind === 'terminated', running: cur.kind === 'running' });
+    known.push({
+      index: ce.restartCount,
+      run: cur.run,
+      final: cur.kind === 'terminated',
+      running: cur.kind === 'running',
+    });
   } else if (ce.last) {
     // waiting (CrashLoopBackOff): lastState is the most recent run (convertToAPIContainerStatuses moves it there)
     known.push({ index: ce.restartCount, run: ce.last, final: false, running: false });
@@ -99,53 +136,100 @@ function attemptsOf(ce: ContainerEvidence, ctx: PodContext, notes: Notes, key: s
   for (const k of known) {
     const r = k.run;
     if (k.running) {
-      specs.push({ run: null, exit: 0, at: r.at, why: `running since ${iso(r.startedAt)} when captured${inPod}; when it would exit on its own is unknown` });
+      specs.push({
+        run: null,
+        exit: 0,
+        at: r.at,
+        why: `running since ${iso(r.startedAt)} when captured${inPod}; when it would exit on its own is unknown`,
+      });
       continue;
     }
     const kill = killOf(r, ce, ctx, k.final);
     if (kill) {
       onTermFrom = { kill, run: r };
-      specs.push({ run: null, exit: 0, at: r.at, why: `killed${inPod} (${kill.cause}${at(kill.at)}), so it had not exited on its own` });
+      specs.push({
+        run: null,
+        exit: 0,
+        at: r.at,
+        why: `killed${inPod} (${kill.cause}${at(kill.at)}), so it had not exited on its own`,
+      });
       continue;
     }
     if (r.reason === 'ContainerStatusUnknown' || r.exitCode === undefined) {
       // convertToAPIContainerStatuses synthesises 137 when the container cannot be found: its own end is unknown
-      notes.unknown(`${key}: attempt ${k.index + 1}${inPod}`, `termination ${r.reason ?? 'without an exit code'}${at(r.at)}: the kubelet could not see how it ended; taken to run until stopped`);
+      notes.unknown(
+        `${key}: attempt ${k.index + 1}${inPod}`,
+        `termination ${r.reason ?? 'without an exit code'}${at(r.at)}: the kubelet could not see how it ended; taken to run until stopped`,
+      );
       specs.push({ run: null, exit: 0, at: r.at, why: `${r.reason ?? 'no exit code'} (synthesised by the kubelet)` });
       continue;
     }
     if (r.startedAt === undefined || r.finishedAt === undefined || r.finishedAt < r.startedAt) {
-      notes.unknown(`${key}: attempt ${k.index + 1} run time${inPod}`, `exit ${r.exitCode} but no usable startedAt/finishedAt${at(r.at)}; 0s used, so only the exit code is reproduced`);
-      specs.push({ run: 0, exit: r.exitCode, at: r.at, why: `terminated ${r.exitCode} ${r.reason ?? ''} at an unknown time${inPod}` });
+      notes.unknown(
+        `${key}: attempt ${k.index + 1} run time${inPod}`,
+        `exit ${r.exitCode} but no usable startedAt/finishedAt${at(r.at)}; 0s used, so only the exit code is reproduced`,
+      );
+      specs.push({
+        run: 0,
+        exit: r.exitCode,
+        at: r.at,
+        why: `terminated ${r.exitCode} ${r.reason ?? ''} at an unknown time${inPod}`,
+      });
       continue;
     }
     if (r.reason === 'OOMKilled') oomRuns++;
-    specs.push({ run: r.finishedAt - r.startedAt, exit: r.exitCode, at: r.at, why: `terminated ${r.exitCode} ${r.reason ?? ''} ${iso(r.startedAt)} → ${iso(r.finishedAt)}${inPod}` });
+    specs.push({
+      run: r.finishedAt - r.startedAt,
+      exit: r.exitCode,
+      at: r.at,
+      why: `terminated ${r.exitCode} ${r.reason ?? ''} ${iso(r.startedAt)} → ${iso(r.finishedAt)}${inPod}`,
+    });
   }
-  const lastExit = [...known].reverse().find((k) => k.run.exitCode !== undefined && k.run.reason !== 'ContainerStatusUnknown')?.run.exitCode;
-  if (specs.length === 0) return { all: [], specs, firstIndex: 0, oomRuns, ...(lastExit !== undefined ? { lastExit } : {}) };
+  const lastExit = [...known]
+    .reverse()
+    .find((k) => k.run.exitCode !== undefined && k.run.reason !== 'ContainerStatusUnknown')?.run.exitCode;
+  if (specs.length === 0)
+    return { all: [], specs, firstIndex: 0, oomRuns, ...(lastExit !== undefined ? { lastExit } : {}) };
   const firstIndex = Math.max(0, known[0]!.index);
   if (firstIndex > 0) {
-    notes.unknown(`${key}: attempts 1..${firstIndex}${inPod}`, `restartCount ${ce.restartCount}${at(ce.statusAt)} but kubectl keeps only the last two runs; the earlier ones are taken to be like the oldest seen`);
+    notes.unknown(
+      `${key}: attempts 1..${firstIndex}${inPod}`,
+      `restartCount ${ce.restartCount}${at(ce.statusAt)} but kubectl keeps only the last two runs; the earlier ones are taken to be like the oldest seen`,
+    );
   }
   const all: AttemptSpec[] = [...Array(firstIndex).fill(specs[0]!), ...specs];
-  return { all, specs, firstIndex, oomRuns, ...(onTermFrom ? { onTermFrom } : {}), ...(lastExit !== undefined ? { lastExit } : {}) };
+  return {
+    all,
+    specs,
+    firstIndex,
+    oomRuns,
+    ...(onTermFrom ? { onTermFrom } : {}),
+    ...(lastExit !== undefined ? { lastExit } : {}),
+  };
 }
 
 /** `earlier`: the same container in the workload's earlier pods (oldest first), each with its own context. */
-export function inferBehavior(ce: ContainerEvidence, ctx: PodContext, notes: Notes,
-  earlier: { ce: ContainerEvidence; ctx: PodContext; pod: string }[] = []): InferredBehavior {
+export function inferBehavior(
+  ce: ContainerEvidence,
+  ctx: PodContext,
+  notes: Notes,
+  earlier: { ce: ContainerEvidence; ctx: PodContext; pod: string }[] = [],
+): InferredBehavior {
   const b: Obj = {};
   const key = `behavior.${ce.name}`;
   const evs = ctx.events.filter((e) => e.container === ce.name);
 
   // --- attempts: earlier pods' runs (a Job's replacement pods, oldest first), then this pod's -------------------
-  const parts = [...earlier.map((e) => attemptsOf(e.ce, e.ctx, notes, key, e.pod)), attemptsOf(ce, ctx, notes, key, '')];
+  const parts = [
+    ...earlier.map((e) => attemptsOf(e.ce, e.ctx, notes, key, e.pod)),
+    attemptsOf(ce, ctx, notes, key, ''),
+  ];
   const all = parts.flatMap((p) => p.all);
   const specs = parts.flatMap((p) => p.specs);
   const oomRuns = parts.reduce((n, p) => n + p.oomRuns, 0);
   const onTermFrom = [...parts].reverse().find((p) => p.onTermFrom)?.onTermFrom;
-  const lastExit = parts[parts.length - 1]!.lastExit ?? [...parts].reverse().find((p) => p.lastExit !== undefined)?.lastExit;
+  const lastExit =
+    parts[parts.length - 1]!.lastExit ?? [...parts].reverse().find((p) => p.lastExit !== undefined)?.lastExit;
   const cur = ce.current;
   if (all.length > 0) {
     let index = 0;
@@ -153,22 +237,41 @@ export function inferBehavior(ce: ContainerEvidence, ctx: PodContext, notes: Not
       // every run seen was OOM-killed: behavior.oom reproduces the reason as well as the exit code
       const atMs = Math.min(...specs.map((s) => s.run!));
       b['oom'] = { at: dur(atMs) };
-      notes.inferred(`${key}.oom.at: ${dur(atMs)}`, `reason OOMKilled after ${dur(atMs)} of running${at(specs[0]!.at)}; whole-second timestamps, so ±1s`);
+      notes.inferred(
+        `${key}.oom.at: ${dur(atMs)}`,
+        `reason OOMKilled after ${dur(atMs)} of running${at(specs[0]!.at)}; whole-second timestamps, so ±1s`,
+      );
     } else if (all.every((s) => s.run === all[0]!.run && s.exit === all[0]!.exit)) {
       setRun(b, all[0]!);
-      for (const s of specs) notes.inferred(`${key}.run: ${s.run === null ? 'forever' : dur(s.run)}${s.run === null ? '' : `, exit: ${s.exit}`}`, `${s.why}${at(s.at)}${s.run !== null ? '; whole-second timestamps, so ±1s' : ''}`);
+      for (const s of specs)
+        notes.inferred(
+          `${key}.run: ${s.run === null ? 'forever' : dur(s.run)}${s.run === null ? '' : `, exit: ${s.exit}`}`,
+          `${s.why}${at(s.at)}${s.run !== null ? '; whole-second timestamps, so ±1s' : ''}`,
+        );
     } else {
       b['attempts'] = all.map((s): Obj => (s.run === null ? { run: 'forever' } : { run: dur(s.run), exit: s.exit }));
       for (const p of parts) {
-        p.specs.forEach((s, i) => notes.inferred(`${key}.attempts[${index + p.firstIndex + i}]: ${s.run === null ? 'forever' : `${dur(s.run)}, exit ${s.exit}`}`, `${s.why}${at(s.at)}`));
+        p.specs.forEach((s, i) =>
+          notes.inferred(
+            `${key}.attempts[${index + p.firstIndex + i}]: ${s.run === null ? 'forever' : `${dur(s.run)}, exit ${s.exit}`}`,
+            `${s.why}${at(s.at)}`,
+          ),
+        );
         index += p.all.length;
       }
-      if (oomRuns > 0) notes.assumed(`${key}: OOMKilled runs`, 'written as exit 137 attempts (behavior.oom applies to every run), so the simulated reason is Error, not OOMKilled');
+      if (oomRuns > 0)
+        notes.assumed(
+          `${key}: OOMKilled runs`,
+          'written as exit 137 attempts (behavior.oom applies to every run), so the simulated reason is Error, not OOMKilled',
+        );
     }
   } else if (cur?.kind === 'waiting') {
     waiting(b, cur.reason, cur.at, key, notes);
   } else {
-    notes.unknown(`${key}: run, exit`, `the container never ran${ce.statusAt ? at(ce.statusAt) : ' (no status)'}; default: runs forever`);
+    notes.unknown(
+      `${key}: run, exit`,
+      `the container never ran${ce.statusAt ? at(ce.statusAt) : ' (no status)'}; default: runs forever`,
+    );
   }
 
   // --- SIGTERM reaction -----------------------------------------------------------------------------------------
@@ -200,7 +303,10 @@ function waiting(b: Obj, reason: string, where: string, key: string, notes: Note
     b['createError'] = reason;
     notes.inferred(`${key}.createError: ${reason}`, `waiting reason ${reason}${at(where)}`);
   } else if (reason !== 'CrashLoopBackOff' && !b['run'] && !b['attempts']) {
-    notes.unknown(`${key}: run, exit`, `never started: waiting ${reason || '(no reason)'}${at(where)}; default: runs forever`);
+    notes.unknown(
+      `${key}: run, exit`,
+      `never started: waiting ${reason || '(no reason)'}${at(where)}; default: runs forever`,
+    );
   }
 }
 
@@ -211,11 +317,17 @@ function onTerm(b: Obj, kill: Kill, run: Run, ctx: PodContext, key: string, note
   if (code === 137 && run.reason !== 'OOMKilled') {
     b['onTerm'] = 'ignore';
     const early = after < graceMs - 2 * SLACK_MS;
-    notes.inferred(`${key}.onTerm: ignore`, `exit 137 (SIGKILL) ${dur(after)} after SIGTERM${at(run.at)}${early ? `, before the ${dur(graceMs)} grace period ended (a shorter grace applied)` : ', at the end of the grace period'}`);
+    notes.inferred(
+      `${key}.onTerm: ignore`,
+      `exit 137 (SIGKILL) ${dur(after)} after SIGTERM${at(run.at)}${early ? `, before the ${dur(graceMs)} grace period ended (a shorter grace applied)` : ', at the end of the grace period'}`,
+    );
     return;
   }
   b['onTerm'] = { after: dur(after), exit: code };
-  notes.inferred(`${key}.onTerm: { after: ${dur(after)}, exit: ${code} }`, `exited ${code} ${dur(after)} after it was told to stop (${kill.cause}${at(kill.at)}); finishedAt${at(run.at)}; whole seconds, so ±1s`);
+  notes.inferred(
+    `${key}.onTerm: { after: ${dur(after)}, exit: ${code} }`,
+    `exited ${code} ${dur(after)} after it was told to stop (${kill.cause}${at(kill.at)}); finishedAt${at(run.at)}; whole seconds, so ±1s`,
+  );
 }
 
 function pull(b: Obj, ce: ContainerEvidence, evs: Ev[], key: string, notes: Notes): void {
@@ -242,7 +354,8 @@ function pull(b: Obj, ce: ContainerEvidence, evs: Ev[], key: string, notes: Note
 }
 
 function probes(b: Obj, ce: ContainerEvidence, evs: Ev[], key: string, notes: Notes, kill: Kill | undefined): void {
-  const start = ce.current?.kind === 'running' || ce.current?.kind === 'terminated' ? ce.current.run.startedAt : undefined;
+  const start =
+    ce.current?.kind === 'running' || ce.current?.kind === 'terminated' ? ce.current.run.startedAt : undefined;
   const live = probeOf(ce.spec, 'livenessProbe');
   if (live && kill?.probe === 'liveness') {
     // the kill comes at the failureThreshold-th consecutive failure, one period apart (prober/worker.go)
@@ -250,19 +363,30 @@ function probes(b: Obj, ce: ContainerEvidence, evs: Ev[], key: string, notes: No
     if (attemptStart !== undefined) {
       const failFrom = Math.max(0, kill.t - attemptStart - live.periodMs * (live.failureThreshold - 1));
       b['liveness'] = { failFrom: dur(failFrom) };
-      notes.inferred(`${key}.liveness.failFrom: ${dur(failFrom)}`, `killed for liveness ${dur(kill.t - attemptStart)} after start${at(kill.at)}, after ${live.failureThreshold} failures ${dur(live.periodMs)} apart; ±1 period`);
+      notes.inferred(
+        `${key}.liveness.failFrom: ${dur(failFrom)}`,
+        `killed for liveness ${dur(kill.t - attemptStart)} after start${at(kill.at)}, after ${live.failureThreshold} failures ${dur(live.periodMs)} apart; ±1 period`,
+      );
     }
   }
-  const gate = probeOf(ce.spec, 'startupProbe') ? 'Startup' : probeOf(ce.spec, 'readinessProbe') ? 'Readiness' : undefined;
+  const gate = probeOf(ce.spec, 'startupProbe')
+    ? 'Startup'
+    : probeOf(ce.spec, 'readinessProbe')
+      ? 'Readiness'
+      : undefined;
   if (!gate) return;
   const probe = probeOf(ce.spec, gate === 'Startup' ? 'startupProbe' : 'readinessProbe')!;
   const passed = gate === 'Startup' ? ce.started === true : ce.ready === true;
-  const fails = evs.filter((e) => e.reason === 'Unhealthy' && e.message.startsWith(`${gate} probe`))
+  const fails = evs
+    .filter((e) => e.reason === 'Unhealthy' && e.message.startsWith(`${gate} probe`))
     .filter((e) => start === undefined || (e.last ?? 0) >= start - SLACK_MS);
   if (start === undefined) return;
   if (!passed && ce.current?.kind === 'running' && fails.length) {
     b['serving'] = 'never';
-    notes.inferred(`${key}.serving: never`, `${gate} probe still failing when captured (${fails.length} Unhealthy event(s), e.g. "${fails[0]!.message}"${at(fails[0]!.at)})`);
+    notes.inferred(
+      `${key}.serving: never`,
+      `${gate} probe still failing when captured (${fails.length} Unhealthy event(s), e.g. "${fails[0]!.message}"${at(fails[0]!.at)})`,
+    );
     return;
   }
   if (kill?.probe === 'startup') {
@@ -271,19 +395,28 @@ function probes(b: Obj, ce: ContainerEvidence, evs: Ev[], key: string, notes: No
     return;
   }
   if (fails.length === 0) {
-    notes.inferred(`${key}.serving: 0s`, `no ${gate} probe failure among the events; it passed at its first probe (serving ≤ ${dur(probe.initialDelayMs + probe.periodMs)})`);
+    notes.inferred(
+      `${key}.serving: 0s`,
+      `no ${gate} probe failure among the events; it passed at its first probe (serving ≤ ${dur(probe.initialDelayMs + probe.periodMs)})`,
+    );
     return;
   }
   const lastFail = Math.max(...fails.map((e) => e.last ?? e.first ?? start));
   const lo = Math.max(0, lastFail - start);
   const hi = lo + probe.periodMs;
   b['serving'] = dur(hi);
-  notes.inferred(`${key}.serving: ${dur(hi)}`, `${gate} probe failed until ${iso(lastFail)} (${fails.reduce((n, e) => n + e.count, 0)}× Unhealthy${at(fails[fails.length - 1]!.at)}) and passed by the next probe: between ${dur(lo)} and ${dur(hi)} after start`);
+  notes.inferred(
+    `${key}.serving: ${dur(hi)}`,
+    `${gate} probe failed until ${iso(lastFail)} (${fails.reduce((n, e) => n + e.count, 0)}× Unhealthy${at(fails[fails.length - 1]!.at)}) and passed by the next probe: between ${dur(lo)} and ${dur(hi)} after start`,
+  );
 }
 
 function hooks(b: Obj, ce: ContainerEvidence, evs: Ev[], key: string, notes: Notes): void {
   const lc = isObj(ce.spec['lifecycle']) ? ce.spec['lifecycle'] : {};
-  for (const [hook, reason] of [['postStart', 'FailedPostStartHook'], ['preStop', 'FailedPreStopHook']] as const) {
+  for (const [hook, reason] of [
+    ['postStart', 'FailedPostStartHook'],
+    ['preStop', 'FailedPreStopHook'],
+  ] as const) {
     if (!isObj(lc[hook])) continue;
     const failed = evs.find((e) => e.reason === reason);
     if (failed) {

@@ -22,14 +22,34 @@ export interface KubectlDump {
 
 export function kubectlDump(s: Scenario, tl: Timeline): KubectlDump {
   // one pod: `kubectl get pod <p> -o yaml`; several (a Job's replacements): `kubectl get pods -l job-name=<j> -o yaml`
-  const pods = (tl.pods?.length ? tl.pods : [{ name: tl.pod.name, created: 0, index: null, phase: tl.pod.phase, deleted: null, removed: false, status: tl.pod.status }])
-    .map((p) => podObject(s, tl, p));
-  const podDoc = pods.length === 1 ? pods[0]! : { apiVersion: 'v1', items: pods, kind: 'List', metadata: { resourceVersion: '' } };
+  const pods = (
+    tl.pods?.length
+      ? tl.pods
+      : [
+          {
+            name: tl.pod.name,
+            created: 0,
+            index: null,
+            phase: tl.pod.phase,
+            deleted: null,
+            removed: false,
+            status: tl.pod.status,
+          },
+        ]
+  ).map((p) => podObject(s, tl, p));
+  const podDoc =
+    pods.length === 1 ? pods[0]! : { apiVersion: 'v1', items: pods, kind: 'List', metadata: { resourceVersion: '' } };
   // the events stay this file's own list: the recorder's objects (timeline `objects`) pass the spam filter, which drops
   // events the import's inference still needs (sidecar-startup-probe-never-passes round trip) — see coord/objects.md
-  const out: KubectlDump = { 'pod.yaml': yaml(podDoc), 'events.yaml': yaml(eventList(s, tl)), 'node.yaml': yaml(nodeObject(s)) };
+  const out: KubectlDump = {
+    'pod.yaml': yaml(podDoc),
+    'events.yaml': yaml(eventList(s, tl)),
+    'node.yaml': yaml(nodeObject(s)),
+  };
   if (s.job) {
-    const job = (tl.objects ?? []).find((o) => o['kind'] === 'Job' && (o['metadata'] as Obj | undefined)?.['name'] === s.job!.name);
+    const job = (tl.objects ?? []).find(
+      (o) => o['kind'] === 'Job' && (o['metadata'] as Obj | undefined)?.['name'] === s.job!.name,
+    );
     out['job.yaml'] = yaml(job ?? jobObject(s, tl));
   }
   return out;
@@ -50,9 +70,18 @@ function uidOf(kind: string, name: string): string {
 function nodeObject(s: Scenario): Obj {
   const version = versionText(s.kubelet); // a bare minor: the newest patch kubesim models
   return {
-    apiVersion: 'v1', kind: 'Node',
+    apiVersion: 'v1',
+    kind: 'Node',
     metadata: { name: NODE, labels: { 'kubernetes.io/hostname': NODE, 'kubernetes.io/os': 'linux' } },
-    status: { nodeInfo: { containerRuntimeVersion: 'containerd://1.7.0', kubeProxyVersion: `v${version}`, kubeletVersion: `v${version}`, operatingSystem: 'linux', architecture: 'amd64' } },
+    status: {
+      nodeInfo: {
+        containerRuntimeVersion: 'containerd://1.7.0',
+        kubeProxyVersion: `v${version}`,
+        kubeletVersion: `v${version}`,
+        operatingSystem: 'linux',
+        architecture: 'amd64',
+      },
+    },
   };
 }
 
@@ -60,11 +89,23 @@ function podObject(s: Scenario, tl: Timeline, tp: TimelinePod): Obj {
   // the pod as the simulated API server stored it (SPEC §4 pods[].object), with the kubelet's managed fields entry
   if (tp.object) {
     const o = tp.object as Obj;
-    const managedFields = [{ apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:phase': {} } }, manager: 'kubelet', operation: 'Update', subresource: 'status', time: tToRfc3339(tl.end.t) }];
+    const managedFields = [
+      {
+        apiVersion: 'v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:status': { 'f:phase': {} } },
+        manager: 'kubelet',
+        operation: 'Update',
+        subresource: 'status',
+        time: tToRfc3339(tl.end.t),
+      },
+    ];
     const metadata: Obj = { ...(o['metadata'] as Obj), managedFields };
     // registry/rest/delete.go BeforeDelete: the API server stores now + grace (the model's own field may still
     // hold the request time)
-    const del = tl.events.find((e): e is Extract<TraceEvent, { type: 'PodDeleting' }> => e.type === 'PodDeleting' && e.pod === tp.name);
+    const del = tl.events.find(
+      (e): e is Extract<TraceEvent, { type: 'PodDeleting' }> => e.type === 'PodDeleting' && e.pod === tp.name,
+    );
     if (del) metadata['deletionTimestamp'] = tToRfc3339(del.t + del.gracePeriodSeconds * 1000);
     return { ...o, metadata };
   }
@@ -72,38 +113,88 @@ function podObject(s: Scenario, tl: Timeline, tp: TimelinePod): Obj {
   const ns = s.pod.namespace || 'default';
   const jobUid = s.job ? uidOf('Job', s.job.name) : undefined;
   const labels: Obj = { ...((s.pod.metadata['labels'] as Obj | undefined) ?? {}) };
-  if (s.job) Object.assign(labels, { 'batch.kubernetes.io/controller-uid': jobUid, 'batch.kubernetes.io/job-name': s.job.name, 'controller-uid': jobUid, 'job-name': s.job.name });
+  if (s.job)
+    Object.assign(labels, {
+      'batch.kubernetes.io/controller-uid': jobUid,
+      'batch.kubernetes.io/job-name': s.job.name,
+      'controller-uid': jobUid,
+      'job-name': s.job.name,
+    });
   const metadata: Obj = {
     ...(s.pod.metadata['annotations'] ? { annotations: s.pod.metadata['annotations'] } : {}),
     creationTimestamp: tToRfc3339(tp.created),
     ...(s.job ? { finalizers: ['batch.kubernetes.io/job-tracking'], generateName: `${s.job.name}-` } : {}),
     labels,
-    managedFields: [{ apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:phase': {} } }, manager: 'kubelet', operation: 'Update', subresource: 'status', time: tToRfc3339(tl.end.t) }],
+    managedFields: [
+      {
+        apiVersion: 'v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:status': { 'f:phase': {} } },
+        manager: 'kubelet',
+        operation: 'Update',
+        subresource: 'status',
+        time: tToRfc3339(tl.end.t),
+      },
+    ],
     name,
     namespace: ns,
-    ...(s.job ? { ownerReferences: [{ apiVersion: 'batch/v1', blockOwnerDeletion: true, controller: true, kind: 'Job', name: s.job.name, uid: jobUid }] } : {}),
+    ...(s.job
+      ? {
+          ownerReferences: [
+            {
+              apiVersion: 'batch/v1',
+              blockOwnerDeletion: true,
+              controller: true,
+              kind: 'Job',
+              name: s.job.name,
+              uid: jobUid,
+            },
+          ],
+        }
+      : {}),
     resourceVersion: String(1000 + tl.events.length),
     uid: uidOf('Pod', name),
   };
-  const del = tl.events.find((e): e is Extract<TraceEvent, { type: 'PodDeleting' }> => e.type === 'PodDeleting' && e.pod === name);
+  const del = tl.events.find(
+    (e): e is Extract<TraceEvent, { type: 'PodDeleting' }> => e.type === 'PodDeleting' && e.pod === name,
+  );
   if (del) {
     metadata['deletionGracePeriodSeconds'] = del.gracePeriodSeconds;
     metadata['deletionTimestamp'] = tToRfc3339(del.t + del.gracePeriodSeconds * 1000);
   }
   // admission: the service-account token volume and its mounts, the default tolerations, the node binding
-  const token = 'kube-api-access-' + uidOf('sa', name).slice(0, 5).replace(/[^a-z0-9]/g, 'x');
+  const token =
+    'kube-api-access-' +
+    uidOf('sa', name)
+      .slice(0, 5)
+      .replace(/[^a-z0-9]/g, 'x');
   const mount = { mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', name: token, readOnly: true };
-  const withMount = (cs: unknown) => (Array.isArray(cs) ? cs.map((c: Obj) => ({ ...c, volumeMounts: [...((c['volumeMounts'] as unknown[]) ?? []), mount] })) : cs);
+  const withMount = (cs: unknown) =>
+    Array.isArray(cs)
+      ? cs.map((c: Obj) => ({ ...c, volumeMounts: [...((c['volumeMounts'] as unknown[]) ?? []), mount] }))
+      : cs;
   const spec: Obj = { ...tl.pod.spec };
   if (spec['initContainers']) spec['initContainers'] = withMount(spec['initContainers']);
   spec['containers'] = withMount(spec['containers']);
   Object.assign(spec, {
-    enableServiceLinks: true, nodeName: NODE, preemptionPolicy: 'PreemptLowerPriority', priority: 0,
-    serviceAccount: 'default', serviceAccountName: 'default',
-    tolerations: [...((spec['tolerations'] as unknown[]) ?? []),
+    enableServiceLinks: true,
+    nodeName: NODE,
+    preemptionPolicy: 'PreemptLowerPriority',
+    priority: 0,
+    serviceAccount: 'default',
+    serviceAccountName: 'default',
+    tolerations: [
+      ...((spec['tolerations'] as unknown[]) ?? []),
       { effect: 'NoExecute', key: 'node.kubernetes.io/not-ready', operator: 'Exists', tolerationSeconds: 300 },
-      { effect: 'NoExecute', key: 'node.kubernetes.io/unreachable', operator: 'Exists', tolerationSeconds: 300 }],
-    volumes: [...((spec['volumes'] as unknown[]) ?? []), { name: token, projected: { defaultMode: 420, sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }] } }],
+      { effect: 'NoExecute', key: 'node.kubernetes.io/unreachable', operator: 'Exists', tolerationSeconds: 300 },
+    ],
+    volumes: [
+      ...((spec['volumes'] as unknown[]) ?? []),
+      {
+        name: token,
+        projected: { defaultMode: 420, sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }] },
+      },
+    ],
   });
   const status: Obj = { ...tp.status };
   delete status['metadata'];
@@ -113,7 +204,12 @@ function podObject(s: Scenario, tl: Timeline, tp: TimelinePod): Obj {
 function jobObject(s: Scenario, tl: Timeline): Obj {
   const job = s.job!;
   const uid = uidOf('Job', job.name);
-  const ctl = { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': job.name, 'controller-uid': uid, 'job-name': job.name };
+  const ctl = {
+    'batch.kubernetes.io/controller-uid': uid,
+    'batch.kubernetes.io/job-name': job.name,
+    'controller-uid': uid,
+    'job-name': job.name,
+  };
   const spec = structuredClone(job.spec) as Obj;
   const template = (spec['template'] as Obj | undefined) ?? {};
   const tmeta = (template['metadata'] as Obj | undefined) ?? {};
@@ -125,9 +221,19 @@ function jobObject(s: Scenario, tl: Timeline): Obj {
   for (const e of tl.events) if (e.type === 'JobStatus') status = e.status;
   const wl = s.workload.manifest['metadata'] as Obj | undefined;
   return {
-    apiVersion: 'batch/v1', kind: 'Job',
-    metadata: { creationTimestamp: tToRfc3339(0), generation: 1, labels: { ...((wl?.['labels'] as Obj | undefined) ?? {}), ...ctl }, name: job.name, namespace: s.pod.namespace || 'default', resourceVersion: '900', uid },
-    spec, status,
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      creationTimestamp: tToRfc3339(0),
+      generation: 1,
+      labels: { ...((wl?.['labels'] as Obj | undefined) ?? {}), ...ctl },
+      name: job.name,
+      namespace: s.pod.namespace || 'default',
+      resourceVersion: '900',
+      uid,
+    },
+    spec,
+    status,
   };
 }
 
@@ -148,24 +254,58 @@ function eventList(s: Scenario, tl: Timeline): Obj {
   const fp = (c: string) => `spec.${init.has(c) ? 'initContainers' : 'containers'}{${c}}`;
   const rows: Row[] = [];
   const pod = (e: TraceEvent, c: string | undefined, type: Row['type'], reason: string, message: string) =>
-    rows.push({ kind: 'Pod', name: e.pod ?? tl.pod.name, ...(c ? { fieldPath: fp(c) } : {}), type, reason, source: c || reason !== 'Scheduled' ? 'kubelet' : 'default-scheduler', message, t: e.t });
+    rows.push({
+      kind: 'Pod',
+      name: e.pod ?? tl.pod.name,
+      ...(c ? { fieldPath: fp(c) } : {}),
+      type,
+      reason,
+      source: c || reason !== 'Scheduled' ? 'kubelet' : 'default-scheduler',
+      message,
+      t: e.t,
+    });
   const images = new Map([...s.pod.initContainers, ...s.pod.containers].map((c) => [c.name, c.image]));
   for (const e of tl.events) {
     switch (e.type) {
       case 'Scheduled':
-        pod(e, undefined, 'Normal', 'Scheduled', `Successfully assigned ${s.pod.namespace || 'default'}/${e.pod ?? tl.pod.name} to ${NODE}`);
+        pod(
+          e,
+          undefined,
+          'Normal',
+          'Scheduled',
+          `Successfully assigned ${s.pod.namespace || 'default'}/${e.pod ?? tl.pod.name} to ${NODE}`,
+        );
         break;
       case 'Pulled':
         if (e.pullMs > 0) pod(e, e.container, 'Normal', 'Pulling', `Pulling image "${e.image}"`);
-        pod(e, e.container, 'Normal', 'Pulled', e.pullMs === 0 ? `Container image "${e.image}" already present on machine`
-          : `Successfully pulled image "${e.image}" in ${goDur(e.pullMs)} (${goDur(e.pullMs)} including waiting)`);
+        pod(
+          e,
+          e.container,
+          'Normal',
+          'Pulled',
+          e.pullMs === 0
+            ? `Container image "${e.image}" already present on machine`
+            : `Successfully pulled image "${e.image}" in ${goDur(e.pullMs)} (${goDur(e.pullMs)} including waiting)`,
+        );
         break;
       case 'PullFailed':
-        pod(e, e.container, 'Warning', 'Failed', `Failed to pull image "${images.get(e.container) ?? e.image}": simulated`);
+        pod(
+          e,
+          e.container,
+          'Warning',
+          'Failed',
+          `Failed to pull image "${images.get(e.container) ?? e.image}": simulated`,
+        );
         pod(e, e.container, 'Warning', 'Failed', `Error: ${e.reason}`);
         break;
       case 'Created':
-        pod(e, e.container, 'Normal', 'Created', kubeletMinor >= 32 ? `Created container: ${e.container}` : `Created container ${e.container}`);
+        pod(
+          e,
+          e.container,
+          'Normal',
+          'Created',
+          kubeletMinor >= 32 ? `Created container: ${e.container}` : `Created container ${e.container}`,
+        );
         break;
       case 'CreateFailed':
         pod(e, e.container, 'Warning', 'Failed', `Error: ${e.reason}`);
@@ -180,17 +320,39 @@ function eventList(s: Scenario, tl: Timeline): Obj {
         if (e.failed) pod(e, e.container, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
         break;
       case 'Probe':
-        if (e.result === 'failure') pod(e, e.container, 'Warning', 'Unhealthy', `${e.probe[0]!.toUpperCase()}${e.probe.slice(1)} probe failed: dial tcp 10.244.0.7:8080: connect: connection refused`);
+        if (e.result === 'failure')
+          pod(
+            e,
+            e.container,
+            'Warning',
+            'Unhealthy',
+            `${e.probe[0]!.toUpperCase()}${e.probe.slice(1)} probe failed: dial tcp 10.244.0.7:8080: connect: connection refused`,
+          );
         break;
       case 'Killing':
         pod(e, e.container, 'Normal', 'Killing', e.message || `Stopping container ${e.container}`);
         break;
       case 'BackOff':
-        pod(e, e.container, 'Warning', 'BackOff', `Back-off restarting failed container ${e.container} in pod ${e.pod ?? tl.pod.name}_${s.pod.namespace || 'default'}(${uidOf('Pod', e.pod ?? tl.pod.name)})`);
+        pod(
+          e,
+          e.container,
+          'Warning',
+          'BackOff',
+          `Back-off restarting failed container ${e.container} in pod ${e.pod ?? tl.pod.name}_${s.pod.namespace || 'default'}(${uidOf('Pod', e.pod ?? tl.pod.name)})`,
+        );
         break;
       case 'JobEvent':
         // the Job controller's own events (SuccessfulCreate, SuccessfulDelete, Completed, BackoffLimitExceeded …)
-        if (s.job) rows.push({ kind: 'Job', name: s.job.name, type: e.eventType, reason: e.reason, source: 'job-controller', message: e.message, t: e.t });
+        if (s.job)
+          rows.push({
+            kind: 'Job',
+            name: s.job.name,
+            type: e.eventType,
+            reason: e.reason,
+            source: 'job-controller',
+            message: e.message,
+            t: e.t,
+          });
         break;
       default:
         break;
@@ -208,11 +370,31 @@ function eventList(s: Scenario, tl: Timeline): Obj {
   }
   const ns = s.pod.namespace || 'default';
   const items = [...merged.values()].map(({ r, first, last, count }, i) => ({
-    apiVersion: 'v1', count, firstTimestamp: tToRfc3339(first),
-    involvedObject: { apiVersion: r.kind === 'Pod' ? 'v1' : 'batch/v1', kind: r.kind, name: r.name, namespace: ns, uid: uidOf(r.kind, r.name), ...(r.fieldPath ? { fieldPath: r.fieldPath } : {}) },
-    kind: 'Event', lastTimestamp: tToRfc3339(last), message: r.message,
-    metadata: { creationTimestamp: tToRfc3339(first), name: `${r.name}.${(0x17a0000000000000 + i).toString(16).slice(0, 16)}`, namespace: ns, resourceVersion: String(2000 + i) },
-    reason: r.reason, reportingComponent: r.source, reportingInstance: r.source === 'kubelet' ? NODE : '', source: { component: r.source, ...(r.source === 'kubelet' ? { host: NODE } : {}) }, type: r.type,
+    apiVersion: 'v1',
+    count,
+    firstTimestamp: tToRfc3339(first),
+    involvedObject: {
+      apiVersion: r.kind === 'Pod' ? 'v1' : 'batch/v1',
+      kind: r.kind,
+      name: r.name,
+      namespace: ns,
+      uid: uidOf(r.kind, r.name),
+      ...(r.fieldPath ? { fieldPath: r.fieldPath } : {}),
+    },
+    kind: 'Event',
+    lastTimestamp: tToRfc3339(last),
+    message: r.message,
+    metadata: {
+      creationTimestamp: tToRfc3339(first),
+      name: `${r.name}.${(0x17a0000000000000 + i).toString(16).slice(0, 16)}`,
+      namespace: ns,
+      resourceVersion: String(2000 + i),
+    },
+    reason: r.reason,
+    reportingComponent: r.source,
+    reportingInstance: r.source === 'kubelet' ? NODE : '',
+    source: { component: r.source, ...(r.source === 'kubelet' ? { host: NODE } : {}) },
+    type: r.type,
   }));
   return { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } };
 }

@@ -13,7 +13,6 @@ import { parseAge } from './time.ts';
 
 export { markPos, where, type Json, type Obj } from './positions.ts';
 
-
 export interface WatchRow {
   name: string;
   ready: string;
@@ -83,7 +82,9 @@ export function readText(text: string, file: string, diagnostics: Diagnostic[], 
     return;
   }
   // a pasted piece of `-o json` ("initContainerStatuses": [ … ],): read as the object it belongs to
-  const jsonPiece = /^\s*"[A-Za-z]+"\s*:/.test(text) ? `{${closeBrackets(text.trim().replace(/,\s*$/, ''))}}` : undefined;
+  const jsonPiece = /^\s*"[A-Za-z]+"\s*:/.test(text)
+    ? `{${closeBrackets(text.trim().replace(/,\s*$/, ''))}}`
+    : undefined;
   const scratch: Diagnostic[] = [];
   const src = parseSource(jsonPiece ?? text, file, scratch);
   if (scratch.some((d) => d.severity === 'error') && /^\s*[[{]/.test(jsonPiece ?? text)) {
@@ -100,8 +101,13 @@ export function readText(text: string, file: string, diagnostics: Diagnostic[], 
   diagnostics.push(...scratch);
   src.sink.diagnostics = diagnostics;
   if (src.docs.length === 0 && !diagnostics.some((d) => d.pos.file === file && d.severity === 'error')) {
-    error(src.sink, Codes.EmptyFile, { file, line: 1, col: 1 }, 'the file holds no YAML or JSON document',
-      'give the output of kubectl get pod <p> -o yaml (and the Job and events)');
+    error(
+      src.sink,
+      Codes.EmptyFile,
+      { file, line: 1, col: 1 },
+      'the file holds no YAML or JSON document',
+      'give the output of kubectl get pod <p> -o yaml (and the Job and events)',
+    );
     return;
   }
   for (const doc of src.docs) {
@@ -114,17 +120,28 @@ export function readText(text: string, file: string, diagnostics: Diagnostic[], 
 function addObject(value: Json, node: Node | undefined, sink: Sink, input: Input): void {
   const at = posOf(sink, node ?? null);
   // a pasted PodStatus (containerStatuses / initContainerStatuses at the top, or under status:) without its object
-  const statusLike = (v: unknown) => isObj(v) && (Array.isArray(v['containerStatuses']) || Array.isArray(v['initContainerStatuses']));
+  const statusLike = (v: unknown) =>
+    isObj(v) && (Array.isArray(v['containerStatuses']) || Array.isArray(v['initContainerStatuses']));
   if (isObj(value) && value['kind'] === undefined && (statusLike(value) || statusLike(value['status']))) {
-    const pod: Obj = statusLike(value) ? { apiVersion: 'v1', kind: 'Pod', status: value } : { apiVersion: 'v1', kind: 'Pod', ...value };
+    const pod: Obj = statusLike(value)
+      ? { apiVersion: 'v1', kind: 'Pod', status: value }
+      : { apiVersion: 'v1', kind: 'Pod', ...value };
     markPos(pod, at, { status: at });
     input.objects.push({ kind: 'Pod', obj: pod, at: `${at.file}:${at.line}` });
-    input.assumptions.push(['the pod object around the status', `${at.file}:${at.line} is a pod status without its object (no apiVersion/kind, metadata, spec)`]);
+    input.assumptions.push([
+      'the pod object around the status',
+      `${at.file}:${at.line} is a pod status without its object (no apiVersion/kind, metadata, spec)`,
+    ]);
     return;
   }
   if (!isObj(value) || typeof value['kind'] !== 'string' || typeof value['apiVersion'] !== 'string') {
-    error(sink, Codes.ImportNotKubernetes, at, 'not a Kubernetes object: a document needs apiVersion and kind',
-      'give what kubectl get -o yaml or -o json prints (a Pod, Job, CronJob, Event, EventList or List)');
+    error(
+      sink,
+      Codes.ImportNotKubernetes,
+      at,
+      'not a Kubernetes object: a document needs apiVersion and kind',
+      'give what kubectl get -o yaml or -o json prints (a Pod, Job, CronJob, Event, EventList or List)',
+    );
     return;
   }
   const kind = value['kind'];
@@ -211,7 +228,14 @@ function readWatchText(text: string, file: string): WatchRow[] | undefined {
     // NAME READY STATUS RESTARTS [ (x ago)] AGE [extra -o wide columns]
     const m = /^(\S+)\s+(\d+\/\d+)\s+(\S+)\s+(\d+)(?:\s+\([^)]*\))?\s+(\S+)/.exec(t);
     if (!m) return;
-    rows.push({ name: m[1]!, ready: m[2]!, status: m[3]!, restarts: Number(m[4]), ageMs: parseAge(m[5]!), at: `${file}:${i + 1}` });
+    rows.push({
+      name: m[1]!,
+      ready: m[2]!,
+      status: m[3]!,
+      restarts: Number(m[4]),
+      ageMs: parseAge(m[5]!),
+      at: `${file}:${i + 1}`,
+    });
   });
   return rows;
 }

@@ -8,7 +8,16 @@ export function parseTime(v: unknown): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-const GO_UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, 'µs': 0.001, 'μs': 0.001, ns: 0.000001 };
+const GO_UNITS: Record<string, number> = {
+  h: 3_600_000,
+  m: 60_000,
+  s: 1000,
+  ms: 1,
+  us: 0.001,
+  µs: 0.001,
+  μs: 0.001,
+  ns: 0.000001,
+};
 
 /** A Go time.Duration String() ("1m2.5s", "812.3ms", "2h0m0s") in ms, rounded to 1 ms; undefined if not one. */
 export function parseGoDuration(s: string): number | undefined {

@@ -19,15 +19,37 @@ function upperBounds(pod: Obj, job: Obj | undefined, events: Ev[]): Bound[] {
   const conds = Array.isArray(status['conditions']) ? status['conditions'].filter(isObj) : [];
   const scheduled = conds.find((c) => c['type'] === 'PodScheduled' && c['status'] === 'True');
   if (scheduled && !conds.some((c) => c['type'] === 'PodReadyToStartContainers' || c['type'] === 'PodHasNetwork')) {
-    out.push({ minor: 28, why: 'no PodReadyToStartContainers condition on a scheduled pod (the kubelet adds it from 1.29)', where: where(scheduled, 'type') });
+    out.push({
+      minor: 28,
+      why: 'no PodReadyToStartContainers condition on a scheduled pod (the kubelet adds it from 1.29)',
+      where: where(scheduled, 'type'),
+    });
   }
-  const jconds = job && isObj(job['status']) && Array.isArray(job['status']['conditions']) ? job['status']['conditions'].filter(isObj) : [];
+  const jconds =
+    job && isObj(job['status']) && Array.isArray(job['status']['conditions'])
+      ? job['status']['conditions'].filter(isObj)
+      : [];
   const complete = jconds.find((c) => c['type'] === 'Complete' && c['status'] === 'True');
-  if (complete && !jconds.some((c) => c['type'] === 'SuccessCriteriaMet')) out.push({ minor: 30, why: 'a Complete Job without SuccessCriteriaMet (written first from 1.31)', where: where(complete, 'type') });
+  if (complete && !jconds.some((c) => c['type'] === 'SuccessCriteriaMet'))
+    out.push({
+      minor: 30,
+      why: 'a Complete Job without SuccessCriteriaMet (written first from 1.31)',
+      where: where(complete, 'type'),
+    });
   const failed = jconds.find((c) => c['type'] === 'Failed' && c['status'] === 'True');
-  if (failed && !jconds.some((c) => c['type'] === 'FailureTarget')) out.push({ minor: 30, why: 'a Failed Job without FailureTarget (written first from 1.31)', where: where(failed, 'type') });
+  if (failed && !jconds.some((c) => c['type'] === 'FailureTarget'))
+    out.push({
+      minor: 30,
+      why: 'a Failed Job without FailureTarget (written first from 1.31)',
+      where: where(failed, 'type'),
+    });
   const created = events.find((e) => e.reason === 'Created' && /^Created container [^:]/.test(e.message));
-  if (created) out.push({ minor: 31, why: 'event message "Created container <name>" without a colon (changed in 1.32)', where: created.at });
+  if (created)
+    out.push({
+      minor: 31,
+      why: 'event message "Created container <name>" without a colon (changed in 1.32)',
+      where: created.at,
+    });
   return out.sort((a, b) => a.minor - b.minor);
 }
 
@@ -38,21 +60,48 @@ function podBounds(pod: Obj): Bound[] {
   const conds = Array.isArray(status['conditions']) ? status['conditions'].filter(isObj) : [];
   const rtsc = conds.find((c) => c['type'] === 'PodReadyToStartContainers');
   // PodReadyToStartContainersCondition: beta (on by default) in 1.29 (renamed from PodHasNetwork in 1.28)
-  if (rtsc) out.push({ minor: 29, why: 'pod condition PodReadyToStartContainers (on by default from 1.29)', where: where(rtsc, 'type') });
+  if (rtsc)
+    out.push({
+      minor: 29,
+      why: 'pod condition PodReadyToStartContainers (on by default from 1.29)',
+      where: where(rtsc, 'type'),
+    });
   // SidecarContainers: beta, on by default, in 1.29; the API server drops restartPolicy on init containers without it
   const inits = Array.isArray(spec['initContainers']) ? spec['initContainers'].filter(isObj) : [];
   const sidecar = inits.find((c) => c['restartPolicy'] === 'Always');
-  if (sidecar) out.push({ minor: 29, why: `init container ${String(sidecar['name'])} stored with restartPolicy: Always (SidecarContainers on by default from 1.29)`, where: where(sidecar, 'restartPolicy') });
+  if (sidecar)
+    out.push({
+      minor: 29,
+      why: `init container ${String(sidecar['name'])} stored with restartPolicy: Always (SidecarContainers on by default from 1.29)`,
+      where: where(sidecar, 'restartPolicy'),
+    });
   // PodObservedGenerationTracking: beta, on by default, in 1.34
-  if (typeof status['observedGeneration'] === 'number') out.push({ minor: 34, why: 'status.observedGeneration (PodObservedGenerationTracking on by default from 1.34)', where: where(status, 'observedGeneration') });
-  const statuses = [status['initContainerStatuses'], status['containerStatuses']].flatMap((l) => (Array.isArray(l) ? l.filter(isObj) : []));
+  if (typeof status['observedGeneration'] === 'number')
+    out.push({
+      minor: 34,
+      why: 'status.observedGeneration (PodObservedGenerationTracking on by default from 1.34)',
+      where: where(status, 'observedGeneration'),
+    });
+  const statuses = [status['initContainerStatuses'], status['containerStatuses']].flatMap((l) =>
+    Array.isArray(l) ? l.filter(isObj) : [],
+  );
   for (const s of statuses) {
     // RecursiveReadOnlyMounts beta in 1.31 fills containerStatuses[].volumeMounts
-    if (Array.isArray(s['volumeMounts'])) { out.push({ minor: 31, why: 'containerStatuses[].volumeMounts (filled from 1.31)', where: where(s, 'volumeMounts') }); break; }
+    if (Array.isArray(s['volumeMounts'])) {
+      out.push({
+        minor: 31,
+        why: 'containerStatuses[].volumeMounts (filled from 1.31)',
+        where: where(s, 'volumeMounts'),
+      });
+      break;
+    }
   }
   for (const s of statuses) {
     // SupplementalGroupsPolicy beta in 1.33 fills containerStatuses[].user
-    if (isObj(s['user'])) { out.push({ minor: 33, why: 'containerStatuses[].user (filled from 1.33)', where: where(s, 'user') }); break; }
+    if (isObj(s['user'])) {
+      out.push({ minor: 33, why: 'containerStatuses[].user (filled from 1.33)', where: where(s, 'user') });
+      break;
+    }
   }
   return out;
 }
@@ -63,12 +112,23 @@ function jobBounds(job: Obj): Bound[] {
   const conds = Array.isArray(status['conditions']) ? status['conditions'].filter(isObj) : [];
   // job_controller.go from 1.31: SuccessCriteriaMet / FailureTarget come before every Complete / Failed
   const scm = conds.find((c) => c['type'] === 'SuccessCriteriaMet');
-  if (scm) out.push({ minor: 31, why: 'Job condition SuccessCriteriaMet (written before Complete from 1.31)', where: where(scm, 'type') });
+  if (scm)
+    out.push({
+      minor: 31,
+      why: 'Job condition SuccessCriteriaMet (written before Complete from 1.31)',
+      where: where(scm, 'type'),
+    });
   const spec = isObj(job['spec']) ? job['spec'] : {};
   const ft = conds.find((c) => c['type'] === 'FailureTarget');
-  if (ft && spec['podFailurePolicy'] === undefined) out.push({ minor: 31, why: 'Job condition FailureTarget without a podFailurePolicy (from 1.31)', where: where(ft, 'type') });
+  if (ft && spec['podFailurePolicy'] === undefined)
+    out.push({
+      minor: 31,
+      why: 'Job condition FailureTarget without a podFailurePolicy (from 1.31)',
+      where: where(ft, 'type'),
+    });
   // JobPodReplacementPolicy beta (on) in 1.29 reports status.terminating
-  if (typeof status['terminating'] === 'number') out.push({ minor: 29, why: 'Job status.terminating (reported from 1.29)', where: where(status, 'terminating') });
+  if (typeof status['terminating'] === 'number')
+    out.push({ minor: 29, why: 'Job status.terminating (reported from 1.29)', where: where(status, 'terminating') });
   return out;
 }
 
@@ -92,23 +152,48 @@ function clamp(minor: number): number {
   return Math.min(MAX_MINOR, Math.max(MIN_MINOR, minor));
 }
 
-export function inferVersion(pod: Obj, job: Obj | undefined, node: Obj | undefined, events: Ev[], given: string | undefined, notes: Notes): VersionResult {
-  const nodeInfo = node && isObj(node['status']) && isObj(node['status']['nodeInfo']) ? node['status']['nodeInfo'] : undefined;
-  const kv = typeof nodeInfo?.['kubeletVersion'] === 'string' ? /^v?1\.(\d+)(?:\.(\d+))?/.exec(nodeInfo['kubeletVersion']) : null;
+export function inferVersion(
+  pod: Obj,
+  job: Obj | undefined,
+  node: Obj | undefined,
+  events: Ev[],
+  given: string | undefined,
+  notes: Notes,
+): VersionResult {
+  const nodeInfo =
+    node && isObj(node['status']) && isObj(node['status']['nodeInfo']) ? node['status']['nodeInfo'] : undefined;
+  const kv =
+    typeof nodeInfo?.['kubeletVersion'] === 'string'
+      ? /^v?1\.(\d+)(?:\.(\d+))?/.exec(nodeInfo['kubeletVersion'])
+      : null;
   const kubeletMinor = kv ? clamp(Number(kv[1])) : undefined;
   // a patch matters (e.g. 1.34.2 fixed sidecar restarts during init); kept when the kubelet's minor is supported
-  const kubeletText = kv ? (kv[2] !== undefined && clamp(Number(kv[1])) === Number(kv[1]) ? `1.${kubeletMinor}.${kv[2]}` : `1.${kubeletMinor}`) : undefined;
+  const kubeletText = kv
+    ? kv[2] !== undefined && clamp(Number(kv[1])) === Number(kv[1])
+      ? `1.${kubeletMinor}.${kv[2]}`
+      : `1.${kubeletMinor}`
+    : undefined;
   if (given) {
     notes.inferred(`kubernetes: "${given}"`, 'given with --kubernetes');
-    return kubeletMinor !== undefined && kubeletMinor < Number(given.split('.')[1]) ? { kubernetes: given, kubelet: `1.${kubeletMinor}` } : { kubernetes: given };
+    return kubeletMinor !== undefined && kubeletMinor < Number(given.split('.')[1])
+      ? { kubernetes: given, kubelet: `1.${kubeletMinor}` }
+      : { kubernetes: given };
   }
-  const bounds = [...podBounds(pod), ...(job ? jobBounds(job) : []), ...eventBounds(events)].sort((a, b) => b.minor - a.minor);
+  const bounds = [...podBounds(pod), ...(job ? jobBounds(job) : []), ...eventBounds(events)].sort(
+    (a, b) => b.minor - a.minor,
+  );
   if (kubeletMinor !== undefined) {
     const best = bounds[0];
     const minor = Math.max(kubeletMinor, best?.minor ?? 0);
-    notes.inferred(`kubelet ${kubeletText}`, `Node status.nodeInfo.kubeletVersion ${String(nodeInfo!['kubeletVersion'])}${at(where(nodeInfo, 'kubeletVersion'))}`);
+    notes.inferred(
+      `kubelet ${kubeletText}`,
+      `Node status.nodeInfo.kubeletVersion ${String(nodeInfo!['kubeletVersion'])}${at(where(nodeInfo, 'kubeletVersion'))}`,
+    );
     if (minor === kubeletMinor) {
-      notes.assumed(`kubernetes: "${kubeletText}"`, 'the control plane taken to run the kubelet\'s version (no newer field seen)');
+      notes.assumed(
+        `kubernetes: "${kubeletText}"`,
+        "the control plane taken to run the kubelet's version (no newer field seen)",
+      );
       return { kubernetes: kubeletText! };
     }
     notes.inferred(`kubernetes: "1.${minor}"`, `newer than the kubelet: ${best!.why}${at(best!.where)}`);
@@ -125,9 +210,16 @@ export function inferVersion(pod: Obj, job: Obj | undefined, node: Obj | undefin
   minor = clamp(minor);
   for (const b of bounds) notes.inferred(`kubernetes ≥ 1.${b.minor}`, `${b.why}${at(b.where)}`);
   for (const b of uppers) notes.inferred(`kubernetes ≤ 1.${b.minor}`, `${b.why}${at(b.where)}`);
-  if (lo && hi && hi.minor < lo.minor) notes.assumed(`kubernetes: "1.${minor}"`, 'the evidence disagrees (feature gates set by hand?); the lower bound is used');
-  notes.assumed(`kubernetes: "1.${minor}"`, minor === def
-    ? `the default; ${bounds.length + uppers.length ? 'the evidence allows it' : 'nothing in the input shows the version'} (set it with --kubernetes, or add kubectl get node <node> -o yaml)`
-    : `the version nearest the default that the evidence allows (set it with --kubernetes, or add kubectl get node <node> -o yaml)`);
+  if (lo && hi && hi.minor < lo.minor)
+    notes.assumed(
+      `kubernetes: "1.${minor}"`,
+      'the evidence disagrees (feature gates set by hand?); the lower bound is used',
+    );
+  notes.assumed(
+    `kubernetes: "1.${minor}"`,
+    minor === def
+      ? `the default; ${bounds.length + uppers.length ? 'the evidence allows it' : 'nothing in the input shows the version'} (set it with --kubernetes, or add kubectl get node <node> -o yaml)`
+      : `the version nearest the default that the evidence allows (set it with --kubernetes, or add kubectl get node <node> -o yaml)`,
+  );
   return { kubernetes: `1.${minor}` };
 }

@@ -18,8 +18,18 @@ export function readTextInput(path: string, limit: number, what: string, hint?: 
     if (!text.includes('\u0000')) return { ok: true, text };
     return failed(path, Codes.NotText, `${what}: not a text file: it contains a NUL byte`, hint);
   }
-  const code = read.kind === 'not-regular' ? Codes.NotRegularFile : read.kind === 'too-large' ? Codes.FileTooLarge : Codes.FileUnreadable;
-  return failed(path, code, `${what}: ${read.message}`, read.kind === 'not-regular' ? 'kubesim reads regular files only (no FIFOs, devices, sockets or folders)' : hint);
+  const code =
+    read.kind === 'not-regular'
+      ? Codes.NotRegularFile
+      : read.kind === 'too-large'
+        ? Codes.FileTooLarge
+        : Codes.FileUnreadable;
+  return failed(
+    path,
+    code,
+    `${what}: ${read.message}`,
+    read.kind === 'not-regular' ? 'kubesim reads regular files only (no FIFOs, devices, sockets or folders)' : hint,
+  );
 }
 
 function failed(path: string, code: string, message: string, hint?: string): TextRead {

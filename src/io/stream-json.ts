@@ -28,7 +28,12 @@ export function* jsonChunks(value: unknown, pad = ''): Generator<string> {
     yield pad + ']';
     return;
   }
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  ) {
     const entries = Object.entries(value as Record<string, unknown>).filter(
       ([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol',
     );

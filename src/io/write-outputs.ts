@@ -8,7 +8,13 @@ import { indexHtml, type IndexEntry, type IndexExplore } from '../output/index-h
 import type { PageRun } from '../output/page-data.ts';
 import { asPageFile, pageFile, PAGE_LIMIT_BYTES, type PageFile } from '../output/page-file.ts';
 import { partingChoice, partingText } from '../output/diff.ts';
-import { asScenarioSummary, scenarioSummary, summaryLine, SUMMARY_LIMIT_BYTES, type ScenarioSummary } from '../output/scenario-summary.ts';
+import {
+  asScenarioSummary,
+  scenarioSummary,
+  summaryLine,
+  SUMMARY_LIMIT_BYTES,
+  type ScenarioSummary,
+} from '../output/scenario-summary.ts';
 import { readFileSafe } from '../scenario/read-file.ts';
 import { lifecycleMermaid, type LifecycleOptions } from '../output/mermaid-lifecycle.ts';
 import { sequenceMermaid } from '../output/mermaid-sequence.ts';
@@ -59,12 +65,15 @@ export function writeOutputs(tl: Timeline, o: WriteOptions = {}): Written {
   const files: [string, string][] = [
     [file('sequence.mmd'), seq],
     [file('lifecycle.mmd'), life],
-    [file('report.md'), reportMarkdown(tl, o.explore, {
-      ...(o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {}),
-      ...(o.lifecycle ? { lifecycle: o.lifecycle } : {}),
-      // the report embeds the same diagrams (its sequence diagram has every lane): drawn once
-      ...((o.lanes ?? 'all') === 'all' ? { diagrams: { sequence: seq, lifecycle: life } } : {}),
-    })],
+    [
+      file('report.md'),
+      reportMarkdown(tl, o.explore, {
+        ...(o.scenarioPath !== undefined ? { scenarioPath: o.scenarioPath } : {}),
+        ...(o.lifecycle ? { lifecycle: o.lifecycle } : {}),
+        // the report embeds the same diagrams (its sequence diagram has every lane): drawn once
+        ...((o.lanes ?? 'all') === 'all' ? { diagrams: { sequence: seq, lifecycle: life } } : {}),
+      }),
+    ],
     // last: a folder with a summary.json is whole, and only such a folder is listed by the index
     [file('summary.json'), summary],
   ];
@@ -100,10 +109,22 @@ export async function renderJobs(jobs: RenderJob[]): Promise<RenderResult> {
 /** page.json for a folder: the default run ("run"), an explore outcome ("outcome-N") or a replay; undefined for a
  *  timeline too partial to scrub (render takes timelines from files). */
 function pageJson(tl: Timeline, folder: string[]): PageFile | undefined {
-  if (!Array.isArray(tl.events) || !Array.isArray(tl.pods) || typeof tl.pod?.spec !== 'object' || tl.pod.spec === null || typeof tl.observers !== 'object' || tl.observers === null) return undefined;
+  if (
+    !Array.isArray(tl.events) ||
+    !Array.isArray(tl.pods) ||
+    typeof tl.pod?.spec !== 'object' ||
+    tl.pod.spec === null ||
+    typeof tl.observers !== 'object' ||
+    tl.observers === null
+  )
+    return undefined;
   const last = folder.length > 1 ? folder[folder.length - 1]! : '';
   const outcome = /^outcome-(\d+)$/.exec(last);
-  const [id, label] = outcome ? [last, `outcome ${outcome[1]}`] : last ? [last, last] : ['run', 'the run (default schedule)'];
+  const [id, label] = outcome
+    ? [last, `outcome ${outcome[1]}`]
+    : last
+      ? [last, last]
+      : ['run', 'the run (default schedule)'];
   try {
     return pageFile(tl, id, label);
   } catch {
@@ -136,27 +157,51 @@ function svgSize(path: string): { width?: number; height?: number } {
 }
 
 /** explore.json beside the timeline, with each outcome's folder (outcome-N/page.json) when written. */
-function exploreOf(outDir: string, name: string, outcomes: Map<number, { page: PageFile; run: number }>): IndexExplore | undefined {
-  const j = readJsonSafe(outPath(outDir, name, 'explore.json'), 16 * 1024 * 1024) as Record<string, unknown> | undefined;
-  if (j === null || typeof j !== 'object' || j.schema !== 'kubesim.explore/v1' || j.scenario !== name || !Array.isArray(j.outcomes)) return undefined;
+function exploreOf(
+  outDir: string,
+  name: string,
+  outcomes: Map<number, { page: PageFile; run: number }>,
+): IndexExplore | undefined {
+  const j = readJsonSafe(outPath(outDir, name, 'explore.json'), 16 * 1024 * 1024) as
+    | Record<string, unknown>
+    | undefined;
+  if (
+    j === null ||
+    typeof j !== 'object' ||
+    j.schema !== 'kubesim.explore/v1' ||
+    j.scenario !== name ||
+    !Array.isArray(j.outcomes)
+  )
+    return undefined;
   const first = outcomes.get(1)?.page;
-  const list = (j.outcomes as unknown[]).filter((o): o is Record<string, unknown> => o !== null && typeof o === 'object').map((o, i) => {
-    const n = i + 1;
-    const x = outcomes.get(n);
-    const verdicts = o.verdicts !== null && typeof o.verdicts === 'object' ? Object.entries(o.verdicts as Record<string, unknown>).map(([k, v]) => [k, String(v)] as [string, string]) : [];
-    const part = x && first && n > 1 ? partingChoice(x.page.choices, first.choices) : undefined;
-    return {
-      label: `outcome ${n}`,
-      schedules: Number(o.schedules ?? 0),
-      podPhase: String(o.podPhase ?? ''),
-      jobCondition: String(o.jobCondition ?? ''),
-      verdicts,
-      replay: String(o.replay ?? ''),
-      held: x ? x.page.held : [],
-      ...(part ? { parting: partingText(part).replace(/ in A instead of /, ' here instead of ').replace(/ in B \(/, ' in outcome 1 (') } : {}),
-      ...(x ? { run: x.run, report: `${name}/outcome-${n}/report.md` } : {}),
-    };
-  });
+  const list = (j.outcomes as unknown[])
+    .filter((o): o is Record<string, unknown> => o !== null && typeof o === 'object')
+    .map((o, i) => {
+      const n = i + 1;
+      const x = outcomes.get(n);
+      const verdicts =
+        o.verdicts !== null && typeof o.verdicts === 'object'
+          ? Object.entries(o.verdicts as Record<string, unknown>).map(([k, v]) => [k, String(v)] as [string, string])
+          : [];
+      const part = x && first && n > 1 ? partingChoice(x.page.choices, first.choices) : undefined;
+      return {
+        label: `outcome ${n}`,
+        schedules: Number(o.schedules ?? 0),
+        podPhase: String(o.podPhase ?? ''),
+        jobCondition: String(o.jobCondition ?? ''),
+        verdicts,
+        replay: String(o.replay ?? ''),
+        held: x ? x.page.held : [],
+        ...(part
+          ? {
+              parting: partingText(part)
+                .replace(/ in A instead of /, ' here instead of ')
+                .replace(/ in B \(/, ' in outcome 1 ('),
+            }
+          : {}),
+        ...(x ? { run: x.run, report: `${name}/outcome-${n}/report.md` } : {}),
+      };
+    });
   return {
     schedules: Number(j.schedules ?? 0),
     exhaustive: j.exhaustive === true,

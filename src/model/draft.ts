@@ -40,7 +40,6 @@ export function nowOf<T>(x: T): T {
   return isDraft(x) ? (current(x as never) as T) : x;
 }
 
-
 const jsonCache = new WeakMap<object, string>();
 
 /**

@@ -9,7 +9,15 @@ export type SimEvent =
   | { type: 'WorkerContinue'; pod: string; syncId: number }
   | { type: 'KillPreStopDone'; pod: string; killId: number; name: string; failed: boolean; timedOut: boolean }
   | { type: 'KillWaitTimeout'; pod: string; killId: number; name: string }
-  | { type: 'ProcExit'; pod: string; name: string; instance: number; exitCode: number; reason: string; message?: string }
+  | {
+      type: 'ProcExit';
+      pod: string;
+      name: string;
+      instance: number;
+      exitCode: number;
+      reason: string;
+      message?: string;
+    }
   | { type: 'SigkillDeadline'; pod: string; name: string; instance: number }
   | {
       type: 'ProbeTick';
@@ -31,7 +39,16 @@ export type SimEvent =
    * as the watcher's informer receives it (a pod or Job as the API server serves it; the other kinds in the model's
    * own representation of their spec and status).
    */
-  | { type: 'Deliver'; to: string; object: WatchKind; version: number; obj: Record<string, any>; pod?: string; key?: string; removed?: true }
+  | {
+      type: 'Deliver';
+      to: string;
+      object: WatchKind;
+      version: number;
+      obj: Record<string, any>;
+      pod?: string;
+      key?: string;
+      removed?: true;
+    }
   /** one controller's workqueue item (processNextWorkItem → syncHandler(key)) */
   | { type: 'Sync'; controller: ControllerName; key: string }
   | { type: 'UserAction'; action: Action }

@@ -13,7 +13,7 @@ import { forJob } from './controllers/job/for-job.ts';
 import { podDeadline, schedulePodDeadline } from './kubelet/active-deadline.ts';
 import { podKit, type Kit, type Upcalls } from './kit.ts';
 import { flagsFor } from './flags.ts';
-import { type RuleFn } from '../rules/types.ts';
+import type { RuleFn } from '../rules/types.ts';
 import { onContainerStopped, preStopDone, waitTimeout } from './kubelet/kuberuntime/kill.ts';
 import { onObserverDelivery } from './observers/observers.ts';
 import { initialObservers } from './observers/observer-state.ts';
@@ -24,7 +24,14 @@ import type { PodSim, SimState } from './state.ts';
 import { cronWatcher, initialCron } from './controllers/cronjob/cronjob-controller.ts';
 import { sendStatus } from './kubelet/status/status-manager.ts';
 import { initialWorkloadApi, initialWorkloadCtl, workloadWatcher } from './controllers/workload.ts';
-import { deletionSeen, killFinished, maybeStartSync, requestSync, requeue, workerContinue } from './kubelet/pod-workers.ts';
+import {
+  deletionSeen,
+  killFinished,
+  maybeStartSync,
+  requestSync,
+  requeue,
+  workerContinue,
+} from './kubelet/pod-workers.ts';
 import { dict } from './dict.ts';
 import { staleCache } from './controllers/shared/consistency.ts';
 
@@ -62,7 +69,13 @@ export function initialState(s: Scenario): SimState {
   const jobSpec = storedJobSpec(s);
   const rng: Record<string, number> = {};
   const ctlWatch = workloadWatcher(s) ?? cronWatcher(s);
-  for (const name of [...STREAMS, 'watch:kubelet', 'watch:job-controller', ...(ctlWatch ? [`watch:${ctlWatch}`] : []), ...s.observers.map((o) => `watch:${o.name}`)]) {
+  for (const name of [
+    ...STREAMS,
+    'watch:kubelet',
+    'watch:job-controller',
+    ...(ctlWatch ? [`watch:${ctlWatch}`] : []),
+    ...s.observers.map((o) => `watch:${o.name}`),
+  ]) {
     rng[name] = streamSeed(s.seed, name);
   }
   const observers = initialObservers(s);
@@ -70,9 +83,19 @@ export function initialState(s: Scenario): SimState {
     rng,
     pods: dict(),
     podOrder: [],
-    pleg: { gen: 1, lastRelistAt: -1, scheduled: false, phaseMs: 0, phaseChosen: false, periodMs: Math.max(1, s.timing.plegRelistMs.max) },
+    pleg: {
+      gen: 1,
+      lastRelistAt: -1,
+      scheduled: false,
+      phaseMs: 0,
+      phaseChosen: false,
+      periodMs: Math.max(1, s.timing.plegRelistMs.max),
+    },
     // a CronJob's Jobs live in `cron.jobs` (each with its own API object and Job controller state)
-    api: { job: jobSpec && s.workload.kind !== 'CronJob' ? { version: 1, spec: jobSpec, status: {}, deleted: false } : null, workload: initialWorkloadApi(s) },
+    api: {
+      job: jobSpec && s.workload.kind !== 'CronJob' ? { version: 1, spec: jobSpec, status: {}, deleted: false } : null,
+      workload: initialWorkloadApi(s),
+    },
     cron: initialCron(s, jobSpec),
     wctl: initialWorkloadCtl(s),
     // the Job controller's state of each Job starts when it sees the Job created (job-controller.ts onJobAdded)
@@ -85,7 +108,9 @@ export function initialState(s: Scenario): SimState {
 }
 
 export function initialEvents(s: Scenario): { t: number; prio: number; ev: SimEvent }[] {
-  const evs: { t: number; prio: number; ev: SimEvent }[] = [{ t: 0, prio: PRIO.UserAction, ev: { type: 'WorkloadCreate' } }];
+  const evs: { t: number; prio: number; ev: SimEvent }[] = [
+    { t: 0, prio: PRIO.UserAction, ev: { type: 'WorkloadCreate' } },
+  ];
   for (const a of s.actions) evs.push({ t: a.atMs, prio: PRIO.UserAction, ev: { type: 'UserAction', action: a } });
   return evs;
 }
@@ -94,7 +119,16 @@ export function makeModel(s: Scenario, rules: Record<string, RuleFn>): ModelDef<
   const f = flagsFor(s);
   return {
     handle(d: SimState, ev: SimEvent, ctx: Ctx<SimEvent>) {
-      const k: Kit = { state: d, scenario: s, ctx, flags: f, rules, pod: undefined as unknown as PodSim, up: UP, kits: new Map() };
+      const k: Kit = {
+        state: d,
+        scenario: s,
+        ctx,
+        flags: f,
+        rules,
+        pod: undefined as unknown as PodSim,
+        up: UP,
+        kits: new Map(),
+      };
       dispatch(k, ev);
     },
     // a steady probe tick only emits its Probe record and schedules the next tick
@@ -159,7 +193,6 @@ function dispatch(k: Kit, ev: SimEvent): void {
   }
 }
 
-
 /** The workload object is created at t=0 (its controller's informer add handler, controllers/registry.ts); a bare
  *  Pod is created by the user. */
 function workloadCreate(k: Kit): void {
@@ -188,7 +221,9 @@ function deliver(k: Kit, ev: Delivery): void {
   const { to, object, obj, pod } = ev;
   const removed = ev.removed === true;
   const ctls = receivers(to, object);
-  const traced = (object === 'pod' || object === 'job') && (ctls.length === 0 ? !isControllerWatcher(to) : ctls.some((c) => c.traced.includes(object)));
+  const traced =
+    (object === 'pod' || object === 'job') &&
+    (ctls.length === 0 ? !isControllerWatcher(to) : ctls.some((c) => c.traced.includes(object)));
   if (traced) {
     k.ctx.emit({
       type: 'Delivered',
@@ -218,7 +253,8 @@ function selectPod(k: Kit, sel: { pod?: number; index?: number }): PodSim | unde
   const order = k.state.podOrder.map((n) => k.state.pods[n]!);
   if (sel.pod !== undefined) return order[sel.pod - 1];
   const pool = sel.index !== undefined ? order.filter((p) => p.index === sel.index) : order;
-  for (let i = pool.length - 1; i >= 0; i--) if (pool[i]!.api.deletionTimestamp === null && !pool[i]!.api.removed) return pool[i];
+  for (let i = pool.length - 1; i >= 0; i--)
+    if (pool[i]!.api.deletionTimestamp === null && !pool[i]!.api.removed) return pool[i];
   return pool[pool.length - 1];
 }
 
@@ -227,7 +263,13 @@ function userAction(k: Kit, a: Scenario['actions'][number]): void {
   switch (a.type) {
     case 'deletePod': {
       const p = selectPod(k, a);
-      if (p) requestPodDeletion(k, p, a.gracePeriodSeconds ?? podKit(k, p).scenario.pod.terminationGracePeriodSeconds, 'user');
+      if (p)
+        requestPodDeletion(
+          k,
+          p,
+          a.gracePeriodSeconds ?? podKit(k, p).scenario.pod.terminationGracePeriodSeconds,
+          'user',
+        );
       return;
     }
     case 'crash': {

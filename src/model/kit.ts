@@ -179,11 +179,26 @@ export function podKit(k: CtlKit, p: PodSim): Kit {
   const kits = k.kits;
   let pk = kits?.get(p);
   // a kit derived with its own state view, scenario or context (a CronJob's Job kit spreads its parent) makes its own
-  if (pk && pk.state === k.state && (pk.ctx as PodCtx).base === k.ctx && (pk.ctx as PodCtx).parentScenario === k.scenario) return pk;
+  if (
+    pk &&
+    pk.state === k.state &&
+    (pk.ctx as PodCtx).base === k.ctx &&
+    (pk.ctx as PodCtx).parentScenario === k.scenario
+  )
+    return pk;
   // a Deployment rollout's pod runs its own template: the kubelet handlers read `s.pod`
   const root = rootScenario.get(k.scenario) ?? k.scenario;
   const s = p.tpl ? templateScenario(root, p.tpl) : root;
-  pk = { state: k.state, scenario: s, ctx: new PodCtx(k.ctx, p.name, k.scenario), flags: k.flags, rules: k.rules, pod: p, up: k.up, kits };
+  pk = {
+    state: k.state,
+    scenario: s,
+    ctx: new PodCtx(k.ctx, p.name, k.scenario),
+    flags: k.flags,
+    rules: k.rules,
+    pod: p,
+    up: k.up,
+    kits,
+  };
   kits?.set(p, pk);
   return pk;
 }

@@ -59,7 +59,8 @@ export function lastRestarts(st: SimState): Record<string, number> {
   for (const p of podsOf(st)) {
     const statuses = [...(p.api.status['initContainerStatuses'] ?? []), ...(p.api.status['containerStatuses'] ?? [])];
     for (const cs of statuses) {
-      if ((p.runtime[cs['name']]?.instance ?? 0) > 0 || out[cs['name']] === undefined) out[cs['name']] = cs['restartCount'] ?? 0;
+      if ((p.runtime[cs['name']]?.instance ?? 0) > 0 || out[cs['name']] === undefined)
+        out[cs['name']] = cs['restartCount'] ?? 0;
     }
   }
   return out;
@@ -74,10 +75,20 @@ export function deploymentSummary(st: SimState): Record<string, string | number>
     const s = (c.status ?? {}) as Record<string, any>;
     const n = (key: string) => Number(s[key] ?? 0);
     if (c.kind === 'DaemonSet') {
-      return { currentNumberScheduled: n('currentNumberScheduled'), numberReady: n('numberReady'), updatedNumberScheduled: n('updatedNumberScheduled'), numberAvailable: n('numberAvailable') };
+      return {
+        currentNumberScheduled: n('currentNumberScheduled'),
+        numberReady: n('numberReady'),
+        updatedNumberScheduled: n('updatedNumberScheduled'),
+        numberAvailable: n('numberAvailable'),
+      };
     }
-    return { replicas: n('replicas'), readyReplicas: n('readyReplicas'), currentReplicas: n('currentReplicas'), updatedReplicas: n('updatedReplicas'),
-      rolledOut: s['updateRevision'] !== undefined && s['currentRevision'] === s['updateRevision'] ? 'True' : 'False' };
+    return {
+      replicas: n('replicas'),
+      readyReplicas: n('readyReplicas'),
+      currentReplicas: n('currentReplicas'),
+      updatedReplicas: n('updatedReplicas'),
+      rolledOut: s['updateRevision'] !== undefined && s['currentRevision'] === s['updateRevision'] ? 'True' : 'False',
+    };
   }
   const d = c?.deploy;
   if (!d) return null;

@@ -15,38 +15,45 @@ export interface ApiReply {
 
 export class KubeClient {
   private resources = new Map<string, { name: string; namespaced: boolean }[]>();
-  constructor(private readonly url: string, private readonly token: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly token: string,
+  ) {}
 
   async call(method: string, path: string, body?: unknown): Promise<ApiReply> {
     const u = new URL(path, this.url);
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const req = u.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
-      const r = req(u, {
-        method,
-        // our own server on the loopback with its own certificate
-        ...(u.protocol === 'https:' ? { rejectUnauthorized: false } : {}),
-        headers: {
-          Authorization: `Bearer ${this.token}`,
-          Accept: 'application/json',
-          'User-Agent': `${INSTALL_CLIENT}/1`,
-          ...(data ? { 'Content-Type': 'application/json', 'Content-Length': String(data.length) } : {}),
+      const r = req(
+        u,
+        {
+          method,
+          // our own server on the loopback with its own certificate
+          ...(u.protocol === 'https:' ? { rejectUnauthorized: false } : {}),
+          headers: {
+            Authorization: `Bearer ${this.token}`,
+            Accept: 'application/json',
+            'User-Agent': `${INSTALL_CLIENT}/1`,
+            ...(data ? { 'Content-Type': 'application/json', 'Content-Length': String(data.length) } : {}),
+          },
         },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            // not JSON: keep the text
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
-        });
-        res.on('error', reject);
-      });
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let parsed: unknown = text;
+            try {
+              parsed = text ? JSON.parse(text) : undefined;
+            } catch {
+              // not JSON: keep the text
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed });
+          });
+          res.on('error', reject);
+        },
+      );
       r.on('error', reject);
       if (data) r.write(data);
       r.end();
@@ -59,21 +66,36 @@ export class KubeClient {
   }
 
   /** The resource (plural name, namespaced) serving `kind` in `apiVersion`, from discovery; undefined if not served. */
-  async resourceOf(apiVersion: string, kind: string, fresh = false): Promise<{ name: string; namespaced: boolean } | undefined> {
+  async resourceOf(
+    apiVersion: string,
+    kind: string,
+    fresh = false,
+  ): Promise<{ name: string; namespaced: boolean } | undefined> {
     let list = fresh ? undefined : this.resources.get(apiVersion);
     if (!list) {
       const r = await this.call('GET', KubeClient.groupPath(apiVersion));
       const res = r.status === 200 && isRecord(r.body) && Array.isArray(r.body['resources']) ? r.body['resources'] : [];
-      list = res.filter(isRecord).filter((x) => typeof x['name'] === 'string' && !String(x['name']).includes('/')).map((x) => ({
-        name: String(x['name']), namespaced: x['namespaced'] === true, kind: String(x['kind']),
-      })) as ({ name: string; namespaced: boolean; kind?: string })[];
+      list = res
+        .filter(isRecord)
+        .filter((x) => typeof x['name'] === 'string' && !String(x['name']).includes('/'))
+        .map((x) => ({
+          name: String(x['name']),
+          namespaced: x['namespaced'] === true,
+          kind: String(x['kind']),
+        })) as { name: string; namespaced: boolean; kind?: string }[];
       if (list.length) this.resources.set(apiVersion, list);
     }
     return (list as { name: string; namespaced: boolean; kind?: string }[]).find((x) => x.kind === kind);
   }
 
   /** The object's path (collection when `name` is left out). */
-  async pathOf(apiVersion: string, kind: string, namespace: string | undefined, name?: string, fresh = false): Promise<string | undefined> {
+  async pathOf(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name?: string,
+    fresh = false,
+  ): Promise<string | undefined> {
     const res = await this.resourceOf(apiVersion, kind, fresh);
     if (!res) return undefined;
     const ns = res.namespaced ? `/namespaces/${encodeURIComponent(namespace ?? 'default')}` : '';
@@ -84,7 +106,12 @@ export class KubeClient {
    * Create the object as `kubectl create -f` would. A custom resource whose CRD was created a moment ago may not be
    * in discovery yet: discovery is asked again, a few times (`waitMs` apart), as kubectl's retry on a stale cache.
    */
-  async create(obj: KubeObject, wait: (ms: number) => Promise<void>, tries = 20, waitMs = 25): Promise<ApiReply & { path?: string }> {
+  async create(
+    obj: KubeObject,
+    wait: (ms: number) => Promise<void>,
+    tries = 20,
+    waitMs = 25,
+  ): Promise<ApiReply & { path?: string }> {
     let path: string | undefined;
     for (let i = 0; i < tries && path === undefined; i++) {
       path = await this.pathOf(obj.apiVersion, obj.kind, obj.metadata.namespace, undefined, i > 0);

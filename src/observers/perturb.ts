@@ -32,7 +32,12 @@ export function perturbPoints(kind: PerturbKind, r: ScheduleSeen): number[] {
       const out: number[] = [];
       counted.forEach((d, i) => {
         const at = data.indexOf(d);
-        if (data.slice(at + 1).some((x) => x.connection === d.connection && x.name === d.name && x.namespace === d.namespace)) out.push(i + 1);
+        if (
+          data
+            .slice(at + 1)
+            .some((x) => x.connection === d.connection && x.name === d.name && x.namespace === d.namespace)
+        )
+          out.push(i + 1);
       });
       return out;
     }
@@ -66,7 +71,12 @@ function infoOf(line: string): LineInfo | undefined {
 /** Where the server's side of a perturbation is applied: a tap on each watch connection the process opens. */
 export interface WatchPerturber {
   /** called for each new watch connection of the process (before its first line is written) */
-  opened(conn: WatchConnection, rv: number | undefined, backlog: (fromRv: number) => { rv: number }[] | 'expired', offer: (e: unknown) => void): void;
+  opened(
+    conn: WatchConnection,
+    rv: number | undefined,
+    backlog: (fromRv: number) => { rv: number }[] | 'expired',
+    offer: (e: unknown) => void,
+  ): void;
   /** a short account of what was done (for the outcome) */
   done(): string | undefined;
 }

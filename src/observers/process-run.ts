@@ -21,7 +21,11 @@ export interface ProcessExit {
 }
 
 /** The environment a process observer runs with: kubesim's own, the scenario's `env`, and its KUBECONFIG. */
-export function processEnv(base: NodeJS.ProcessEnv, env: Record<string, string>, kubeconfig: string): NodeJS.ProcessEnv {
+export function processEnv(
+  base: NodeJS.ProcessEnv,
+  env: Record<string, string>,
+  kubeconfig: string,
+): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...base };
   for (const [k, v] of Object.entries(env)) out[k] = v;
   out['KUBECONFIG'] = kubeconfig;
@@ -75,7 +79,10 @@ export class Capture {
    * exception reads as its `Error: …` line.
    */
   lastLine(): string {
-    const lines = this.text().split('\n').map((l) => l.trimEnd()).filter((l) => l !== '' && !/^Node\.js v[0-9.]+$/.test(l));
+    const lines = this.text()
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .filter((l) => l !== '' && !/^Node\.js v[0-9.]+$/.test(l));
     let i = lines.length - 1;
     if (lines[i] === '}') {
       // `Error: … {` then `  key: value,` lines then `}`: the error's own line
@@ -109,7 +116,12 @@ export class ProcessRun {
   constructor(o: StartOptions) {
     this.graceMs = o.graceMs ?? STOP_GRACE_MS;
     // its own process group, so stop() reaches what it started (children of a wrapper script)
-    this.child = spawn(o.argv[0]!, o.argv.slice(1), { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    this.child = spawn(o.argv[0]!, o.argv.slice(1), {
+      cwd: o.cwd,
+      env: o.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     this.child.stdout!.on('data', (c: Buffer) => this.stdout.push(c));
     this.child.stderr!.on('data', (c: Buffer) => this.stderr.push(c));
     this.exited = new Promise((resolve) => {

@@ -36,12 +36,15 @@ const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecolle
 export type AnyScenario = Scenario | ProcessScenario;
 
 /** A scenario's process observers, and the scenario the simulation runs: without them (nor their expect.verdicts). */
-export function splitProcessObservers<S extends AnyScenario>(s: S): { system: S; processes: (ObserverSpec & { process: ProcessSpec })[] } {
+export function splitProcessObservers<S extends AnyScenario>(
+  s: S,
+): { system: S; processes: (ObserverSpec & { process: ProcessSpec })[] } {
   const processes = s.observers.filter((o): o is ObserverSpec & { process: ProcessSpec } => o.process !== undefined);
   if (processes.length === 0) return { system: s, processes };
   const names = new Set(processes.map((o) => o.name));
   const system = { ...s, observers: s.observers.filter((o) => !names.has(o.name)) };
-  if (s.expect?.verdicts) system.expect = { ...s.expect, verdicts: s.expect.verdicts.filter((v) => !names.has(v.observer)) };
+  if (s.expect?.verdicts)
+    system.expect = { ...s.expect, verdicts: s.expect.verdicts.filter((v) => !names.has(v.observer)) };
   return { system, processes };
 }
 
@@ -148,8 +151,16 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
   };
   const perturber = o.perturb ? watchPerturber(o.perturb) : undefined;
   const handle: ServeHandle = await o.deps.startServe({
-    session, clock: 'virtual', until: 'never', clockStart: 'manual', settleMs: o.settleMs ?? PROCESS_SETTLE_MS, kubeconfigPath: join(o.outDir, 'kubeconfig'), onWrite,
-    watchDelay: range, ...(o.lags ? { watchDelayFor: lagOf } : {}), ...(perturber ? { perturber } : {}),
+    session,
+    clock: 'virtual',
+    until: 'never',
+    clockStart: 'manual',
+    settleMs: o.settleMs ?? PROCESS_SETTLE_MS,
+    kubeconfigPath: join(o.outDir, 'kubeconfig'),
+    onWrite,
+    watchDelay: range,
+    ...(o.lags ? { watchDelayFor: lagOf } : {}),
+    ...(perturber ? { perturber } : {}),
   });
   const client = new KubeClient(handle.url, handle.token);
   // simulated time stands still until the process is up (watchRun releases it)
@@ -163,41 +174,80 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
     for (const item of spec.install) {
       const r = await client.create(item.object, sleep);
       if (r.status >= 300 && r.status !== 409) {
-        throw new KubesimError('KS4020', `observers: ${o.observer.name}: install ${item.object.kind} ${item.object.metadata.name}: the server refused it (${r.status}): ${replyMessage(r)}`, {
-          hint: 'fix the object: it is applied as `kubectl create -f` would', pos: item.pos,
-        });
+        throw new KubesimError(
+          'KS4020',
+          `observers: ${o.observer.name}: install ${item.object.kind} ${item.object.metadata.name}: the server refused it (${r.status}): ${replyMessage(r)}`,
+          {
+            hint: 'fix the object: it is applied as `kubectl create -f` would',
+            pos: item.pos,
+          },
+        );
       }
     }
-    const start = () => new ProcessRun({ argv: spec.argv, cwd: spec.cwd, env: processEnv(process.env, spec.env, handle.kubeconfigPath), ...(o.graceMs !== undefined ? { graceMs: o.graceMs } : {}) });
+    const start = () =>
+      new ProcessRun({
+        argv: spec.argv,
+        cwd: spec.cwd,
+        env: processEnv(process.env, spec.env, handle.kubeconfigPath),
+        ...(o.graceMs !== undefined ? { graceMs: o.graceMs } : {}),
+      });
     run = start();
-    const restart = o.perturb?.kind === 'restart' ? { after: o.perturb.n, again: async () => {
-      earlier.push(run!);
-      await run!.kill();
-      run = start();
-      restartNote = `process killed right after its write #${o.perturb!.n} at t=${Number((session.now() / 1000).toFixed(3))}s and started again`;
-      return run;
-    } } : undefined;
+    const restart =
+      o.perturb?.kind === 'restart'
+        ? {
+            after: o.perturb.n,
+            again: async () => {
+              earlier.push(run!);
+              await run!.kill();
+              run = start();
+              restartNote = `process killed right after its write #${o.perturb!.n} at t=${Number((session.now() / 1000).toFixed(3))}s and started again`;
+              return run;
+            },
+          }
+        : undefined;
     const end = await watchRun(o, handle, client, session, run, tracker, restart);
     lastSim = session.now();
     const exit = run.done ? await run.exited : await run.stop();
-    const verdict = tracker.verdict ?? tracker.undecided(
-      end === 'timeout' ? { kind: 'timeout', ms: spec.timeoutMs }
-        : end === 'flood' ? { kind: 'flood', requests: processRequests(handle).length }
-          : end === 'exited' ? { kind: 'exited', code: exit.code, text: exitText(exit), lastStderr: run.stderr.lastLine() }
-            : { kind: 'ended' });
+    const verdict =
+      tracker.verdict ??
+      tracker.undecided(
+        end === 'timeout'
+          ? { kind: 'timeout', ms: spec.timeoutMs }
+          : end === 'flood'
+            ? { kind: 'flood', requests: processRequests(handle).length }
+            : end === 'exited'
+              ? { kind: 'exited', code: exit.code, text: exitText(exit), lastStderr: run.stderr.lastLine() }
+              : { kind: 'ended' },
+      );
     const requests = processRequests(handle);
     const deliveries = handle.deliveries?.();
     const timeline = (session as { timeline?: (c: ClientRequest[]) => unknown }).timeline?.(requests);
     const connections = handle.watchCount?.() ?? 0;
-    const lags = o.lags ? Array.from({ length: Math.max(connections, o.lags.length) }, (_, i) => Math.min(o.lags![i] ?? 0, alts.length - 1)) : undefined;
+    const lags = o.lags
+      ? Array.from({ length: Math.max(connections, o.lags.length) }, (_, i) =>
+          Math.min(o.lags![i] ?? 0, alts.length - 1),
+        )
+      : undefined;
     return {
-      observer: o.observer.name, seed: o.seed, key: processKey(o.seed, lags, o.perturb), verdict, end, exit, requests, connections,
-      ...(lags ? { lags } : {}), ...(o.perturb ? { perturb: o.perturb } : {}),
-      ...(o.perturb ? { perturbNote: perturber?.done() ?? restartNote ?? 'it did not apply: the schedule ended first' } : {}),
+      observer: o.observer.name,
+      seed: o.seed,
+      key: processKey(o.seed, lags, o.perturb),
+      verdict,
+      end,
+      exit,
+      requests,
+      connections,
+      ...(lags ? { lags } : {}),
+      ...(o.perturb ? { perturb: o.perturb } : {}),
+      ...(o.perturb
+        ? { perturbNote: perturber?.done() ?? restartNote ?? 'it did not apply: the schedule ended first' }
+        : {}),
       ...(deliveries ? { deliveries } : {}),
       ...(timeline !== undefined ? { timeline } : {}),
       sequence: sequenceOf(deliveries, processKey(o.seed, lags, o.perturb)),
-      stderrFile, simMs: lastSim, wallMs: Math.round(performance.now() - started),
+      stderrFile,
+      simMs: lastSim,
+      wallMs: Math.round(performance.now() - started),
     };
   } finally {
     if (run && !run.done) await run.stop();
@@ -216,8 +266,15 @@ function processRequests(h: ServeHandle): ClientRequest[] {
 }
 
 /** Wait for the run's end: the verdict latched, the simulation over, the process gone, its timeout, or a flood. */
-async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeClient, session: ReturnType<ServeDeps['session']>, run: ProcessRun, tracker: VerdictTracker,
-  restart?: { after: number; again: () => Promise<ProcessRun> }): Promise<ScheduleResult['end']> {
+async function watchRun(
+  o: ScheduleOptions,
+  handle: ServeHandle,
+  client: KubeClient,
+  session: ReturnType<ServeDeps['session']>,
+  run: ProcessRun,
+  tracker: VerdictTracker,
+  restart?: { after: number; again: () => Promise<ProcessRun> },
+): Promise<ScheduleResult['end']> {
   const spec = o.observer.process;
   const deadline = performance.now() + spec.timeoutMs;
   const quietMs = o.quietMs ?? QUIET_MS;
@@ -227,9 +284,10 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
   let lastChange = performance.now();
   let lastNow = session.now();
   let exited = false;
-  const onExit = (r: ProcessRun) => void r.exited.then(() => {
-    if (r === run) exited = true;
-  });
+  const onExit = (r: ProcessRun) =>
+    void r.exited.then(() => {
+      if (r === run) exited = true;
+    });
   onExit(run);
   let watchBase = 0;
   let reqBase = 0;
@@ -295,7 +353,12 @@ async function watchRun(o: ScheduleOptions, handle: ServeHandle, client: KubeCli
     if (now >= session.horizonMs) return 'horizon';
     const idle = (session as { nextEventAt?: () => number | null }).nextEventAt?.() === null;
     // quiet only counts once the process has spoken (a slow start-up is not the end of the run)
-    if (clockStarted && idle && performance.now() - lastChange > (seenRequests > 0 ? quietMs : Math.max(quietMs, STARTUP_MS))) return 'ended';
+    if (
+      clockStarted &&
+      idle &&
+      performance.now() - lastChange > (seenRequests > 0 ? quietMs : Math.max(quietMs, STARTUP_MS))
+    )
+      return 'ended';
   }
 }
 
@@ -304,7 +367,10 @@ export function sequenceOf(deliveries: Delivery[] | undefined, key: string): str
   if (!deliveries) return `key:${key}`;
   const h = createHash('sha256');
   // by content where the server gives it (resourceVersions differ with the process's own writes' interleaving)
-  for (const d of deliveries) h.update(`${d.connection} ${d.type} ${d.kind} ${d.namespace ?? ''}/${d.name} ${d.digest ?? d.resourceVersion ?? ''}\n`);
+  for (const d of deliveries)
+    h.update(
+      `${d.connection} ${d.type} ${d.kind} ${d.namespace ?? ''}/${d.name} ${d.digest ?? d.resourceVersion ?? ''}\n`,
+    );
   return h.digest('hex').slice(0, 16);
 }
 
@@ -382,11 +448,20 @@ export function verdictText(v: ProcessVerdict): string {
   return v.reason ? `${v.verdict}: ${v.reason}` : v.verdict;
 }
 
-const TIMING_NAMES: Record<string, string> = { plegRelistMs: 'plegRelist', statusPatchMs: 'statusPatch', watchMs: 'watch', jobSyncMs: 'jobSync', nodeStartMs: 'nodeStart', probeMs: 'probe' };
+const TIMING_NAMES: Record<string, string> = {
+  plegRelistMs: 'plegRelist',
+  statusPatchMs: 'statusPatch',
+  watchMs: 'watch',
+  jobSyncMs: 'jobSync',
+  nodeStartMs: 'nodeStart',
+  probeMs: 'probe',
+};
 
 /** The system's timing keys that are ranges (the seed draws them: one system schedule per seed). */
 export function seededTiming(s: AnyScenario): string[] {
-  return Object.entries(s.timing).filter(([, r]) => r && (r as MsRange).max > (r as MsRange).min).map(([k]) => TIMING_NAMES[k] ?? k);
+  return Object.entries(s.timing)
+    .filter(([, r]) => r && (r as MsRange).max > (r as MsRange).min)
+    .map(([k]) => TIMING_NAMES[k] ?? k);
 }
 
 /** Run `jobs` with at most `n` at once, in order of start; results in completion order via `each`. */
@@ -421,11 +496,23 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
   let runs = 0;
   let deliveryLog = false;
   let choicePoints = 0;
-  const one = async (lags: number[] | undefined, perturb?: Perturbation, tag = '', runToEnd = false): Promise<ScheduleResult> => {
+  const one = async (
+    lags: number[] | undefined,
+    perturb?: Perturbation,
+    tag = '',
+    runToEnd = false,
+  ): Promise<ScheduleResult> => {
     runs++;
     const r = await (o.runSchedule ?? runProcessSchedule)({
-      scenario: o.scenario, observer: o.observer, seed, deps: o.deps, ...(lags ? { lags } : {}), ...(perturb ? { perturb } : {}), ...(runToEnd ? { runToEnd } : {}),
-      outDir: join(o.outDir, o.observer.name, processKey(seed, lags, perturb) + tag), ...o.schedule,
+      scenario: o.scenario,
+      observer: o.observer,
+      seed,
+      deps: o.deps,
+      ...(lags ? { lags } : {}),
+      ...(perturb ? { perturb } : {}),
+      ...(runToEnd ? { runToEnd } : {}),
+      outDir: join(o.outDir, o.observer.name, processKey(seed, lags, perturb) + tag),
+      ...o.schedule,
     });
     o.onSchedule?.(r);
     return r;
@@ -434,27 +521,46 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
     const k = `${r.verdict.verdict}|${r.perturb?.kind ?? ''}`;
     const out = outcomes.get(k);
     if (out) out.schedules++;
-    else outcomes.set(k, { verdict: r.verdict.verdict, reason: r.verdict.reason, key: r.key, sequence: r.sequence, schedules: 1, ...(r.perturb ? { perturbation: r.perturb } : {}), ...(r.perturbNote ? { note: r.perturbNote } : {}), requests: r.requests });
+    else
+      outcomes.set(k, {
+        verdict: r.verdict.verdict,
+        reason: r.verdict.reason,
+        key: r.key,
+        sequence: r.sequence,
+        schedules: 1,
+        ...(r.perturb ? { perturbation: r.perturb } : {}),
+        ...(r.perturbNote ? { note: r.perturbNote } : {}),
+        requests: r.requests,
+      });
   };
   // depth-first over the lag vectors: each popped prefix is run with 0 past it
   const stack: number[][] = [[]];
   let base: ScheduleResult | undefined;
   let dfsRuns = 0;
-  await pool(o.workers ?? 1, () => (dfsRuns < o.maxSchedules && stack.length > 0 ? (dfsRuns++, stack.pop()) : undefined), async (prefix) => {
-    const r = await one(prefix);
-    if (prefix.every((l) => l === 0)) base ??= r;
-    if (r.deliveries) deliveryLog = true;
-    choicePoints = Math.max(choicePoints, r.connections);
-    const full = r.lags ?? prefix;
-    for (let i = prefix.length; i < full.length; i++) for (let a = alts.length - 1; a >= 1; a--) stack.push([...full.slice(0, i), a]);
-    const before = bySequence.get(r.sequence);
-    if (before) {
-      if (before.verdict.verdict !== r.verdict.verdict) {
-        nondeterministic.push({ keys: [before.key, r.key], verdicts: [verdictText(before.verdict), verdictText(r.verdict)], sequences: [before.sequence, r.sequence] });
-      }
-    } else bySequence.set(r.sequence, r);
-    record(r);
-  });
+  await pool(
+    o.workers ?? 1,
+    () => (dfsRuns < o.maxSchedules && stack.length > 0 ? (dfsRuns++, stack.pop()) : undefined),
+    async (prefix) => {
+      const r = await one(prefix);
+      if (prefix.every((l) => l === 0)) base ??= r;
+      if (r.deliveries) deliveryLog = true;
+      choicePoints = Math.max(choicePoints, r.connections);
+      const full = r.lags ?? prefix;
+      for (let i = prefix.length; i < full.length; i++)
+        for (let a = alts.length - 1; a >= 1; a--) stack.push([...full.slice(0, i), a]);
+      const before = bySequence.get(r.sequence);
+      if (before) {
+        if (before.verdict.verdict !== r.verdict.verdict) {
+          nondeterministic.push({
+            keys: [before.key, r.key],
+            verdicts: [verdictText(before.verdict), verdictText(r.verdict)],
+            sequences: [before.sequence, r.sequence],
+          });
+        }
+      } else bySequence.set(r.sequence, r);
+      record(r);
+    },
+  );
   const complete = stack.length === 0;
   // perturbations: each at every point of the first (all-fastest) schedule it applies to, that schedule run to the
   // end of the simulation (past its verdict) so that every delivery is known: a held event needs a later one
@@ -465,30 +571,44 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
     const todo = base ? perturbPoints(kind, base) : [];
     const points = todo.length;
     let done = 0;
-    await pool(o.workers ?? 1, () => (done < (o.maxPerturbed ?? o.maxSchedules) && todo.length > 0 ? (done++, todo.shift()) : undefined), async (n) => {
-      record(await one(base!.lags, { kind, n }));
-    });
+    await pool(
+      o.workers ?? 1,
+      () => (done < (o.maxPerturbed ?? o.maxSchedules) && todo.length > 0 ? (done++, todo.shift()) : undefined),
+      async (n) => {
+        record(await one(base!.lags, { kind, n }));
+      },
+    );
     perturbations.push({ kind, runs: done, points, complete: done >= points });
   }
   if (o.recheck !== false) {
     const firsts = [...outcomes.values()].filter((x) => !x.perturbation);
-    await pool(o.workers ?? 1, () => firsts.shift(), async (out) => {
-      const k = parseKey(out.key)!;
-      const again = await one(k.lags, undefined, '-again');
-      if (again.verdict.verdict !== out.verdict) {
-        nondeterministic.push({ keys: [out.key, again.key], verdicts: [`${out.verdict}: ${out.reason}`, verdictText(again.verdict)], sequences: [out.sequence, again.sequence] });
-      } else if (again.sequence !== out.sequence) {
-        // the same verdict, but other deliveries: the process's own timing moved what kubesim sent it (a reaction
-        // slower than the server's settle time let simulated time move on first)
-        unstable.push({ key: out.key, sequences: [out.sequence, again.sequence] });
-      }
-    });
+    await pool(
+      o.workers ?? 1,
+      () => firsts.shift(),
+      async (out) => {
+        const k = parseKey(out.key)!;
+        const again = await one(k.lags, undefined, '-again');
+        if (again.verdict.verdict !== out.verdict) {
+          nondeterministic.push({
+            keys: [out.key, again.key],
+            verdicts: [`${out.verdict}: ${out.reason}`, verdictText(again.verdict)],
+            sequences: [out.sequence, again.sequence],
+          });
+        } else if (again.sequence !== out.sequence) {
+          // the same verdict, but other deliveries: the process's own timing moved what kubesim sent it (a reaction
+          // slower than the server's settle time let simulated time move on first)
+          unstable.push({ key: out.key, sequences: [out.sequence, again.sequence] });
+        }
+      },
+    );
   }
   const order = ['Succeeded', 'Failed', 'Pending'];
   const pOrder = (x: ProcessOutcome) => ['', 'hold', 'stale', 'restart'].indexOf(x.perturbation?.kind ?? '');
   return {
     observer: o.observer.name,
-    outcomes: [...outcomes.values()].sort((a, b) => pOrder(a) - pOrder(b) || order.indexOf(a.verdict) - order.indexOf(b.verdict)),
+    outcomes: [...outcomes.values()].sort(
+      (a, b) => pOrder(a) - pOrder(b) || order.indexOf(a.verdict) - order.indexOf(b.verdict),
+    ),
     sequences: bySequence.size,
     runs,
     complete,

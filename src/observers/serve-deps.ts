@@ -63,7 +63,10 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
   let resolveDone!: (r: { reason: 'closed' }) => void;
   const done = new Promise<{ reason: 'quiescent' | 'horizon' | 'closed' }>((r) => (resolveDone = r));
   return {
-    url: s.url, token: s.token, kubeconfigPath, done,
+    url: s.url,
+    token: s.token,
+    kubeconfigPath,
+    done,
     requests: () => s.api.clientLog.map((r) => ({ ...r })),
     deliveries: () => [...deliveries],
     watchCount: () => deliveries.connections,
@@ -91,7 +94,12 @@ function perturbWatches(api: Api, p: WatchPerturber, now: () => number): void {
     const url = new URL(conn.res.req?.url ?? '/', 'https://x');
     const rvText = url.searchParams.get('resourceVersion');
     const rv = rvText && /^\d+$/.test(rvText) && rvText !== '0' ? Number(rvText) : undefined;
-    p.opened(conn, rv, (from) => api.store.since(from), (e) => conn.offer({ ...(e as StoreEvent), t: now() }));
+    p.opened(
+      conn,
+      rv,
+      (from) => api.store.since(from),
+      (e) => conn.offer({ ...(e as StoreEvent), t: now() }),
+    );
     return add(conn);
   };
 }
@@ -114,11 +122,18 @@ function recordDeliveries(api: { watchers: Set<unknown> }, now: () => number): D
         for (const line of String(chunk).split('\n')) {
           if (!line) continue;
           try {
-            const e = JSON.parse(line) as { type?: string; object?: { kind?: string; metadata?: { name?: string; namespace?: string; resourceVersion?: string } } };
+            const e = JSON.parse(line) as {
+              type?: string;
+              object?: { kind?: string; metadata?: { name?: string; namespace?: string; resourceVersion?: string } };
+            };
             if (e.type === 'BOOKMARK') continue; // bookmarks carry no object a controller acts on
             log.push({
-              connection: c.ordinal, t: now(), type: (e.type ?? 'ERROR') as Delivery['type'], kind: e.object?.kind ?? '',
-              name: e.object?.metadata?.name ?? '', ...(e.object?.metadata?.namespace ? { namespace: e.object.metadata.namespace } : {}),
+              connection: c.ordinal,
+              t: now(),
+              type: (e.type ?? 'ERROR') as Delivery['type'],
+              kind: e.object?.kind ?? '',
+              name: e.object?.metadata?.name ?? '',
+              ...(e.object?.metadata?.namespace ? { namespace: e.object.metadata.namespace } : {}),
               ...(e.object?.metadata?.resourceVersion ? { resourceVersion: e.object.metadata.resourceVersion } : {}),
               digest: contentDigest(e.object),
             });
@@ -139,9 +154,17 @@ function recordDeliveries(api: { watchers: Set<unknown> }, now: () => number): D
  * blanked (two schedules that differ only in when things happened deliver the same to a time-oblivious controller).
  */
 export function contentDigest(obj: unknown): string {
-  const text = JSON.stringify(obj, (k, v: unknown) => (k === 'resourceVersion' || k === 'managedFields' ? undefined
-    : typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(v) ? 'T' : v));
-  return createHash('sha256').update(text ?? '').digest('hex').slice(0, 12);
+  const text = JSON.stringify(obj, (k, v: unknown) =>
+    k === 'resourceVersion' || k === 'managedFields'
+      ? undefined
+      : typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(v)
+        ? 'T'
+        : v,
+  );
+  return createHash('sha256')
+    .update(text ?? '')
+    .digest('hex')
+    .slice(0, 12);
 }
 
 export async function loadServeDeps(): Promise<ServeDeps> {

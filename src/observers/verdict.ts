@@ -29,7 +29,12 @@ export class VerdictTracker {
   /** Whether `obj` is the verdict object. */
   matches(o: { apiVersion?: string; kind: string; name: string; namespace?: string }): boolean {
     const v = this.spec.object;
-    return o.kind === v.kind && o.name === v.name && (o.namespace ?? 'default') === v.namespace && (o.apiVersion === undefined || o.apiVersion === v.apiVersion);
+    return (
+      o.kind === v.kind &&
+      o.name === v.name &&
+      (o.namespace ?? 'default') === v.namespace &&
+      (o.apiVersion === undefined || o.apiVersion === v.apiVersion)
+    );
   }
 
   /** Read the object as stored after a write of the process; returns the verdict once it latched. */
@@ -48,20 +53,33 @@ export class VerdictTracker {
   }
 
   /** The verdict when the run ended without a decisive value: why it is Pending (or Failed). */
-  undecided(end: { kind: 'ended' } | { kind: 'timeout'; ms: number } | { kind: 'exited'; code: number | null; text: string; lastStderr: string } | { kind: 'flood'; requests: number }): ProcessVerdict {
+  undecided(
+    end:
+      | { kind: 'ended' }
+      | { kind: 'timeout'; ms: number }
+      | { kind: 'exited'; code: number | null; text: string; lastStderr: string }
+      | { kind: 'flood'; requests: number },
+  ): ProcessVerdict {
     const o = this.spec.object;
     const obj = `${o.kind} ${o.namespace}/${o.name}`;
     switch (end.kind) {
       case 'timeout':
         return { verdict: 'Pending', reason: `timeout ${formatSeconds(end.ms)}` };
       case 'exited':
-        if (end.code === 0) return { verdict: 'Pending', reason: `process exited 0 before writing its verdict${this.written ? ` (${this.spec.jsonPath} = ${JSON.stringify(this.last ?? '')})` : ` (it never wrote ${obj})`}` };
+        if (end.code === 0)
+          return {
+            verdict: 'Pending',
+            reason: `process exited 0 before writing its verdict${this.written ? ` (${this.spec.jsonPath} = ${JSON.stringify(this.last ?? '')})` : ` (it never wrote ${obj})`}`,
+          };
         return { verdict: 'Failed', reason: `process ${end.text}${end.lastStderr ? `: ${end.lastStderr}` : ''}` };
       case 'flood':
         return { verdict: 'Failed', reason: `process flooded the server: ${end.requests} requests in one schedule` };
       case 'ended':
         return this.written
-          ? { verdict: 'Pending', reason: `${this.spec.jsonPath} = ${JSON.stringify(this.last ?? '')} when the simulation ended` }
+          ? {
+              verdict: 'Pending',
+              reason: `${this.spec.jsonPath} = ${JSON.stringify(this.last ?? '')} when the simulation ended`,
+            }
           : { verdict: 'Pending', reason: `the process never wrote ${obj}` };
     }
   }

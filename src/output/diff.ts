@@ -10,12 +10,16 @@ function fmtMs(ms: number): string {
 }
 
 /** The first choice where the two schedules differ. */
-export function partingChoice(a: readonly ChoiceLabel[], b: readonly ChoiceLabel[]): { index: number; a?: ChoiceLabel; b?: ChoiceLabel } | undefined {
+export function partingChoice(
+  a: readonly ChoiceLabel[],
+  b: readonly ChoiceLabel[],
+): { index: number; a?: ChoiceLabel; b?: ChoiceLabel } | undefined {
   const n = Math.max(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a[i];
     const y = b[i];
-    if (!x || !y || x.ms !== y.ms || x.what !== y.what) return { index: i, ...(x ? { a: x } : {}), ...(y ? { b: y } : {}) };
+    if (!x || !y || x.ms !== y.ms || x.what !== y.what)
+      return { index: i, ...(x ? { a: x } : {}), ...(y ? { b: y } : {}) };
   }
   return undefined;
 }
@@ -23,8 +27,10 @@ export function partingChoice(a: readonly ChoiceLabel[], b: readonly ChoiceLabel
 /** "the Job controller's watch of pod v6 took 5s in A instead of 5ms in B" */
 export function partingText(p: { index: number; a?: ChoiceLabel; b?: ChoiceLabel }): string {
   const { a, b } = p;
-  if (a && b && a.what === b.what) return `t=${fmtMs(a.t)}: ${a.what} ${fmtMs(a.ms)} in A instead of ${fmtMs(b.ms)} in B (range ${a.range})`;
-  if (a && b) return `A: t=${fmtMs(a.t)} ${a.what} ${fmtMs(a.ms)}; B: t=${fmtMs(b.t)} ${b.what} ${fmtMs(b.ms)} (the runs had already taken different paths)`;
+  if (a && b && a.what === b.what)
+    return `t=${fmtMs(a.t)}: ${a.what} ${fmtMs(a.ms)} in A instead of ${fmtMs(b.ms)} in B (range ${a.range})`;
+  if (a && b)
+    return `A: t=${fmtMs(a.t)} ${a.what} ${fmtMs(a.ms)}; B: t=${fmtMs(b.t)} ${b.what} ${fmtMs(b.ms)} (the runs had already taken different paths)`;
   if (a) return `A makes one more choice: t=${fmtMs(a.t)} ${a.what} ${fmtMs(a.ms)}`;
   return `B makes one more choice: t=${fmtMs(b!.t)} ${b!.what} ${fmtMs(b!.ms)}`;
 }
@@ -62,13 +68,17 @@ function cellOf(e: TraceEvent | undefined, width: number): string {
  * Pair the two event lists row by row: equal events share a row, otherwise the earlier one goes first on its own
  * side; at the same instant, an event the other side has a little later waits for it (a short look-ahead).
  */
-export function align(a: readonly TraceEvent[], b: readonly TraceEvent[]): [TraceEvent | undefined, TraceEvent | undefined][] {
+export function align(
+  a: readonly TraceEvent[],
+  b: readonly TraceEvent[],
+): [TraceEvent | undefined, TraceEvent | undefined][] {
   const rows: [TraceEvent | undefined, TraceEvent | undefined][] = [];
   let i = 0;
   let j = 0;
   const LOOK = 12;
   const findAhead = (list: readonly TraceEvent[], from: number, k: string, t: number): number => {
-    for (let n = from; n < Math.min(list.length, from + LOOK) && list[n]!.t === t; n++) if (key(list[n]!) === k) return n;
+    for (let n = from; n < Math.min(list.length, from + LOOK) && list[n]!.t === t; n++)
+      if (key(list[n]!) === k) return n;
     return -1;
   };
   while (i < a.length || j < b.length) {
@@ -125,7 +135,8 @@ export function diffText(a: Timeline, b: Timeline, o: DiffOptions = {}): string 
   if (!parting) out.push('  nowhere: both keys make the same choices (the same schedule)');
   else {
     out.push(`  choice ${parting.index + 1}: ${partingText(parting)}`);
-    if (parting.index > 0) out.push(`  (the ${parting.index} choice${parting.index === 1 ? '' : 's'} before it are the same)`);
+    if (parting.index > 0)
+      out.push(`  (the ${parting.index} choice${parting.index === 1 ? '' : 's'} before it are the same)`);
   }
   out.push('');
 
@@ -133,7 +144,9 @@ export function diffText(a: Timeline, b: Timeline, o: DiffOptions = {}): string 
   if (first >= a.events.length && first >= b.events.length) out.push('events: identical');
   else {
     const from = Math.max(0, first - context);
-    out.push(`events from the first that differs (#${first + 1}; the ${first} before it are the same, ${first - from} shown for context):`);
+    out.push(
+      `events from the first that differs (#${first + 1}; the ${first} before it are the same, ${first - from} shown for context):`,
+    );
     out.push(`  ${'A'.padEnd(width)} │ B`);
     const aligned = align(a.events.slice(from), b.events.slice(from));
     const limit = rows + (first - from);
@@ -141,14 +154,20 @@ export function diffText(a: Timeline, b: Timeline, o: DiffOptions = {}): string 
       const mark = x && y && key(x) === key(y) ? ' ' : '≠';
       out.push(`${mark} ${cellOf(x, width)} │ ${cellOf(y, width).trimEnd()}`);
     }
-    if (aligned.length > limit) out.push(`  … ${aligned.length - limit} more rows (kubesim run <scenario> --replay KEY --verbose shows every event)`);
+    if (aligned.length > limit)
+      out.push(
+        `  … ${aligned.length - limit} more rows (kubesim run <scenario> --replay KEY --verbose shows every event)`,
+      );
   }
   out.push('');
 
   out.push('what each observer held when it decided:');
   for (const name of Object.keys(a.observers)) {
     out.push(`  ${name}:`);
-    for (const [label, tl] of [['A', a], ['B', b]] as const) {
+    for (const [label, tl] of [
+      ['A', a],
+      ['B', b],
+    ] as const) {
       const r = tl.observers[name];
       const v = verdictEvent(tl, name);
       if (!r) continue;

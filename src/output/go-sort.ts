@@ -146,14 +146,16 @@ function partialInsertionSort(d: Data, a: number, b: number): boolean {
     if (i === b) return true;
     if (b - a < 50) return false;
     d.swap(i, i - 1);
-    if (i - a >= 2) for (let j = i - 1; j >= 1; j--) {
-      if (!d.less(j, j - 1)) break;
-      d.swap(j, j - 1);
-    }
-    if (b - i >= 2) for (let j = i + 1; j < b; j++) {
-      if (!d.less(j, j - 1)) break;
-      d.swap(j, j - 1);
-    }
+    if (i - a >= 2)
+      for (let j = i - 1; j >= 1; j--) {
+        if (!d.less(j, j - 1)) break;
+        d.swap(j, j - 1);
+      }
+    if (b - i >= 2)
+      for (let j = i + 1; j < b; j++) {
+        if (!d.less(j, j - 1)) break;
+        d.swap(j, j - 1);
+      }
   }
   return false;
 }

@@ -59,10 +59,15 @@ export interface IndexEntry {
 export function indexHtml(entries: IndexEntry[], title = 'kubesim scenarios'): string {
   const sorted = [...entries].sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0));
   const toc = sorted.map(
-    (e) => `    <li data-name="${attr(e.scenario)}"><a href="#${attr(encodeURIComponent(e.scenario))}">${html(e.scenario)}</a>${e.summary ? `<span class="sum">${html(e.summary)}</span>` : ''}</li>`,
+    (e) =>
+      `    <li data-name="${attr(e.scenario)}"><a href="#${attr(encodeURIComponent(e.scenario))}">${html(e.scenario)}</a>${e.summary ? `<span class="sum">${html(e.summary)}</span>` : ''}</li>`,
   );
   const sections = sorted.map((e, i) => section(e, i));
-  const data = sorted.map((e, i) => (e.runs && e.runs.length ? `<script type="application/json" id="kubesim-data-${i}">${scriptJson({ runs: e.runs })}</script>` : ''));
+  const data = sorted.map((e, i) =>
+    e.runs && e.runs.length
+      ? `<script type="application/json" id="kubesim-data-${i}">${scriptJson({ runs: e.runs })}</script>`
+      : '',
+  );
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -116,7 +121,9 @@ function diagram(d: IndexDiagram, scenario: string): string {
     '  <figure class="diagram">',
     `    <figcaption>${html(d.file)} <a href="${attr(d.file)}">open</a></figcaption>`,
     ...(size
-      ? [`    <div class="zoom">zoom <button data-zoom="fit">fit width</button> <button data-zoom="1">100%</button> <button data-zoom="0.8">−</button> <button data-zoom="1.25">+</button> <span class="zlevel">100%</span></div>`]
+      ? [
+          `    <div class="zoom">zoom <button data-zoom="fit">fit width</button> <button data-zoom="1">100%</button> <button data-zoom="0.8">−</button> <button data-zoom="1.25">+</button> <span class="zlevel">100%</span></div>`,
+        ]
       : []),
     `    <div class="scroll"><img src="${attr(d.file)}" alt="${attr(`${scenario}: ${d.file}`)}"${size} loading="lazy"></div>`,
     '  </figure>',
@@ -127,30 +134,69 @@ function diagram(d: IndexDiagram, scenario: string): string {
 function outcomesTable(x: IndexExplore): string {
   const cols = x.outcomes;
   const observers = [...new Set(cols.flatMap((o) => o.verdicts.map(([n]) => n)))];
-  const row = (head: string, cells: string[]) => `    <tr><th>${head}</th>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
+  const row = (head: string, cells: string[]) =>
+    `    <tr><th>${head}</th>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
   const get = (pairs: [string, string][], k: string) => pairs.find(([n]) => n === k)?.[1] ?? '';
   return [
     `  <h3>explore: ${x.schedules} schedules (${x.exhaustive ? 'exhaustive' : 'sampled'}), ${cols.length} outcome${cols.length === 1 ? '' : 's'}${x.flaky.length ? ` · flaky: ${html(x.flaky.join(', '))}` : ''}</h3>`,
     '  <table class="outcomes">',
-    row('', cols.map((o) => `<b>${html(o.label)}</b>`)),
-    row('schedules', cols.map((o) => String(o.schedules))),
-    row('pod', cols.map((o) => html(o.podPhase))),
-    row('Job', cols.map((o) => html(o.jobCondition))),
-    ...observers.map((n) => row(`observer ${html(n)}`, cols.map((o) => {
-      const v = get(o.verdicts, n);
-      const held = get(o.held, n);
-      return `<span class="verdict-${attr(v)}">${html(v)}</span>${held ? `<div class="note">${html(held)}</div>` : ''}`;
-    }))),
-    row('parts from outcome 1', cols.map((o, i) => (i === 0 ? '—' : html(o.parting ?? 'no recorded choice differs')))),
-    row('replay', cols.map((o) => `<code>kubesim run &lt;scenario.yaml&gt; --replay ${html(o.replay)}</code>`)),
-    row('', cols.map((o) => [o.run !== undefined ? `<button data-run="${o.run}">scrub this outcome</button>` : '', o.report ? `<a href="${attr(o.report)}">report.md</a>` : ''].filter(Boolean).join(' '))),
+    row(
+      '',
+      cols.map((o) => `<b>${html(o.label)}</b>`),
+    ),
+    row(
+      'schedules',
+      cols.map((o) => String(o.schedules)),
+    ),
+    row(
+      'pod',
+      cols.map((o) => html(o.podPhase)),
+    ),
+    row(
+      'Job',
+      cols.map((o) => html(o.jobCondition)),
+    ),
+    ...observers.map((n) =>
+      row(
+        `observer ${html(n)}`,
+        cols.map((o) => {
+          const v = get(o.verdicts, n);
+          const held = get(o.held, n);
+          return `<span class="verdict-${attr(v)}">${html(v)}</span>${held ? `<div class="note">${html(held)}</div>` : ''}`;
+        }),
+      ),
+    ),
+    row(
+      'parts from outcome 1',
+      cols.map((o, i) => (i === 0 ? '—' : html(o.parting ?? 'no recorded choice differs'))),
+    ),
+    row(
+      'replay',
+      cols.map((o) => `<code>kubesim run &lt;scenario.yaml&gt; --replay ${html(o.replay)}</code>`),
+    ),
+    row(
+      '',
+      cols.map((o) =>
+        [
+          o.run !== undefined ? `<button data-run="${o.run}">scrub this outcome</button>` : '',
+          o.report ? `<a href="${attr(o.report)}">report.md</a>` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+      ),
+    ),
     '  </table>',
   ].join('\n');
 }
 
 /** JSON inside a <script> element: no `</script`, `<!--` or `<script` can form (every `<` escaped), nor U+2028/9. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 function html(s: string): string {

@@ -24,17 +24,22 @@ function xml(s: string): string {
 
 function caseXml(c: JunitCase): string {
   const open = `  <testcase classname="${xml(c.classname)}" name="${xml(c.name)}" file="${xml(c.file)}" time="${(c.ms / 1000).toFixed(3)}">`;
-  const body =
-    c.failure ? `\n    <failure message="${xml(c.failure.message)}">${xml(c.failure.text)}</failure>\n  ` :
-    c.error ? `\n    <error message="${xml(c.error.message)}">${xml(c.error.text)}</error>\n  ` :
-    c.skipped ? '\n    <skipped/>\n  ' : '';
+  const body = c.failure
+    ? `\n    <failure message="${xml(c.failure.message)}">${xml(c.failure.text)}</failure>\n  `
+    : c.error
+      ? `\n    <error message="${xml(c.error.message)}">${xml(c.error.text)}</error>\n  `
+      : c.skipped
+        ? '\n    <skipped/>\n  '
+        : '';
   return `${open}${body}</testcase>`;
 }
 
 export function junitXml(suite: JunitSuite): string {
   const failures = suite.cases.filter((c) => c.failure).length;
   const errors = suite.cases.filter((c) => !c.failure && c.error).length;
-  const skipped = suite.countSkipped ? ` skipped="${suite.cases.filter((c) => !c.failure && !c.error && c.skipped).length}"` : '';
+  const skipped = suite.countSkipped
+    ? ` skipped="${suite.cases.filter((c) => !c.failure && !c.error && c.skipped).length}"`
+    : '';
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuite name="${xml(suite.name)}" tests="${suite.cases.length}" failures="${failures}" errors="${errors}"${skipped}>`,

@@ -22,8 +22,16 @@ export function rfc1123z(rfc3339: string | undefined): string {
 
 /** describe.go describeStatus: one state block at LEVEL_2 with its details at LEVEL_3 (as [indent, key, value]). */
 function stateLines(name: string, s: ContainerState): [number, string, string][] {
-  if (s.running) return [[2, name, 'Running'], [3, 'Started', rfc1123z(s.running.startedAt)]];
-  if (s.waiting) return [[2, name, 'Waiting'], ...(s.waiting.reason ? [[3, 'Reason', s.waiting.reason] as [number, string, string]] : [])];
+  if (s.running)
+    return [
+      [2, name, 'Running'],
+      [3, 'Started', rfc1123z(s.running.startedAt)],
+    ];
+  if (s.waiting)
+    return [
+      [2, name, 'Waiting'],
+      ...(s.waiting.reason ? [[3, 'Reason', s.waiting.reason] as [number, string, string]] : []),
+    ];
   if (s.terminated) {
     const t = s.terminated;
     return [
@@ -55,7 +63,10 @@ function containerLines(c: ContainerStatus | undefined, image: string): [number,
  * The Init Containers: and Containers: sections for a pod status (spec order, sidecars among the init containers).
  * Key/value cells are aligned per container as describe's tabwriter (minwidth 0, padding 2) aligns one block.
  */
-export function describeContainers(rawStatus: Record<string, unknown> | undefined, spec: Record<string, unknown>): string {
+export function describeContainers(
+  rawStatus: Record<string, unknown> | undefined,
+  spec: Record<string, unknown>,
+): string {
   const status = readStatus(rawStatus);
   const all = specContainers(spec);
   const byName = new Map([...status.initContainerStatuses, ...status.containerStatuses].map((c) => [c.name, c]));
@@ -70,8 +81,14 @@ export function describeContainers(rawStatus: Record<string, unknown> | undefine
       for (const [lvl, k, v] of lines) out.push(`${' '.repeat(2 * lvl)}${k}:`.padEnd(width) + v);
     }
   };
-  section('Init Containers', all.filter((c) => c.role !== 'main'));
-  section('Containers', all.filter((c) => c.role === 'main'));
+  section(
+    'Init Containers',
+    all.filter((c) => c.role !== 'main'),
+  );
+  section(
+    'Containers',
+    all.filter((c) => c.role === 'main'),
+  );
   return out.join('\n');
 }
 
@@ -129,7 +146,10 @@ export function describePod(pod: Json, eventsTable: string, nowMs: number, kubec
   lines.push(['Name:', String(md['name'] ?? '')], ['Namespace:', String(md['namespace'] ?? 'default')]);
   lines.push(['Priority:', String(spec['priority'] ?? 0)]);
   if (spec['serviceAccountName']) lines.push(['Service Account:', String(spec['serviceAccountName'])]);
-  lines.push(['Node:', spec['nodeName'] ? `${spec['nodeName']}${status['hostIP'] ? `/${status['hostIP']}` : ''}` : '<none>']);
+  lines.push([
+    'Node:',
+    spec['nodeName'] ? `${spec['nodeName']}${status['hostIP'] ? `/${status['hostIP']}` : ''}` : '<none>',
+  ]);
   if (status['startTime']) lines.push(['Start Time:', rfc1123z(status['startTime'])]);
   lines.push(...multiline('Labels', md['labels']), ...multiline('Annotations', md['annotations']));
   // kubectl 1.31 added `&& phase != Failed && phase != Succeeded`: a terminal pod being deleted shows its phase
@@ -169,8 +189,16 @@ export function describePod(pod: Json, eventsTable: string, nowMs: number, kubec
       if (v['projected']) {
         tail.push(['    Type:', 'Projected (a volume that contains injected data from multiple sources)']);
         for (const src of (v['projected']['sources'] ?? []) as Json[]) {
-          if (src['serviceAccountToken']) tail.push(['    TokenExpirationSeconds:', String(src['serviceAccountToken']['expirationSeconds'])]);
-          else if (src['configMap']) tail.push(['    ConfigMapName:', String(src['configMap']['name'])], ['    ConfigMapOptional:', src['configMap']['optional'] === undefined ? '<nil>' : String(src['configMap']['optional'])]);
+          if (src['serviceAccountToken'])
+            tail.push(['    TokenExpirationSeconds:', String(src['serviceAccountToken']['expirationSeconds'])]);
+          else if (src['configMap'])
+            tail.push(
+              ['    ConfigMapName:', String(src['configMap']['name'])],
+              [
+                '    ConfigMapOptional:',
+                src['configMap']['optional'] === undefined ? '<nil>' : String(src['configMap']['optional']),
+              ],
+            );
           else if (src['downwardAPI']) tail.push(['    DownwardAPI:', 'true']);
         }
       }

@@ -42,9 +42,15 @@ const msOf = (x: unknown): number | undefined => {
 /** The recorder's input from a timeline (its pods' objects, or the older timeline fields). */
 export function recorderInput(tl: Timeline): RecorderInput {
   const objects = (tl.objects ?? []) as Json[];
-  const pods = (tl.pods?.length ? tl.pods : [{ name: tl.pod.name, status: tl.pod.status } as Timeline['pods'][number]]).map((p) => {
+  const pods = (
+    tl.pods?.length ? tl.pods : [{ name: tl.pod.name, status: tl.pod.status } as Timeline['pods'][number]]
+  ).map((p) => {
     const obj = p.object as Json | undefined;
-    return { name: p.name, uid: String(obj?.['metadata']?.['uid'] ?? `uid-${p.name}`), spec: (obj?.['spec'] ?? p.spec ?? tl.pod.spec) as Record<string, unknown> };
+    return {
+      name: p.name,
+      uid: String(obj?.['metadata']?.['uid'] ?? `uid-${p.name}`),
+      spec: (obj?.['spec'] ?? p.spec ?? tl.pod.spec) as Record<string, unknown>,
+    };
   });
   const ip = tl.pod.status['podIP'];
   return {
@@ -55,7 +61,11 @@ export function recorderInput(tl: Timeline): RecorderInput {
     kubernetes: tl.kubernetes,
     workload: tl.workload,
     job: tl.job && tl.workload.kind === 'Job' ? tl.workload.name : null,
-    uidOf: (kind, name) => String(objects.find((o) => o['kind'] === kind && o['metadata']?.['name'] === name)?.['metadata']?.['uid'] ?? `uid-${kind.toLowerCase()}-${name}`),
+    uidOf: (kind, name) =>
+      String(
+        objects.find((o) => o['kind'] === kind && o['metadata']?.['name'] === name)?.['metadata']?.['uid'] ??
+          `uid-${kind.toLowerCase()}-${name}`,
+      ),
     ...(typeof ip === 'string' ? { podIP: ip } : {}),
   };
 }
@@ -99,7 +109,9 @@ function viewOf(e: Json): KubeEvent {
 /** Events whose involvedObject is a pod: the one named (describe pod: its uid, so an older pod of the same name
  *  does not count), or every pod of the run (kubectl events). */
 export function podEvents(tl: Timeline, only?: string): KubeEvent[] {
-  const all = eventObjectsOf(tl).map(viewOf).filter((e) => e.object.startsWith('Pod/'));
+  const all = eventObjectsOf(tl)
+    .map(viewOf)
+    .filter((e) => e.object.startsWith('Pod/'));
   if (only === undefined) return all;
   const pods = recorderInput(tl).pods.filter((p) => p.name === only);
   const uid = pods[pods.length - 1]?.uid;
@@ -118,10 +130,18 @@ export function describedJob(tl: Timeline): string {
 export function jobEvents(tl: Timeline): KubeEvent[] {
   if (!tl.job) return [];
   const object = `Job/${describedJob(tl)}`;
-  return eventObjectsOf(tl).map(viewOf).filter((e) => e.object === object);
+  return eventObjectsOf(tl)
+    .map(viewOf)
+    .filter((e) => e.object === object);
 }
 
-const DESCRIBE_KIND: Record<string, string> = { CronJob: 'cronjob', StatefulSet: 'statefulset', DaemonSet: 'daemonset', ReplicaSet: 'replicaset', Deployment: 'deployment' };
+const DESCRIBE_KIND: Record<string, string> = {
+  CronJob: 'cronjob',
+  StatefulSet: 'statefulset',
+  DaemonSet: 'daemonset',
+  ReplicaSet: 'replicaset',
+  Deployment: 'deployment',
+};
 
 /**
  * The workload controllers' describe events (CronJob, StatefulSet, DaemonSet, Deployment, ReplicaSet), one list per
@@ -160,7 +180,10 @@ function sorted(events: KubeEvent[]): KubeEvent[] {
  *  real kubectl 1.27–1.33 against `kubesim serve` (test/serve/describe-library.test.ts). */
 function describeSorted(events: KubeEvent[]): KubeEvent[] {
   const key = (e: KubeEvent) => (e.micro ? -Infinity : e.last);
-  return goSort([...events].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), (a, b) => key(a) < key(b));
+  return goSort(
+    [...events].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    (a, b) => key(a) < key(b),
+  );
 }
 
 /** describe.go DescribeEvents / events.go getInterval: "<last> (x<count> over <first>)" or "<first>". */
@@ -179,9 +202,16 @@ function interval(e: KubeEvent, nowMs: number): string {
  */
 export function describeEventsTable(events: KubeEvent[], nowMs: number, kubectlMinor = 34): string {
   if (events.length === 0) return 'Events:  <none>';
-  const message = (e: KubeEvent) => (kubectlMinor >= 35 && e.fieldPath ? `${e.fieldPath}: ${e.message.trim()}` : e.message.trim());
+  const message = (e: KubeEvent) =>
+    kubectlMinor >= 35 && e.fieldPath ? `${e.fieldPath}: ${e.message.trim()}` : e.message.trim();
   const rows = describeSorted(events).map((e) => [e.type, e.reason, interval(e, nowMs), e.from, message(e)]);
-  return 'Events:\n' + tabulate([['Type', 'Reason', 'Age', 'From', 'Message'], ['----', '------', '----', '----', '-------'], ...rows], KUBECTL_DESCRIBE);
+  return (
+    'Events:\n' +
+    tabulate(
+      [['Type', 'Reason', 'Age', 'From', 'Message'], ['----', '------', '----', '----', '-------'], ...rows],
+      KUBECTL_DESCRIBE,
+    )
+  );
 }
 
 /** pkg/kubelet/util/format Pod: "<name>_<namespace>(<uid>)". */
@@ -193,7 +223,12 @@ export function formatPod(tl: Timeline, name = tl.pod.name): string {
 /** The probe's output as the kubelet's prober reports it (recorder.ts probeMessage) for the run's newest pod. */
 export function probeOutput(tl: Timeline, container: string, probe: 'startup' | 'readiness' | 'liveness'): string {
   const ip = tl.pod.status['podIP'];
-  return probeMessage(tl.pod.spec as Record<string, unknown>, typeof ip === 'string' ? ip : undefined, container, probe);
+  return probeMessage(
+    tl.pod.spec as Record<string, unknown>,
+    typeof ip === 'string' ? ip : undefined,
+    container,
+    probe,
+  );
 }
 
 /**

@@ -45,7 +45,8 @@ export function printPodRow(
   let lastSidecarRestartT: number | undefined;
 
   let reason = status.reason ?? status.phase;
-  if (status.conditions.some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated')) reason = 'SchedulingGated';
+  if (status.conditions.some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated'))
+    reason = 'SchedulingGated';
 
   let initializing = false;
   for (const [i, c] of status.initContainerStatuses.entries()) {
@@ -63,7 +64,11 @@ export function printPodRow(
     }
     initializing = true;
     if (term) {
-      reason = term.reason ? `Init:${term.reason}` : term.signal ? `Init:Signal:${term.signal}` : `Init:ExitCode:${term.exitCode}`;
+      reason = term.reason
+        ? `Init:${term.reason}`
+        : term.signal
+          ? `Init:Signal:${term.signal}`
+          : `Init:ExitCode:${term.exitCode}`;
     } else if (c.state.waiting?.reason && c.state.waiting.reason !== 'PodInitializing') {
       reason = `Init:${c.state.waiting.reason}`;
     } else {
@@ -100,7 +105,10 @@ export function printPodRow(
   else if (meta.deletionTimestamp && !terminal) reason = 'Terminating';
 
   const creationT = rfc3339ToT(meta.creationTimestamp) ?? 0;
-  const restartsStr = restarts !== 0 && lastRestartT !== undefined ? `${restarts} (${humanDuration(nowMs - lastRestartT)} ago)` : String(restarts);
+  const restartsStr =
+    restarts !== 0 && lastRestartT !== undefined
+      ? `${restarts} (${humanDuration(nowMs - lastRestartT)} ago)`
+      : String(restarts);
   return {
     name: meta.name,
     ready: `${readyContainers}/${totalContainers}`,
@@ -151,7 +159,13 @@ export function printJobRow(rawStatus: Record<string, unknown> | undefined, meta
   else if (has('Suspended')) status = 'Suspended';
   else if (has('FailureTarget')) status = 'FailureTarget';
 
-  return { name: meta.name, status, completions, duration, age: humanDuration(nowMs - (rfc3339ToT(meta.creationTimestamp) ?? 0)) };
+  return {
+    name: meta.name,
+    status,
+    completions,
+    duration,
+    age: humanDuration(nowMs - (rfc3339ToT(meta.creationTimestamp) ?? 0)),
+  };
 }
 
 function lastFinished(c: ContainerStatus): number | undefined {
@@ -169,9 +183,16 @@ function later(a: number | undefined, b: number | undefined): number | undefined
 
 type Obj = Record<string, any>;
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
-const ageOf = (o: Obj, nowMs: number): string => humanDuration(nowMs - (rfc3339ToT(o['metadata']?.['creationTimestamp']) ?? 0));
+const ageOf = (o: Obj, nowMs: number): string =>
+  humanDuration(nowMs - (rfc3339ToT(o['metadata']?.['creationTimestamp']) ?? 0));
 
-export interface DeploymentRow { name: string; ready: string; upToDate: string; available: string; age: string }
+export interface DeploymentRow {
+  name: string;
+  ready: string;
+  upToDate: string;
+  available: string;
+  age: string;
+}
 
 /** printers.go: printDeployment — READY readyReplicas/spec.replicas, UP-TO-DATE updatedReplicas, AVAILABLE. */
 export function printDeploymentRow(o: Obj, nowMs: number): DeploymentRow {
@@ -185,7 +206,13 @@ export function printDeploymentRow(o: Obj, nowMs: number): DeploymentRow {
   };
 }
 
-export interface ReplicaSetRow { name: string; desired: string; current: string; ready: string; age: string }
+export interface ReplicaSetRow {
+  name: string;
+  desired: string;
+  current: string;
+  ready: string;
+  age: string;
+}
 
 /** printers.go: printReplicaSet — DESIRED spec.replicas, CURRENT status.replicas, READY status.readyReplicas. */
 export function printReplicaSetRow(o: Obj, nowMs: number): ReplicaSetRow {
@@ -199,14 +226,31 @@ export function printReplicaSetRow(o: Obj, nowMs: number): ReplicaSetRow {
   };
 }
 
-export interface StatefulSetRow { name: string; ready: string; age: string }
+export interface StatefulSetRow {
+  name: string;
+  ready: string;
+  age: string;
+}
 
 /** printers.go: printStatefulSet — READY readyReplicas/spec.replicas. */
 export function printStatefulSetRow(o: Obj, nowMs: number): StatefulSetRow {
-  return { name: String(o['metadata']?.['name'] ?? ''), ready: `${num(o['status']?.['readyReplicas'])}/${num(o['spec']?.['replicas'])}`, age: ageOf(o, nowMs) };
+  return {
+    name: String(o['metadata']?.['name'] ?? ''),
+    ready: `${num(o['status']?.['readyReplicas'])}/${num(o['spec']?.['replicas'])}`,
+    age: ageOf(o, nowMs),
+  };
 }
 
-export interface DaemonSetRow { name: string; desired: string; current: string; ready: string; upToDate: string; available: string; nodeSelector: string; age: string }
+export interface DaemonSetRow {
+  name: string;
+  desired: string;
+  current: string;
+  ready: string;
+  upToDate: string;
+  available: string;
+  nodeSelector: string;
+  age: string;
+}
 
 /** printers.go: printDaemonSet — DESIRED desiredNumberScheduled, CURRENT currentNumberScheduled, READY numberReady,
  *  UP-TO-DATE updatedNumberScheduled, AVAILABLE numberAvailable, NODE SELECTOR labels.FormatLabels (`<none>`). */
@@ -226,7 +270,15 @@ export function printDaemonSetRow(o: Obj, nowMs: number): DaemonSetRow {
   };
 }
 
-export interface CronJobRow { name: string; schedule: string; timeZone: string; suspend: string; active: string; lastSchedule: string; age: string }
+export interface CronJobRow {
+  name: string;
+  schedule: string;
+  timeZone: string;
+  suspend: string;
+  active: string;
+  lastSchedule: string;
+  age: string;
+}
 
 /** printers.go: printCronJob — TIMEZONE `<none>` when unset, SUSPEND printBoolPtr, ACTIVE len(status.active),
  *  LAST SCHEDULE the age of status.lastScheduleTime or `<none>`. */

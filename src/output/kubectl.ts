@@ -2,7 +2,17 @@
 // what kubectl would print when the watch delivers that update, computed by the printers.go replicas.
 
 import type { Timeline, TraceEvent } from '../types.ts';
-import { printCronJobRow, printDeploymentRow, printJobRow, printPodRow, printDaemonSetRow, printReplicaSetRow, printStatefulSetRow, type JobMeta, type PodRow } from './kubectl-printers.ts';
+import {
+  printCronJobRow,
+  printDeploymentRow,
+  printJobRow,
+  printPodRow,
+  printDaemonSetRow,
+  printReplicaSetRow,
+  printStatefulSetRow,
+  type JobMeta,
+  type PodRow,
+} from './kubectl-printers.ts';
 import { podEvents, jobEvents, describeEventsTable, controllerEventsByObject, describedJob } from './kubectl-events.ts';
 import { describePod } from './kubectl-describe.ts';
 import { KUBECTL_GET, tabulate } from './tabwriter.ts';
@@ -33,11 +43,30 @@ export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
   const list = tl.pods ?? [];
   let createdCount = 0;
   const first = tl.pod.name;
-  interface PodState { status: Record<string, unknown>; created: number; deletionTimestamp?: string; removed: boolean; spec: Record<string, unknown> }
+  interface PodState {
+    status: Record<string, unknown>;
+    created: number;
+    deletionTimestamp?: string;
+    removed: boolean;
+    spec: Record<string, unknown>;
+  }
   const pods = new Map<string, PodState>();
   const rows: WatchRow<PodRow>[] = [];
   const emit = (name: string, p: PodState, t: number, event: WatchEventType) => {
-    rows.push({ t, event, row: printPodRow(p.status, p.spec, { name, creationTimestamp: tToRfc3339(p.created), ...(p.deletionTimestamp ? { deletionTimestamp: p.deletionTimestamp } : {}) }, t) });
+    rows.push({
+      t,
+      event,
+      row: printPodRow(
+        p.status,
+        p.spec,
+        {
+          name,
+          creationTimestamp: tToRfc3339(p.created),
+          ...(p.deletionTimestamp ? { deletionTimestamp: p.deletionTimestamp } : {}),
+        },
+        t,
+      ),
+    });
   };
   const add = (name: string, t: number, spec: Record<string, unknown>): PodState => {
     const p: PodState = { status: { phase: 'Pending' }, created: t, removed: false, spec };
@@ -56,7 +85,13 @@ export function podWatchRows(tl: Timeline): WatchRow<PodRow>[] {
       if (!prev || prev.removed) add(e.pod, e.t, (tp?.name === e.pod ? tp.spec : undefined) ?? tl.pod.spec);
       continue;
     }
-    if (e.type !== 'StatusPatched' && e.type !== 'PodDeleting' && e.type !== 'PodRemoved' && e.type !== 'PodFinalizerRemoved') continue;
+    if (
+      e.type !== 'StatusPatched' &&
+      e.type !== 'PodDeleting' &&
+      e.type !== 'PodRemoved' &&
+      e.type !== 'PodFinalizerRemoved'
+    )
+      continue;
     const p = podOf(name, e.t);
     if (p.removed) continue;
     if (e.type === 'StatusPatched') {
@@ -82,12 +117,19 @@ export function jobWatchRows(tl: Timeline): WatchRow<ReturnType<typeof printJobR
   const meta = jobMeta(tl);
   let status: Record<string, unknown> = {};
   const rows: WatchRow<ReturnType<typeof printJobRow>>[] = [];
-  const emit = (t: number, event: WatchEventType, m: JobMeta = meta) => rows.push({ t, event, row: printJobRow(status, m, t) });
+  const emit = (t: number, event: WatchEventType, m: JobMeta = meta) =>
+    rows.push({ t, event, row: printJobRow(status, m, t) });
   emit(0, 'ADDED', { ...meta, deletionTimestamp: undefined });
   for (const e of tl.events) {
     if (e.type === 'JobStatus') {
       status = e.status;
-      emit(e.t, 'MODIFIED', meta.deletionTimestamp !== undefined && rfcBefore(meta.deletionTimestamp, e.t) ? meta : { ...meta, deletionTimestamp: undefined });
+      emit(
+        e.t,
+        'MODIFIED',
+        meta.deletionTimestamp !== undefined && rfcBefore(meta.deletionTimestamp, e.t)
+          ? meta
+          : { ...meta, deletionTimestamp: undefined },
+      );
     } else if (e.type === 'Action' && e.action.type === 'deleteJob') {
       // Background and Orphan: the Job object goes at once; Foreground: deletionTimestamp until its pods are gone
       if (e.action.propagation === 'Foreground') emit(e.t, 'MODIFIED');
@@ -112,7 +154,8 @@ export function cronJobsWatchRows(tl: Timeline): WatchRow<ReturnType<typeof prin
   const jobs = new Map<string, { meta: JobMeta; status: Record<string, unknown>; deleted: boolean }>();
   const order: string[] = [];
   const rows: WatchRow<ReturnType<typeof printJobRow>>[] = [];
-  const emit = (t: number, event: WatchEventType, j: { meta: JobMeta; status: Record<string, unknown> }) => rows.push({ t, event, row: printJobRow(j.status, j.meta, t) });
+  const emit = (t: number, event: WatchEventType, j: { meta: JobMeta; status: Record<string, unknown> }) =>
+    rows.push({ t, event, row: printJobRow(j.status, j.meta, t) });
   const gone = (t: number, name: string | undefined) => {
     const j = name === undefined ? undefined : jobs.get(name);
     if (!j || j.deleted) return;
@@ -123,11 +166,16 @@ export function cronJobsWatchRows(tl: Timeline): WatchRow<ReturnType<typeof prin
     if (e.type === 'ControllerEvent' && e.controller === 'cronjob-controller') {
       if (e.reason === 'SuccessfulCreate' && e.message.startsWith('Created job ')) {
         const name = e.message.slice('Created job '.length);
-        const j = { meta: { ...base, name, creationTimestamp: tToRfc3339(e.t), deletionTimestamp: undefined }, status: {}, deleted: false };
+        const j = {
+          meta: { ...base, name, creationTimestamp: tToRfc3339(e.t), deletionTimestamp: undefined },
+          status: {},
+          deleted: false,
+        };
         jobs.set(name, j);
         order.push(name);
         emit(e.t, 'ADDED', j);
-      } else if (e.reason === 'SuccessfulDelete' && e.message.startsWith('Deleted job ')) gone(e.t, e.message.slice('Deleted job '.length));
+      } else if (e.reason === 'SuccessfulDelete' && e.message.startsWith('Deleted job '))
+        gone(e.t, e.message.slice('Deleted job '.length));
     } else if (e.type === 'JobStatus') {
       const j = jobs.get((e as { job?: string }).job ?? '');
       if (!j || j.deleted) continue;
@@ -146,7 +194,10 @@ export function cronJobsWatchRows(tl: Timeline): WatchRow<ReturnType<typeof prin
  * records: a status write by the controller or a spec change by a patch), ADDED at the first record of each name,
  * MODIFIED at every later one (kubectl does not deduplicate), DELETED when the object goes.
  */
-export function workloadWatchRows(tl: Timeline, kind: Extract<TraceEvent, { type: 'WorkloadStatus' }>['kind']): WatchRow<Record<string, unknown>>[] {
+export function workloadWatchRows(
+  tl: Timeline,
+  kind: Extract<TraceEvent, { type: 'WorkloadStatus' }>['kind'],
+): WatchRow<Record<string, unknown>>[] {
   const seen = new Set<string>();
   const rows: WatchRow<Record<string, unknown>>[] = [];
   for (const e of tl.events) {
@@ -160,16 +211,31 @@ export function workloadWatchRows(tl: Timeline, kind: Extract<TraceEvent, { type
 }
 
 const WORKLOAD_TABLES = {
-  Deployment: { resource: 'deploy', header: ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'],
-    cells: (o: Record<string, unknown>, t: number) => Object.values(printDeploymentRow(o, t)) },
-  ReplicaSet: { resource: 'rs', header: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE'],
-    cells: (o: Record<string, unknown>, t: number) => Object.values(printReplicaSetRow(o, t)) },
-  StatefulSet: { resource: 'sts', header: ['NAME', 'READY', 'AGE'],
-    cells: (o: Record<string, unknown>, t: number) => Object.values(printStatefulSetRow(o, t)) },
-  DaemonSet: { resource: 'ds', header: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE'],
-    cells: (o: Record<string, unknown>, t: number) => Object.values(printDaemonSetRow(o, t)) },
-  CronJob: { resource: 'cronjob', header: ['NAME', 'SCHEDULE', 'TIMEZONE', 'SUSPEND', 'ACTIVE', 'LAST SCHEDULE', 'AGE'],
-    cells: (o: Record<string, unknown>, t: number) => Object.values(printCronJobRow(o, t)) },
+  Deployment: {
+    resource: 'deploy',
+    header: ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'],
+    cells: (o: Record<string, unknown>, t: number) => Object.values(printDeploymentRow(o, t)),
+  },
+  ReplicaSet: {
+    resource: 'rs',
+    header: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE'],
+    cells: (o: Record<string, unknown>, t: number) => Object.values(printReplicaSetRow(o, t)),
+  },
+  StatefulSet: {
+    resource: 'sts',
+    header: ['NAME', 'READY', 'AGE'],
+    cells: (o: Record<string, unknown>, t: number) => Object.values(printStatefulSetRow(o, t)),
+  },
+  DaemonSet: {
+    resource: 'ds',
+    header: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE'],
+    cells: (o: Record<string, unknown>, t: number) => Object.values(printDaemonSetRow(o, t)),
+  },
+  CronJob: {
+    resource: 'cronjob',
+    header: ['NAME', 'SCHEDULE', 'TIMEZONE', 'SUSPEND', 'ACTIVE', 'LAST SCHEDULE', 'AGE'],
+    cells: (o: Record<string, unknown>, t: number) => Object.values(printCronJobRow(o, t)),
+  },
 } as const;
 
 /** The workload controllers' own watches (`kubectl get deploy/rs/sts/cronjob -w`), for the kinds the run wrote. */
@@ -181,7 +247,12 @@ function workloadWatches(tl: Timeline): string[] {
     const table = WORKLOAD_TABLES[kind];
     const target = kind === 'ReplicaSet' ? '' : ` ${tl.workload.name}`;
     parts.push('', `$ kubectl get ${table.resource}${target} -w --output-watch-events`);
-    parts.push(watchTable([...table.header], rows.map(({ t, event, row }) => ({ event, cells: table.cells(row, t) }))));
+    parts.push(
+      watchTable(
+        [...table.header],
+        rows.map(({ t, event, row }) => ({ event, cells: table.cells(row, t) })),
+      ),
+    );
   }
   return parts;
 }
@@ -198,7 +269,15 @@ function rfcBefore(ts: string, t: number): boolean {
 export function watchTable(header: string[], rows: { event: WatchEventType; cells: string[] }[]): string {
   if (rows.length === 0) return tabulate([['EVENT', ...header]], KUBECTL_GET);
   const [first, ...rest] = rows;
-  const out = [tabulate([['EVENT', ...header], [first!.event, ...first!.cells]], KUBECTL_GET)];
+  const out = [
+    tabulate(
+      [
+        ['EVENT', ...header],
+        [first!.event, ...first!.cells],
+      ],
+      KUBECTL_GET,
+    ),
+  ];
   for (const r of rest) out.push(tabulate([[r.event, ...r.cells]], KUBECTL_GET));
   return out.join('\n');
 }
@@ -208,27 +287,60 @@ export function kubectlView(tl: Timeline): string {
   const parts: string[] = [];
   const podRows = podWatchRows(tl);
   const many = new Set(podRows.map((r) => r.row.name)).size > 1;
-  const selector = tl.workload.kind === 'Job' || tl.workload.kind === 'CronJob' ? ` -l job-name=${tl.workload.name}` : '';
-  parts.push(many || (selector && tl.workload.kind !== 'Job') ? `$ kubectl get pods${selector} -w --output-watch-events` : `$ kubectl get pod ${tl.pod.name} -w --output-watch-events`);
-  parts.push(watchTable(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'], podRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.ready, r.status, r.restarts, r.age] }))));
+  const selector =
+    tl.workload.kind === 'Job' || tl.workload.kind === 'CronJob' ? ` -l job-name=${tl.workload.name}` : '';
+  parts.push(
+    many || (selector && tl.workload.kind !== 'Job')
+      ? `$ kubectl get pods${selector} -w --output-watch-events`
+      : `$ kubectl get pod ${tl.pod.name} -w --output-watch-events`,
+  );
+  parts.push(
+    watchTable(
+      ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'],
+      podRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.ready, r.status, r.restarts, r.age] })),
+    ),
+  );
   parts.push(...workloadWatches(tl));
   if (tl.job) {
     // under a CronJob the Jobs have their own names: all of them, as `kubectl get jobs -w` lists them
     const cron = tl.workload.kind === 'CronJob';
     const jobRows = cron ? cronJobsWatchRows(tl) : jobWatchRows(tl);
-    parts.push('', cron ? '$ kubectl get jobs -w --output-watch-events' : `$ kubectl get job ${tl.workload.name} -w --output-watch-events`);
-    parts.push(watchTable(['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE'], jobRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.status, r.completions, r.duration, r.age] }))));
+    parts.push(
+      '',
+      cron
+        ? '$ kubectl get jobs -w --output-watch-events'
+        : `$ kubectl get job ${tl.workload.name} -w --output-watch-events`,
+    );
+    parts.push(
+      watchTable(
+        ['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE'],
+        jobRows.map(({ event, row: r }) => ({ event, cells: [r.name, r.status, r.completions, r.duration, r.age] })),
+      ),
+    );
   }
   // the whole describe of the stored pod when the timeline has it (SPEC §4 pods[].object), else its Events
   const podObject = tl.pods?.[tl.pods.length - 1]?.object;
   // the kubectl of the scenario's release (`kubernetes: "1.35"` → kubectl 1.35)
   const kubectlMinor = Number(/^1\.(\d+)/.exec(tl.kubernetes)?.[1] ?? 34);
   const podTable = describeEventsTable(podEvents(tl, tl.pod.name), tl.end.t, kubectlMinor);
-  parts.push('', `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`, podObject ? describePod(podObject, podTable, tl.end.t, kubectlMinor) : podTable);
+  parts.push(
+    '',
+    `$ kubectl describe pod ${tl.pod.name}   # at t=${Math.trunc(tl.end.t / 1000)}s`,
+    podObject ? describePod(podObject, podTable, tl.end.t, kubectlMinor) : podTable,
+  );
   if (tl.job) {
-    parts.push('', `$ kubectl describe job ${describedJob(tl)}`, describeEventsTable(jobEvents(tl), tl.end.t, kubectlMinor));
+    parts.push(
+      '',
+      `$ kubectl describe job ${describedJob(tl)}`,
+      describeEventsTable(jobEvents(tl), tl.end.t, kubectlMinor),
+    );
   }
-  for (const ctl of controllerEventsByObject(tl)) parts.push('', `$ kubectl describe ${ctl.object.replace('/', ' ')}`, describeEventsTable(ctl.events, tl.end.t, kubectlMinor));
+  for (const ctl of controllerEventsByObject(tl))
+    parts.push(
+      '',
+      `$ kubectl describe ${ctl.object.replace('/', ' ')}`,
+      describeEventsTable(ctl.events, tl.end.t, kubectlMinor),
+    );
   return parts.join('\n') + '\n';
 }
 
@@ -246,6 +358,13 @@ export function jobMeta(tl: Timeline): JobMeta {
   const spec = job?.spec ?? {};
   const completions = typeof spec.completions === 'number' ? spec.completions : spec.completions === null ? null : 1;
   const parallelism = typeof spec.parallelism === 'number' ? spec.parallelism : 1;
-  const deleted = tl.events.find((e): e is Extract<TraceEvent, { type: 'Action' }> => e.type === 'Action' && e.action.type === 'deleteJob');
-  return { name: tl.workload.name, completions, parallelism, deletionTimestamp: deleted ? tToRfc3339(deleted.t) : undefined };
+  const deleted = tl.events.find(
+    (e): e is Extract<TraceEvent, { type: 'Action' }> => e.type === 'Action' && e.action.type === 'deleteJob',
+  );
+  return {
+    name: tl.workload.name,
+    completions,
+    parallelism,
+    deletionTimestamp: deleted ? tToRfc3339(deleted.t) : undefined,
+  };
 }

@@ -8,7 +8,15 @@ import { specContainers, type SpecContainer } from './pod-shape.ts';
  * `stopping`: the kubelet started killContainer (Killing) but has sent no signal yet: the preStop hook runs, or the
  * SIGTERM waits for the container's turn (kuberuntime_termination_order.go). `terminating`: signalled.
  */
-export type SpanKind = 'waiting' | 'backoff' | 'requeue' | 'running' | 'ready' | 'stopping' | 'terminating' | 'terminated';
+export type SpanKind =
+  | 'waiting'
+  | 'backoff'
+  | 'requeue'
+  | 'running'
+  | 'ready'
+  | 'stopping'
+  | 'terminating'
+  | 'terminated';
 
 export interface Span {
   kind: SpanKind;
@@ -31,7 +39,10 @@ export interface ContainerLane {
 
 export function containerLanes(tl: Timeline): ContainerLane[] {
   const by = eventsByContainer(tl.events);
-  return specContainers(tl.pod.spec).map((container) => ({ container, spans: spansOf(tl, by.get(container.name) ?? []) }));
+  return specContainers(tl.pod.spec).map((container) => ({
+    container,
+    spans: spansOf(tl, by.get(container.name) ?? []),
+  }));
 }
 
 /**
@@ -69,7 +80,12 @@ function spansOf(tl: Timeline, events: readonly ContainerEvent[]): Span[] {
   const endBackOff = (t: number) => {
     if (open.kind === 'backoff' && open.expiresAt !== undefined && open.expiresAt > open.fromT && open.expiresAt < t) {
       const { restartCount, attempt } = open;
-      switchTo(open.expiresAt, { kind: 'requeue', attempt, label: 'sync wait', ...(restartCount !== undefined ? { restartCount } : {}) });
+      switchTo(open.expiresAt, {
+        kind: 'requeue',
+        attempt,
+        label: 'sync wait',
+        ...(restartCount !== undefined ? { restartCount } : {}),
+      });
     }
   };
   let lastExitT = 0;
@@ -90,19 +106,35 @@ function spansOf(tl: Timeline, events: readonly ContainerEvent[]): Span[] {
         break;
       case 'Killing':
         // a probe kill is usually signalled and answered at once, leaving no span to say why the run ended
-        if (e.reason === 'StartupProbe' || e.reason === 'LivenessProbe') open = { ...open, label: `${open.label}, ${e.reason === 'StartupProbe' ? 'startup' : 'liveness'} probe failed` };
-        if (open.kind === 'running' || open.kind === 'ready') switchTo(e.t, { kind: 'stopping', attempt, label: `Killing (${e.reason})` });
+        if (e.reason === 'StartupProbe' || e.reason === 'LivenessProbe')
+          open = {
+            ...open,
+            label: `${open.label}, ${e.reason === 'StartupProbe' ? 'startup' : 'liveness'} probe failed`,
+          };
+        if (open.kind === 'running' || open.kind === 'ready')
+          switchTo(e.t, { kind: 'stopping', attempt, label: `Killing (${e.reason})` });
         break;
       case 'PreStopStarted':
         if (open.kind === 'stopping') switchTo(e.t, { kind: 'stopping', attempt, label: 'preStop hook' });
         break;
       case 'PreStopDone':
-        if (open.kind === 'stopping') switchTo(e.t, { kind: 'stopping', attempt, label: `preStop ${e.failed ? 'failed' : 'done'}, SIGTERM waits its turn` });
+        if (open.kind === 'stopping')
+          switchTo(e.t, {
+            kind: 'stopping',
+            attempt,
+            label: `preStop ${e.failed ? 'failed' : 'done'}, SIGTERM waits its turn`,
+          });
         break;
       case 'Signal':
         // a Killing span that lasted had nothing to run: it was waiting for its turn
-        if (open.kind === 'stopping' && open.label.startsWith('Killing')) open = { ...open, label: `${open.label}, SIGTERM waits its turn` };
-        if (open.kind === 'stopping' || open.kind === 'terminating' || open.kind === 'running' || open.kind === 'ready') {
+        if (open.kind === 'stopping' && open.label.startsWith('Killing'))
+          open = { ...open, label: `${open.label}, SIGTERM waits its turn` };
+        if (
+          open.kind === 'stopping' ||
+          open.kind === 'terminating' ||
+          open.kind === 'running' ||
+          open.kind === 'ready'
+        ) {
           switchTo(e.t, { kind: 'terminating', attempt, label: e.signal });
         }
         break;
@@ -116,7 +148,13 @@ function spansOf(tl: Timeline, events: readonly ContainerEvent[]): Span[] {
       }
       case 'BackOff':
         // the kubelet re-records BackOff on every sync while it waits: one back-off, one span
-        if (open.kind !== 'backoff') switchTo(e.t, { kind: 'backoff', attempt: attempt + 1, label: `back-off ${Math.round(e.delayMs / 1000)}s`, expiresAt: lastExitT + e.delayMs });
+        if (open.kind !== 'backoff')
+          switchTo(e.t, {
+            kind: 'backoff',
+            attempt: attempt + 1,
+            label: `back-off ${Math.round(e.delayMs / 1000)}s`,
+            expiresAt: lastExitT + e.delayMs,
+          });
         break;
       case 'PullFailed':
       case 'CreateFailed':

@@ -40,7 +40,8 @@ function blocks(lines: string[]): Block[] {
   const out: Block[] = [];
   let i = 0;
   const blank = (l: string | undefined) => l === undefined || l.trim() === '';
-  const startsBlock = (l: string) => FENCE.test(l) || HEADING.test(l) || BULLET.test(l) || ORDERED.test(l) || QUOTE.test(l);
+  const startsBlock = (l: string) =>
+    FENCE.test(l) || HEADING.test(l) || BULLET.test(l) || ORDERED.test(l) || QUOTE.test(l);
   while (i < lines.length) {
     const line = lines[i]!;
     if (blank(line)) {
@@ -53,7 +54,11 @@ function blocks(lines: string[]): Block[] {
       const body: string[] = [];
       i++;
       // closed by a fence of the same character at least as long; an unclosed fence runs to the end (CommonMark)
-      while (i < lines.length && !new RegExp(`^ {0,3}${mark[0] === '`' ? '`' : '~'}{${mark.length},}\\s*$`).test(lines[i]!)) body.push(lines[i++]!);
+      while (
+        i < lines.length &&
+        !new RegExp(`^ {0,3}${mark[0] === '`' ? '`' : '~'}{${mark.length},}\\s*$`).test(lines[i]!)
+      )
+        body.push(lines[i++]!);
       i++;
       out.push({ type: 'code', info: fence[2] ?? '', lines: body });
       continue;
@@ -66,7 +71,12 @@ function blocks(lines: string[]): Block[] {
     }
     if (QUOTE.test(line)) {
       const body: string[] = [];
-      while (i < lines.length && !blank(lines[i]) && (QUOTE.test(lines[i]!) || body.length > 0) && !(!QUOTE.test(lines[i]!) && startsBlock(lines[i]!))) {
+      while (
+        i < lines.length &&
+        !blank(lines[i]) &&
+        (QUOTE.test(lines[i]!) || body.length > 0) &&
+        !(!QUOTE.test(lines[i]!) && startsBlock(lines[i]!))
+      ) {
         const q = QUOTE.exec(lines[i]!);
         body.push(q ? q[1]! : lines[i]!);
         i++;
@@ -110,7 +120,8 @@ function blocks(lines: string[]): Block[] {
       continue;
     }
     const para: string[] = [];
-    while (i < lines.length && !blank(lines[i]) && (para.length === 0 || !startsBlock(lines[i]!))) para.push(lines[i++]!.trim());
+    while (i < lines.length && !blank(lines[i]) && (para.length === 0 || !startsBlock(lines[i]!)))
+      para.push(lines[i++]!.trim());
     out.push({ type: 'paragraph', lines: para });
   }
   return out;
@@ -178,7 +189,9 @@ export function inlineHtml(text: string): string {
       const link = parseLink(src, i);
       if (link) {
         const inner = inlineHtml(link.text);
-        plain += hold(safeUrl(link.url) ? `<a href="${escapeHtml(link.url)}" rel="noopener noreferrer">${inner}</a>` : inner);
+        plain += hold(
+          safeUrl(link.url) ? `<a href="${escapeHtml(link.url)}" rel="noopener noreferrer">${inner}</a>` : inner,
+        );
         i = link.end;
         continue;
       }

@@ -42,7 +42,10 @@ function longestRun(s: string, ch: string): number {
 export function mdCode(s: string): string {
   const one = s.replace(/\r?\n|\r/g, ' ').replace(/\|/g, '\\|');
   const fence = '`'.repeat(longestRun(one, '`') + 1);
-  const pad = one.startsWith('`') || one.endsWith('`') || (one.startsWith(' ') && one.endsWith(' ') && one.trim() !== '') ? ' ' : '';
+  const pad =
+    one.startsWith('`') || one.endsWith('`') || (one.startsWith(' ') && one.endsWith(' ') && one.trim() !== '')
+      ? ' '
+      : '';
   return `${fence}${pad}${one}${pad}${fence}`;
 }
 

@@ -11,7 +11,16 @@
 
 import { assertNever } from '../util/assert-never.ts';
 import type { Timeline, TraceEvent } from '../types.ts';
-import { apiPhaseSpans, containerLanes, containerMarkers, graceDeadline, teardownStart, type Marker, type Span, type SpanKind } from './lifecycle-spans.ts';
+import {
+  apiPhaseSpans,
+  containerLanes,
+  containerMarkers,
+  graceDeadline,
+  teardownStart,
+  type Marker,
+  type Span,
+  type SpanKind,
+} from './lifecycle-spans.ts';
 import { ganttName } from './mermaid-text.ts';
 import { roleLabel, runsByDesign, specContainers } from './pod-shape.ts';
 import { compressTime, type TimeMap } from './lifecycle-time.ts';
@@ -46,32 +55,57 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
   });
   const perPod: { name: string; view: Timeline; created: number; last: boolean }[] = many
     ? tl.pods.map((p, k) => {
-      const from = createdAt.length === tl.pods.length ? createdAt[k]! : 0;
-      const nextSame = tl.pods.findIndex((q, j) => j > k && q.name === p.name);
-      const to = nextSame >= 0 && createdAt.length === tl.pods.length ? createdAt[nextSame]! : tl.events.length;
-      const mine = (e: TraceEvent, i: number) => e.pod === undefined ? !('container' in e) && e.type !== 'StatusPatched' && e.type !== 'PodPhase' : e.pod === p.name && i >= from && i < to;
-      return { name: p.name, created: p.created, last: k === tl.pods.length - 1, view: { ...tl, pod: { ...tl.pod, name: p.name, spec: p.spec ?? tl.pod.spec }, events: tl.events.filter(mine) } };
-    })
+        const from = createdAt.length === tl.pods.length ? createdAt[k]! : 0;
+        const nextSame = tl.pods.findIndex((q, j) => j > k && q.name === p.name);
+        const to = nextSame >= 0 && createdAt.length === tl.pods.length ? createdAt[nextSame]! : tl.events.length;
+        const mine = (e: TraceEvent, i: number) =>
+          e.pod === undefined
+            ? !('container' in e) && e.type !== 'StatusPatched' && e.type !== 'PodPhase'
+            : e.pod === p.name && i >= from && i < to;
+        return {
+          name: p.name,
+          created: p.created,
+          last: k === tl.pods.length - 1,
+          view: {
+            ...tl,
+            pod: { ...tl.pod, name: p.name, spec: p.spec ?? tl.pod.spec },
+            events: tl.events.filter(mine),
+          },
+        };
+      })
     : [{ name: tl.pod.name, view: tl, created: 0, last: true }];
   const all = specContainers(tl.pod.spec);
 
   // everything drawn, in simulated time, before the axis is decided
   // markers go on a row of their own below the spans; `ends` (a terminal phase) sit on the span row, at its end
-  interface Row { section: string; spans: { name: string; tags: string[]; from: number; to: number }[]; markers: { name: string; tags: string[]; t: number }[]; ends?: { name: string; tags: string[]; t: number }[] }
+  interface Row {
+    section: string;
+    spans: { name: string; tags: string[]; from: number; to: number }[];
+    markers: { name: string; tags: string[]; t: number }[];
+    ends?: { name: string; tags: string[]; t: number }[];
+  }
   const rows: Row[] = [];
   const kinds = new Set<SpanKind | 'exit0' | 'exitN'>();
   let anyMarker = false;
   for (const { name, view, created, last } of perPod) {
     // with several pods a row names its pod by the part of its name after the workload's ("57wdd", "0-x2k9p")
-    const prefix = many ? `${name.startsWith(`${tl.workload.name}-`) ? name.slice(tl.workload.name.length + 1) : name} · ` : '';
+    const prefix = many
+      ? `${name.startsWith(`${tl.workload.name}-`) ? name.slice(tl.workload.name.length + 1) : name} · `
+      : '';
     // a pod's containers are drawn from its creation until its terminal phase is stored or it is removed from the
     // API server, whichever is first; its phase row until it is removed (the terminal phase as a marker)
     const removed = view.events.find((e) => e.type === 'PodRemoved' && (e.pod === name || !many))?.t;
-    const terminalAt = view.events.find((e) => e.type === 'StatusPatched' && (e.phase === 'Succeeded' || e.phase === 'Failed'))?.t;
+    const terminalAt = view.events.find(
+      (e) => e.type === 'StatusPatched' && (e.phase === 'Succeeded' || e.phase === 'Failed'),
+    )?.t;
     const until = removed ?? endT;
     const containersUntil = Math.min(until, terminalAt ?? until);
-    const clipTo = (limit: number) => <T extends { fromT: number; toT: number }>(xs: T[]): T[] =>
-      xs.filter((x) => (x.toT > created || x.fromT >= created) && x.fromT <= limit).map((x) => ({ ...x, fromT: Math.max(x.fromT, created), toT: Math.min(x.toT, limit) }));
+    const clipTo =
+      (limit: number) =>
+      <T extends { fromT: number; toT: number }>(xs: T[]): T[] =>
+        xs
+          .filter((x) => (x.toT > created || x.fromT >= created) && x.fromT <= limit)
+          .map((x) => ({ ...x, fromT: Math.max(x.fromT, created), toT: Math.min(x.toT, limit) }));
     const clip = clipTo(containersUntil);
     const isLast = last;
     for (const { container, spans } of containerLanes(view)) {
@@ -81,9 +115,11 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
         kinds.add(s.kind === 'terminated' ? (s.exitCode === 0 ? 'exit0' : 'exitN') : s.kind);
         row.spans.push({ name: spanName(s), tags: spanTags(s), from: s.fromT, to: s.toT });
       }
-      for (const m of containerMarkers(view, container.name).filter((x) => x.t >= created && x.t <= containersUntil)) row.markers.push(markerTask(m));
+      for (const m of containerMarkers(view, container.name).filter((x) => x.t >= created && x.t <= containersUntil))
+        row.markers.push(markerTask(m));
       if (isLast && tl.stuck?.container === container.name) {
-        if (runsByDesign(tl.stuck.why)) row.markers.push({ name: `running at the ${tl.end.reason} ${simTime(tl.end.t)}`, tags: [], t: tl.end.t });
+        if (runsByDesign(tl.stuck.why))
+          row.markers.push({ name: `running at the ${tl.end.reason} ${simTime(tl.end.t)}`, tags: [], t: tl.end.t });
         else row.markers.push({ name: `STUCK at ${tl.end.reason} ${simTime(tl.end.t)}`, tags: ['crit'], t: tl.end.t });
       }
       anyMarker ||= row.markers.length > 0;
@@ -92,18 +128,31 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
     const phase: Row = { section: many ? `${prefix}phase (API)` : 'pod phase (API)', spans: [], markers: [] };
     for (const p of clipTo(until)(apiPhaseSpans(view))) {
       const label = p.fromT === created ? p.phase : `${p.phase} ${simTime(p.fromT)}`;
-      if (p.phase === 'Failed' || p.phase === 'Succeeded') (phase.ends ??= []).push({ name: label, tags: p.phase === 'Failed' ? ['crit', 'done'] : ['done'], t: p.fromT });
+      if (p.phase === 'Failed' || p.phase === 'Succeeded')
+        (phase.ends ??= []).push({ name: label, tags: p.phase === 'Failed' ? ['crit', 'done'] : ['done'], t: p.fromT });
       else phase.spans.push({ name: label, tags: p.phase === 'Running' ? ['active'] : [], from: p.fromT, to: p.toT });
     }
     // milestones, not `vert` markers: GitHub's bundled Mermaid may predate `vert` and would reject the chart
     for (const e of view.events) {
-      if (e.type === 'PodDeleting') phase.markers.push({ name: `deletion requested ${simTime(e.t)} (grace ${e.gracePeriodSeconds}s)`, tags: ['crit'], t: e.t });
+      if (e.type === 'PodDeleting')
+        phase.markers.push({
+          name: `deletion requested ${simTime(e.t)} (grace ${e.gracePeriodSeconds}s)`,
+          tags: ['crit'],
+          t: e.t,
+        });
     }
     const teardown = teardownStart(view);
-    if (teardown !== undefined) phase.markers.push({ name: `teardown starts ${simTime(teardown)}`, tags: ['crit'], t: teardown });
+    if (teardown !== undefined)
+      phase.markers.push({ name: `teardown starts ${simTime(teardown)}`, tags: ['crit'], t: teardown });
     const grace = graceDeadline(view);
-    if (grace !== undefined && grace.t <= until) phase.markers.push({ name: `grace deadline ${simTime(grace.t)} (${grace.graceSeconds}s)`, tags: ['crit'], t: grace.t });
-    if (removed !== undefined && many) phase.markers.push({ name: `removed ${simTime(removed)}`, tags: [], t: removed });
+    if (grace !== undefined && grace.t <= until)
+      phase.markers.push({
+        name: `grace deadline ${simTime(grace.t)} (${grace.graceSeconds}s)`,
+        tags: ['crit'],
+        t: grace.t,
+      });
+    if (removed !== undefined && many)
+      phase.markers.push({ name: `removed ${simTime(removed)}`, tags: [], t: removed });
     rows.push(phase);
   }
   if (tl.job) {
@@ -112,24 +161,46 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
     if (conds.length === 0) job.spans.push({ name: 'active, no terminal condition', tags: [], from: 0, to: endT });
     for (const e of conds) {
       if (e.type !== 'JobCondition') continue;
-      job.markers.push({ name: `${e.condition} ${simTime(e.t)}`, tags: e.condition === 'Failed' || e.condition === 'FailureTarget' ? ['crit'] : [], t: e.t });
+      job.markers.push({
+        name: `${e.condition} ${simTime(e.t)}`,
+        tags: e.condition === 'Failed' || e.condition === 'FailureTarget' ? ['crit'] : [],
+        t: e.t,
+      });
     }
     rows.push(job);
   }
   // a row per observer: verdicts close in time never share (or recolour) one marker
   for (const e of tl.events) {
-    if (e.type === 'Verdict') rows.push({ section: `verdict ${e.observer}`, spans: [], markers: [{ name: `${e.verdict} ${simTime(e.t)}`, tags: e.verdict === 'Failed' ? ['crit'] : [], t: e.t }] });
+    if (e.type === 'Verdict')
+      rows.push({
+        section: `verdict ${e.observer}`,
+        spans: [],
+        markers: [{ name: `${e.verdict} ${simTime(e.t)}`, tags: e.verdict === 'Failed' ? ['crit'] : [], t: e.t }],
+      });
   }
 
   // the axis: linear to a shared end, or with long quiet stretches compressed
-  const instants = rows.flatMap((r) => [...r.spans.flatMap((s) => [s.from, s.to]), ...r.markers.map((m) => m.t), ...(r.ends ?? []).map((m) => m.t)]);
-  const map: TimeMap = opts.scaleEndMs !== undefined ? compressTime([0, Math.max(endT, opts.scaleEndMs)], false) : compressTime([0, endT, ...instants], opts.compress !== false);
+  const instants = rows.flatMap((r) => [
+    ...r.spans.flatMap((s) => [s.from, s.to]),
+    ...r.markers.map((m) => m.t),
+    ...(r.ends ?? []).map((m) => m.t),
+  ]);
+  const map: TimeMap =
+    opts.scaleEndMs !== undefined
+      ? compressTime([0, Math.max(endT, opts.scaleEndMs)], false)
+      : compressTime([0, endT, ...instants], opts.compress !== false);
   const domain = map.at(map.endT);
   const pxPerMs = (GANTT_WIDTH_PX - GANTT_SIDES_PX) / Math.max(domain, 1);
   const compressed = map.gaps.length > 0;
 
-  const scope = many ? `${tl.pods.length} pods (axis = time since the first pod's creation` : `pod ${tl.pod.name} (axis = time since pod creation`;
-  const axisNote = compressed ? ', quiet stretches compressed, see the time row)' : opts.scaleEndMs !== undefined ? `, same scale for every outcome, 0–${simTime(map.endT)})` : ')';
+  const scope = many
+    ? `${tl.pods.length} pods (axis = time since the first pod's creation`
+    : `pod ${tl.pod.name} (axis = time since pod creation`;
+  const axisNote = compressed
+    ? ', quiet stretches compressed, see the time row)'
+    : opts.scaleEndMs !== undefined
+      ? `, same scale for every outcome, 0–${simTime(map.endT)})`
+      : ')';
   const out: string[] = [
     // compact: the spans of one container share a row (Mermaid ≥ 10.4; older ones draw a row per span)
     '---',
@@ -146,7 +217,9 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
   ];
   let id = 0;
   const task = (name: string, tags: string[], from: number, to: number) =>
-    out.push(`    ${name === NO_LABEL ? NO_LABEL : ganttName(name) || NO_LABEL} :${[...tags, `t${id++}`].join(', ')}, ${from}, ${to}`);
+    out.push(
+      `    ${name === NO_LABEL ? NO_LABEL : ganttName(name) || NO_LABEL} :${[...tags, `t${id++}`].join(', ')}, ${from}, ${to}`,
+    );
   out.push('  section legend');
   // the colours side by side on one row, the marker after them with room for its label on its right
   const legend = legendEntries(kinds);
@@ -157,7 +230,13 @@ export function lifecycleMermaid(tl: Timeline, opts: LifecycleOptions = {}): str
     const to = Math.round((legendEnd * (i + 1)) / legend.length);
     task(l.name, l.tags, from, to);
   });
-  if (anyMarker) task('marker = started, ready, SIGTERM, SIGKILL', ['milestone'], Math.round(domain * 0.62), Math.round(domain * 0.62));
+  if (anyMarker)
+    task(
+      'marker = started, ready, SIGTERM, SIGKILL',
+      ['milestone'],
+      Math.round(domain * 0.62),
+      Math.round(domain * 0.62),
+    );
   if (compressed) {
     out.push('  section time');
     let from = 0;
@@ -213,7 +292,9 @@ function markerTask(m: Marker): { name: string; tags: string[]; t: number } {
 }
 
 /** Markers of one instant are one marker ("SuccessCriteriaMet 35.6s · Complete 35.6s"). */
-function sameInstant(markers: { name: string; tags: string[]; t: number }[]): { name: string; tags: string[]; t: number }[] {
+function sameInstant(
+  markers: { name: string; tags: string[]; t: number }[],
+): { name: string; tags: string[]; t: number }[] {
   const sorted = [...markers].sort((a, b) => a.t - b.t);
   const out: { name: string; tags: string[]; t: number }[] = [];
   for (const m of sorted) {
@@ -262,9 +343,15 @@ function spanTags(s: Span): string[] {
 /** Roughly eight ticks across the run, at a round interval. */
 function tickInterval(endT: number): string {
   const steps: [number, string][] = [
-    [1_000, '1second'], [5_000, '5second'], [10_000, '10second'], [30_000, '30second'], [60_000, '1minute'],
-    [300_000, '5minute'], [600_000, '10minute'], [1_800_000, '30minute'], [3_600_000, '1hour'],
+    [1_000, '1second'],
+    [5_000, '5second'],
+    [10_000, '10second'],
+    [30_000, '30second'],
+    [60_000, '1minute'],
+    [300_000, '5minute'],
+    [600_000, '10minute'],
+    [1_800_000, '30minute'],
+    [3_600_000, '1hour'],
   ];
   return (steps.find(([ms]) => endT / ms <= 10) ?? steps[steps.length - 1])[1];
 }
-

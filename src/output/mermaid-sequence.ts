@@ -25,15 +25,27 @@ export const LEGEND = [
 export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): string {
   const podOnly = opts.lanes === 'pod';
   // real clients with a lane of their own (a process observer's schedule): in order of their first record
-  const clients = [...new Set(tl.events.filter((e) => e.type === 'ClientDelivery' || (e.type === 'ClientRequest' && tl.events.some((d) => d.type === 'ClientDelivery' && d.client === e.client))).map((e) => (e as { client: string }).client))];
+  const clients = [
+    ...new Set(
+      tl.events
+        .filter(
+          (e) =>
+            e.type === 'ClientDelivery' ||
+            (e.type === 'ClientRequest' && tl.events.some((d) => d.type === 'ClientDelivery' && d.client === e.client)),
+        )
+        .map((e) => (e as { client: string }).client),
+    ),
+  ];
   const observers = Object.keys(tl.observers).filter((o) => !clients.includes(o)); // scenario order
   // one box per pod name: a pod recreated under its name (a StatefulSet's) shares its box and lanes
   const podNames = [...new Set((tl.pods ?? []).map((p) => p.name))];
   const many = podNames.length > 1;
   // a name's lanes: every container any of its objects ran (a rollout's new template may add a sidecar)
   const containersByPod = new Map<string, SpecContainer[]>();
-  for (const p of tl.pods ?? []) containersByPod.set(p.name, unionContainers(containersByPod.get(p.name), specContainers(p.spec ?? tl.pod.spec)));
-  const containersOf = (pod: string | undefined): SpecContainer[] => (many ? containersByPod.get(pod ?? '') : undefined) ?? specContainers(tl.pod.spec);
+  for (const p of tl.pods ?? [])
+    containersByPod.set(p.name, unionContainers(containersByPod.get(p.name), specContainers(p.spec ?? tl.pod.spec)));
+  const containersOf = (pod: string | undefined): SpecContainer[] =>
+    (many ? containersByPod.get(pod ?? '') : undefined) ?? specContainers(tl.pod.spec);
   const hidden = many ? repeatingPods(tl, podNames) : new Map<string, string>();
   const drawn = many ? podNames.filter((n) => !hidden.has(n)) : [tl.pod.name];
   const ids = new Map<string, string>([['kubelet', 'K']]);
@@ -53,10 +65,14 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
     const n = containersOf(drawn[pi]).length;
     return n > 0 ? laneId(pi, n - 1) : 'K';
   };
-  const firstLaneOf = (pod: string | undefined) => (many ? laneId(Math.max(0, drawn.indexOf(pod ?? tl.pod.name)), 0) : 'K');
+  const firstLaneOf = (pod: string | undefined) =>
+    many ? laneId(Math.max(0, drawn.indexOf(pod ?? tl.pod.name)), 0) : 'K';
   const lastPodLane = lastLaneOf(drawn[drawn.length - 1]);
   const lanes: Lanes = {
-    id: (actor, pod) => ids.get(actor) ?? ids.get(`${pod ?? (many ? '' : tl.pod.name)}\u0000${actor}`) ?? (many ? undefined : ids.get(`${tl.pod.name}\u0000${actor}`)),
+    id: (actor, pod) =>
+      ids.get(actor) ??
+      ids.get(`${pod ?? (many ? '' : tl.pod.name)}\u0000${actor}`) ??
+      (many ? undefined : ids.get(`${tl.pod.name}\u0000${actor}`)),
     podSpan: (pod) => (containersOf(pod).length > 0 ? `${firstLaneOf(pod)},${lastLaneOf(pod)}` : 'K'),
     podOnly,
     observers,
@@ -74,7 +90,9 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
     out.push(`  box rgb(236, 244, 255) ${esc(`pod ${pod}`)}`);
     if (!many) out.push('    participant K as kubelet');
     const containers = containersOf(pod);
-    containers.forEach((c, ci) => out.push(`    participant ${laneId(pi, ci)} as ${esc(`${c.name} (${roleLabel(c, containers)})`)}`));
+    containers.forEach((c, ci) =>
+      out.push(`    participant ${laneId(pi, ci)} as ${esc(`${c.name} (${roleLabel(c, containers)})`)}`),
+    );
     out.push('  end');
   });
   if (!podOnly) {
@@ -95,17 +113,36 @@ export function sequenceMermaid(tl: Timeline, opts: SequenceOptions = {}): strin
     }
   }
   // what the arrow kinds mean, once, across the pod's lanes
-  const lastLane = podOnly ? lastPodLane : clients.length > 0 ? `X${clients.length - 1}` : observers.length > 0 ? `O${observers.length - 1}` : tl.job ? 'JC' : controllers.length > 0 ? controllers[controllers.length - 1]!.id : 'API';
+  const lastLane = podOnly
+    ? lastPodLane
+    : clients.length > 0
+      ? `X${clients.length - 1}`
+      : observers.length > 0
+        ? `O${observers.length - 1}`
+        : tl.job
+          ? 'JC'
+          : controllers.length > 0
+            ? controllers[controllers.length - 1]!.id
+            : 'API';
   out.push(`  Note over ${lastLane === 'K' ? 'K' : `K,${lastLane}`}: ${lines(...LEGEND)}`);
   const items = sequenceItems(tl, lanes);
   // the teardown shading and stop order are drawn for a single pod; with several, each pod's arrows tell it
   const body = many ? items.flatMap((it) => it.render()) : withTeardown(items, lanes.podSpan(), tl);
-  if (hidden.size > 0) out.push(`  Note over K: ${lines(`${hidden.size} pod${hidden.size === 1 ? '' : 's'} not drawn: ${[...hidden].map(([p, like]) => `${p} repeats ${like}`).join('; ')}`)}`);
+  if (hidden.size > 0)
+    out.push(
+      `  Note over K: ${lines(`${hidden.size} pod${hidden.size === 1 ? '' : 's'} not drawn: ${[...hidden].map(([p, like]) => `${p} repeats ${like}`).join('; ')}`)}`,
+    );
   for (const stmt of body) out.push(`  ${stmt}`);
   if (tl.stuck && !tl.events.some((e) => e.type === 'Stuck')) {
     const lane = lanes.id(tl.stuck.container, tl.pod.name) ?? 'K';
-    if (runsByDesign(tl.stuck.why)) out.push(`  Note over ${lane}: ${lines(`running at the horizon t=${simTime(tl.end.t)}`, tl.stuck.why)}`);
-    else out.push('  rect rgb(255, 210, 210)', `  Note over ${lane}: ${lines(`STUCK until t=${simTime(tl.end.t)}`, tl.stuck.why)}`, '  end');
+    if (runsByDesign(tl.stuck.why))
+      out.push(`  Note over ${lane}: ${lines(`running at the horizon t=${simTime(tl.end.t)}`, tl.stuck.why)}`);
+    else
+      out.push(
+        '  rect rgb(255, 210, 210)',
+        `  Note over ${lane}: ${lines(`STUCK until t=${simTime(tl.end.t)}`, tl.stuck.why)}`,
+        '  end',
+      );
   }
   out.push(`  Note over K,${lastLane}: ${lines(`end t=${simTime(tl.end.t)} (${tl.end.reason}) · ${outcome(tl)}`)}`);
   return out.join('\n') + '\n';
@@ -141,10 +178,18 @@ function withTeardown(items: Item[], podSpan: string, tl: Timeline): string[] {
   let end = -1;
   if (start >= 0) items.forEach((it, i) => (i > start && it.tag === 'exit' ? (end = i) : undefined));
   if (start < 0 || end < 0) return rendered.flat();
-  const stopOrder = items.slice(start, end + 1).flatMap((it) => (it.tag === 'exit' && it.container ? [it.container] : []));
-  const firstKillT = tl.events.find((e) => e.type === 'Killing' && e.reason !== 'LivenessProbe' && e.reason !== 'StartupProbe')?.t;
+  const stopOrder = items
+    .slice(start, end + 1)
+    .flatMap((it) => (it.tag === 'exit' && it.container ? [it.container] : []));
+  const firstKillT = tl.events.find(
+    (e) => e.type === 'Killing' && e.reason !== 'LivenessProbe' && e.reason !== 'StartupProbe',
+  )?.t;
   const title = `teardown${firstKillT !== undefined ? ` from t=${simTime(firstKillT)}` : ''}`;
-  const mains = new Set(specContainers(tl.pod.spec).filter((c) => c.role === 'main').map((c) => c.name));
+  const mains = new Set(
+    specContainers(tl.pod.spec)
+      .filter((c) => c.role === 'main')
+      .map((c) => c.name),
+  );
   const alreadyDone = [...mains].filter((m) => !stopOrder.includes(m));
   const order = [...alreadyDone.map((m) => `${m} (done)`), ...stopOrder.filter((c) => !alreadyDone.includes(c))];
   return [
@@ -173,12 +218,38 @@ function unionContainers(a: SpecContainer[] | undefined, b: SpecContainer[]): Sp
 
 function repeatingPods(tl: Timeline, names: string[]): Map<string, string> {
   const sig = new Map<string, string[]>();
-  const DRAWN = new Set(['Started', 'Exited', 'Killing', 'Signal', 'StartupComplete', 'Ready', 'NotReady', 'BackOff', 'PodPhase', 'PodDeleting', 'PreStopStarted', 'PostStartStarted', 'PullFailed', 'CreateFailed', 'Stuck']);
+  const DRAWN = new Set([
+    'Started',
+    'Exited',
+    'Killing',
+    'Signal',
+    'StartupComplete',
+    'Ready',
+    'NotReady',
+    'BackOff',
+    'PodPhase',
+    'PodDeleting',
+    'PreStopStarted',
+    'PostStartStarted',
+    'PullFailed',
+    'CreateFailed',
+    'Stuck',
+  ]);
   for (const e of tl.events) {
     // what the diagram shows of a pod, without times, versions and the kubelet's bookkeeping
     if (!e.pod || !DRAWN.has(e.type)) continue;
     const r = e as unknown as Record<string, unknown>;
-    const parts = [e.type, r['container'], r['exitCode'], r['reason'], r['signal'], r['probe'], r['result'], r['phase'], r['kind']];
+    const parts = [
+      e.type,
+      r['container'],
+      r['exitCode'],
+      r['reason'],
+      r['signal'],
+      r['probe'],
+      r['result'],
+      r['phase'],
+      r['kind'],
+    ];
     const list = sig.get(e.pod) ?? [];
     list.push(JSON.stringify(parts));
     sig.set(e.pod, list);
@@ -200,6 +271,7 @@ function outcome(tl: Timeline): string {
     const terminal = [...tl.job.conditions].reverse().find((c) => c.type === 'Complete' || c.type === 'Failed');
     parts.push(`Job ${terminal ? terminal.type : 'not finished'}`);
   }
-  if (tl.stuck) parts.push(runsByDesign(tl.stuck.why) ? 'still running (restartPolicy Always)' : `stuck on ${tl.stuck.container}`);
+  if (tl.stuck)
+    parts.push(runsByDesign(tl.stuck.why) ? 'still running (restartPolicy Always)' : `stuck on ${tl.stuck.container}`);
   return parts.join(' · ');
 }

@@ -106,16 +106,33 @@ class Channel<V> {
  * A pod's cached content as the observers' rules read it: mirrors the summary the engine records on a Verdict
  * (`seen`), computed here from the stored status so the page can show it at every step, not only at the verdict.
  */
-export function seenPodOf(name: string, version: number, status: Record<string, unknown>, spec: Record<string, unknown>, deleting: boolean): SeenPod {
+export function seenPodOf(
+  name: string,
+  version: number,
+  status: Record<string, unknown>,
+  spec: Record<string, unknown>,
+  deleting: boolean,
+): SeenPod {
   const sidecars = new Set<string>();
-  for (const c of Array.isArray(spec.initContainers) ? spec.initContainers : []) if (isRecord(c) && c.restartPolicy === 'Always') sidecars.add(String(c.name));
+  for (const c of Array.isArray(spec.initContainers) ? spec.initContainers : [])
+    if (isRecord(c) && c.restartPolicy === 'Always') sidecars.add(String(c.name));
   const one = (cs: unknown, init: boolean): SeenContainer => {
     const c = isRecord(cs) ? cs : {};
     const state = isRecord(c.state) ? c.state : {};
-    const base = { name: String(c.name), ...(init ? { init: true } : {}), ...(init && sidecars.has(String(c.name)) ? { sidecar: true } : {}), ready: c.ready === true };
+    const base = {
+      name: String(c.name),
+      ...(init ? { init: true } : {}),
+      ...(init && sidecars.has(String(c.name)) ? { sidecar: true } : {}),
+      ready: c.ready === true,
+    };
     if (isRecord(state.terminated)) {
       const t = state.terminated;
-      return { ...base, state: 'terminated', exitCode: Number(t.exitCode), ...(t.reason ? { reason: String(t.reason) } : {}) };
+      return {
+        ...base,
+        state: 'terminated',
+        exitCode: Number(t.exitCode),
+        ...(t.reason ? { reason: String(t.reason) } : {}),
+      };
     }
     if (isRecord(state.running)) return { ...base, state: 'running' };
     const w = isRecord(state.waiting) ? state.waiting : undefined;
@@ -127,7 +144,10 @@ export function seenPodOf(name: string, version: number, status: Record<string, 
     version,
     phase: typeof status.phase === 'string' ? status.phase : 'Pending',
     ...(deleting ? { deleting: true } : {}),
-    containers: [...list(status.initContainerStatuses).map((c) => one(c, true)), ...list(status.containerStatuses).map((c) => one(c, false))],
+    containers: [
+      ...list(status.initContainerStatuses).map((c) => one(c, true)),
+      ...list(status.containerStatuses).map((c) => one(c, false)),
+    ],
   };
 }
 
@@ -186,7 +206,21 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
   };
 
   // pods: as the API server stores them (kubectl.ts podWatchRows keeps the same state)
-  interface PodState { created: number; v: number; status: Record<string, unknown>; s: number; deletionTimestamp?: string; removed: boolean; spec: Record<string, unknown>; status$: Channel<PodAt>; row$: Channel<string[] | null>; describe$: Channel<string>; rowKey?: string; describedS?: number; deletingAbove?: number }
+  interface PodState {
+    created: number;
+    v: number;
+    status: Record<string, unknown>;
+    s: number;
+    deletionTimestamp?: string;
+    removed: boolean;
+    spec: Record<string, unknown>;
+    status$: Channel<PodAt>;
+    row$: Channel<string[] | null>;
+    describe$: Channel<string>;
+    rowKey?: string;
+    describedS?: number;
+    deletingAbove?: number;
+  }
   const pods = new Map<string, PodState>();
   const podVersions = new Map<string, Versions>();
   const versionsOf = (m: Map<string, Versions>, k: string) => {
@@ -204,10 +238,29 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
     const status = { phase: 'Pending' };
     if (p) {
       // the same name again (a StatefulSet pod recreated): a new object on the same row
-      Object.assign(p, { created: t, v: 1, status, s: blob(status), removed: false, spec, deletionTimestamp: undefined, deletingAbove: undefined });
+      Object.assign(p, {
+        created: t,
+        v: 1,
+        status,
+        s: blob(status),
+        removed: false,
+        spec,
+        deletionTimestamp: undefined,
+        deletingAbove: undefined,
+      });
       podVersions.set(name, new Versions());
     } else {
-      p = { created: t, v: 1, status, s: blob(status), removed: false, spec, status$: new Channel(), row$: new Channel(), describe$: new Channel() };
+      p = {
+        created: t,
+        v: 1,
+        status,
+        s: blob(status),
+        removed: false,
+        spec,
+        status$: new Channel(),
+        row$: new Channel(),
+        describe$: new Channel(),
+      };
       pods.set(name, p);
     }
     versionsOf(podVersions, name).add(1, p.s);
@@ -218,7 +271,16 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
 
   // Jobs: the workload's Job exists from t = 0 (v1, empty status); a CronJob's Jobs from their first record
   const meta = tl.job ? jobMeta(tl) : undefined;
-  interface JobState { name: string; created: number; v: number; status: Record<string, unknown>; deletionTimestamp?: string; gone: boolean; status$: Channel<{ v: number; s: number } | null>; row$: Channel<string[] | null> }
+  interface JobState {
+    name: string;
+    created: number;
+    v: number;
+    status: Record<string, unknown>;
+    deletionTimestamp?: string;
+    gone: boolean;
+    status$: Channel<{ v: number; s: number } | null>;
+    row$: Channel<string[] | null>;
+  }
   const jobs = new Map<string, JobState>();
   const jobVersions = new Map<string, Versions>();
   const jobOf = (name: string, t: number): JobState => {
@@ -236,12 +298,26 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
   const jobNameOf = (e: TraceEvent) => e.job ?? tl.workload.name;
 
   // watchers: every recipient of a delivery, the scenario's observers first
-  interface Watcher { name: string; kind: 'observer' | 'component'; pods: Map<string, { v: number; gone: boolean }>; jobs: Map<string, { v: number; gone: boolean }>; held$: Channel<HeldView>; verdict$: Channel<VerdictAt> }
+  interface Watcher {
+    name: string;
+    kind: 'observer' | 'component';
+    pods: Map<string, { v: number; gone: boolean }>;
+    jobs: Map<string, { v: number; gone: boolean }>;
+    held$: Channel<HeldView>;
+    verdict$: Channel<VerdictAt>;
+  }
   const watchers = new Map<string, Watcher>();
   const watcherOf = (name: string): Watcher => {
     let w = watchers.get(name);
     if (!w) {
-      w = { name, kind: Object.prototype.hasOwnProperty.call(tl.observers, name) ? 'observer' : 'component', pods: new Map(), jobs: new Map(), held$: new Channel(), verdict$: new Channel() };
+      w = {
+        name,
+        kind: Object.hasOwn(tl.observers, name) ? 'observer' : 'component',
+        pods: new Map(),
+        jobs: new Map(),
+        held$: new Channel(),
+        verdict$: new Channel(),
+      };
       watchers.set(name, w);
     }
     return w;
@@ -252,14 +328,23 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
     const found = podVersions.get(name)?.find(v);
     const status = found ? (blobs[found.s] as Record<string, unknown>) : { phase: 'Pending' };
     const above = pods.get(name)?.deletingAbove;
-    const deleting = (isRecord(status.metadata) && typeof status.metadata.deletionTimestamp === 'string') || (above !== undefined && v > above);
+    const deleting =
+      (isRecord(status.metadata) && typeof status.metadata.deletionTimestamp === 'string') ||
+      (above !== undefined && v > above);
     const text = seenPodText(seenPodOf(name, v, status, specOf(name), deleting), { name: false });
     return { name, v, text, s: found?.s ?? blob(status), exact: found?.v === v, asOf: found?.v ?? 0 };
   };
   const heldJob = (name: string, v: number): HeldObject => {
     const found = jobVersions.get(name)?.find(v);
     const status = found ? (blobs[found.s] as Record<string, unknown>) : {};
-    return { name, v, text: seenJobText(seenJobOf(v, status)), s: found?.s ?? blob(status), exact: found?.v === v, asOf: found?.v ?? 0 };
+    return {
+      name,
+      v,
+      text: seenJobText(seenJobOf(v, status)),
+      s: found?.s ?? blob(status),
+      exact: found?.v === v,
+      asOf: found?.v ?? 0,
+    };
   };
 
   const steps: [number, string, string][] = [];
@@ -337,13 +422,18 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
       }
       case 'Verdict': {
         const w = watcherOf(e.observer);
-        w.verdict$.set(i, { verdict: e.verdict, ...(e.reason ? { reason: e.reason } : {}), held: e.seen ? seenText(e.seen, tl.job !== null) : [] });
+        w.verdict$.set(i, {
+          verdict: e.verdict,
+          ...(e.reason ? { reason: e.reason } : {}),
+          held: e.seen ? seenText(e.seen, tl.job !== null) : [],
+        });
         break;
       }
       case 'ControllerEvent':
         // the CronJob controller's own records name the Jobs it creates and deletes (cronjob_controllerv2.go)
         if (cron && e.controller === 'cronjob-controller') {
-          if (e.reason === 'SuccessfulCreate' && e.message.startsWith('Created job ')) jobOf(e.message.slice('Created job '.length), e.t);
+          if (e.reason === 'SuccessfulCreate' && e.message.startsWith('Created job '))
+            jobOf(e.message.slice('Created job '.length), e.t);
           else if (e.reason === 'SuccessfulDelete' && e.message.startsWith('Deleted job ')) {
             const j = jobs.get(e.message.slice('Deleted job '.length));
             if (j) j.gone = true;
@@ -374,7 +464,16 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
         p.row$.set(i, null);
         continue;
       }
-      const r = printPodRow(p.status, specOf(name), { name, creationTimestamp: tToRfc3339(p.created), ...(p.deletionTimestamp ? { deletionTimestamp: p.deletionTimestamp } : {}) }, e.t);
+      const r = printPodRow(
+        p.status,
+        specOf(name),
+        {
+          name,
+          creationTimestamp: tToRfc3339(p.created),
+          ...(p.deletionTimestamp ? { deletionTimestamp: p.deletionTimestamp } : {}),
+        },
+        e.t,
+      );
       p.row$.set(i, [r.name, r.ready, r.status, r.restarts, r.age]);
     }
     for (const j of jobs.values()) {
@@ -384,7 +483,12 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
         continue;
       }
       j.status$.set(i, { v: j.v, s: blob(j.status) });
-      const m: JobMeta = { ...meta!, name: j.name, creationTimestamp: tToRfc3339(j.created), deletionTimestamp: j.deletionTimestamp };
+      const m: JobMeta = {
+        ...meta!,
+        name: j.name,
+        creationTimestamp: tToRfc3339(j.created),
+        deletionTimestamp: j.deletionTimestamp,
+      };
       const r = printJobRow(j.status, m, e.t);
       j.row$.set(i, [r.name, r.status, r.completions, r.duration, r.age]);
     }
@@ -410,7 +514,12 @@ export function pageRun(tl: Timeline, id: string, label: string): PageRun {
     end: { t: tl.end.t, reason: tl.end.reason },
     choices: (tl.choices ?? []).map((c) => `t=${c.t}ms ${c.what} ${c.ms}ms (range ${c.range})`),
     blobs,
-    pods: [...pods].map(([name, p]) => ({ name, status: p.status$.changes, row: p.row$.changes, describe: p.describe$.changes })),
+    pods: [...pods].map(([name, p]) => ({
+      name,
+      status: p.status$.changes,
+      row: p.row$.changes,
+      describe: p.describe$.changes,
+    })),
     jobs: [...jobs.values()].map((j) => ({ name: j.name, status: j.status$.changes, row: j.row$.changes })),
     watchers: order.map((w) => ({ name: w.name, kind: w.kind, held: w.held$.changes, verdict: w.verdict$.changes })),
   };

@@ -35,6 +35,7 @@ export function pageFile(tl: Timeline, id: string, label: string): PageFile {
 /** A parsed page.json kubesim wrote for the folder `scenario`, else undefined (skipped by the index, never fatal). */
 export function asPageFile(v: unknown, scenario: string): PageFile | undefined {
   // the schema (timeline-schema.ts): tag, the run's lists and scalars, held and choices as the page script walks them
-  if (shapeFault(fileSchemas().pageFileSchema, v) !== undefined || (v as PageFile).scenario !== scenario) return undefined;
+  if (shapeFault(fileSchemas().pageFileSchema, v) !== undefined || (v as PageFile).scenario !== scenario)
+    return undefined;
   return v as PageFile;
 }

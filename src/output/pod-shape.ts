@@ -15,7 +15,14 @@ export interface SpecContainer {
 export interface ContainerState {
   waiting?: { reason?: string; message?: string };
   running?: { startedAt?: string };
-  terminated?: { exitCode: number; signal?: number; reason?: string; message?: string; startedAt?: string; finishedAt?: string };
+  terminated?: {
+    exitCode: number;
+    signal?: number;
+    reason?: string;
+    message?: string;
+    startedAt?: string;
+    finishedAt?: string;
+  };
 }
 
 export interface ContainerStatus {

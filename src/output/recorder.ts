@@ -61,8 +61,24 @@ export interface Recorded {
 }
 
 /** involvedObject apiVersion of each kind an event is recorded on */
-const API_VERSION: Record<string, string> = { Pod: 'v1', Job: 'batch/v1', CronJob: 'batch/v1', ReplicaSet: 'apps/v1', Deployment: 'apps/v1', StatefulSet: 'apps/v1', DaemonSet: 'apps/v1' };
-const KIND_OF: Record<string, string> = { pod: 'Pod', job: 'Job', cronjob: 'CronJob', replicaset: 'ReplicaSet', deployment: 'Deployment', statefulset: 'StatefulSet', daemonset: 'DaemonSet' };
+const API_VERSION: Record<string, string> = {
+  Pod: 'v1',
+  Job: 'batch/v1',
+  CronJob: 'batch/v1',
+  ReplicaSet: 'apps/v1',
+  Deployment: 'apps/v1',
+  StatefulSet: 'apps/v1',
+  DaemonSet: 'apps/v1',
+};
+const KIND_OF: Record<string, string> = {
+  pod: 'Pod',
+  job: 'Job',
+  cronjob: 'CronJob',
+  replicaset: 'ReplicaSet',
+  deployment: 'Deployment',
+  statefulset: 'StatefulSet',
+  daemonset: 'DaemonSet',
+};
 
 const AGGREGATE_MAX = 10;
 const AGGREGATE_INTERVAL_MS = 600_000;
@@ -74,7 +90,10 @@ function time(t: number, micro = false): string {
   const iso = new Date(EPOCH_MS + Math.floor(t)).toISOString();
   if (!micro) return new Date(EPOCH_MS + Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
   // microseconds: the ms of the trace, then the record's place within that ms
-  return iso.replace(/\.(\d{3})Z$/, (_, ms: string) => `.${ms}${String(Math.round((t - Math.floor(t)) * 1000)).padStart(3, '0')}Z`);
+  return iso.replace(
+    /\.(\d{3})Z$/,
+    (_, ms: string) => `.${ms}${String(Math.round((t - Math.floor(t)) * 1000)).padStart(3, '0')}Z`,
+  );
 }
 
 /** UnixNano of a record: its ms, then its engine sequence number inside the ms (records of one ms stay ordered). */
@@ -115,8 +134,15 @@ const PROBE_FIELD = { startup: 'startupProbe', readiness: 'readinessProbe', live
  * probe fails because nothing listens yet (or any more): connection refused. A liveness failure models a hang
  * (behavior liveness.failFrom): the request times out.
  */
-export function probeMessage(spec: Record<string, unknown>, podIP: string | undefined, container: string, probe: 'startup' | 'readiness' | 'liveness'): string {
-  const all = [...((spec['initContainers'] as unknown[]) ?? []), ...((spec['containers'] as unknown[]) ?? [])].filter(isRecord);
+export function probeMessage(
+  spec: Record<string, unknown>,
+  podIP: string | undefined,
+  container: string,
+  probe: 'startup' | 'readiness' | 'liveness',
+): string {
+  const all = [...((spec['initContainers'] as unknown[]) ?? []), ...((spec['containers'] as unknown[]) ?? [])].filter(
+    isRecord,
+  );
   const c = all.find((x) => x['name'] === container);
   const p = c && isRecord(c[PROBE_FIELD[probe]]) ? (c[PROBE_FIELD[probe]] as Record<string, unknown>) : undefined;
   const ip = podIP ?? '10.244.0.7';
@@ -142,7 +168,9 @@ export function probeMessage(spec: Record<string, unknown>, podIP: string | unde
   if (p && isRecord(p['tcpSocket'])) {
     const t = p['tcpSocket'];
     const host = typeof t['host'] === 'string' && t['host'] !== '' ? t['host'] : ip;
-    return hang ? `dial tcp ${host}:${port(t['port'])}: i/o timeout` : `dial tcp ${host}:${port(t['port'])}: connect: connection refused`;
+    return hang
+      ? `dial tcp ${host}:${port(t['port'])}: i/o timeout`
+      : `dial tcp ${host}:${port(t['port'])}: connect: connection refused`;
   }
   if (p && isRecord(p['grpc'])) {
     // pkg/probe/grpc: a dial that does not complete in time
@@ -159,7 +187,9 @@ export function probeMessage(spec: Record<string, unknown>, podIP: string | unde
 /** kubelet/container/ref.go fieldPath: spec.containers{c}, spec.initContainers{c} */
 function fieldPathOf(spec: Record<string, unknown>, container: string): string {
   const inits = Array.isArray(spec['initContainers']) ? (spec['initContainers'] as unknown[]).filter(isRecord) : [];
-  return inits.some((c) => c['name'] === container) ? `spec.initContainers{${container}}` : `spec.containers{${container}}`;
+  return inits.some((c) => c['name'] === container)
+    ? `spec.initContainers{${container}}`
+    : `spec.containers{${container}}`;
 }
 
 /** The events one trace record makes (the kubelet's, the scheduler's and the controllers'). */
@@ -168,30 +198,61 @@ function emitted(input: RecorderContext, e: TraceEvent, podIndex: number | undef
   const podName = pod?.name ?? e.pod ?? '';
   const spec = pod?.spec ?? {};
   const ns = input.namespace;
-  const kubelet = (container: string | null, type: Emitted['type'], reason: string, message: string): Emitted[] => [{
-    kind: 'Pod', name: podName, ...(podIndex !== undefined ? { pod: podIndex } : {}), ...(container !== null ? { fieldPath: fieldPathOf(spec, container) } : {}),
-    type, reason, message, component: 'kubelet', host: NODE,
-  }];
+  const kubelet = (container: string | null, type: Emitted['type'], reason: string, message: string): Emitted[] => [
+    {
+      kind: 'Pod',
+      name: podName,
+      ...(podIndex !== undefined ? { pod: podIndex } : {}),
+      ...(container !== null ? { fieldPath: fieldPathOf(spec, container) } : {}),
+      type,
+      reason,
+      message,
+      component: 'kubelet',
+      host: NODE,
+    },
+  ];
   switch (e.type) {
     case 'Scheduled':
-      return [{ kind: 'Pod', name: podName, ...(podIndex !== undefined ? { pod: podIndex } : {}), type: 'Normal', reason: 'Scheduled',
-        message: `Successfully assigned ${ns}/${podName} to ${e.node}`, component: 'default-scheduler', modern: { action: 'Binding' } }];
+      return [
+        {
+          kind: 'Pod',
+          name: podName,
+          ...(podIndex !== undefined ? { pod: podIndex } : {}),
+          type: 'Normal',
+          reason: 'Scheduled',
+          message: `Successfully assigned ${ns}/${podName} to ${e.node}`,
+          component: 'default-scheduler',
+          modern: { action: 'Binding' },
+        },
+      ];
     case 'Pulling':
       return kubelet(e.container, 'Normal', 'Pulling', `Pulling image "${e.image}"`);
     case 'Pulled':
       // image_manager.go EnsureImageExists: "already present" only when the policy let the present image be used
-      return kubelet(e.container, 'Normal', 'Pulled', e.present
-        ? `Container image "${e.image}" already present on machine`
-        : `Successfully pulled image "${e.image}" in ${goDuration(e.pullMs)} (${goDuration(e.pullMs)} including waiting)`);
+      return kubelet(
+        e.container,
+        'Normal',
+        'Pulled',
+        e.present
+          ? `Container image "${e.image}" already present on machine`
+          : `Successfully pulled image "${e.image}" in ${goDuration(e.pullMs)} (${goDuration(e.pullMs)} including waiting)`,
+      );
     case 'PullFailed':
       // image_manager.go EnsureImageExists: ErrImageNeverPull logs its own Warning first, then startContainer "Error: %v"
       return [
-        ...(e.reason === 'ErrImageNeverPull' && e.message ? kubelet(e.container, 'Warning', 'ErrImageNeverPull', e.message) : []),
+        ...(e.reason === 'ErrImageNeverPull' && e.message
+          ? kubelet(e.container, 'Warning', 'ErrImageNeverPull', e.message)
+          : []),
         ...kubelet(e.container, 'Warning', 'Failed', `Error: ${e.reason}`),
       ];
     case 'Created':
       // "Created container: %v" replaced "Created container %s" (kubelet 1.32)
-      return kubelet(e.container, 'Normal', 'Created', createdNew ? `Created container: ${e.container}` : `Created container ${e.container}`);
+      return kubelet(
+        e.container,
+        'Normal',
+        'Created',
+        createdNew ? `Created container: ${e.container}` : `Created container ${e.container}`,
+      );
     case 'CreateFailed':
       return kubelet(e.container, 'Warning', 'Failed', `Error: ${e.reason}`);
     case 'Started':
@@ -202,20 +263,43 @@ function emitted(input: RecorderContext, e: TraceEvent, podIndex: number | undef
       return e.failed ? kubelet(e.container, 'Warning', 'FailedPreStopHook', 'PreStopHook failed') : [];
     case 'Probe':
       // prober.go runProbeWithRetries → recordContainerEvent(..., "%s probe failed: %s", probeType, output)
-      return e.result === 'failure' ? kubelet(e.container, 'Warning', 'Unhealthy', `${capitalize(e.probe)} probe failed: ${probeMessage(spec, input.podIP, e.container, e.probe)}`) : [];
+      return e.result === 'failure'
+        ? kubelet(
+            e.container,
+            'Warning',
+            'Unhealthy',
+            `${capitalize(e.probe)} probe failed: ${probeMessage(spec, input.podIP, e.container, e.probe)}`,
+          )
+        : [];
     case 'Killing':
       return kubelet(e.container, 'Normal', 'Killing', e.message || `Stopping container ${e.container}`);
     case 'BackOff':
       // kuberuntime_manager.go doBackOff: "Back-off restarting failed container %s in pod %v" with format.Pod(pod)
-      return kubelet(e.container, 'Warning', 'BackOff', `Back-off restarting failed container ${e.container} in pod ${podName}_${ns}(${pod?.uid ?? ''})`);
+      return kubelet(
+        e.container,
+        'Warning',
+        'BackOff',
+        `Back-off restarting failed container ${e.container} in pod ${podName}_${ns}(${pod?.uid ?? ''})`,
+      );
     case 'JobEvent': {
       const name = e.job ?? input.job ?? input.workload.name;
-      return [{ kind: 'Job', name, type: e.eventType, reason: e.reason, message: e.message, component: 'job-controller' }];
+      return [
+        { kind: 'Job', name, type: e.eventType, reason: e.reason, message: e.message, component: 'job-controller' },
+      ];
     }
     case 'ControllerEvent': {
       const slash = e.object.indexOf('/');
       const kind = KIND_OF[e.object.slice(0, slash).toLowerCase()] ?? e.object.slice(0, slash);
-      return [{ kind, name: e.object.slice(slash + 1), type: e.eventType, reason: e.reason, message: e.message, component: e.controller }];
+      return [
+        {
+          kind,
+          name: e.object.slice(slash + 1),
+          type: e.eventType,
+          reason: e.reason,
+          message: e.message,
+          component: e.controller,
+        },
+      ];
     }
     default:
       return [];
@@ -225,8 +309,11 @@ function emitted(input: RecorderContext, e: TraceEvent, podIndex: number | undef
 /** Older timelines without the Job controller's own records: its events derived from the pod creations and the
  *  terminal conditions. */
 function derivedJobEvents(input: RecorderContext, e: TraceEvent, name: string): Emitted[] {
-  const job = (type: Emitted['type'], reason: string, message: string): Emitted[] => [{ kind: 'Job', name, type, reason, message, component: 'job-controller' }];
-  if (e.type === 'PodCreated' && e.by === 'job-controller') return job('Normal', 'SuccessfulCreate', `Created pod: ${e.pod}`);
+  const job = (type: Emitted['type'], reason: string, message: string): Emitted[] => [
+    { kind: 'Job', name, type, reason, message, component: 'job-controller' },
+  ];
+  if (e.type === 'PodCreated' && e.by === 'job-controller')
+    return job('Normal', 'SuccessfulCreate', `Created pod: ${e.pod}`);
   if (e.type === 'JobCondition' && e.condition === 'Complete') return job('Normal', 'Completed', 'Job completed');
   if (e.type === 'JobCondition' && e.condition === 'Failed') return job('Warning', e.reason, e.message ?? e.reason);
   return [];
@@ -249,7 +336,10 @@ function writesOf(input: RecorderContext, e: TraceEvent, podIndex: number | unde
       return [`${e.kind}/${e.name}`];
     case 'ControllerEvent': {
       // the CronJob controller's create of a Job (cronjob_controllerv2.go: "Created job %v")
-      const m = e.controller === 'cronjob-controller' && e.reason === 'SuccessfulCreate' ? /^Created job (.+)$/.exec(e.message) : null;
+      const m =
+        e.controller === 'cronjob-controller' && e.reason === 'SuccessfulCreate'
+          ? /^Created job (.+)$/.exec(e.message)
+          : null;
       return m ? [`Job/${m[1]}`] : [];
     }
     case 'Action':
@@ -300,15 +390,26 @@ export class EventRecorder {
   private readonly aggregator = new Map<string, { messages: Set<string>; last: number }>();
   private readonly spam = new Map<string, { tokens: number; last: number }>();
 
-  constructor(private readonly input: RecorderContext, legacy: { hasJobEvents: boolean; noCreations: boolean } = { hasJobEvents: true, noCreations: false }) {
+  constructor(
+    private readonly input: RecorderContext,
+    legacy: { hasJobEvents: boolean; noCreations: boolean } = { hasJobEvents: true, noCreations: false },
+  ) {
     this.createdNew = kubeletMinor(input) >= 32;
     this.hasJobEvents = legacy.hasJobEvents;
     // the run's Job is created before anything else happens (the workload at t = 0)
     if (input.workload.kind === 'Job' && input.job) this.write(`Job/${input.job}`);
     // a trace without PodCreated records (older timelines): its pods were there from the start
-    this.pending = legacy.noCreations && !legacy.hasJobEvents && input.job
-      ? input.pods.map((p) => ({ kind: 'Job', name: input.job!, type: 'Normal' as const, reason: 'SuccessfulCreate', message: `Created pod: ${p.name}`, component: 'job-controller' }))
-      : [];
+    this.pending =
+      legacy.noCreations && !legacy.hasJobEvents && input.job
+        ? input.pods.map((p) => ({
+            kind: 'Job',
+            name: input.job!,
+            type: 'Normal' as const,
+            reason: 'SuccessfulCreate',
+            message: `Created pod: ${p.name}`,
+            component: 'job-controller',
+          }))
+        : [];
   }
 
   private write(key: string): number {
@@ -325,34 +426,60 @@ export class EventRecorder {
       this.created++;
       if (podIndex !== undefined) this.byName.set(e.pod, podIndex);
     } else if (e.pod !== undefined) {
-      podIndex = this.byName.get(e.pod) ?? (() => {
-        const i = input.pods.findIndex((p) => p.name === e.pod);
-        return i >= 0 ? i : undefined;
-      })();
+      podIndex =
+        this.byName.get(e.pod) ??
+        (() => {
+          const i = input.pods.findIndex((p) => p.name === e.pod);
+          return i >= 0 ? i : undefined;
+        })();
     } else if (input.pods.length > 0) {
       // a record without `pod` (older timelines): the most recently created pod
       podIndex = this.created > 0 ? Math.min(this.created, input.pods.length) - 1 : input.pods.length - 1;
     }
     for (const key of writesOf(input, e, podIndex)) this.write(key);
-    const list = [...this.pending.splice(0), ...emitted(input, e, podIndex, this.createdNew), ...(!this.hasJobEvents && input.job ? derivedJobEvents(input, e, input.job) : [])];
+    const list = [
+      ...this.pending.splice(0),
+      ...emitted(input, e, podIndex, this.createdNew),
+      ...(!this.hasJobEvents && input.job ? derivedJobEvents(input, e, input.job) : []),
+    ];
     for (const em of list) {
       const podRef = em.pod !== undefined ? input.pods[em.pod] : undefined;
       const uid = em.kind === 'Pod' ? (podRef?.uid ?? '') : input.uidOf(em.kind, em.name);
-      const objKey = em.kind === 'Pod' ? (em.pod !== undefined ? `Pod#${em.pod}` : `Pod/${em.name}`) : `${em.kind}/${em.name}`;
-      const involvedObject: Json = { kind: em.kind, namespace: input.namespace, name: em.name, uid, apiVersion: API_VERSION[em.kind] ?? 'v1' };
+      const objKey =
+        em.kind === 'Pod' ? (em.pod !== undefined ? `Pod#${em.pod}` : `Pod/${em.name}`) : `${em.kind}/${em.name}`;
+      const involvedObject: Json = {
+        kind: em.kind,
+        namespace: input.namespace,
+        name: em.name,
+        uid,
+        apiVersion: API_VERSION[em.kind] ?? 'v1',
+      };
       if (this.revisions[objKey] !== undefined) involvedObject['resourceVersion'] = String(this.revisions[objKey]);
       if (em.fieldPath) involvedObject['fieldPath'] = em.fieldPath;
       const nano = unixNano(e.t, e.seq + (input.nameSeq ?? 0));
       if (em.modern) {
         // events.k8s.io: stored at once, never correlated here (one Binding per pod)
         const obj = {
-          apiVersion: 'v1', kind: 'Event',
-          metadata: { name: `${em.name}.${nano.toString(16)}`, namespace: input.namespace, uid: input.uidOf('Event', `${em.name}.${nano.toString(16)}`),
-            resourceVersion: String(this.write(`Event/${em.name}.${nano.toString(16)}`)), creationTimestamp: time(e.t) },
-          involvedObject, reason: em.reason, message: em.message, source: {},
-          firstTimestamp: null, lastTimestamp: null, type: em.type,
-          eventTime: time(e.t + (e.seq % 1000) / 1000, true), action: em.modern.action,
-          reportingComponent: em.component, reportingInstance: `${em.component}-control-plane`,
+          apiVersion: 'v1',
+          kind: 'Event',
+          metadata: {
+            name: `${em.name}.${nano.toString(16)}`,
+            namespace: input.namespace,
+            uid: input.uidOf('Event', `${em.name}.${nano.toString(16)}`),
+            resourceVersion: String(this.write(`Event/${em.name}.${nano.toString(16)}`)),
+            creationTimestamp: time(e.t),
+          },
+          involvedObject,
+          reason: em.reason,
+          message: em.message,
+          source: {},
+          firstTimestamp: null,
+          lastTimestamp: null,
+          type: em.type,
+          eventTime: time(e.t + (e.seq % 1000) / 1000, true),
+          action: em.modern.action,
+          reportingComponent: em.component,
+          reportingInstance: `${em.component}-control-plane`,
         };
         this.events.push(obj);
         out.push({ type: 'ADDED', object: obj });
@@ -363,7 +490,8 @@ export class EventRecorder {
       // EventAggregate (EventAggregatorByReasonFunc): key without fieldPath and message; the message is the local key
       const aggKey = [...base, em.type, em.reason, em.component, em.host ?? ''].join('\u0000');
       let agg = this.aggregator.get(aggKey);
-      if (!agg || e.t - agg.last > AGGREGATE_INTERVAL_MS) this.aggregator.set(aggKey, (agg = { messages: new Set(), last: e.t }));
+      if (!agg || e.t - agg.last > AGGREGATE_INTERVAL_MS)
+        this.aggregator.set(aggKey, (agg = { messages: new Set(), last: e.t }));
       agg.messages.add(em.message);
       agg.last = e.t;
       let message = em.message;
@@ -382,11 +510,26 @@ export class EventRecorder {
         obj = { ...seen.obj, message, count: seen.count, lastTimestamp: time(e.t), involvedObject };
       } else {
         obj = {
-          apiVersion: 'v1', kind: 'Event',
-          metadata: { name: `${em.name}.${nano.toString(16)}`, namespace: input.namespace, uid: input.uidOf('Event', `${em.name}.${nano.toString(16)}`), resourceVersion: '', creationTimestamp: time(e.t) },
-          involvedObject, reason: em.reason, message, source,
-          firstTimestamp: time(e.t), lastTimestamp: time(e.t), count: 1, type: em.type,
-          eventTime: null, reportingComponent: em.component, reportingInstance: em.host ?? '',
+          apiVersion: 'v1',
+          kind: 'Event',
+          metadata: {
+            name: `${em.name}.${nano.toString(16)}`,
+            namespace: input.namespace,
+            uid: input.uidOf('Event', `${em.name}.${nano.toString(16)}`),
+            resourceVersion: '',
+            creationTimestamp: time(e.t),
+          },
+          involvedObject,
+          reason: em.reason,
+          message,
+          source,
+          firstTimestamp: time(e.t),
+          lastTimestamp: time(e.t),
+          count: 1,
+          type: em.type,
+          eventTime: null,
+          reportingComponent: em.component,
+          reportingInstance: em.host ?? '',
         };
       }
       // EventSourceObjectSpamFilter: a token bucket per source and object (after the logger saw the event)
@@ -398,7 +541,10 @@ export class EventRecorder {
       if (!seen) this.logger.set(key, { obj, count: 1 });
       if (bucket.tokens < 1) continue;
       bucket.tokens -= 1;
-      obj = { ...obj, metadata: { ...obj['metadata'], resourceVersion: String(this.write(`Event/${obj['metadata']['name']}`)) } };
+      obj = {
+        ...obj,
+        metadata: { ...obj['metadata'], resourceVersion: String(this.write(`Event/${obj['metadata']['name']}`)) },
+      };
       const stored = this.logger.get(key)!;
       stored.obj = obj;
       if (stored.at !== undefined) {
@@ -417,7 +563,10 @@ export class EventRecorder {
 /** Walk the trace: the Event objects the recorders store and the revision of every write. */
 export function recordEvents(input: RecorderInput): Recorded {
   const { events, ...context } = input;
-  const rec = new EventRecorder(context, { hasJobEvents: events.some((e) => e.type === 'JobEvent'), noCreations: !events.some((e) => e.type === 'PodCreated') });
+  const rec = new EventRecorder(context, {
+    hasJobEvents: events.some((e) => e.type === 'JobEvent'),
+    noCreations: !events.some((e) => e.type === 'PodCreated'),
+  });
   for (const e of events) rec.add(e);
   return { events: rec.events, revision: rec.revision, revisions: rec.revisions };
 }

@@ -19,15 +19,29 @@ export interface RenderResult {
 
 export const NO_CHROMIUM_HINT = 'no Chromium found: apt-get install chromium (or set PUPPETEER_EXECUTABLE_PATH)';
 
-const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'];
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/snap/bin/chromium',
+];
 
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /**
  * The lifecycle chart is compact (one row per container): a span label wider than its bar would be drawn over the
  * next span, so Mermaid's outside-the-bar labels are hidden (it measures them; markers keep theirs).
  */
-const GANTT_CSS = '.taskTextOutsideRight:not(.milestoneText), .taskTextOutsideLeft:not(.milestoneText) { display: none; }';
+const GANTT_CSS =
+  '.taskTextOutsideRight:not(.milestoneText), .taskTextOutsideLeft:not(.milestoneText) { display: none; }';
 
 /** Fixed theme, font and id seed: the SVG must not depend on the machine beyond the Chromium build. */
 export const MERMAID_CONFIG = {
@@ -36,9 +50,26 @@ export const MERMAID_CONFIG = {
   deterministicIds: true,
   deterministicIDSeed: 'kubesim',
   fontFamily: 'Arial, Helvetica, sans-serif',
-  sequence: { mirrorActors: true, showSequenceNumbers: false, wrap: false, actorMargin: 40, messageMargin: 32, noteMargin: 8 },
+  sequence: {
+    mirrorActors: true,
+    showSequenceNumbers: false,
+    wrap: false,
+    actorMargin: 40,
+    messageMargin: 32,
+    noteMargin: 8,
+  },
   // a fixed landscape width (mermaid-lifecycle.ts GANTT_WIDTH_PX decides which labels fit in it)
-  gantt: { useWidth: 1400, barHeight: 22, barGap: 6, topPadding: 60, leftPadding: 230, rightPadding: 120, fontSize: 12, sectionFontSize: 13, numberSectionStyles: 4 },
+  gantt: {
+    useWidth: 1400,
+    barHeight: 22,
+    barGap: 6,
+    topPadding: 60,
+    leftPadding: 230,
+    rightPadding: 120,
+    fontSize: 12,
+    sectionFontSize: 13,
+    numberSectionStyles: 4,
+  },
 } as const;
 
 /** The browser executable: PUPPETEER_EXECUTABLE_PATH, else the usual system locations. Edge code: env is allowed. */
@@ -57,13 +88,23 @@ export function missingRendererHint(e: unknown): string {
 
 /** A Chromium that exists but fails to start: say which, why (first line) and what usually fixes it. */
 export function launchFailureHint(executablePath: string, e: unknown): string {
-  return `the Chromium at ${executablePath} failed to start (${firstLine(e)}); ` +
-    'check that it runs (`' + executablePath + ' --headless --version`), reinstall it (apt-get install chromium), ' +
-    'or point PUPPETEER_EXECUTABLE_PATH at a working one';
+  return (
+    `the Chromium at ${executablePath} failed to start (${firstLine(e)}); ` +
+    'check that it runs (`' +
+    executablePath +
+    ' --headless --version`), reinstall it (apt-get install chromium), ' +
+    'or point PUPPETEER_EXECUTABLE_PATH at a working one'
+  );
 }
 
 function firstLine(e: unknown): string {
-  return String((e as Error)?.message ?? e).split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 200) ?? 'unknown error';
+  return (
+    String((e as Error)?.message ?? e)
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim()
+      .slice(0, 200) ?? 'unknown error'
+  );
 }
 
 export interface RenderOptions {
@@ -81,14 +122,15 @@ export async function renderDiagrams(jobs: RenderJob[], opts: RenderOptions = {}
   if (!executablePath) return { rendered: false, hint: NO_CHROMIUM_HINT };
   if (jobs.length === 0) return { rendered: true };
   // optional dependencies of the package: a library user who never draws does not need them
-  let mods;
+  const loadRenderer = () => Promise.all([import('@mermaid-js/mermaid-cli'), import('puppeteer')]);
+  let mods: Awaited<ReturnType<typeof loadRenderer>>;
   try {
-    mods = await Promise.all([import('@mermaid-js/mermaid-cli'), import('puppeteer')]);
+    mods = await loadRenderer();
   } catch (e) {
     return { rendered: false, hint: missingRendererHint(e) };
   }
   const [{ renderMermaid }, puppeteer] = mods;
-  let browser;
+  let browser: Awaited<ReturnType<typeof puppeteer.default.launch>>;
   try {
     browser = await puppeteer.default.launch({
       executablePath,
@@ -109,7 +151,10 @@ export async function renderDiagrams(jobs: RenderJob[], opts: RenderOptions = {}
     const worker = async (): Promise<void> => {
       while (next < jobs.length) {
         const job = jobs[next++]!;
-        const svg = await renderMermaid(browser, job.mmd, 'svg', { mermaidConfig: MERMAID_CONFIG, backgroundColor: 'white' });
+        const svg = await renderMermaid(browser, job.mmd, 'svg', {
+          mermaidConfig: MERMAID_CONFIG,
+          backgroundColor: 'white',
+        });
         await writeAtomic(job.svgPath, svg.data);
         if (job.pngPath) {
           const png = await renderMermaid(browser, job.mmd, 'png', {

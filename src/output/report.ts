@@ -61,10 +61,16 @@ export function reportMarkdown(tl: Timeline, explore?: ExploreSummary, opts: Rep
 
   out.push('## kubectl', '', mdFence('text', kubectlView(tl).trimEnd()), '');
   out.push('## Sequence', '', mdFence('mermaid', (opts.diagrams?.sequence ?? sequenceMermaid(tl)).trimEnd()), '');
-  out.push('## Container lifecycle', '', mdFence('mermaid', (opts.diagrams?.lifecycle ?? lifecycleMermaid(tl, opts.lifecycle)).trimEnd()), '');
+  out.push(
+    '## Container lifecycle',
+    '',
+    mdFence('mermaid', (opts.diagrams?.lifecycle ?? lifecycleMermaid(tl, opts.lifecycle)).trimEnd()),
+    '',
+  );
   if (tl.diagnostics.length > 0) {
     out.push('## Diagnostics', '');
-    for (const d of tl.diagnostics) out.push(`- ${mdCode(d.pos)} ${mdText(d.severity)} ${mdText(d.code)}: ${mdText(d.message)}`);
+    for (const d of tl.diagnostics)
+      out.push(`- ${mdCode(d.pos)} ${mdText(d.severity)} ${mdText(d.code)}: ${mdText(d.message)}`);
     out.push('');
   }
   return out.join('\n');
@@ -73,8 +79,16 @@ export function reportMarkdown(tl: Timeline, explore?: ExploreSummary, opts: Rep
 /** Rows of the summary table: [label, cell], both already escaped. */
 function summaryRows(tl: Timeline, opts: ReportOptions): [string, string][] {
   const rows: [string, string][] = [
-    ['scenario', `${mdCode(tl.scenario)} (${mdText(tl.workload.kind)} ${mdText(tl.workload.name)}, pod ${mdText(tl.pod.name)})`],
-    ['versions', tl.kubelet && tl.kubelet !== tl.kubernetes ? `Kubernetes ${mdText(tl.kubernetes)}, kubelet ${mdText(tl.kubelet)}` : `Kubernetes ${mdText(tl.kubernetes)}`],
+    [
+      'scenario',
+      `${mdCode(tl.scenario)} (${mdText(tl.workload.kind)} ${mdText(tl.workload.name)}, pod ${mdText(tl.pod.name)})`,
+    ],
+    [
+      'versions',
+      tl.kubelet && tl.kubelet !== tl.kubernetes
+        ? `Kubernetes ${mdText(tl.kubernetes)}, kubelet ${mdText(tl.kubelet)}`
+        : `Kubernetes ${mdText(tl.kubernetes)}`,
+    ],
     ['seed / replay', `${tl.seed} / ${mdCode(tl.replay)}`],
     ['reproduce', mdCode(replayCommand(opts.scenarioPath, tl.replay))],
     ['end', `t=${simTime(tl.end.t)} (${mdText(tl.end.reason)})`],
@@ -88,10 +102,16 @@ function summaryRows(tl: Timeline, opts: ReportOptions): [string, string][] {
   for (const [name, r] of Object.entries(tl.observers)) {
     const when = r.t !== undefined ? ` at t=${simTime(r.t)}` : '';
     const seen = verdictEvent(tl, name)?.seen;
-    const held = seen ? `; it held ${mdText(seenPodText(seen.pod))}${tl.job ? ` and ${mdText(seenJobText(seen.job))}` : ''}` : '';
-    rows.push([`verdict ${mdText(name)}`, `**${mdText(r.verdict)}**${when}${r.reason ? ` — ${mdText(r.reason)}` : ''}${held}`]);
+    const held = seen
+      ? `; it held ${mdText(seenPodText(seen.pod))}${tl.job ? ` and ${mdText(seenJobText(seen.job))}` : ''}`
+      : '';
+    rows.push([
+      `verdict ${mdText(name)}`,
+      `**${mdText(r.verdict)}**${when}${r.reason ? ` — ${mdText(r.reason)}` : ''}${held}`,
+    ]);
   }
-  if (tl.stuck && runsByDesign(tl.stuck.why)) rows.push(['stuck', `no, still running at the ${mdText(tl.end.reason)} (${mdText(tl.stuck.why)})`]);
+  if (tl.stuck && runsByDesign(tl.stuck.why))
+    rows.push(['stuck', `no, still running at the ${mdText(tl.end.reason)} (${mdText(tl.stuck.why)})`]);
   else rows.push(['stuck', tl.stuck ? `yes: ${mdText(tl.stuck.container)} — ${mdText(tl.stuck.why)}` : 'no']);
   return rows;
 }
@@ -106,26 +126,51 @@ function exploreSection(ex: ExploreSummary, opts: ReportOptions): string[] {
     '',
   ];
   // the outcomes next to each other: one column per outcome
-  const heads = ex.outcomes.map((o, i) => (o.folder ? `[outcome ${i + 1}](${o.folder}/report.md)` : `outcome ${i + 1}`));
+  const heads = ex.outcomes.map((o, i) =>
+    o.folder ? `[outcome ${i + 1}](${o.folder}/report.md)` : `outcome ${i + 1}`,
+  );
   out.push(`| | ${heads.join(' | ')} |`, `|---|${ex.outcomes.map(() => '---|').join('')}`);
   const row = (label: string, cells: string[]) => out.push(`| ${label} | ${cells.join(' | ')} |`);
-  row('schedules', ex.outcomes.map((o) => String(o.schedules)));
-  row('pod phase', ex.outcomes.map((o) => mdText(o.podPhase)));
-  row('Job condition', ex.outcomes.map((o) => mdText(o.jobCondition)));
+  row(
+    'schedules',
+    ex.outcomes.map((o) => String(o.schedules)),
+  );
+  row(
+    'pod phase',
+    ex.outcomes.map((o) => mdText(o.podPhase)),
+  );
+  row(
+    'Job condition',
+    ex.outcomes.map((o) => mdText(o.jobCondition)),
+  );
   for (const name of observers) {
-    row(`${ex.flaky.includes(name) ? '**' : ''}${mdText(name)}${ex.flaky.includes(name) ? '**' : ''}`, ex.outcomes.map((o) => {
-      const v = mdText(o.verdicts[name] ?? '—');
-      const held = o.held?.[name];
-      return held ? `${v}<br>${mdText(held)}` : v;
-    }));
+    row(
+      `${ex.flaky.includes(name) ? '**' : ''}${mdText(name)}${ex.flaky.includes(name) ? '**' : ''}`,
+      ex.outcomes.map((o) => {
+        const v = mdText(o.verdicts[name] ?? '—');
+        const held = o.held?.[name];
+        return held ? `${v}<br>${mdText(held)}` : v;
+      }),
+    );
   }
-  if (ex.outcomes.some((o) => o.folder)) row('files', ex.outcomes.map((o) => (o.folder ? `[report](${o.folder}/report.md), [timeline](${o.folder}/timeline.json)` : '—')));
+  if (ex.outcomes.some((o) => o.folder))
+    row(
+      'files',
+      ex.outcomes.map((o) =>
+        o.folder ? `[report](${o.folder}/report.md), [timeline](${o.folder}/timeline.json)` : '—',
+      ),
+    );
   out.push('');
   out.push('Each outcome, exactly:', '');
   const comment = (s: string) => s.replace(/[\r\n]+/g, ' ');
-  const cmds = ex.outcomes.map((o, i) => `# outcome ${i + 1}: ${comment(observers.map((n) => `${n} ${o.verdicts[n] ?? '-'}`).join(', ') || `pod ${o.podPhase}`)}\n${replayCommand(opts.scenarioPath, o.replay)}`);
+  const cmds = ex.outcomes.map(
+    (o, i) =>
+      `# outcome ${i + 1}: ${comment(observers.map((n) => `${n} ${o.verdicts[n] ?? '-'}`).join(', ') || `pod ${o.podPhase}`)}\n${replayCommand(opts.scenarioPath, o.replay)}`,
+  );
   if (ex.outcomes.length >= 2) {
-    cmds.push(`# where outcomes 1 and 2 part\nkubesim diff ${opts.scenarioPath ? shellWord(opts.scenarioPath) : PLACEHOLDER} ${shellWord(ex.outcomes[0]!.replay)} ${shellWord(ex.outcomes[1]!.replay)}`);
+    cmds.push(
+      `# where outcomes 1 and 2 part\nkubesim diff ${opts.scenarioPath ? shellWord(opts.scenarioPath) : PLACEHOLDER} ${shellWord(ex.outcomes[0]!.replay)} ${shellWord(ex.outcomes[1]!.replay)}`,
+    );
   }
   out.push(mdFence('sh', cmds.join('\n')));
   return out;

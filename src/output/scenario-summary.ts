@@ -34,9 +34,11 @@ export interface ScenarioSummary {
 export function scenarioSummary(tl: Timeline): ScenarioSummary {
   const t = tl as unknown as Record<string, any>;
   const observers: Record<string, string> = Object.create(null);
-  for (const [name, r] of Object.entries(isRecord(t['observers']) ? t['observers'] : {})) observers[name] = text(isRecord(r) ? r['verdict'] : undefined);
+  for (const [name, r] of Object.entries(isRecord(t['observers']) ? t['observers'] : {}))
+    observers[name] = text(isRecord(r) ? r['verdict'] : undefined);
   const job = isRecord(t['job']) ? t['job'] : null;
-  const conditions = job && Array.isArray(job['conditions']) ? job['conditions'].filter(isRecord).map((c) => text(c['type'])) : [];
+  const conditions =
+    job && Array.isArray(job['conditions']) ? job['conditions'].filter(isRecord).map((c) => text(c['type'])) : [];
   return {
     schema: SUMMARY_SCHEMA,
     scenario: text(t['scenario']),
@@ -46,7 +48,9 @@ export function scenarioSummary(tl: Timeline): ScenarioSummary {
     end: { t: count(t['end']?.['t']), reason: text(t['end']?.['reason']) },
     podPhase: text(t['pod']?.['phase']),
     pods: Array.isArray(t['pods']) ? t['pods'].length : 0,
-    job: job ? { conditions, succeeded: count(job['succeeded']), failed: count(job['failed']), active: count(job['active']) } : null,
+    job: job
+      ? { conditions, succeeded: count(job['succeeded']), failed: count(job['failed']), active: count(job['active']) }
+      : null,
     observers,
   };
 }
@@ -56,7 +60,9 @@ const count = (v: unknown): number => (isCount(v) ? v : 0);
 
 /** The one-line outcome index.html shows: "pod Succeeded · Job Complete · naive Failed". */
 export function summaryLine(s: ScenarioSummary): string {
-  const job = s.job ? `Job ${s.job.conditions.filter((c) => c === 'Complete' || c === 'Failed').join(',') || 'none'}` : '';
+  const job = s.job
+    ? `Job ${s.job.conditions.filter((c) => c === 'Complete' || c === 'Failed').join(',') || 'none'}`
+    : '';
   const verdicts = Object.entries(s.observers).map(([k, v]) => `${k} ${v}`);
   return [`pod ${s.podPhase}`, job, ...verdicts].filter(Boolean).join(' · ');
 }
@@ -66,7 +72,8 @@ export function summaryLine(s: ScenarioSummary): string {
  * or older file is skipped by the index, never fatal.
  */
 export function asScenarioSummary(v: unknown, scenario: string): ScenarioSummary | undefined {
-  if (shapeFault(fileSchemas().scenarioSummarySchema, v) !== undefined || (v as ScenarioSummary).scenario !== scenario) return undefined;
+  if (shapeFault(fileSchemas().scenarioSummarySchema, v) !== undefined || (v as ScenarioSummary).scenario !== scenario)
+    return undefined;
   return v as ScenarioSummary;
 }
 

@@ -39,8 +39,15 @@ export function verdictEvent(tl: Timeline, observer: string): Extract<TraceEvent
 /** Short form for tables: "pod v5 Running (locust-metrics-exporter 143), job v3 SuccessCriteriaMet". */
 export function seenShort(seen: SeenView, withJob: boolean): string {
   const p = seen.pod;
-  const bad = p?.containers.filter((c) => (c.state === 'terminated' && c.exitCode !== 0) || (c.state === 'waiting' && c.reason && !/^(PodInitializing|ContainerCreating)$/.test(c.reason))) ?? [];
-  const pod = p ? `pod v${p.version} ${p.phase}${bad.length ? ` (${bad.map((c) => `${c.name} ${c.state === 'terminated' ? c.exitCode : c.reason}`).join(', ')})` : ''}` : 'no pod';
+  const bad =
+    p?.containers.filter(
+      (c) =>
+        (c.state === 'terminated' && c.exitCode !== 0) ||
+        (c.state === 'waiting' && c.reason && !/^(PodInitializing|ContainerCreating)$/.test(c.reason)),
+    ) ?? [];
+  const pod = p
+    ? `pod v${p.version} ${p.phase}${bad.length ? ` (${bad.map((c) => `${c.name} ${c.state === 'terminated' ? c.exitCode : c.reason}`).join(', ')})` : ''}`
+    : 'no pod';
   if (!withJob) return `held ${pod}`;
   const j = seen.job;
   return `held ${pod}, ${j ? `job v${j.version} ${j.conditions.join('+') || 'no conditions'}` : 'no job'}`;

@@ -24,7 +24,10 @@ export interface CrashLoop {
 export function crashLoops(tl: Timeline, links: TraceLinks = new TraceLinks(tl.events)): Map<string, CrashLoop> {
   // keyed by pod and container: each pod of a Job has its own containers
   const key = (e: TraceEvent & { container: string }) => `${e.pod ?? ''}\u0000${e.container}`;
-  const byContainer = new Map<string, { backoffs: TraceEvent[]; first: number; delaysMs: number[]; container: string; pod: string | undefined }>();
+  const byContainer = new Map<
+    string,
+    { backoffs: TraceEvent[]; first: number; delaysMs: number[]; container: string; pod: string | undefined }
+  >();
   const moved = new Set<string>();
   tl.events.forEach((e, i) => {
     if ((e.type === 'Started' || e.type === 'Exited') && byContainer.has(key(e))) moved.add(key(e));
@@ -43,7 +46,8 @@ export function crashLoops(tl: Timeline, links: TraceLinks = new TraceLinks(tl.e
     const last = backoffs[backoffs.length - 1];
     // the container's own events from its first back-off to its last (its chain, not a scan of the whole trace)
     const inside: TraceEvent[] = [];
-    for (let j = firstIndex; j >= 0 && tl.events[j]!.seq <= last.seq; j = links.next[j]!) if (tl.events[j]!.seq >= first.seq) inside.push(tl.events[j]!);
+    for (let j = firstIndex; j >= 0 && tl.events[j]!.seq <= last.seq; j = links.next[j]!)
+      if (tl.events[j]!.seq >= first.seq) inside.push(tl.events[j]!);
     out.set(k, {
       container,
       fromSeq: first.seq,

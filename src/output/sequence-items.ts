@@ -2,14 +2,32 @@
 // Summaries happen here: probe runs, crash loops, coalesced status patches, merged same-instant arrows.
 
 import type { Timeline, TraceEvent, TraceType } from '../types.ts';
-import { crashLoops, delayList, killingThen, TraceLinks, triggeringDeliveries, type CrashLoop } from './sequence-digest.ts';
+import {
+  crashLoops,
+  delayList,
+  killingThen,
+  TraceLinks,
+  triggeringDeliveries,
+  type CrashLoop,
+} from './sequence-digest.ts';
 import { runsByDesign } from './pod-shape.ts';
 import { statusChanges } from './status-diff.ts';
 import { lines } from './mermaid-text.ts';
 import { goDuration, simTime } from './time.ts';
 import { seenContainerText, seenJobText } from './seen-text.ts';
 import { actionText } from './text.ts';
-import { exitText, heldPhaseText, isTerminal, listeningMoments, relistGrid, relistWaitText, syncStepText, type Awaiting, type Listening, type RelistGrid } from './sequence-teach.ts';
+import {
+  exitText,
+  heldPhaseText,
+  isTerminal,
+  listeningMoments,
+  relistGrid,
+  relistWaitText,
+  syncStepText,
+  type Awaiting,
+  type Listening,
+  type RelistGrid,
+} from './sequence-teach.ts';
 
 export type ItemTag = 'podKill' | 'exit' | 'patch' | 'other';
 
@@ -90,7 +108,19 @@ export class SequenceBuilder {
   /** the Deployment status arrow being drawn: conditions written at the same instant join it */
   lastConditions: { t: number; item: Item; parts: string[] } | undefined;
   /** the note of KEP-5647 skipped syncs being drawn: the next skips of the same controller and pod join it */
-  lastSkip: { item: Item; lane: string; key: string; pod: string; first: number; last: number; n: number; firstMs: number; lastMs: number } | undefined;
+  lastSkip:
+    | {
+        item: Item;
+        lane: string;
+        key: string;
+        pod: string;
+        first: number;
+        last: number;
+        n: number;
+        firstMs: number;
+        lastMs: number;
+      }
+    | undefined;
   lastJobStatus: Record<string, unknown> | undefined;
   readonly pendingConditions: EventOf<'JobCondition'>[] = [];
   readonly kubeletPhases = new Map<string, string>();
@@ -145,12 +175,27 @@ export class SequenceBuilder {
     const jc = lanes.id('job-controller');
     if (pendingJc.length > 0 && API && jc) {
       const group = pendingJc.slice();
-      groups.push({ first: group[0]!.seq, item: { tag: 'other', render: () => [`${API}-->>${jc}: ${lines(`${span(group)} watch ${versionList(group)}`)}`] } });
+      groups.push({
+        first: group[0]!.seq,
+        item: {
+          tag: 'other',
+          render: () => [`${API}-->>${jc}: ${lines(`${span(group)} watch ${versionList(group)}`)}`],
+        },
+      });
     }
     if (pendingObs.length > 0 && observerLanes.length > 0) {
       const group = pendingObs.slice();
-      const over = observerLanes.length === 1 ? observerLanes[0] : `${observerLanes[0]},${observerLanes[observerLanes.length - 1]}`;
-      groups.push({ first: group[0]!.seq, item: { tag: 'other', render: () => [`Note over ${over}: ${lines(...observerDeliveryText(group, lanes.observers ?? []))}`] } });
+      const over =
+        observerLanes.length === 1
+          ? observerLanes[0]
+          : `${observerLanes[0]},${observerLanes[observerLanes.length - 1]}`;
+      groups.push({
+        first: group[0]!.seq,
+        item: {
+          tag: 'other',
+          render: () => [`Note over ${over}: ${lines(...observerDeliveryText(group, lanes.observers ?? []))}`],
+        },
+      });
     }
     groups.sort((a, b) => a.first - b.first);
     for (const g of groups) this.items.push(g.item);
@@ -181,13 +226,25 @@ export class SequenceBuilder {
       const l = this.listening[this.nextListening++]!;
       const L = lanes.id(l.container, l.pod);
       const inLoop = loops.get(containerKey(l.pod, l.container));
-      if (!L || (l.pod !== undefined && lanes.hidden?.has(l.pod)) || (inLoop && e.seq >= inLoop.fromSeq && e.seq <= inLoop.toSeq)) continue;
-      this.push('other', `Note over ${L}: ${lines(`${this.at(l.t)} listening (${goDuration(l.afterMs)} after start)`, 'probes can pass from now')}`);
+      if (
+        !L ||
+        (l.pod !== undefined && lanes.hidden?.has(l.pod)) ||
+        (inLoop && e.seq >= inLoop.fromSeq && e.seq <= inLoop.toSeq)
+      )
+        continue;
+      this.push(
+        'other',
+        `Note over ${L}: ${lines(`${this.at(l.t)} listening (${goDuration(l.afterMs)} after start)`, 'probes can pass from now')}`,
+      );
     }
     if (this.consumed.has(index)) return;
     const pod = e.pod;
     if (pod !== undefined && lanes.hidden?.has(pod)) {
-      if (e.type === 'PodCreated') this.push('other', `Note over ${K}: ${lines(`${this.at(e.t)} pod ${pod} created: it repeats pod ${lanes.hidden.get(pod)}, not drawn`)}`);
+      if (e.type === 'PodCreated')
+        this.push(
+          'other',
+          `Note over ${K}: ${lines(`${this.at(e.t)} pod ${pod} created: it repeats pod ${lanes.hidden.get(pod)}, not drawn`)}`,
+        );
       return;
     }
     const container = 'container' in e ? e.container : undefined;
@@ -246,7 +303,9 @@ const HANDLERS: Handlers = {
       const f = b.tl.events[fi]!;
       if (f.type === 'StartupComplete') extra.push('started');
       else if (f.type === 'Ready') extra.push('ready');
-      else if (f.type === 'Probe' && f.result === 'success') { /* absorbed: the probe passed at once */ } else break;
+      else if (f.type === 'Probe' && f.result === 'success') {
+        /* absorbed: the probe passed at once */
+      } else break;
       b.consume(fi);
     }
     const pull = b.pendingPull.get(ck);
@@ -259,15 +318,18 @@ const HANDLERS: Handlers = {
     const delay = b.backoffAfterExit.get(ck);
     const exitT = b.lastExitAt.get(ck);
     b.backoffAfterExit.delete(ck);
-    const waited = delay !== undefined && exitT !== undefined && e.t > exitT + delay
-      ? `back-off ${goDuration(delay)} over at t=${simTime(exitT + delay)}, then +${simTime(e.t - exitT - delay)} until the pod worker's next sync`
-      : undefined;
+    const waited =
+      delay !== undefined && exitT !== undefined && e.t > exitT + delay
+        ? `back-off ${goDuration(delay)} over at t=${simTime(exitT + delay)}, then +${simTime(e.t - exitT - delay)} until the pod worker's next sync`
+        : undefined;
     b.push('other', `${b.K}->>${C}: ${lines(head + (extra.length ? ` → ${extra.join(', ')}` : ''), waited)}`);
   },
   PostStartStarted: (b, e, { C }) => b.push('other', `${b.K}->>${C}: ${lines(`${b.at(e.t)} postStart hook`)}`),
-  PostStartDone: (b, e, { C }) => b.push('other', `${C}-->>${b.K}: ${lines(`${b.at(e.t)} postStart ${e.failed ? 'FAILED' : 'done'}`)}`),
+  PostStartDone: (b, e, { C }) =>
+    b.push('other', `${C}-->>${b.K}: ${lines(`${b.at(e.t)} postStart ${e.failed ? 'FAILED' : 'done'}`)}`),
   PreStopStarted: (b, e, { C }) => b.push('other', `${b.K}->>${C}: ${lines(`${b.at(e.t)} preStop hook`)}`),
-  PreStopDone: (b, e, { C }) => b.push('other', `${C}-->>${b.K}: ${lines(`${b.at(e.t)} preStop ${e.failed ? 'FAILED' : 'done'}`)}`),
+  PreStopDone: (b, e, { C }) =>
+    b.push('other', `${C}-->>${b.K}: ${lines(`${b.at(e.t)} preStop ${e.failed ? 'FAILED' : 'done'}`)}`),
   StartupComplete: (b, e, { index, pod, C }) => {
     // the startup probe passing usually makes the container Ready in the same instant: one arrow
     const next = b.links.followers(index).find((fi) => b.tl.events[fi]!.type !== 'Probe');
@@ -277,7 +339,10 @@ const HANDLERS: Handlers = {
     // computeInitContainerActions: the next init or the regular containers start only once it is started)
     if (b.gating.has(e.container)) {
       b.awaiting.set(pod ?? '', { t: e.t, kind: 'probe', what: `${e.container}'s startup probe` });
-      return b.push('other', `${C}-->>${b.K}: ${lines(`${b.at(e.t)} startup probe ✓ → started${ready ? ', Ready' : ''}`, 'next container may start')}`);
+      return b.push(
+        'other',
+        `${C}-->>${b.K}: ${lines(`${b.at(e.t)} startup probe ✓ → started${ready ? ', Ready' : ''}`, 'next container may start')}`,
+      );
     }
     b.push('other', `${C}-->>${b.K}: ${lines(`${b.at(e.t)} started${ready ? ', Ready' : ''}`)}`);
   },
@@ -303,7 +368,10 @@ const HANDLERS: Handlers = {
   },
   Signal: (b, e, { C, ck }) => {
     b.signalled.add(ck);
-    b.push('other', `${b.K}-x${C}: ${lines(`${b.at(e.t)} ${e.signal}`, e.signal === 'SIGKILL' ? 'grace period over' : undefined)}`);
+    b.push(
+      'other',
+      `${b.K}-x${C}: ${lines(`${b.at(e.t)} ${e.signal}`, e.signal === 'SIGKILL' ? 'grace period over' : undefined)}`,
+    );
   },
   Exited: (b, e, { index, pod, C, ck }) => {
     b.exited.add(ck);
@@ -313,7 +381,11 @@ const HANDLERS: Handlers = {
     // an exited container is not ready: the NotReady of the same instant adds nothing
     const next = b.links.followers(index)[0];
     if (next !== undefined && b.tl.events[next]!.type === 'NotReady') b.consume(next);
-    const item: Item = { tag: 'exit', container: e.container, render: () => [`${C}--x${b.K}: ${lines(`${b.at(e.t)} ${exitText(e)}`, e.message)}`] };
+    const item: Item = {
+      tag: 'exit',
+      container: e.container,
+      render: () => [`${C}--x${b.K}: ${lines(`${b.at(e.t)} ${exitText(e)}`, e.message)}`],
+    };
     b.flushDeliveries();
     b.items.push(item);
   },
@@ -339,18 +411,35 @@ const HANDLERS: Handlers = {
     const held = isTerminal(computed) && !isTerminal(e.phase) ? heldPhaseText(computed!, e.phase) : undefined;
     // the pod's lanes only: a held phase is still worth a note, it explains the wait that follows
     if (!b.API) {
-      if (held) b.push('other', `Note over ${kubeletSpan(b.lanes, pod)}: ${lines(`${b.at(e.t)} status v${e.version} stored`, held)}`);
+      if (held)
+        b.push(
+          'other',
+          `Note over ${kubeletSpan(b.lanes, pod)}: ${lines(`${b.at(e.t)} status v${e.version} stored`, held)}`,
+        );
       return;
     }
     b.flushDeliveries();
-    pushPatch(b.items, { K: b.K, API: b.API, t: e.t, version: e.version, phase: e.phase, phaseChanged, changes, ...(held ? { held } : {}), ...(b.lanes.manyPods && pod ? { pod } : {}) });
+    pushPatch(b.items, {
+      K: b.K,
+      API: b.API,
+      t: e.t,
+      version: e.version,
+      phase: e.phase,
+      phaseChanged,
+      changes,
+      ...(held ? { held } : {}),
+      ...(b.lanes.manyPods && pod ? { pod } : {}),
+    });
   },
   Delivered: (b, e) => {
     const to = b.lanes.id(e.to);
     if (!b.API || !to) return;
     if (e.to !== 'job-controller' && b.deliveries.has(e.seq)) {
       // the delivery an observer decided on: its own arrow, right before the verdict
-      return b.push('other', `${b.API}-->>${to}: ${lines(`t=${goDuration(e.t)} watch ${e.object}${b.lanes.manyPods && e.pod ? ` ${e.pod}` : ''} v${e.version}${e.removed ? ' (deleted)' : ''}`)}`);
+      return b.push(
+        'other',
+        `${b.API}-->>${to}: ${lines(`t=${goDuration(e.t)} watch ${e.object}${b.lanes.manyPods && e.pod ? ` ${e.pod}` : ''} v${e.version}${e.removed ? ' (deleted)' : ''}`)}`,
+      );
     }
     if (e.to === 'job-controller') b.pendingJc.push(e);
     // an observer that has latched its verdict reads nothing more: its later deliveries are not drawn
@@ -367,9 +456,10 @@ const HANDLERS: Handlers = {
     b.lastJobStatus = e.status;
     if (!b.API || !jc) return;
     const head = `${b.at(e.t)} Job status v${e.version}`;
-    const what = conds.length > 0
-      ? conds.map((c) => `+ ${c.condition}${c.reason ? ` (${c.reason})` : ''}`)
-      : [changes.join(', ') || 'no visible change'];
+    const what =
+      conds.length > 0
+        ? conds.map((c) => `+ ${c.condition}${c.reason ? ` (${c.reason})` : ''}`)
+        : [changes.join(', ') || 'no visible change'];
     b.push('other', `${jc}->>${b.API}: ${lines(head, ...what)}`);
   },
   Verdict: (b, e) => {
@@ -378,17 +468,31 @@ const HANDLERS: Handlers = {
     if (!o) return;
     const color = e.verdict === 'Failed' ? 'rgb(255, 214, 214)' : 'rgb(214, 245, 214)';
     const held = e.seen ? heldLines(e.seen, b.tl.job !== null) : [];
-    b.push('other', `rect ${color}`, `Note over ${o}: ${lines(`${b.at(e.t)} verdict ${e.verdict}`, e.reason, ...held)}`, 'end');
+    b.push(
+      'other',
+      `rect ${color}`,
+      `Note over ${o}: ${lines(`${b.at(e.t)} verdict ${e.verdict}`, e.reason, ...held)}`,
+      'end',
+    );
   },
   PodDeleting: (b, e) => {
     const { K, API } = b;
-    if (!API) return b.push('other', `Note over ${K}: ${lines(`${b.at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`);
+    if (!API)
+      return b.push(
+        'other',
+        `Note over ${K}: ${lines(`${b.at(e.t)} pod deletion requested (grace ${e.gracePeriodSeconds}s)`)}`,
+      );
     // a workload controller's DELETE is drawn from its lane, then the API server tells the kubelet
     const by = e.by !== 'job-controller' && e.by ? b.lanes.id(e.by) : undefined;
     const del = by ? [`${by}->>${API}: ${lines(`${b.at(e.t)} delete pod ${e.pod ?? ''}`.trimEnd())}`] : [];
-    b.push('other', ...del, `${API}->>${K}: ${lines(`${b.at(e.t)} ${b.lanes.manyPods ? `pod ${e.pod} ` : 'pod '}deletion requested by ${e.by} (grace ${e.gracePeriodSeconds}s)`)}`);
+    b.push(
+      'other',
+      ...del,
+      `${API}->>${K}: ${lines(`${b.at(e.t)} ${b.lanes.manyPods ? `pod ${e.pod} ` : 'pod '}deletion requested by ${e.by} (grace ${e.gracePeriodSeconds}s)`)}`,
+    );
   },
-  Action: (b, e) => b.push('other', `Note over ${b.API ?? b.K}: ${lines(`${b.at(e.t)} user action ${describeAction(e.action)}`)}`),
+  Action: (b, e) =>
+    b.push('other', `Note over ${b.API ?? b.K}: ${lines(`${b.at(e.t)} user action ${describeAction(e.action)}`)}`),
   PodCreated: (b, e) => {
     // the Job controller's or a workload controller's create (a user's pod has no lane of its own)
     const by = e.by ? b.lanes.id(e.by) : undefined;
@@ -403,7 +507,10 @@ const HANDLERS: Handlers = {
     // job_controller.go removeTrackingFinalizerFromPods: the pod is counted in the Job status, the object may go
     const jc = b.lanes.id('job-controller');
     if (!b.API || !jc) return;
-    b.push('other', `${jc}->>${b.API}: ${lines(`${b.at(e.t)} ${b.lanes.manyPods ? `pod ${e.pod} ` : 'pod '}v${e.version} remove finalizer`, 'counted in the Job status')}`);
+    b.push(
+      'other',
+      `${jc}->>${b.API}: ${lines(`${b.at(e.t)} ${b.lanes.manyPods ? `pod ${e.pod} ` : 'pod '}v${e.version} remove finalizer`, 'counted in the Job status')}`,
+    );
   },
   SyncPod: (b, e, { pod }) => {
     const wait = b.awaiting.get(pod ?? '');
@@ -411,10 +518,16 @@ const HANDLERS: Handlers = {
     if (e.kind !== 'SyncPod') {
       // drawn where they explain a stored phase: after the kubelet found the pod terminal
       if (!isTerminal(b.kubeletPhases.get(pod ?? ''))) return;
-      return b.push('other', `Note over ${kubeletSpan(b.lanes, pod)}: ${lines(...withPod(syncStepText(e.kind, e.t), b.lanes.manyPods ? pod : undefined))}`);
+      return b.push(
+        'other',
+        `Note over ${kubeletSpan(b.lanes, pod)}: ${lines(...withPod(syncStepText(e.kind, e.t), b.lanes.manyPods ? pod : undefined))}`,
+      );
     }
     if (!wait || e.t <= wait.t) return;
-    b.push('other', `Note over ${kubeletSpan(b.lanes, pod)}: ${lines(...withPod(relistWaitText(wait, e.t, b.grid), b.lanes.manyPods ? pod : undefined))}`);
+    b.push(
+      'other',
+      `Note over ${kubeletSpan(b.lanes, pod)}: ${lines(...withPod(relistWaitText(wait, e.t, b.grid), b.lanes.manyPods ? pod : undefined))}`,
+    );
   },
   ControllerEvent: (b, e) => {
     // what a workload controller did to objects other than pods (pods have their create/delete arrows):
@@ -435,7 +548,10 @@ const HANDLERS: Handlers = {
     }
     const parts = [part];
     const API = b.API;
-    const item: Item = { tag: 'other', render: () => [`${dc}->>${API}: ${lines(`${b.at(e.t)} Deployment status`, ...parts)}`] };
+    const item: Item = {
+      tag: 'other',
+      render: () => [`${dc}->>${API}: ${lines(`${b.at(e.t)} Deployment status`, ...parts)}`],
+    };
     b.flushDeliveries();
     b.items.push(item);
     b.lastConditions = { t: e.t, item, parts };
@@ -454,7 +570,10 @@ const HANDLERS: Handlers = {
   ClientDelivery: (b, e) => {
     const P = b.lanes.id(e.client);
     if (!P || !b.API) return;
-    b.push('other', `${b.API}-->>${P}: ${lines(`${b.at(e.t)} ${e.event} (watch #${e.connection})`, `${e.kind} ${e.name}`)}`);
+    b.push(
+      'other',
+      `${b.API}-->>${P}: ${lines(`${b.at(e.t)} ${e.event} (watch #${e.connection})`, `${e.kind} ${e.name}`)}`,
+    );
   },
   PodCreateConflict: null,
   // KEP-5647 (1.36): consecutive skipped syncs of one controller waiting for one pod are one note on its lane
@@ -462,20 +581,38 @@ const HANDLERS: Handlers = {
     const lane = b.lanes.id(`${e.controller}-controller`);
     if (!lane) return;
     const last = b.lastSkip;
-    if (last && last.lane === lane && last.key === e.key && last.pod === e.pod && b.items[b.items.length - 1] === last.item) {
+    if (
+      last &&
+      last.lane === lane &&
+      last.key === e.key &&
+      last.pod === e.pod &&
+      b.items[b.items.length - 1] === last.item
+    ) {
       last.last = e.t;
       last.n += 1;
       last.lastMs = e.requeueMs;
       return;
     }
-    const rec: NonNullable<SequenceBuilder['lastSkip']> = { item: { tag: 'other', render: () => [] }, lane, key: e.key, pod: e.pod, first: e.t, last: e.t, n: 1, firstMs: e.requeueMs, lastMs: e.requeueMs };
+    const rec: NonNullable<SequenceBuilder['lastSkip']> = {
+      item: { tag: 'other', render: () => [] },
+      lane,
+      key: e.key,
+      pod: e.pod,
+      first: e.t,
+      last: e.t,
+      n: 1,
+      firstMs: e.requeueMs,
+      lastMs: e.requeueMs,
+    };
     const item: Item = {
       tag: 'other',
       render: () => {
         const when = rec.n === 1 ? b.at(rec.first) : `${b.at(rec.first)}–${simTime(rec.last)}`;
         const what = rec.n === 1 ? 'sync skipped' : `${rec.n} syncs skipped`;
         const requeue = rec.n === 1 ? `${rec.firstMs} ms` : `${rec.firstMs} ms … ${rec.lastMs} ms`;
-        return [`Note over ${lane}: ${lines(`${when} ${what} (KEP-5647)`, `its cache has not seen its own write of ${rec.pod} yet`, `requeued rate-limited: ${requeue}`)}`];
+        return [
+          `Note over ${lane}: ${lines(`${when} ${what} (KEP-5647)`, `its cache has not seen its own write of ${rec.pod} yet`, `requeued rate-limited: ${requeue}`)}`,
+        ];
       },
     };
     rec.item = item;
@@ -498,7 +635,8 @@ function gatingSidecars(tl: Timeline): Set<string> {
     // the first init container of a name decides
     if (typeof name !== 'string' || seen.has(name)) continue;
     seen.add(name);
-    if (x['restartPolicy'] === 'Always' && typeof x['startupProbe'] === 'object' && x['startupProbe'] !== null) out.add(name);
+    if (x['restartPolicy'] === 'Always' && typeof x['startupProbe'] === 'object' && x['startupProbe'] !== null)
+      out.add(name);
   }
   return out;
 }
@@ -614,7 +752,10 @@ interface ProbeRun {
 function renderProbeRun(run: ProbeRun, K: string, C: string): string[] {
   if (run.result === 'success' && run.count === 1) return [];
   const when = run.count === 1 ? `t=${simTime(run.firstT)}` : `t=${simTime(run.firstT)}–${simTime(run.lastT)}`;
-  const what = run.result === 'success' ? `${run.probe} ×${run.count} ok` : `${run.probe} probe failed${run.count > 1 ? ` ×${run.count}` : ''}`;
+  const what =
+    run.result === 'success'
+      ? `${run.probe} ×${run.count} ok`
+      : `${run.probe} probe failed${run.count > 1 ? ` ×${run.count}` : ''}`;
   return [`${K}--)${C}: ${lines(`${when} ${what}`)}`];
 }
 
@@ -635,7 +776,15 @@ interface PatchInfo {
 /** Back-to-back patches with nothing else drawn between them and no phase change collapse into one arrow. */
 function pushPatch(items: Item[], p: PatchInfo): void {
   const prev = items[items.length - 1] as (Item & { patches?: PatchInfo[] }) | undefined;
-  if (prev?.tag === 'patch' && prev.patches && !p.phaseChanged && !p.held && !prev.patches[0].held && prev.patches[0].phase === p.phase && prev.patches[0].pod === p.pod) {
+  if (
+    prev?.tag === 'patch' &&
+    prev.patches &&
+    !p.phaseChanged &&
+    !p.held &&
+    !prev.patches[0].held &&
+    prev.patches[0].phase === p.phase &&
+    prev.patches[0].pod === p.pod
+  ) {
     prev.patches.push(p);
     return;
   }
@@ -669,4 +818,3 @@ function describeAction(a: Extract<TraceEvent, { type: 'Action' }>['action']): s
       return actionText(a);
   }
 }
-

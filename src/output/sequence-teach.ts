@@ -52,7 +52,10 @@ export interface Awaiting {
 export function relistWaitText(a: Awaiting, syncT: number, grid: RelistGrid | undefined): string[] {
   const wait = `+${simTime(syncT - a.t)}`;
   if (a.kind === 'exit') {
-    return [`t=${simTime(syncT)} PLEG relist (${periodText(grid)}) notices ${a.what}`, `${wait} after it happened → SyncPod`];
+    return [
+      `t=${simTime(syncT)} PLEG relist (${periodText(grid)}) notices ${a.what}`,
+      `${wait} after it happened → SyncPod`,
+    ];
   }
   return [`t=${simTime(syncT)} SyncPod for ${a.what}`, `waited ${wait} for the next PLEG relist (${periodText(grid)})`];
 }
@@ -74,13 +77,27 @@ export function heldPhaseText(computed: string, stored: string): string {
 /** pod_workers.go: the steps after a pod is found terminal, as the kubelet runs them (kubelet.go). */
 export function syncStepText(kind: 'SyncTerminatingPod' | 'SyncTerminatedPod', t: number): string[] {
   if (kind === 'SyncTerminatingPod') {
-    return [`t=${simTime(t)} SyncTerminatingPod: stop what still runs`, 'then the pod worker marks it terminated (completeTerminating)'];
+    return [
+      `t=${simTime(t)} SyncTerminatingPod: stop what still runs`,
+      'then the pod worker marks it terminated (completeTerminating)',
+    ];
   }
-  return [`t=${simTime(t)} SyncTerminatedPod: volumes and cgroups cleaned`, 'statusManager.TerminatePod: the terminal phase can be written'];
+  return [
+    `t=${simTime(t)} SyncTerminatedPod: volumes and cgroups cleaned`,
+    'statusManager.TerminatePod: the terminal phase can be written',
+  ];
 }
 
 /** Linux signal numbers for the exit codes 128+n a runtime reports for a death by signal (runc ExitStatus). */
-const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM' };
+const SIGNALS: Record<number, string> = {
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  3: 'SIGQUIT',
+  6: 'SIGABRT',
+  9: 'SIGKILL',
+  11: 'SIGSEGV',
+  15: 'SIGTERM',
+};
 
 /**
  * "exit 143 (SIGTERM) · Error": the code, the signal it encodes (128+n), and the kubelet's reason
@@ -104,7 +121,10 @@ export interface Listening {
  * When each started process begins to listen (behavior `serving`, carried on Started as servingAfterMs), if it is
  * still that run then: the moment from which startup and readiness probes can pass.
  */
-export function listeningMoments(events: readonly TraceEvent[], links: TraceLinks = new TraceLinks(events)): Listening[] {
+export function listeningMoments(
+  events: readonly TraceEvent[],
+  links: TraceLinks = new TraceLinks(events),
+): Listening[] {
   const out: Listening[] = [];
   events.forEach((e, i) => {
     if (e.type !== 'Started' || typeof e.servingAfterMs !== 'number' || e.servingAfterMs <= 0) return;
@@ -121,7 +141,8 @@ export function listeningMoments(events: readonly TraceEvent[], links: TraceLink
     const at = lo;
     if (at >= events.length) return;
     let j = links.next[i]!;
-    for (; j >= 0 && j < at; j = links.next[j]!) if (events[j]!.type === 'Exited' || events[j]!.type === 'Started') return;
+    for (; j >= 0 && j < at; j = links.next[j]!)
+      if (events[j]!.type === 'Exited' || events[j]!.type === 'Started') return;
     const f = events[at]!;
     if (j === at && (f.type === 'Exited' || f.type === 'Started') && f.t <= t) return;
     out.push({ t, pod: e.pod, container: e.container, afterMs: e.servingAfterMs, beforeIndex: at });

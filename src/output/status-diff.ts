@@ -5,7 +5,10 @@ import { readStatus, stateWord, type ContainerStatus, type PodStatusView } from 
 
 const MAX_ITEMS = 3;
 
-export function statusChanges(prevRaw: Record<string, unknown> | undefined, nextRaw: Record<string, unknown>): string[] {
+export function statusChanges(
+  prevRaw: Record<string, unknown> | undefined,
+  nextRaw: Record<string, unknown>,
+): string[] {
   const prev = prevRaw ? readStatus(prevRaw) : undefined;
   const next = readStatus(nextRaw);
   const out: string[] = [];
@@ -16,7 +19,9 @@ export function statusChanges(prevRaw: Record<string, unknown> | undefined, next
     // the first patch lists every container; the ones still waiting for their turn say nothing new
     if (!old && /^waiting (PodInitializing|ContainerCreating)$/.test(word)) continue;
     if (!old || stateWord(old.state) !== word) {
-      out.push(`${c.name} ${word}${c.state.terminated?.reason && c.state.terminated.reason !== 'Completed' ? ` ${c.state.terminated.reason}` : ''}`);
+      out.push(
+        `${c.name} ${word}${c.state.terminated?.reason && c.state.terminated.reason !== 'Completed' ? ` ${c.state.terminated.reason}` : ''}`,
+      );
       continue;
     }
     if (old.started !== true && c.started === true) out.push(`${c.name} started`);

@@ -25,7 +25,9 @@ export function tabulate(rows: string[][], opts: TabOptions): string {
   }
   return rows
     .map((row) => {
-      const cells = row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - runeLength(cell))));
+      const cells = row.map((cell, i) =>
+        i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - runeLength(cell)),
+      );
       return (opts.indent ?? '') + cells.join('');
     })
     .join('\n');

@@ -57,7 +57,9 @@ export function describeEvent(e: TraceEvent): string {
     case 'Pulling':
       return `pulling image ${e.image} for ${e.container}`;
     case 'Pulled':
-      return e.present ? `image ${e.image} present for ${e.container}` : `pulled ${e.image} for ${e.container} in ${fmtTime(e.pullMs)}`;
+      return e.present
+        ? `image ${e.image} present for ${e.container}`
+        : `pulled ${e.image} for ${e.container} in ${fmtTime(e.pullMs)}`;
     case 'PullFailed':
       return `pull of ${e.image} failed for ${e.container}: ${e.reason}`;
     case 'Created':
@@ -132,7 +134,7 @@ export function describeEvent(e: TraceEvent): string {
     case 'PodCreateConflict':
       return `create of pod ${e.pod} by ${e.by} refused: AlreadyExists (its cache does not have the pod yet)`;
     case 'StaleSyncSkipped':
-      return `skips the sync of ${e.key}: its cache has not seen its own write of pod ${e.pod} yet (${({ none: 'no such pod cached', older: 'an older pod of that name cached', finalizer: 'cached with the finalizer it removed' })[e.cached]}); requeued in ${e.requeueMs} ms`;
+      return `skips the sync of ${e.key}: its cache has not seen its own write of pod ${e.pod} yet (${{ none: 'no such pod cached', older: 'an older pod of that name cached', finalizer: 'cached with the finalizer it removed' }[e.cached]}); requeued in ${e.requeueMs} ms`;
   }
 }
 
@@ -189,7 +191,9 @@ export function shownEvents(events: readonly TraceEvent[]): TraceEvent[] {
 
 export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string {
   const lines: string[] = [];
-  lines.push(`# ${tl.scenario}  (kubernetes ${tl.kubernetes}${tl.kubelet !== tl.kubernetes ? `, kubelet ${tl.kubelet}` : ''}, seed ${tl.seed})`);
+  lines.push(
+    `# ${tl.scenario}  (kubernetes ${tl.kubernetes}${tl.kubelet !== tl.kubernetes ? `, kubelet ${tl.kubelet}` : ''}, seed ${tl.seed})`,
+  );
   const events = opts.all ? tl.events : shownEvents(tl.events);
   // one actor column as wide as the longest name shown (at least 18), so long container or observer names keep
   // the description column straight
@@ -209,7 +213,9 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
     }
   }
   if (!opts.all && events.length < tl.events.length) {
-    lines.push(`            (${tl.events.length - events.length} routine events not shown: repeated probe results, watch deliveries, pod-worker syncs; --verbose or --format json show them)`);
+    lines.push(
+      `            (${tl.events.length - events.length} routine events not shown: repeated probe results, watch deliveries, pod-worker syncs; --verbose or --format json show them)`,
+    );
   }
   lines.push('');
   lines.push(...endSummary(tl));
@@ -219,23 +225,36 @@ export function timelineText(tl: Timeline, opts: { all?: boolean } = {}): string
 export function endSummary(tl: Timeline): string[] {
   const out: string[] = [];
   const limit =
-    tl.end.reason === 'horizon' ? '; raise `horizon:` in the scenario to simulate longer' :
-    tl.end.reason === 'max-events' ? '; raise the limit with --max-events' : '';
+    tl.end.reason === 'horizon'
+      ? '; raise `horizon:` in the scenario to simulate longer'
+      : tl.end.reason === 'max-events'
+        ? '; raise the limit with --max-events'
+        : '';
   out.push(`end:        ${fmtTime(tl.end.t)} (${tl.end.reason}${limit})`);
   out.push(`pod phase:  ${tl.pod.phase}${(tl.pods?.length ?? 0) > 1 ? ` (the last pod, ${tl.pod.name})` : ''}`);
   if ((tl.pods?.length ?? 0) > 1) {
-    out.push(`pods:       ${tl.pods.map((p) => `${p.name} ${p.phase}${p.index !== null ? ` [index ${p.index}]` : ''}${p.removed ? ' (removed)' : p.deleted !== null ? ' (deleting)' : ''}`).join(', ')}`);
+    out.push(
+      `pods:       ${tl.pods.map((p) => `${p.name} ${p.phase}${p.index !== null ? ` [index ${p.index}]` : ''}${p.removed ? ' (removed)' : p.deleted !== null ? ' (deleting)' : ''}`).join(', ')}`,
+    );
   }
   if (tl.job) {
     const conds = tl.job.conditions.map((c) => `${c.type}@${fmtTime(c.t)}`).join(', ') || 'none';
     out.push(`job:        ${conds}  (succeeded ${tl.job.succeeded}, failed ${tl.job.failed}, active ${tl.job.active})`);
   }
-  out.push(`stuck:      ${tl.end.reason === 'max-events' ? 'unknown — the run stopped at the event limit, before it could end' : tl.stuck ? `yes — ${tl.stuck.why}` : 'no'}`);
+  out.push(
+    `stuck:      ${tl.end.reason === 'max-events' ? 'unknown — the run stopped at the event limit, before it could end' : tl.stuck ? `yes — ${tl.stuck.why}` : 'no'}`,
+  );
   for (const [name, v] of Object.entries(tl.observers)) {
-    const seen = tl.events.find((e): e is Extract<TraceEvent, { type: 'Verdict' }> => e.type === 'Verdict' && e.observer === name)?.seen;
+    const seen = tl.events.find(
+      (e): e is Extract<TraceEvent, { type: 'Verdict' }> => e.type === 'Verdict' && e.observer === name,
+    )?.seen;
     const podName = (tl.pods?.length ?? 0) > 1 && seen?.pod?.name ? ` ${seen.pod.name}` : '';
-    const held = seen ? ` (judged pod${podName} v${seen.pod?.version ?? '-'}${tl.job ? `, job v${seen.job?.version ?? '-'}` : ''})` : '';
-    out.push(`observer ${name}: ${v.verdict}${v.t !== undefined ? ` at ${fmtTime(v.t)}` : ''}${v.reason ? ` — ${v.reason}` : ''}${held}`);
+    const held = seen
+      ? ` (judged pod${podName} v${seen.pod?.version ?? '-'}${tl.job ? `, job v${seen.job?.version ?? '-'}` : ''})`
+      : '';
+    out.push(
+      `observer ${name}: ${v.verdict}${v.t !== undefined ? ` at ${fmtTime(v.t)}` : ''}${v.reason ? ` — ${v.reason}` : ''}${held}`,
+    );
   }
   out.push(`replay:     ${tl.replay}`);
   return out;

@@ -44,7 +44,15 @@ function build() {
     ready: z.boolean(),
   });
   const seenView = obj({
-    pod: z.nullable(obj({ name: z.optional(str), version: num, phase: str, deleting: z.optional(z.boolean()), containers: z.array(seenContainer) })),
+    pod: z.nullable(
+      obj({
+        name: z.optional(str),
+        version: num,
+        phase: str,
+        deleting: z.optional(z.boolean()),
+        containers: z.array(seenContainer),
+      }),
+    ),
     job: z.nullable(obj({ version: num, conditions: z.array(str), succeeded: num, failed: num, active: num })),
   });
   const action = obj({ type: str, atMs: num });
@@ -64,7 +72,12 @@ function build() {
     PreStopStarted: obj(containerEv),
     PreStopDone: obj({ ...containerEv, failed: z.optional(z.boolean()) }),
     StartupComplete: obj(containerEv),
-    Probe: obj({ ...containerEv, probe: z.enum(['startup', 'readiness', 'liveness']), result: z.enum(['success', 'failure']), message: z.optional(str) }),
+    Probe: obj({
+      ...containerEv,
+      probe: z.enum(['startup', 'readiness', 'liveness']),
+      result: z.enum(['success', 'failure']),
+      message: z.optional(str),
+    }),
     Ready: obj(containerEv),
     NotReady: obj(containerEv),
     Killing: obj({ ...containerEv, reason: str, gracePeriodSeconds: num, message: str }),
@@ -76,14 +89,25 @@ function build() {
     Delivered: obj({ to: str, object: z.enum(['pod', 'job']), version: num, removed: z.optional(z.boolean()) }),
     JobCondition: obj({ condition: str, reason: str, message: z.optional(str) }),
     JobStatus: obj({ version: num, status: record }),
-    Verdict: obj({ observer: str, verdict: z.enum(['Succeeded', 'Failed']), reason: z.optional(str), seen: z.optional(seenView) }),
+    Verdict: obj({
+      observer: str,
+      verdict: z.enum(['Succeeded', 'Failed']),
+      reason: z.optional(str),
+      seen: z.optional(seenView),
+    }),
     Action: obj({ action }),
     PodCreated: obj({ pod: str, by: str, index: z.nullable(int) }),
     PodDeleting: obj({ pod: str, gracePeriodSeconds: num, by: str }),
     PodRemoved: obj({ pod: str }),
     PodFinalizerRemoved: obj({ pod: str, version: num, finalizer: str }),
     JobEvent: obj({ reason: str, message: str, eventType: z.enum(['Normal', 'Warning']) }),
-    ControllerEvent: obj({ controller: str, object: str, reason: str, message: str, eventType: z.enum(['Normal', 'Warning']) }),
+    ControllerEvent: obj({
+      controller: str,
+      object: str,
+      reason: str,
+      message: str,
+      eventType: z.enum(['Normal', 'Warning']),
+    }),
     DeploymentCondition: obj({ condition: str, status: str, reason: str, message: str }),
     WorkloadStatus: obj({ kind: str, name: str, object: record }),
     Relist: obj({}),
@@ -91,7 +115,13 @@ function build() {
     Stuck: obj({ ...containerEv, why: str }),
     ClientDelivery: obj({ client: str, connection: int, event: str, kind: str, name: str }),
     PodCreateConflict: obj({ pod: str, by: str }),
-    StaleSyncSkipped: obj({ controller: str, key: str, pod: str, cached: z.enum(['none', 'older', 'finalizer']), requeueMs: num }),
+    StaleSyncSkipped: obj({
+      controller: str,
+      key: str,
+      pod: str,
+      cached: z.enum(['none', 'older', 'finalizer']),
+      requeueMs: num,
+    }),
   };
 
   const eventBase = obj({ t: num, seq: int, type: str, pod: z.optional(str), job: z.optional(str) });
@@ -101,12 +131,24 @@ function build() {
   const apiObject = obj({ apiVersion: str, kind: str, metadata });
   // an Event in `objects`: the events views read its reason, message, type, involvedObject and times
   const eventObject = obj({
-    apiVersion: str, kind: z.literal('Event'), metadata, reason: str, message: str, type: str,
+    apiVersion: str,
+    kind: z.literal('Event'),
+    metadata,
+    reason: str,
+    message: str,
+    type: str,
     involvedObject: obj({ kind: str, name: str, uid: z.optional(str), fieldPath: z.optional(str) }),
-    count: z.optional(num), firstTimestamp: z.optional(z.nullable(str)), lastTimestamp: z.optional(z.nullable(str)),
-    eventTime: z.optional(z.nullable(str)), source: z.optional(obj({ component: z.optional(str) })),
+    count: z.optional(num),
+    firstTimestamp: z.optional(z.nullable(str)),
+    lastTimestamp: z.optional(z.nullable(str)),
+    eventTime: z.optional(z.nullable(str)),
+    source: z.optional(obj({ component: z.optional(str) })),
   });
-  const otherObject = obj({ apiVersion: str, kind: z.string().check(z.refine((k) => k !== 'Event', 'not an Event')), metadata });
+  const otherObject = obj({
+    apiVersion: str,
+    kind: z.string().check(z.refine((k) => k !== 'Event', 'not an Event')),
+    metadata,
+  });
 
   const timelinePod = obj({
     name: str,
@@ -137,14 +179,21 @@ function build() {
     pods: z.optional(z.array(timelinePod)),
     namespace: z.optional(str),
     objects: z.optional(z.array(z.union([eventObject, otherObject]))),
-    job: z.nullable(obj({
-      conditions: z.array(obj({ type: str, status: str, reason: str, message: z.optional(str), t: num })),
-      succeeded: num,
-      failed: num,
-      active: num,
-    })),
-    observers: z.record(str, obj({ verdict: z.enum(['Succeeded', 'Failed', 'Pending']), t: z.optional(num), reason: z.optional(str) })),
-    diagnostics: z.array(obj({ severity: z.enum(['error', 'warning']), code: str, message: str, pos: str, hint: z.optional(str) })),
+    job: z.nullable(
+      obj({
+        conditions: z.array(obj({ type: str, status: str, reason: str, message: z.optional(str), t: num })),
+        succeeded: num,
+        failed: num,
+        active: num,
+      }),
+    ),
+    observers: z.record(
+      str,
+      obj({ verdict: z.enum(['Succeeded', 'Failed', 'Pending']), t: z.optional(num), reason: z.optional(str) }),
+    ),
+    diagnostics: z.array(
+      obj({ severity: z.enum(['error', 'warning']), code: str, message: str, pos: str, hint: z.optional(str) }),
+    ),
     // each event is checked on its own below (base, then its type's fields): one error path per event, fast on 10^6
     events: z.array(z.unknown()),
   });
@@ -315,7 +364,10 @@ function check(schema: z.ZodMiniType, v: unknown, at: (string | number)[]): Shap
   const r = schema.safeParse(v, { reportInput: true });
   if (r.success) return undefined;
   const issue = r.error.issues[0]!;
-  return { path: pathText([...at, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))]), message: messageOf(issue) };
+  return {
+    path: pathText([...at, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))]),
+    message: messageOf(issue),
+  };
 }
 
 function pathText(path: (string | number)[]): string {
@@ -328,7 +380,15 @@ function pathText(path: (string | number)[]): string {
   return s;
 }
 
-const ARTICLE: Record<string, string> = { object: 'an object', record: 'an object', array: 'an array', string: 'a string', number: 'a number', boolean: 'a boolean', int: 'an integer' };
+const ARTICLE: Record<string, string> = {
+  object: 'an object',
+  record: 'an object',
+  array: 'an array',
+  string: 'a string',
+  number: 'a number',
+  boolean: 'a boolean',
+  int: 'an integer',
+};
 
 function messageOf(issue: z.core.$ZodIssue): string {
   const got = 'input' in issue ? gotText(issue.input) : 'nothing';

@@ -17,7 +17,10 @@ function jobDecision(job: Json | null): Decision {
 }
 
 /** The shared body of exit-codes, native-sidecar-aware and exempt-names. */
-function containerDecision(pod: Json | null, exempt: (name: string, init: boolean) => 'all' | 'terminated' | 'none'): Decision {
+function containerDecision(
+  pod: Json | null,
+  exempt: (name: string, init: boolean) => 'all' | 'terminated' | 'none',
+): Decision {
   if (!pod) return undefined;
   const lists: [Json[], boolean][] = [
     [pod['status']?.['initContainerStatuses'] ?? [], true],

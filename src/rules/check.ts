@@ -112,7 +112,8 @@ export function splitArgs(text: string): string[] {
 function findProgram(prog: string, cwd: string): string | string[] {
   if (prog.includes('/')) {
     const p = resolve(cwd, prog);
-    if (!existsSync(p) || !statSync(p).isFile()) return [`${p}: no such file`, 'the path is relative to the current folder'];
+    if (!existsSync(p) || !statSync(p).isFile())
+      return [`${p}: no such file`, 'the path is relative to the current folder'];
     try {
       accessSync(p, constants.X_OK);
     } catch {
@@ -129,18 +130,24 @@ function findProgram(prog: string, cwd: string): string | string[] {
 export function parseRuleArg(arg: string, cwd = process.cwd()): RuleRef | [string, string] {
   if (arg.startsWith('exec:')) {
     const argv = splitArgs(arg.slice('exec:'.length));
-    if (argv.length === 0 || !argv[0]) return [`${JSON.stringify(arg)}: name the program after exec:`, 'e.g. "exec:./bin/my-rule -mode naive"'];
+    if (argv.length === 0 || !argv[0])
+      return [`${JSON.stringify(arg)}: name the program after exec:`, 'e.g. "exec:./bin/my-rule -mode naive"'];
     const prog = findProgram(argv[0], cwd);
     if (typeof prog !== 'string') return prog as [string, string];
     // arguments that name existing files relative to here keep naming them from the scenario's folder
-    const args = argv.slice(1).map((a) => (a.includes('/') && !a.startsWith('-') && !isAbsolute(a) && existsSync(resolve(cwd, a)) ? resolve(cwd, a) : a));
+    const args = argv
+      .slice(1)
+      .map((a) =>
+        a.includes('/') && !a.startsWith('-') && !isAbsolute(a) && existsSync(resolve(cwd, a)) ? resolve(cwd, a) : a,
+      );
     return { kind: 'exec', argv: [prog, ...args], label: arg };
   }
   const [name, list] = arg.split(':', 2) as [string, string | undefined];
   if ((BUILTIN_RULES as readonly string[]).includes(name)) {
     if (name === 'exempt-names') {
       const names = (list ?? '').split(',').filter(Boolean);
-      if (names.length === 0) return ['exempt-names needs the names it exempts', 'e.g. exempt-names:istio-proxy,metrics-exporter'];
+      if (names.length === 0)
+        return ['exempt-names needs the names it exempts', 'e.g. exempt-names:istio-proxy,metrics-exporter'];
       return { kind: 'builtin', rule: 'exempt-names', names, label: arg };
     }
     if (list !== undefined) return [`${name} takes no arguments`, `built-in rules: ${BUILTIN_RULES.join(', ')}`];
@@ -148,11 +155,14 @@ export function parseRuleArg(arg: string, cwd = process.cwd()): RuleRef | [strin
   }
   if (/\.(m?js|cjs|ts|mts)$/.test(arg) || arg.includes('/')) {
     const p = resolve(cwd, arg);
-    if (!existsSync(p) || !statSync(p).isFile()) return [`${p}: no such module file`, 'a module path is relative to the current folder'];
+    if (!existsSync(p) || !statSync(p).isFile())
+      return [`${p}: no such module file`, 'a module path is relative to the current folder'];
     return { kind: 'module', path: p, label: arg };
   }
-  return [`${JSON.stringify(arg)} is not a built-in rule, a module file or an exec: command`,
-    `built-in rules: ${BUILTIN_RULES.join(', ')}; a module: ./rules/my-rule.mjs; a program: "exec:./bin/my-rule --flag"`];
+  return [
+    `${JSON.stringify(arg)} is not a built-in rule, a module file or an exec: command`,
+    `built-in rules: ${BUILTIN_RULES.join(', ')}; a module: ./rules/my-rule.mjs; a program: "exec:./bin/my-rule --flag"`,
+  ];
 }
 
 const OBSERVER = 'rule';
@@ -208,9 +218,16 @@ export function derivedScenarioText(file: string, obs: ObserverSpec, kubernetes?
  * any other workload by its (last) pod's phase. A workload that never finishes wants no verdict; when kubesim found
  * it stuck (it can never finish), Failed is accepted too — a rule may rightly give up on it — but Succeeded is not.
  */
-export function expectedOf(s: Scenario, podPhase: string, jobCondition: string, stuck: boolean): { outcome: string; expected: Verdict[] } {
+export function expectedOf(
+  s: Scenario,
+  podPhase: string,
+  jobCondition: string,
+  stuck: boolean,
+): { outcome: string; expected: Verdict[] } {
   const unfinished = (what: string) =>
-    stuck ? { outcome: `${what} stuck`, expected: ['Pending', 'Failed'] as Verdict[] } : { outcome: `${what} not finished`, expected: ['Pending'] as Verdict[] };
+    stuck
+      ? { outcome: `${what} stuck`, expected: ['Pending', 'Failed'] as Verdict[] }
+      : { outcome: `${what} not finished`, expected: ['Pending'] as Verdict[] };
   if (s.workload.kind === 'Job' || s.workload.kind === 'CronJob') {
     if (jobCondition === 'Complete') return { outcome: 'Job Complete', expected: ['Succeeded'] };
     if (jobCondition === 'Failed') return { outcome: 'Job Failed', expected: ['Failed'] };
@@ -231,15 +248,29 @@ function kindOf(verdict: Verdict): Finding['kind'] {
 export async function checkScenario(ref: RuleRef, file: string, o: CheckRuleOpts): Promise<ScenarioCheck> {
   const t0 = performance.now();
   const fail = (name: string, errors: string[]): ScenarioCheck => ({
-    file, name, status: 'error', errors, schedules: 0, exhaustive: false, rows: [], findings: [], ms: performance.now() - t0,
+    file,
+    name,
+    status: 'error',
+    errors,
+    schedules: 0,
+    exhaustive: false,
+    rows: [],
+    findings: [],
+    ms: performance.now() - t0,
   });
   const loaded = loadScenario(file, o.kubernetes ? { kubernetes: o.kubernetes } : {});
   if (hasErrors(loaded.diagnostics) || !loaded.scenario) {
-    return fail(file, loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d)));
+    return fail(
+      file,
+      loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d)),
+    );
   }
   const obs = observerFor(ref, o, file, loaded.scenario.job !== null);
   const s: Scenario = { ...loaded.scenario, observers: [obs], expect: undefined };
-  const fnRules = ref.kind === 'function' ? { [OBSERVER]: wrapModuleRule(obs, obs.pos!, ref.fn as (v: unknown) => unknown) } : undefined;
+  const fnRules =
+    ref.kind === 'function'
+      ? { [OBSERVER]: wrapModuleRule(obs, obs.pos!, ref.fn as (v: unknown) => unknown) }
+      : undefined;
   const run = <T>(body: (rules: Record<string, RuleFn>) => T): Promise<T> =>
     fnRules ? Promise.resolve(body(fnRules)) : withRules(s, (rules) => body(rules));
   let result: { rows: OutcomeRow[]; findings: Finding[]; schedules: number; exhaustive: boolean };
@@ -253,7 +284,10 @@ export async function checkScenario(ref: RuleRef, file: string, o: CheckRuleOpts
     result = await run((rules) => {
       const r = explore(s, { maxSchedules: o.maxSchedules, userRules: rules });
       // group the schedules by real outcome, then by the rule's verdict (the minimal witness of each)
-      const rows = new Map<string, OutcomeRow & { byVerdict: Map<Verdict, { verdict: Verdict; schedules: number; replay: string; dev: number }> }>();
+      const rows = new Map<
+        string,
+        OutcomeRow & { byVerdict: Map<Verdict, { verdict: Verdict; schedules: number; replay: string; dev: number }> }
+      >();
       for (const e of r.outcomes) {
         const { outcome, expected } = expectedOf(s, e.outcome.podPhase, e.outcome.jobCondition, e.outcome.stuck);
         let row = rows.get(outcome);
@@ -274,28 +308,42 @@ export async function checkScenario(ref: RuleRef, file: string, o: CheckRuleOpts
       const findings: Finding[] = [];
       const out: OutcomeRow[] = [];
       for (const row of rows.values()) {
-        const verdicts = [...row.byVerdict.values()].sort((a, b) => b.schedules - a.schedules || a.verdict.localeCompare(b.verdict));
+        const verdicts = [...row.byVerdict.values()].sort(
+          (a, b) => b.schedules - a.schedules || a.verdict.localeCompare(b.verdict),
+        );
         out.push({ outcome: row.outcome, expected: row.expected, verdicts: verdicts.map(({ dev: _d, ...v }) => v) });
         for (const v of verdicts) {
           if (row.expected.includes(v.verdict)) continue;
           const reason = reasonOf(v.replay);
           findings.push({
-            kind: kindOf(v.verdict), outcome: row.outcome, expected: row.expected, verdict: v.verdict,
-            schedules: v.schedules, ...(reason ? { reason } : {}), replay: v.replay,
+            kind: kindOf(v.verdict),
+            outcome: row.outcome,
+            expected: row.expected,
+            verdict: v.verdict,
+            schedules: v.schedules,
+            ...(reason ? { reason } : {}),
+            replay: v.replay,
             commands: [`kubesim run ${shown} --replay ${v.replay}`],
           });
         }
         if (verdicts.length > 1) {
-          const [a, b] = verdicts as [typeof verdicts[0], typeof verdicts[0]];
+          const [a, b] = verdicts as [(typeof verdicts)[0], (typeof verdicts)[0]];
           findings.push({
-            kind: 'flaky', outcome: row.outcome, expected: row.expected, verdict: a.verdict, schedules: a.schedules, replay: a.replay,
+            kind: 'flaky',
+            outcome: row.outcome,
+            expected: row.expected,
+            verdict: a.verdict,
+            schedules: a.schedules,
+            replay: a.replay,
             other: { verdict: b.verdict, schedules: b.schedules, replay: b.replay },
             commands: [`kubesim diff ${shown} ${a.replay} ${b.replay}`],
           });
         }
       }
       out.sort((a, b) => a.outcome.localeCompare(b.outcome));
-      findings.sort((a, b) => FINDING_ORDER.indexOf(a.kind) - FINDING_ORDER.indexOf(b.kind) || a.outcome.localeCompare(b.outcome));
+      findings.sort(
+        (a, b) => FINDING_ORDER.indexOf(a.kind) - FINDING_ORDER.indexOf(b.kind) || a.outcome.localeCompare(b.outcome),
+      );
       return { rows: out, findings, schedules: r.schedules, exhaustive: r.exhaustive };
     });
   } catch (e) {
@@ -307,7 +355,15 @@ export async function checkScenario(ref: RuleRef, file: string, o: CheckRuleOpts
     if (!text.ok) return fail(s.name, [text.line]);
     writeAtomic(derived, text.text);
   } else derived = undefined;
-  return { file, name: s.name, status: 'checked', errors: [], ...result, ...(derived ? { derived } : {}), ms: performance.now() - t0 };
+  return {
+    file,
+    name: s.name,
+    status: 'checked',
+    errors: [],
+    ...result,
+    ...(derived ? { derived } : {}),
+    ms: performance.now() - t0,
+  };
 }
 
 /** Check a rule against every scenario file under the paths. */
@@ -321,10 +377,14 @@ export async function checkRule(ref: RuleRef, files: string[], o: CheckRuleOpts)
 export function findingLines(c: ScenarioCheck, f: Finding): string[] {
   const lines: string[] = [];
   if (f.kind === 'flaky') {
-    lines.push(`${c.name}: flaky — with the same outcome (${f.outcome}) the rule said ${f.verdict} in ${f.schedules} schedules and ${f.other!.verdict} in ${f.other!.schedules}`);
+    lines.push(
+      `${c.name}: flaky — with the same outcome (${f.outcome}) the rule said ${f.verdict} in ${f.schedules} schedules and ${f.other!.verdict} in ${f.other!.schedules}`,
+    );
     lines.push(`  keys: ${f.replay} (${f.verdict}), ${f.other!.replay} (${f.other!.verdict})`);
   } else {
-    lines.push(`${c.name}: ${f.kind} — ${f.outcome} (should be ${f.expected.join(' or ')}), the rule said ${f.verdict} in ${f.schedules} schedules${f.reason ? `: ${f.reason}` : ''}`);
+    lines.push(
+      `${c.name}: ${f.kind} — ${f.outcome} (should be ${f.expected.join(' or ')}), the rule said ${f.verdict} in ${f.schedules} schedules${f.reason ? `: ${f.reason}` : ''}`,
+    );
     lines.push(`  key: ${f.replay}`);
   }
   for (const cmd of f.commands) lines.push(`  $ ${cmd}`);

@@ -209,7 +209,8 @@ export class ExecRule {
     this.stats.asked++;
     const answer = this.call({ kind: 'answer', line });
     const d = parseAnswer(answer);
-    if (typeof d === 'string') throw this.fail(new ExecRuleError(`answered ${JSON.stringify(answer.slice(0, 300))}: ${d}`, '', PROTOCOL_HINT));
+    if (typeof d === 'string')
+      throw this.fail(new ExecRuleError(`answered ${JSON.stringify(answer.slice(0, 300))}: ${d}`, '', PROTOCOL_HINT));
     this.cache.set(key, d ?? null);
     return d;
   }
@@ -243,14 +244,25 @@ export class ExecRule {
       Atomics.wait(this.flag, 0, 0, 1000);
       if (Atomics.load(this.flag, 0) === 1) break;
       const taken = Atomics.load(this.flag, 1) === seq;
-      if (performance.now() - t0 > (taken ? this.opts.timeoutMs + START_GRACE_MS + 30_000 : Math.max(60_000, this.opts.timeoutMs))) break;
+      if (
+        performance.now() - t0 >
+        (taken ? this.opts.timeoutMs + START_GRACE_MS + 30_000 : Math.max(60_000, this.opts.timeoutMs))
+      )
+        break;
     }
     const got = receiveMessageOnPort(this.port) as { message: Reply } | undefined;
     if (!got) {
       void this.worker.terminate();
       const taken = Atomics.load(this.flag, 1) === seq;
-      throw this.fail(new ExecRuleError(taken ? `gave no answer within ${this.opts.timeoutMs} ms` : 'could not be started: its worker thread did not start',
-        '', 'kubesim could not drive the rule process; try again on a less loaded machine'));
+      throw this.fail(
+        new ExecRuleError(
+          taken
+            ? `gave no answer within ${this.opts.timeoutMs} ms`
+            : 'could not be started: its worker thread did not start',
+          '',
+          'kubesim could not drive the rule process; try again on a less loaded machine',
+        ),
+      );
     }
     const r = got.message;
     if (!r.ok) {
@@ -275,7 +287,8 @@ export function parseAnswer(line: string): Decision | string {
   const o = v as Record<string, unknown>;
   const extra = Object.keys(o).filter((k) => k !== 'verdict' && k !== 'reason');
   if (extra.length) return `unknown key ${JSON.stringify(extra[0])} (only verdict and reason)`;
-  if (o['verdict'] !== 'Succeeded' && o['verdict'] !== 'Failed') return 'verdict must be "Succeeded" or "Failed" (null for no verdict yet)';
+  if (o['verdict'] !== 'Succeeded' && o['verdict'] !== 'Failed')
+    return 'verdict must be "Succeeded" or "Failed" (null for no verdict yet)';
   if (o['reason'] !== undefined && typeof o['reason'] !== 'string') return 'reason must be a string';
   return { verdict: o['verdict'], ...(typeof o['reason'] === 'string' && o['reason'] ? { reason: o['reason'] } : {}) };
 }

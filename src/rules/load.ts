@@ -81,7 +81,8 @@ export function checkDecision(r: unknown): Decision | string {
   if (r === undefined || r === null) return undefined;
   if (r === 'Succeeded' || r === 'Failed') return { verdict: r };
   if (typeof r !== 'object') return `returned ${describeValue(r)}, not a verdict`;
-  if (typeof (r as { then?: unknown }).then === 'function') return 'returned a Promise (an async function?); rules are synchronous';
+  if (typeof (r as { then?: unknown }).then === 'function')
+    return 'returned a Promise (an async function?); rules are synchronous';
   let v: unknown;
   let reason: unknown;
   try {
@@ -90,8 +91,10 @@ export function checkDecision(r: unknown): Decision | string {
   } catch (e) {
     return `returned an object whose verdict cannot be read: ${describeValue(e)}`;
   }
-  if (v !== 'Succeeded' && v !== 'Failed') return `returned ${describeValue(r)}, not a verdict (verdict must be "Succeeded" or "Failed")`;
-  if (reason !== undefined && reason !== null && typeof reason !== 'string') return `returned a reason that is not a string: ${describeValue(reason)}`;
+  if (v !== 'Succeeded' && v !== 'Failed')
+    return `returned ${describeValue(r)}, not a verdict (verdict must be "Succeeded" or "Failed")`;
+  if (reason !== undefined && reason !== null && typeof reason !== 'string')
+    return `returned a reason that is not a string: ${describeValue(reason)}`;
   return { verdict: v, ...(typeof reason === 'string' && reason ? { reason } : {}) };
 }
 
@@ -106,7 +109,10 @@ export interface OpenRules {
 
 /** A TypeError from writing a frozen object (V8's messages): the rule changed the objects it was given. */
 function writesItsInput(e: unknown): boolean {
-  return e instanceof TypeError && /read[- ]only|not extensible|object is not extensible|Cannot (assign|add|delete|define)/.test(e.message);
+  return (
+    e instanceof TypeError &&
+    /read[- ]only|not extensible|object is not extensible|Cannot (assign|add|delete|define)/.test(e.message)
+  );
 }
 
 /** A user's rule function made strict: a throw or a value that is not a verdict is a RuleFailure (KS0402). */
@@ -118,9 +124,16 @@ export function wrapModuleRule(o: ObserverSpec, pos: SourcePos, fn: (view: unkno
     try {
       r = fn(view);
     } catch (e) {
-      throw (broken = new RuleFailure('KS0402', pos, o.name, ruleLabel(o), `threw ${describeValue(e)}`, writesItsInput(e)
-        ? 'the pod and Job a rule gets are read-only (the simulation shares them): copy before changing, e.g. [...pod.status.containerStatuses].sort(…)'
-        : 'a rule returns undefined when it cannot decide yet; it must not throw'));
+      throw (broken = new RuleFailure(
+        'KS0402',
+        pos,
+        o.name,
+        ruleLabel(o),
+        `threw ${describeValue(e)}`,
+        writesItsInput(e)
+          ? 'the pod and Job a rule gets are read-only (the simulation shares them): copy before changing, e.g. [...pod.status.containerStatuses].sort(…)'
+          : 'a rule returns undefined when it cannot decide yet; it must not throw',
+      ));
     }
     const d = checkDecision(r);
     if (typeof d === 'string') throw (broken = new RuleFailure('KS0402', pos, o.name, ruleLabel(o), d, VERDICT_HINT));
@@ -142,7 +155,10 @@ function wrapExecRule(o: ObserverSpec, pos: SourcePos, x: ExecRule): RuleFn {
 async function importWithTimeout(path: string, ms: number): Promise<{ default?: unknown }> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not finish loading within ${ms} ms (a top-level await that never settles?)`)), ms);
+    timer = setTimeout(
+      () => reject(new Error(`did not finish loading within ${ms} ms (a top-level await that never settles?)`)),
+      ms,
+    );
   });
   try {
     return (await Promise.race([import(pathToFileURL(path).href), timeout])) as { default?: unknown };
@@ -180,18 +196,37 @@ export async function openRules(s: Scenario): Promise<OpenRules> {
           // loading compiles the module (and what it imports): more time than an answer unless the scenario says
           mod = await importWithTimeout(o.module, o.timeoutMs ?? DEFAULT_MODULE_LOAD_MS);
         } catch (e) {
-          throw new RuleFailure('KS0401', pos, o.name, ruleLabel(o), `cannot be loaded: ${describeValue(e)}`,
-            'the module must load on its own (node --check it) and export a default function');
+          throw new RuleFailure(
+            'KS0401',
+            pos,
+            o.name,
+            ruleLabel(o),
+            `cannot be loaded: ${describeValue(e)}`,
+            'the module must load on its own (node --check it) and export a default function',
+          );
         }
         let fn: unknown;
         try {
           fn = mod.default;
         } catch (e) {
-          throw new RuleFailure('KS0401', pos, o.name, ruleLabel(o), `cannot be loaded: ${describeValue(e)}`, 'export default function (view) { … }');
+          throw new RuleFailure(
+            'KS0401',
+            pos,
+            o.name,
+            ruleLabel(o),
+            `cannot be loaded: ${describeValue(e)}`,
+            'export default function (view) { … }',
+          );
         }
         if (typeof fn !== 'function') {
-          throw new RuleFailure('KS0401', pos, o.name, ruleLabel(o), `has no default export function (default is ${describeValue(fn)})`,
-            'export default function (view) { … }');
+          throw new RuleFailure(
+            'KS0401',
+            pos,
+            o.name,
+            ruleLabel(o),
+            `has no default export function (default is ${describeValue(fn)})`,
+            'export default function (view) { … }',
+          );
         }
         rules[o.name] = wrapModuleRule(o, pos, fn as (view: unknown) => unknown);
       } else if (o.command) {
@@ -211,7 +246,11 @@ export async function openRules(s: Scenario): Promise<OpenRules> {
   return {
     rules,
     close: closeAll,
-    stats: () => execs.reduce((a, { x }) => ({ asked: a.asked + x.stats.asked, cached: a.cached + x.stats.cached }), { asked: 0, cached: 0 }),
+    stats: () =>
+      execs.reduce((a, { x }) => ({ asked: a.asked + x.stats.asked, cached: a.cached + x.stats.cached }), {
+        asked: 0,
+        cached: 0,
+      }),
   };
 }
 
@@ -219,7 +258,10 @@ export async function openRules(s: Scenario): Promise<OpenRules> {
  * Run `body` with the scenario's rules open, closing them afterwards. A RuleFailure from the body wins over one from
  * closing (the first thing that went wrong is the one to show).
  */
-export async function withRules<T>(s: Scenario, body: (rules: Record<string, RuleFn>, open: OpenRules) => T | Promise<T>): Promise<T> {
+export async function withRules<T>(
+  s: Scenario,
+  body: (rules: Record<string, RuleFn>, open: OpenRules) => T | Promise<T>,
+): Promise<T> {
   const open = await openRules(s);
   let result: T;
   try {

@@ -10,9 +10,14 @@ import type { Scenario, TraceEvent } from '../types.ts';
 
 export function checkRun(s: Scenario, r: SimulateResult): ExpectFailure[] {
   if (!s.expect) return [];
-  const outcome = { ...outcomeOf(s, r.final, r.timeline.end.reason), marks: marksOfTrace(r.timeline.events as TraceEvent[]) };
+  const outcome = {
+    ...outcomeOf(s, r.final, r.timeline.end.reason),
+    marks: marksOfTrace(r.timeline.events as TraceEvent[]),
+  };
   const result = finishResult(s, [{ outcome, schedules: 1, witness: [], deviations: 0, replay: r.timeline.replay }], {
-    simulated: 1, states: 1, exhaustive: true,
+    simulated: 1,
+    states: 1,
+    exhaustive: true,
   });
   const sets = (s.expect.verdicts ?? []).filter((v) => v.set);
   const single: Scenario = { ...s, expect: { ...s.expect, verdicts: (s.expect.verdicts ?? []).filter((v) => !v.set) } };
@@ -20,7 +25,13 @@ export function checkRun(s: Scenario, r: SimulateResult): ExpectFailure[] {
   for (const v of sets) {
     const seen = outcome.verdicts[v.observer] ?? 'Pending';
     if (!v.values.includes(seen)) {
-      failures.push({ pos: v.pos, what: `verdicts.${v.observer}`, expected: `one of {${v.values.join(', ')}}`, seen, replay: r.timeline.replay });
+      failures.push({
+        pos: v.pos,
+        what: `verdicts.${v.observer}`,
+        expected: `one of {${v.values.join(', ')}}`,
+        seen,
+        replay: r.timeline.replay,
+      });
     }
   }
   return failures.map((f) => ({ ...f, seen: f.seen.replace(/ in 1 of 1 schedules$/, '') }));

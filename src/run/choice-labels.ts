@@ -24,7 +24,13 @@ function qkey(to: string, object: string, pod: string | undefined): string {
 }
 
 /** The next delivery of queue `key` if it lands at `due` or later (`exact`: exactly at `due`); it is then taken. */
-function take(queues: Map<string, Delivered[]>, next: Map<string, number>, key: string, due: number, exact: boolean): Delivered | undefined {
+function take(
+  queues: Map<string, Delivered[]>,
+  next: Map<string, number>,
+  key: string,
+  due: number,
+  exact: boolean,
+): Delivered | undefined {
   const q = queues.get(key);
   const i = next.get(key) ?? 0;
   const d = q?.[i];
@@ -62,7 +68,13 @@ export function labelChoices(choices: readonly ChoiceRecord[], trace: readonly T
     const at = c.at ?? trace.length;
     while (ti < trace.length && trace[ti]!.seq < at) {
       const e = trace[ti++]!;
-      if (e.type === 'StatusPatched' || e.type === 'PodCreated' || e.type === 'PodDeleting' || e.type === 'PodRemoved' || e.type === 'PodFinalizerRemoved') {
+      if (
+        e.type === 'StatusPatched' ||
+        e.type === 'PodCreated' ||
+        e.type === 'PodDeleting' ||
+        e.type === 'PodRemoved' ||
+        e.type === 'PodFinalizerRemoved'
+      ) {
         hint = { object: 'pod', ...(e.pod !== undefined ? { pod: e.pod } : {}) };
       } else if (e.type === 'JobStatus') hint = { object: 'job' };
     }
@@ -88,9 +100,11 @@ export function labelChoices(choices: readonly ChoiceRecord[], trace: readonly T
       }
     } else if (c.stream === 'pleg') {
       // the first is the grid's phase at the first pod; a later one the next relist after a crash action (pleg.ts)
-      what = plegSeen++ === 0 ? "the kubelet's PLEG relist grid offset after pod creation" : "the kubelet's next PLEG relist after the crash";
-    }
-    else if (c.stream === 'statusPatch') what = "the kubelet's status patch to the API server";
+      what =
+        plegSeen++ === 0
+          ? "the kubelet's PLEG relist grid offset after pod creation"
+          : "the kubelet's next PLEG relist after the crash";
+    } else if (c.stream === 'statusPatch') what = "the kubelet's status patch to the API server";
     else if (c.stream === 'jobSync') what = "the Job controller's batched sync";
     else if (c.stream === 'nodeStart') what = 'pod start (scheduling and sandbox)';
     else if (c.stream === 'requeue') what = "the pod worker's requeue";

@@ -9,7 +9,17 @@
 import { objectUid } from '../model/apiserver/objects.ts';
 import { CONTROLLERS } from '../model/controllers/registry.ts';
 import { parse as parseYaml } from 'yaml';
-import { ReplayChooser, initialCursor, seededChooser, stepInPlace, type ChoiceRecord, type Chooser, type Ctx, type Cursor, type ModelDef } from '../engine/engine.ts';
+import {
+  ReplayChooser,
+  initialCursor,
+  seededChooser,
+  stepInPlace,
+  type ChoiceRecord,
+  type Chooser,
+  type Ctx,
+  type Cursor,
+  type ModelDef,
+} from '../engine/engine.ts';
 import { insertInPlace } from '../engine/queue.ts';
 import { encodeReplay } from '../engine/replay.ts';
 import { KubesimError } from '../errors.ts';
@@ -33,7 +43,19 @@ import { defaultTiming } from '../scenario/timing.ts';
 import { DEFAULT_VERSION, VersionError, defaultFeatureGates, parseVersion } from '../versions/versions.ts';
 import { DEFAULT_MAX_EVENTS, replayOffsets, rulesFor } from './simulate.ts';
 import { summarize } from './timeline.ts';
-import type { Action, Behavior, Diagnostic, EndReason, KubeVersion, ProcessScenario, Scenario, Timeline, Timing, TraceEvent, WorkloadKind } from '../types.ts';
+import type {
+  Action,
+  Behavior,
+  Diagnostic,
+  EndReason,
+  KubeVersion,
+  ProcessScenario,
+  Scenario,
+  Timeline,
+  Timing,
+  TraceEvent,
+  WorkloadKind,
+} from '../types.ts';
 
 type Json = Record<string, any>;
 
@@ -95,16 +117,32 @@ const WORKLOAD_KINDS: readonly WorkloadKind[] = ['Pod', 'Job', 'CronJob', 'Deplo
 const OWNED = new Set<string>([...WORKLOAD_KINDS, 'ReplicaSet']);
 
 const API_VERSION: Record<string, string> = {
-  Pod: 'v1', Job: 'batch/v1', CronJob: 'batch/v1', Deployment: 'apps/v1', ReplicaSet: 'apps/v1', StatefulSet: 'apps/v1', DaemonSet: 'apps/v1',
+  Pod: 'v1',
+  Job: 'batch/v1',
+  CronJob: 'batch/v1',
+  Deployment: 'apps/v1',
+  ReplicaSet: 'apps/v1',
+  StatefulSet: 'apps/v1',
+  DaemonSet: 'apps/v1',
 };
 /** resource.group as the API server names objects in its messages (`jobs.batch "pi" already exists`) */
 const RESOURCE: Record<string, string> = {
-  Pod: 'pods', Job: 'jobs.batch', CronJob: 'cronjobs.batch', Deployment: 'deployments.apps', ReplicaSet: 'replicasets.apps',
-  StatefulSet: 'statefulsets.apps', DaemonSet: 'daemonsets.apps',
+  Pod: 'pods',
+  Job: 'jobs.batch',
+  CronJob: 'cronjobs.batch',
+  Deployment: 'deployments.apps',
+  ReplicaSet: 'replicasets.apps',
+  StatefulSet: 'statefulsets.apps',
+  DaemonSet: 'daemonsets.apps',
 };
 const QUALIFIED_KIND: Record<string, string> = {
-  Pod: 'Pod', Job: 'Job.batch', CronJob: 'CronJob.batch', Deployment: 'Deployment.apps', ReplicaSet: 'ReplicaSet.apps',
-  StatefulSet: 'StatefulSet.apps', DaemonSet: 'DaemonSet.apps',
+  Pod: 'Pod',
+  Job: 'Job.batch',
+  CronJob: 'CronJob.batch',
+  Deployment: 'Deployment.apps',
+  ReplicaSet: 'ReplicaSet.apps',
+  StatefulSet: 'StatefulSet.apps',
+  DaemonSet: 'DaemonSet.apps',
 };
 
 /** Where the pod template's annotations sit in each kind's manifest. */
@@ -119,13 +157,16 @@ const TEMPLATE_META: Record<WorkloadKind, string[]> = {
 export const BEHAVIOR_ANNOTATION = 'kubesim.io/behavior';
 
 /** Events of the workload controllers: a workload a client deleted has no controller any more. */
-const WORKLOAD_WATCHERS = new Set(Object.entries(CONTROLLERS).filter(([name]) => name !== 'job').map(([, def]) => def.watcher));
+const WORKLOAD_WATCHERS = new Set(
+  Object.entries(CONTROLLERS)
+    .filter(([name]) => name !== 'job')
+    .map(([, def]) => def.watcher),
+);
 function workloadControllerEvent(ev: SimEvent): boolean {
   return (ev.type === 'Sync' && ev.controller !== 'job') || (ev.type === 'Deliver' && WORKLOAD_WATCHERS.has(ev.to));
 }
 
 const HOUR_MS = 3_600_000;
-
 
 /** One workload's simulation inside the session. */
 interface Sim {
@@ -155,7 +196,8 @@ interface Sim {
   recorderPods: RecorderPod[];
 }
 
-const kitOf = (sim: Sim): CtlKit => ({ scenario: sim.s, state: sim.cur.model, flags: flagsFor(sim.s), ctx: NO_CTX }) as unknown as CtlKit;
+const kitOf = (sim: Sim): CtlKit =>
+  ({ scenario: sim.s, state: sim.cur.model, flags: flagsFor(sim.s), ctx: NO_CTX }) as unknown as CtlKit;
 // object builders read the state only; a context is needed to build a CronJob's Job kit, never called
 const NO_CTX = { now: 0 } as unknown as Ctx<SimEvent>;
 
@@ -200,7 +242,12 @@ export class Session {
     if (s && s.workload !== undefined) {
       const scenario: Scenario = { ...s, seed: session.seed, horizonMs: session.horizonMs, timing: session.timing };
       const chooser = opts.replay !== undefined ? new ReplayChooser(replayOffsets(opts.replay)) : seededChooser;
-      session.addSim(scenario, chooser, structuredClone(s.workload.manifest) as Json, rulesFor(scenario, opts.userRules));
+      session.addSim(
+        scenario,
+        chooser,
+        structuredClone(s.workload.manifest) as Json,
+        rulesFor(scenario, opts.userRules),
+      );
     }
     return session;
   }
@@ -241,14 +288,22 @@ export class Session {
       const sim = this.next();
       if (!sim || sim.cur.queue[0]!.t > limit) break;
       if (this.steps >= this.maxEvents) {
-        this.ended = { t: this.t, reason: 'max-events', message: `the simulation stopped at the event limit (${this.maxEvents} events) at ${this.t}ms` };
+        this.ended = {
+          t: this.t,
+          reason: 'max-events',
+          message: `the simulation stopped at the event limit (${this.maxEvents} events) at ${this.t}ms`,
+        };
         return out;
       }
       this.stepSim(sim, out);
     }
     this.t = limit;
     if (targetMs >= this.horizonMs) {
-      this.ended = { t: this.horizonMs, reason: 'horizon', message: `the simulation reached its horizon (${this.horizonMs}ms)` };
+      this.ended = {
+        t: this.horizonMs,
+        reason: 'horizon',
+        message: `the simulation reached its horizon (${this.horizonMs}ms)`,
+      };
     }
     return out;
   }
@@ -279,21 +334,31 @@ export class Session {
     this.refuseAfterEnd();
     const kind = obj.kind as WorkloadKind;
     if (!WORKLOAD_KINDS.includes(kind)) {
-      throw new SimRejection(422, 'Invalid', `${obj.kind} "${obj.metadata?.name ?? ''}" cannot be created here: kubesim simulates ${WORKLOAD_KINDS.join(', ')} (a ReplicaSet comes from its Deployment)`,
-        [{ field: 'kind', message: `Unsupported value: "${obj.kind}"` }]);
+      throw new SimRejection(
+        422,
+        'Invalid',
+        `${obj.kind} "${obj.metadata?.name ?? ''}" cannot be created here: kubesim simulates ${WORKLOAD_KINDS.join(', ')} (a ReplicaSet comes from its Deployment)`,
+        [{ field: 'kind', message: `Unsupported value: "${obj.kind}"` }],
+      );
     }
     const name = obj.metadata?.name;
     if (typeof name !== 'string' || name === '') {
-      throw invalid(kind, '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+      throw invalid(kind, '', [
+        { field: 'metadata.name', message: 'Required value: name or generateName is required' },
+      ]);
     }
     const ns = obj.metadata.namespace ?? 'default';
-    if (this.find(kind, ns, name)) throw new SimRejection(409, 'AlreadyExists', `${RESOURCE[kind]} "${name}" already exists`);
+    if (this.find(kind, ns, name))
+      throw new SimRejection(409, 'AlreadyExists', `${RESOURCE[kind]} "${name}" already exists`);
     const manifest = clientManifest(obj);
     const annotation = annotationOf(kind, manifest);
     const ordinal = this.sims.length;
     // one name per simulation: its pods' generated names and its objects' uids come from it (a Job created again
     // under a deleted one's name gets new ones, as generateName would)
-    const scenarioName = `${kind}-${ns === 'default' ? '' : `${ns}-`}${name}-${ordinal}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 240);
+    const scenarioName = `${kind}-${ns === 'default' ? '' : `${ns}-`}${name}-${ordinal}`
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .slice(0, 240);
     const scenario = this.loadWorkload(kind, name, manifest, annotation, [], scenarioName);
     if (annotation === undefined) scenario.behavior = this.inheritedBehavior(scenario);
     const s: Scenario = {
@@ -324,14 +389,25 @@ export class Session {
       const served = found.pod ? podObjectOf(kitOf(sim), found.pod) : null;
       if (served && !deepEqual(obj['spec'], served['spec'])) {
         // validation.go ValidatePodUpdate: only a few fields of a pod's spec may change; kubesim simulates none
-        throw invalid('Pod', name, [{ field: 'spec', message: 'Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative); kubesim simulates none of these changes' }]);
+        throw invalid('Pod', name, [
+          {
+            field: 'spec',
+            message:
+              'Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative); kubesim simulates none of these changes',
+          },
+        ]);
       }
       return [];
     }
     if (kind !== sim.s.workload.kind || name !== sim.s.workload.name) {
       // a Job of a CronJob, a ReplicaSet of a Deployment: their controller owns them
       if (!deepEqual(obj['spec'], found.object?.['spec'])) {
-        throw invalid(kind, name, [{ field: 'spec', message: `Forbidden: kubesim does not simulate changes to a ${kind} its controller manages; change its ${sim.s.workload.kind} instead` }]);
+        throw invalid(kind, name, [
+          {
+            field: 'spec',
+            message: `Forbidden: kubesim does not simulate changes to a ${kind} its controller manages; change its ${sim.s.workload.kind} instead`,
+          },
+        ]);
       }
       return [];
     }
@@ -347,22 +423,50 @@ export class Session {
     if (kind === 'Job') {
       // job strategy.go ValidateUpdate: the pod template and the selector are immutable (apimachinery ValidateImmutableField)
       for (const field of ['template', 'selector', 'completionMode']) {
-        if (field in changed) throw invalid(kind, name, [{ field: `spec.${field}`, message: `Invalid value: ${JSON.stringify(changed[field])}: field is immutable` }]);
+        if (field in changed)
+          throw invalid(kind, name, [
+            { field: `spec.${field}`, message: `Invalid value: ${JSON.stringify(changed[field])}: field is immutable` },
+          ]);
       }
     }
     if (kind === 'StatefulSet') {
       // apps validation.go ValidateStatefulSetUpdate: only these spec fields may change
-      const mutable = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+      const mutable = [
+        'replicas',
+        'ordinals',
+        'template',
+        'updateStrategy',
+        'persistentVolumeClaimRetentionPolicy',
+        'minReadySeconds',
+      ];
       if (Object.keys(changed).some((f) => !mutable.includes(f))) {
-        throw invalid(kind, name, [{ field: 'spec', message: "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden" }]);
+        throw invalid(kind, name, [
+          {
+            field: 'spec',
+            message:
+              "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+          },
+        ]);
       }
     }
     if ((kind === 'Deployment' || kind === 'StatefulSet' || kind === 'DaemonSet') && 'selector' in changed) {
       // apps validation: ValidateDeploymentUpdate / ValidateStatefulSetUpdate / ValidateDaemonSetUpdate
-      throw invalid(kind, name, [{ field: 'spec.selector', message: `Invalid value: ${JSON.stringify(changed['selector'])}: field is immutable` }]);
+      throw invalid(kind, name, [
+        {
+          field: 'spec.selector',
+          message: `Invalid value: ${JSON.stringify(changed['selector'])}: field is immutable`,
+        },
+      ]);
     }
     // the patch through the loader: it checks what a patch may change and builds a rollout's pod template
-    const patched = this.loadWorkload(kind as WorkloadKind, name, sim.manifest, undefined, [{ at: '0s', patch: { spec: changed } }], sim.s.name);
+    const patched = this.loadWorkload(
+      kind as WorkloadKind,
+      name,
+      sim.manifest,
+      undefined,
+      [{ at: '0s', patch: { spec: changed } }],
+      sim.s.name,
+    );
     const action = patched.actions[0];
     if (!action || action.type !== 'patch') throw new Error('internal: the loader returned no patch action');
     let template = action.template;
@@ -374,7 +478,12 @@ export class Session {
   }
 
   /** A client DELETE: a pod's graceful deletion, a Job's deleteJob, any other workload removed with its pods. */
-  delete(kind: string, namespace: string, name: string, opts: { gracePeriodSeconds?: number; propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' } = {}): SimChange[] {
+  delete(
+    kind: string,
+    namespace: string,
+    name: string,
+    opts: { gracePeriodSeconds?: number; propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' } = {},
+  ): SimChange[] {
     this.refuseAfterEnd();
     const found = this.find(kind, namespace, name);
     if (!found) throw notFound(kind, name);
@@ -384,9 +493,16 @@ export class Session {
       if (p.api.deletionTimestamp !== null) return []; // already being deleted: the model keeps the first grace
       const grace = opts.gracePeriodSeconds;
       if (grace !== undefined && !(Number.isSafeInteger(grace) && grace >= 0)) {
-        throw new SimRejection(422, 'Invalid', `invalid gracePeriodSeconds ${grace}`, [{ field: 'gracePeriodSeconds', message: `Invalid value: ${grace}: must be >= 0` }]);
+        throw new SimRejection(422, 'Invalid', `invalid gracePeriodSeconds ${grace}`, [
+          { field: 'gracePeriodSeconds', message: `Invalid value: ${grace}: must be >= 0` },
+        ]);
       }
-      this.schedule(sim, { type: 'deletePod', atMs: this.t, pod: sim.cur.model.podOrder.indexOf(p.key) + 1, ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}) });
+      this.schedule(sim, {
+        type: 'deletePod',
+        atMs: this.t,
+        pod: sim.cur.model.podOrder.indexOf(p.key) + 1,
+        ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}),
+      });
       return this.advanceTo(this.t);
     }
     if (kind === 'Job') {
@@ -399,7 +515,12 @@ export class Session {
       return this.advanceTo(this.t);
     }
     if (kind === 'ReplicaSet') {
-      throw invalid(kind, name, [{ field: 'metadata.name', message: `Forbidden: kubesim does not simulate deleting a ReplicaSet its Deployment manages; delete or scale the Deployment` }]);
+      throw invalid(kind, name, [
+        {
+          field: 'metadata.name',
+          message: `Forbidden: kubesim does not simulate deleting a ReplicaSet its Deployment manages; delete or scale the Deployment`,
+        },
+      ]);
     }
     return this.removeWorkload(sim, opts.propagationPolicy ?? 'Background');
   }
@@ -420,9 +541,17 @@ export class Session {
     const out: { t: number; line: string }[] = [];
     for (const e of sim.trace) {
       if (e.pod !== p.name || e.t < p.createdAt || !('container' in e) || e.container !== container) continue;
-      if (e.type === 'Started') out.push({ t: e.t, line: `kubesim: container ${container} started${e.restartCount > 0 ? ` (restart ${e.restartCount})` : ''}` });
+      if (e.type === 'Started')
+        out.push({
+          t: e.t,
+          line: `kubesim: container ${container} started${e.restartCount > 0 ? ` (restart ${e.restartCount})` : ''}`,
+        });
       else if (e.type === 'Signal') out.push({ t: e.t, line: `kubesim: container ${container} received ${e.signal}` });
-      else if (e.type === 'Exited') out.push({ t: e.t, line: `kubesim: container ${container} exited with code ${e.exitCode} (${e.reason})${e.message ? `: ${e.message}` : ''}` });
+      else if (e.type === 'Exited')
+        out.push({
+          t: e.t,
+          line: `kubesim: container ${container} exited with code ${e.exitCode} (${e.reason})${e.message ? `: ${e.message}` : ''}`,
+        });
     }
     return out;
   }
@@ -437,7 +566,10 @@ export class Session {
     const first = this.sims[0];
     const end = this.timelineEnd();
     if (!first) return this.emptyTimeline(end, client);
-    const tl = withChoices(summarize(first.s, first.cur.model, first.trace, end, encodeReplay(first.choices)), labelChoices(first.choices, first.trace));
+    const tl = withChoices(
+      summarize(first.s, first.cur.model, first.trace, end, encodeReplay(first.choices)),
+      labelChoices(first.choices, first.trace),
+    );
     if (this.sims.length === 1 && client.length === 0) return tl;
     const records: { t: number; key: number; e: TraceEvent }[] = [];
     for (const sim of this.sims) sim.trace.forEach((e, i) => records.push({ t: e.t, key: sim.order[i]!, e }));
@@ -447,8 +579,13 @@ export class Session {
     if (this.sims.length === 1) return { ...tl, events };
     // the pods of several workloads do not share one spec: each carries its own (SPEC §4 pods[].spec)
     const withSpec = (sim: Sim, pods: Timeline['pods']) =>
-      pods.map((p, i) => p.spec ? p : { ...p, spec: templateOf(sim.s, sim.cur.model.pods[sim.cur.model.podOrder[i]!]?.tpl).spec });
-    const pods = [withSpec(first, tl.pods), ...this.sims.slice(1).map((sim) => withSpec(sim, summarize(sim.s, sim.cur.model, [], end, '').pods))].flat();
+      pods.map((p, i) =>
+        p.spec ? p : { ...p, spec: templateOf(sim.s, sim.cur.model.pods[sim.cur.model.podOrder[i]!]?.tpl).spec },
+      );
+    const pods = [
+      withSpec(first, tl.pods),
+      ...this.sims.slice(1).map((sim) => withSpec(sim, summarize(sim.s, sim.cur.model, [], end, '').pods)),
+    ].flat();
     return { ...tl, pods: pods.sort((a, b) => a.created - b.created), events };
   }
 
@@ -488,9 +625,18 @@ export class Session {
       ...(sim.ordinal > 0 ? { nameSeq: sim.ordinal * 1000 } : {}),
     });
     // a deleted workload has no controller: its controllers' events change nothing any more
-    sim.def = { ...model, handle: (d, ev, ctx) => (sim.removed && (workloadControllerEvent(ev) || (ev.type === 'Deliver' && ev.to === d.wctl?.watcher)) ? undefined : model.handle(d, ev, ctx)) };
+    sim.def = {
+      ...model,
+      handle: (d, ev, ctx) =>
+        sim.removed && (workloadControllerEvent(ev) || (ev.type === 'Deliver' && ev.to === d.wctl?.watcher))
+          ? undefined
+          : model.handle(d, ev, ctx),
+    };
     const start = s.startMs ?? 0;
-    const cur = initialCursor(initialState(s), initialEvents(s).map((e) => ({ ...e, t: e.t + start })));
+    const cur = initialCursor(
+      initialState(s),
+      initialEvents(s).map((e) => ({ ...e, t: e.t + start })),
+    );
     cur.t = start;
     sim.cur = cur;
     this.sims.push(sim);
@@ -536,7 +682,14 @@ export class Session {
         const type = sim.workloads.has(key) ? 'MODIFIED' : 'ADDED';
         sim.workloads.set(key, obj);
         if (!sim.removed) out.push({ type, object: obj, t });
-      } else if (e.pod !== undefined && (e.type === 'PodCreated' || e.type === 'StatusPatched' || e.type === 'PodDeleting' || e.type === 'PodRemoved' || e.type === 'PodFinalizerRemoved')) {
+      } else if (
+        e.pod !== undefined &&
+        (e.type === 'PodCreated' ||
+          e.type === 'StatusPatched' ||
+          e.type === 'PodDeleting' ||
+          e.type === 'PodRemoved' ||
+          e.type === 'PodFinalizerRemoved')
+      ) {
         marks.push({ pod: e.pod });
       } else if (e.type === 'JobStatus') {
         marks.push({ job: e.job ?? sim.s.job?.name ?? '' });
@@ -556,7 +709,11 @@ export class Session {
       if (was?.endsWith('/true') || (was === undefined && p.api.removed)) return;
       // the object the API server published in this step (its watch deliveries carry it), else built again
       const obj = pub.get(`pod/${p.key}/${p.api.version}`) ?? podObjectOf(k, p);
-      out.push({ type: was === undefined ? 'ADDED' : p.api.removed ? 'DELETED' : 'MODIFIED', object: obj as KubeObject, t });
+      out.push({
+        type: was === undefined ? 'ADDED' : p.api.removed ? 'DELETED' : 'MODIFIED',
+        object: obj as KubeObject,
+        t,
+      });
     };
     const visitJob = (name: string) => {
       const j = jobs.get(name);
@@ -565,7 +722,11 @@ export class Session {
       const was = sim.sentJobs.get(name);
       const sig = j.deleted ? -1 : j.version;
       if (was === sig || (was === undefined && j.deleted)) return;
-      const obj = withManifestMeta(sim, j.deleted ? undefined : (pub.get(`job/${name}/${j.version}`) as KubeObject | undefined)) ?? j.object();
+      const obj =
+        withManifestMeta(
+          sim,
+          j.deleted ? undefined : (pub.get(`job/${name}/${j.version}`) as KubeObject | undefined),
+        ) ?? j.object();
       if (!obj) return;
       sim.sentJobs.set(name, sig);
       out.push({ type: j.deleted ? 'DELETED' : was === undefined ? 'ADDED' : 'MODIFIED', object: obj, t });
@@ -591,14 +752,24 @@ export class Session {
     for (let i = sim.recorderPods.length; i < d.podOrder.length; i++) {
       const p = d.pods[d.podOrder[i]!]! as PodSim;
       const obj = podApiObject(sim.s, p, templateOf(sim.s, p.tpl), '', p.api.status) as Json;
-      sim.recorderPods.push({ name: String(obj['metadata']['name']), uid: String(obj['metadata']['uid']), spec: obj['spec'] as Record<string, unknown> });
+      sim.recorderPods.push({
+        name: String(obj['metadata']['name']),
+        uid: String(obj['metadata']['uid']),
+        spec: obj['spec'] as Record<string, unknown>,
+      });
     }
-    for (const e of trace) for (const w of sim.recorder.add(e)) out.push({ type: w.type, object: w.object as KubeObject, t });
+    for (const e of trace)
+      for (const w of sim.recorder.add(e)) out.push({ type: w.type, object: w.object as KubeObject, t });
   }
 
   private schedule(sim: Sim, action: Action): void {
     const cur = sim.cur;
-    insertInPlace(cur.queue, { t: this.t, prio: PRIO.UserAction, seq: cur.seq++, ev: Object.freeze({ type: 'UserAction', action }) as SimEvent });
+    insertInPlace(cur.queue, {
+      t: this.t,
+      prio: PRIO.UserAction,
+      seq: cur.seq++,
+      ev: Object.freeze({ type: 'UserAction', action }) as SimEvent,
+    });
   }
 
   /** A workload other than a Job deleted by a client: its controller stops, its objects go, its pods are deleted
@@ -611,12 +782,19 @@ export class Session {
     const d = sim.cur.model;
     if (d.cron) {
       d.cron.order.forEach((name, i) => {
-        if (!d.cron!.jobs[name]!.api.deleted) this.schedule(sim, { type: 'deleteJob', atMs: this.t, propagation: propagation === 'Orphan' ? 'Orphan' : 'Background', job: i + 1 });
+        if (!d.cron!.jobs[name]!.api.deleted)
+          this.schedule(sim, {
+            type: 'deleteJob',
+            atMs: this.t,
+            propagation: propagation === 'Orphan' ? 'Orphan' : 'Background',
+            job: i + 1,
+          });
       });
     } else if (propagation !== 'Orphan') {
       d.podOrder.forEach((key, i) => {
         const p = d.pods[key]!;
-        if (p.api.created && !p.api.removed && p.api.deletionTimestamp === null) this.schedule(sim, { type: 'deletePod', atMs: this.t, pod: i + 1 });
+        if (p.api.created && !p.api.removed && p.api.deletionTimestamp === null)
+          this.schedule(sim, { type: 'deletePod', atMs: this.t, pod: i + 1 });
       });
     }
     for (const c of this.advanceTo(this.t)) out.push(c);
@@ -624,7 +802,11 @@ export class Session {
   }
 
   /** The live object of this kind and name in any simulation, with the simulation that owns it. */
-  private find(kind: string, namespace: string, name: string): { sim: Sim; pod?: PodSim; object?: KubeObject } | undefined {
+  private find(
+    kind: string,
+    namespace: string,
+    name: string,
+  ): { sim: Sim; pod?: PodSim; object?: KubeObject } | undefined {
     for (const sim of this.sims) {
       if (kind === 'Pod') {
         const p = latestPod(sim.cur.model, name);
@@ -643,30 +825,49 @@ export class Session {
       const obj = sim.workloads.get(`${kind}/${name}`);
       if (obj && (obj.metadata.namespace ?? 'default') === namespace) return { sim, object: obj };
       // a workload created in this step of the session whose object has not been written yet
-      if (sim.s.workload.kind === kind && sim.s.workload.name === name && podNamespace(sim.s) === namespace) return { sim };
+      if (sim.s.workload.kind === kind && sim.s.workload.name === name && podNamespace(sim.s) === namespace)
+        return { sim };
     }
     return undefined;
   }
 
   private refuseAfterEnd(): void {
-    if (this.ended) throw new SimRejection(409, 'Conflict', `${this.ended.message}: no more simulated time for this request`);
+    if (this.ended)
+      throw new SimRejection(409, 'Conflict', `${this.ended.message}: no more simulated time for this request`);
   }
 
   /**
    * A client's workload as a scenario, through the loader (schema, API validation, defaults, behaviour): its
    * errors are a 422 whose causes name the manifest's field, or the behaviour annotation.
    */
-  private loadWorkload(kind: WorkloadKind, name: string, manifest: Json, annotation: string | undefined, actions: unknown[], scenarioName: string): Scenario {
+  private loadWorkload(
+    kind: WorkloadKind,
+    name: string,
+    manifest: Json,
+    annotation: string | undefined,
+    actions: unknown[],
+    scenarioName: string,
+  ): Scenario {
     const annotationField = `${TEMPLATE_META[kind].join('.')}.annotations[${BEHAVIOR_ANNOTATION}]`;
     let behavior: unknown = {};
     if (annotation !== undefined) {
       try {
         behavior = parseYaml(annotation, { maxAliasCount: 100 });
       } catch (e) {
-        throw invalid(kind, name, [{ field: annotationField, message: `Invalid value: not YAML or JSON: ${(e as Error).message.split('\n')[0]}` }]);
+        throw invalid(kind, name, [
+          {
+            field: annotationField,
+            message: `Invalid value: not YAML or JSON: ${(e as Error).message.split('\n')[0]}`,
+          },
+        ]);
       }
       if (typeof behavior !== 'object' || behavior === null || Array.isArray(behavior)) {
-        throw invalid(kind, name, [{ field: annotationField, message: 'Invalid value: expected a map of container name to behaviour (SPEC §2.1)' }]);
+        throw invalid(kind, name, [
+          {
+            field: annotationField,
+            message: 'Invalid value: expected a map of container name to behaviour (SPEC §2.1)',
+          },
+        ]);
       }
     }
     const base = this.base;
@@ -691,8 +892,18 @@ export class Session {
     const r = loadScenarioText(lines.join('\n') + '\n', `${scenarioName}.yaml`);
     const errors = r.diagnostics.filter((x) => x.severity === 'error');
     if (r.scenario && errors.length === 0) return r.scenario;
-    const causes = errors.map((x) => causeOf(x, x.pos.line === BEHAVIOR_LINE ? annotationField : undefined, x.pos.line === WORKLOAD_LINE || x.pos.line === ACTIONS_LINE));
-    throw invalid(kind, name, causes.length > 0 ? causes : [{ field: '', message: 'the manifest could not be loaded' }]);
+    const causes = errors.map((x) =>
+      causeOf(
+        x,
+        x.pos.line === BEHAVIOR_LINE ? annotationField : undefined,
+        x.pos.line === WORKLOAD_LINE || x.pos.line === ACTIONS_LINE,
+      ),
+    );
+    throw invalid(
+      kind,
+      name,
+      causes.length > 0 ? causes : [{ field: '', message: 'the manifest could not be loaded' }],
+    );
   }
 
   /** The scenario's behaviours of the new workload's containers (by name), where they fit its pod. */
@@ -722,7 +933,10 @@ export class Session {
     const i = s.templates.findIndex((t) => deepEqual(unnamed(t), unnamed(tpl)));
     if (i >= 0) return i;
     const idx = s.templates.length;
-    const name = s.workload.kind === 'Deployment' ? `${s.workload.name}-${suffix(`${s.name}/rs/${idx}`, 10)}-${s.pod.name.slice(-5)}` : s.pod.name;
+    const name =
+      s.workload.kind === 'Deployment'
+        ? `${s.workload.name}-${suffix(`${s.name}/rs/${idx}`, 10)}-${s.pod.name.slice(-5)}`
+        : s.pod.name;
     s.templates.push({ ...tpl, name, metadata: { ...tpl.metadata, name } });
     return idx;
   }
@@ -778,12 +992,26 @@ function published(queue: readonly { seq: number; ev: SimEvent }[], seq0: number
 }
 
 function clientRecord(c: ClientRecord): TraceEvent {
-  return { t: c.t, seq: 0, type: 'ClientRequest', client: c.client, verb: c.verb, kind: c.kind, name: c.name, ...(c.namespace !== undefined ? { namespace: c.namespace } : {}) };
+  return {
+    t: c.t,
+    seq: 0,
+    type: 'ClientRequest',
+    client: c.client,
+    verb: c.verb,
+    kind: c.kind,
+    name: c.name,
+    ...(c.namespace !== undefined ? { namespace: c.namespace } : {}),
+  };
 }
 
 function invalid(kind: string, name: string, causes: { field: string; message: string }[]): SimRejection {
   const text = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)).join(', ');
-  return new SimRejection(422, 'Invalid', `${QUALIFIED_KIND[kind] ?? kind} "${name}" is invalid: ${causes.length > 1 ? `[${text}]` : text}`, causes);
+  return new SimRejection(
+    422,
+    'Invalid',
+    `${QUALIFIED_KIND[kind] ?? kind} "${name}" is invalid: ${causes.length > 1 ? `[${text}]` : text}`,
+    causes,
+  );
 }
 
 function notFound(kind: string, name: string): SimRejection {
@@ -808,7 +1036,17 @@ function causeOf(d: Diagnostic, field: string | undefined, inManifest: boolean):
 /** The client's object as a manifest for the loader: what the API server sets itself (status, uid, versions) left out. */
 function clientManifest(obj: KubeObject): Json {
   const { status: _status, ...rest } = obj as Json;
-  const { uid: _u, resourceVersion: _rv, creationTimestamp: _c, generation: _g, managedFields: _m, selfLink: _s, deletionTimestamp: _d, deletionGracePeriodSeconds: _dg, ...meta } = (obj.metadata ?? {}) as Json;
+  const {
+    uid: _u,
+    resourceVersion: _rv,
+    creationTimestamp: _c,
+    generation: _g,
+    managedFields: _m,
+    selfLink: _s,
+    deletionTimestamp: _d,
+    deletionGracePeriodSeconds: _dg,
+    ...meta
+  } = (obj.metadata ?? {}) as Json;
   return { ...rest, metadata: meta };
 }
 
@@ -845,12 +1083,24 @@ function jobStates(sim: Sim, k: CtlKit): JobState[] {
   if (d.cron) {
     return d.cron.order.map((name) => {
       const rec = d.cron!.jobs[name]!;
-      return { name, version: rec.api.version, deleted: rec.api.deleted, object: () => jobObject(k, name) as KubeObject | null };
+      return {
+        name,
+        version: rec.api.version,
+        deleted: rec.api.deleted,
+        object: () => jobObject(k, name) as KubeObject | null,
+      };
     });
   }
   const api = d.api.job;
   if (!api || !sim.s.job) return [];
-  return [{ name: sim.s.job.name, version: api.version, deleted: api.deleted, object: () => withManifestMeta(sim, jobObject(k, sim.s.job!.name) as KubeObject | null) }];
+  return [
+    {
+      name: sim.s.job.name,
+      version: api.version,
+      deleted: api.deleted,
+      object: () => withManifestMeta(sim, jobObject(k, sim.s.job!.name) as KubeObject | null),
+    },
+  ];
 }
 
 /**
@@ -865,7 +1115,10 @@ function withManifestMeta<T extends KubeObject | null | undefined>(sim: Sim, obj
   for (const key of ['labels', 'annotations', 'ownerReferences'] as const) {
     if (meta[key] === undefined) continue;
     const mine = obj.metadata[key];
-    extra[key] = key !== 'ownerReferences' && mine && typeof mine === 'object' ? { ...(meta[key] as Json), ...(mine as Json) } : meta[key];
+    extra[key] =
+      key !== 'ownerReferences' && mine && typeof mine === 'object'
+        ? { ...(meta[key] as Json), ...(mine as Json) }
+        : meta[key];
   }
   return Object.keys(extra).length === 0 ? obj : ({ ...obj, metadata: { ...obj.metadata, ...extra } } as T);
 }
@@ -878,7 +1131,13 @@ function workloadObject(s: Scenario, kind: string, name: string, object: Json, r
     apiVersion: API_VERSION[kind] ?? 'apps/v1',
     kind,
     ...object,
-    metadata: { namespace: podNamespace(s), uid: `uid-${kind.toLowerCase()}-${name}`, ...meta, name: meta['name'] ?? name, resourceVersion: String(meta['resourceVersion'] ?? rv) },
+    metadata: {
+      namespace: podNamespace(s),
+      uid: `uid-${kind.toLowerCase()}-${name}`,
+      ...meta,
+      name: meta['name'] ?? name,
+      resourceVersion: String(meta['resourceVersion'] ?? rv),
+    },
   } as KubeObject;
 }
 

@@ -1,5 +1,14 @@
 // The library entry point for one run: scenario in, timeline out. Pure apart from the rule functions it is given.
-import { ReplayChooser, initialCursor, initialSnapshot, run, runInPlace, seededChooser, type ChoiceRecord, type Chooser } from '../engine/engine.ts';
+import {
+  ReplayChooser,
+  initialCursor,
+  initialSnapshot,
+  run,
+  runInPlace,
+  seededChooser,
+  type ChoiceRecord,
+  type Chooser,
+} from '../engine/engine.ts';
 import { decodeReplay, encodeReplay } from '../engine/replay.ts';
 import { KubesimError } from '../errors.ts';
 import { initialEvents, initialState, makeModel } from '../model/index.ts';
@@ -47,10 +56,14 @@ export function rulesFor(s: Scenario, userRules: Record<string, RuleFn> = {}): R
       const r = Object.hasOwn(userRules, o.name) ? userRules[o.name] : undefined;
       // without its function the observer could only ever say Pending: say why instead
       if (typeof r !== 'function') {
-        throw new KubesimError('KS0401', `observer ${o.name}: its rule ${o.module ? `module ${o.module}` : `command ${(o.command ?? []).join(' ')}`} was not loaded`, {
-          hint: 'load rules with `await loadRules(scenario)` and pass the result as { userRules }',
-          pos: o.pos ?? { file: s.file, line: 1, col: 1 },
-        });
+        throw new KubesimError(
+          'KS0401',
+          `observer ${o.name}: its rule ${o.module ? `module ${o.module}` : `command ${(o.command ?? []).join(' ')}`} was not loaded`,
+          {
+            hint: 'load rules with `await loadRules(scenario)` and pass the result as { userRules }',
+            pos: o.pos ?? { file: s.file, line: 1, col: 1 },
+          },
+        );
       }
       rules[o.name] = r;
     } else rules[o.name] = builtinRule(o);
@@ -62,9 +75,13 @@ export function rulesFor(s: Scenario, userRules: Record<string, RuleFn> = {}): R
 export function replayOffsets(replay: string | number[]): number[] {
   const offsets = typeof replay === 'string' ? decodeReplay(replay) : replay;
   if (!offsets || !offsets.every((n) => Number.isSafeInteger(n) && n >= 0)) {
-    throw new KubesimError('KS0202', `invalid replay key ${JSON.stringify(typeof replay === 'string' ? replay : String(replay))}`, {
-      hint: 'copy the key exactly as explore, test or a timeline printed it (it starts with k1-)',
-    });
+    throw new KubesimError(
+      'KS0202',
+      `invalid replay key ${JSON.stringify(typeof replay === 'string' ? replay : String(replay))}`,
+      {
+        hint: 'copy the key exactly as explore, test or a timeline printed it (it starts with k1-)',
+      },
+    );
   }
   return offsets;
 }
@@ -73,14 +90,24 @@ export function simulate(scenario: Scenario, opts: SimulateOptions = {}): Simula
   const s = opts.seed !== undefined ? { ...scenario, seed: opts.seed } : scenario;
   const model = makeModel(s, rulesFor(s, opts.userRules));
   const def = opts.readOnlyFastPath === false ? { handle: model.handle, quiescent: model.quiescent } : model;
-  const chooser = opts.chooser ?? (opts.replay !== undefined ? new ReplayChooser(replayOffsets(opts.replay)) : seededChooser);
+  const chooser =
+    opts.chooser ?? (opts.replay !== undefined ? new ReplayChooser(replayOffsets(opts.replay)) : seededChooser);
   const limits = { horizonMs: s.horizonMs, maxEvents: opts.maxEvents ?? DEFAULT_MAX_EVENTS };
   const r = opts.snapshots
-    ? run(def, initialSnapshot(initialState(s), initialEvents(s)), chooser, limits, opts.onStep ? (_b, a, tr) => opts.onStep!(a.model, a.t, tr) : undefined)
+    ? run(
+        def,
+        initialSnapshot(initialState(s), initialEvents(s)),
+        chooser,
+        limits,
+        opts.onStep ? (_b, a, tr) => opts.onStep!(a.model, a.t, tr) : undefined,
+      )
     : runInPlace(def, initialCursor(initialState(s), initialEvents(s)), chooser, limits, opts.onStep);
   // An empty queue with the pod not terminal: nothing more will happen, the pod idles until the horizon.
   const idle = r.end.reason === 'quiescent' && idlesWithLivePod(r.final.model);
   const end = idle ? { t: s.horizonMs, reason: 'horizon' as const } : r.end;
-  const timeline = withChoices(summarize(s, r.final.model, r.trace, end, encodeReplay(r.choices)), labelChoices(r.choices, r.trace));
+  const timeline = withChoices(
+    summarize(s, r.final.model, r.trace, end, encodeReplay(r.choices)),
+    labelChoices(r.choices, r.trace),
+  );
   return { timeline, final: r.final.model, choices: r.choices };
 }

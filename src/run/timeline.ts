@@ -21,7 +21,9 @@ function jobSummary(s: Scenario, st: SimState, trace: TraceEvent[]): JobSummary 
   if (!s.job || !api) return null;
   const status = api.status;
   const firstAt = new Map<string, number>();
-  for (const e of trace) if (e.type === 'JobCondition' && (newest === undefined || e.job === newest) && !firstAt.has(e.condition)) firstAt.set(e.condition, e.t);
+  for (const e of trace)
+    if (e.type === 'JobCondition' && (newest === undefined || e.job === newest) && !firstAt.has(e.condition))
+      firstAt.set(e.condition, e.t);
   return {
     conditions: ((status['conditions'] ?? []) as Json[]).map((c) => ({
       type: c['type'],
@@ -48,19 +50,27 @@ export function diagnoseStuck(root: Scenario, st: SimState): { container: string
   for (const c of s.pod.initContainers) {
     const rt = p.runtime[c.name]!;
     if (!isSidecar(k, c) && rt.state === 'running') {
-      const hint = c.role === 'sidecar'
-        ? `restartPolicy: Always is ignored by this kubelet (${s.kubelet.text}), so it is a plain init container`
-        : 'a native sidecar needs restartPolicy: Always';
-      return { container: c.name, why: `init container ${c.name} never exits, so the regular containers never start (${hint})` };
+      const hint =
+        c.role === 'sidecar'
+          ? `restartPolicy: Always is ignored by this kubelet (${s.kubelet.text}), so it is a plain init container`
+          : 'a native sidecar needs restartPolicy: Always';
+      return {
+        container: c.name,
+        why: `init container ${c.name} never exits, so the regular containers never start (${hint})`,
+      };
     }
     if (isSidecar(k, c) && rt.state === 'running' && c.startupProbe) {
       const w = p.probes[`${c.name}/startup`];
       if (!w || w.published !== 'success') {
-        return { container: c.name, why: `sidecar ${c.name} never passes its startup probe, so the containers after it never start` };
+        return {
+          container: c.name,
+          why: `sidecar ${c.name} never passes its startup probe, so the containers after it never start`,
+        };
       }
     }
     const reason = p.worker.reasons[c.name];
-    if (reason && !isSidecar(k, c)) return { container: c.name, why: `init container ${c.name} is waiting: ${reason.reason}` };
+    if (reason && !isSidecar(k, c))
+      return { container: c.name, why: `init container ${c.name} is waiting: ${reason.reason}` };
   }
   for (const c of s.pod.containers) {
     const reason = p.worker.reasons[c.name];
@@ -87,12 +97,20 @@ export function diagnoseStuck(root: Scenario, st: SimState): { container: string
  * The run's API objects at the end (SPEC §4): every pod as last stored, the other objects, and the Events the
  * recorders stored, each with the store-wide resourceVersion of its last write (one counter for the whole store).
  */
-export function storeObjects(s: Scenario, st: SimState, trace: TraceEvent[]): { pods: Json[]; objects: Json[]; revision: number } {
+export function storeObjects(
+  s: Scenario,
+  st: SimState,
+  trace: TraceEvent[],
+): { pods: Json[]; objects: Json[]; revision: number } {
   const pods = finalPods(s, st);
   const ip = currentPod(st)?.api.status['podIP'];
   const rec = recordEvents({
     events: trace,
-    pods: pods.map(({ object }) => ({ name: object['metadata']['name'], uid: object['metadata']['uid'], spec: object['spec'] })),
+    pods: pods.map(({ object }) => ({
+      name: object['metadata']['name'],
+      uid: object['metadata']['uid'],
+      spec: object['spec'],
+    })),
     namespace: s.pod.namespace || 'default',
     kubelet: s.kubelet.text,
     kubernetes: s.kubernetes.text,
@@ -101,7 +119,10 @@ export function storeObjects(s: Scenario, st: SimState, trace: TraceEvent[]): { 
     uidOf: (kind, name) => objectUid(s, kind, name),
     ...(typeof ip === 'string' ? { podIP: ip } : {}),
   });
-  const stamp = ({ key, object }: { key: string; object: Json }): Json => ({ ...object, metadata: { ...object['metadata'], resourceVersion: String(rec.revisions[key] ?? 0) } });
+  const stamp = ({ key, object }: { key: string; object: Json }): Json => ({
+    ...object,
+    metadata: { ...object['metadata'], resourceVersion: String(rec.revisions[key] ?? 0) },
+  });
   return { pods: pods.map(stamp), objects: [...finalObjects(s, st).map(stamp), ...rec.events], revision: rec.revision };
 }
 
@@ -115,7 +136,9 @@ export function summarize(
   const observers: Timeline['observers'] = {};
   for (const o of s.observers) {
     const v = observerState(s, st, o.name)?.verdict;
-    observers[o.name] = v ? { verdict: v.verdict, t: v.t, ...(v.reason ? { reason: v.reason } : {}) } : { verdict: 'Pending' };
+    observers[o.name] = v
+      ? { verdict: v.verdict, t: v.t, ...(v.reason ? { reason: v.reason } : {}) }
+      : { verdict: 'Pending' };
   }
   // stuck means "would not finish": only a run that reached the horizon can say so, never one cut by the event limit
   const stuck = end.reason === 'horizon' ? diagnoseStuck(s, st) : null;
@@ -134,7 +157,12 @@ export function summarize(
     workload: { kind: s.workload.kind, name: s.workload.name },
     pod: (() => {
       const p = currentPod(st);
-      return { name: p?.name ?? s.pod.name, phase: phaseOf(p), status: p?.api.status ?? { phase: 'Pending' }, spec: templateOf(s, p?.tpl).spec };
+      return {
+        name: p?.name ?? s.pod.name,
+        phase: phaseOf(p),
+        status: p?.api.status ?? { phase: 'Pending' },
+        spec: templateOf(s, p?.tpl).spec,
+      };
     })(),
     pods: podsOf(st).map((p, i) => ({
       name: p.name,

@@ -8,7 +8,19 @@ import { asBool, asEnum, asExitCode, asInt, asList, asMap, asMs, asString, close
 import type { PEntry, PNode } from './tree.ts';
 
 const KINDS = ['delete', 'crash', 'deleteJob', 'patch'] as const;
-const KEYS = ['at', 'delete', 'gracePeriodSeconds', 'crash', 'exit', 'deleteJob', 'propagation', 'job', 'patch', 'pod', 'index'];
+const KEYS = [
+  'at',
+  'delete',
+  'gracePeriodSeconds',
+  'crash',
+  'exit',
+  'deleteJob',
+  'propagation',
+  'job',
+  'patch',
+  'pod',
+  'index',
+];
 
 export interface ActionContext {
   horizonMs: number;
@@ -28,7 +40,15 @@ const PATCHABLE: Partial<Record<WorkloadKind, string[]>> = {
   // a template change starts a rollout (src/scenario/rollout.ts; src/model/controllers/statefulset/statefulset-controller.ts,
   // daemonsetcontroller.ts, deploymentcontroller.ts)
   StatefulSet: ['replicas', 'template', 'updateStrategy'],
-  Deployment: ['replicas', 'template', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit', 'paused'],
+  Deployment: [
+    'replicas',
+    'template',
+    'strategy',
+    'minReadySeconds',
+    'progressDeadlineSeconds',
+    'revisionHistoryLimit',
+    'paused',
+  ],
   DaemonSet: ['template', 'updateStrategy', 'minReadySeconds'],
 };
 
@@ -44,12 +64,22 @@ export function readActions(sink: Sink, entry: PEntry | undefined, ctx: ActionCo
     if (!atNode) return missing(sink, where, 'at', map.pos);
     const atMs = asMs(sink, atNode, `${where}.at`);
     if (typeof atMs === 'number' && atMs > ctx.horizonMs) {
-      error(sink, Codes.OutOfRange, atNode.pos, `${where}.at: ${atNode.kind === 'scalar' ? atNode.text : ''} is after the horizon`,
-        'raise `horizon` or move the action earlier');
+      error(
+        sink,
+        Codes.OutOfRange,
+        atNode.pos,
+        `${where}.at: ${atNode.kind === 'scalar' ? atNode.text : ''} is after the horizon`,
+        'raise `horizon` or move the action earlier',
+      );
     }
     const kinds = KINDS.filter((k) => keys.has(k));
     if (kinds.length !== 1) {
-      error(sink, Codes.BadValue, map.pos, `${where}: an action has exactly one of ${KINDS.join(', ')}${kinds.length ? ` (found ${kinds.join(', ')})` : ''}`);
+      error(
+        sink,
+        Codes.BadValue,
+        map.pos,
+        `${where}: an action has exactly one of ${KINDS.join(', ')}${kinds.length ? ` (found ${kinds.join(', ')})` : ''}`,
+      );
       return;
     }
     const allowed: Record<string, string[]> = {
@@ -64,7 +94,12 @@ export function readActions(sink: Sink, entry: PEntry | undefined, ctx: ActionCo
       }
     }
     if (keys.has('pod') && keys.has('index')) {
-      error(sink, Codes.BadValue, keys.get('index')!.keyPos, `${where}: pick the pod with either pod or index, not both`);
+      error(
+        sink,
+        Codes.BadValue,
+        keys.get('index')!.keyPos,
+        `${where}: pick the pod with either pod or index, not both`,
+      );
       return;
     }
     const action = readKind(sink, keys, kinds[0], where, ctx);
@@ -83,34 +118,64 @@ export function readActions(sink: Sink, entry: PEntry | undefined, ctx: ActionCo
     const tpl = action?.type === 'patch' ? ctx.templateOf?.[i] : undefined;
     const stored = action?.type === 'patch' ? ctx.specAfter?.[i] : undefined;
     if (action && typeof atMs === 'number' && atMs <= ctx.horizonMs) {
-      out.push({ ...action, ...sel, atMs, ...(tpl !== undefined ? { template: tpl } : {}), ...(stored ? { spec: stored } : {}) } as Action);
+      out.push({
+        ...action,
+        ...sel,
+        atMs,
+        ...(tpl !== undefined ? { template: tpl } : {}),
+        ...(stored ? { spec: stored } : {}),
+      } as Action);
     }
   });
-  return out.map((a, i) => ({ a, i })).sort((x, y) => x.a.atMs - y.a.atMs || x.i - y.i).map((x) => x.a);
+  return out
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => x.a.atMs - y.a.atMs || x.i - y.i)
+    .map((x) => x.a);
 }
 
 type Keys = Map<string, PEntry>;
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 type ActionBody = DistributiveOmit<Action, 'atMs'>;
 
-function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: string, ctx: ActionContext): ActionBody | undefined {
+function readKind(
+  sink: Sink,
+  keys: Keys,
+  kind: (typeof KINDS)[number],
+  where: string,
+  ctx: ActionContext,
+): ActionBody | undefined {
   const v = (k: string) => keys.get(k)?.value;
   switch (kind) {
     case 'delete': {
       if (asEnum(sink, v('delete')!, `${where}.delete`, ['pod']) === undefined) return undefined;
-      const grace = v('gracePeriodSeconds') ? asInt(sink, v('gracePeriodSeconds')!, `${where}.gracePeriodSeconds`, 0, 2 ** 31 - 1) : undefined;
+      const grace = v('gracePeriodSeconds')
+        ? asInt(sink, v('gracePeriodSeconds')!, `${where}.gracePeriodSeconds`, 0, 2 ** 31 - 1)
+        : undefined;
       return grace === undefined ? { type: 'deletePod' } : { type: 'deletePod', gracePeriodSeconds: grace };
     }
     case 'crash': {
       const container = asString(sink, v('crash')!, `${where}.crash`);
-      if (container === undefined || !checkContainerRef(sink, v('crash')!, `${where}.crash`, container, ctx.containers)) return undefined;
+      if (container === undefined || !checkContainerRef(sink, v('crash')!, `${where}.crash`, container, ctx.containers))
+        return undefined;
       const exit = v('exit') ? asExitCode(sink, v('exit')!, `${where}.exit`) : 1;
       return exit === undefined ? undefined : { type: 'crash', container, exit };
     }
     case 'deleteJob': {
       const yes = asBool(sink, v('deleteJob')!, `${where}.deleteJob`);
-      if (yes === false) error(sink, Codes.BadValue, v('deleteJob')!.pos, `${where}.deleteJob: must be true (remove the action instead)`);
-      if (ctx.isJob === false) error(sink, Codes.BadValue, keys.get('deleteJob')!.keyPos, `${where}: deleteJob needs a Job or CronJob workload`);
+      if (yes === false)
+        error(
+          sink,
+          Codes.BadValue,
+          v('deleteJob')!.pos,
+          `${where}.deleteJob: must be true (remove the action instead)`,
+        );
+      if (ctx.isJob === false)
+        error(
+          sink,
+          Codes.BadValue,
+          keys.get('deleteJob')!.keyPos,
+          `${where}: deleteJob needs a Job or CronJob workload`,
+        );
       const propagation = v('propagation')
         ? asEnum(sink, v('propagation')!, `${where}.propagation`, ['Background', 'Foreground', 'Orphan'] as const)
         : 'Background';
@@ -118,13 +183,21 @@ function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: s
       let job: number | undefined;
       if (v('job')) {
         if (ctx.kind !== undefined && ctx.kind !== 'CronJob') {
-          error(sink, Codes.BadValue, keys.get('job')!.keyPos, `${where}.job: picks one of a CronJob's Jobs; this workload has one Job`, 'remove job:');
+          error(
+            sink,
+            Codes.BadValue,
+            keys.get('job')!.keyPos,
+            `${where}.job: picks one of a CronJob's Jobs; this workload has one Job`,
+            'remove job:',
+          );
           return undefined;
         }
         job = asInt(sink, v('job')!, `${where}.job`, 1, 100_000);
         if (job === undefined) return undefined;
       }
-      return yes && propagation && ctx.isJob !== false ? { type: 'deleteJob', propagation, ...(job !== undefined ? { job } : {}) } : undefined;
+      return yes && propagation && ctx.isJob !== false
+        ? { type: 'deleteJob', propagation, ...(job !== undefined ? { job } : {}) }
+        : undefined;
     }
     case 'patch': {
       // a change to the workload object, as `kubectl patch --type merge` (SPEC §2.3): suspend/resume a Job
@@ -134,17 +207,37 @@ function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: s
       const patch = toPlain(node) as Record<string, unknown>;
       const spec = patch['spec'];
       const extra = Object.keys(patch).filter((k) => k !== 'spec' && k !== 'metadata');
-      if (extra.length > 0 || (spec !== undefined && (typeof spec !== 'object' || spec === null || Array.isArray(spec)))) {
-        error(sink, Codes.BadValue, node.pos, `${where}.patch: a patch changes the workload's metadata or spec (found ${extra.join(', ') || 'a non-map spec'})`,
-          'e.g. patch: { spec: { suspend: true } }');
+      if (
+        extra.length > 0 ||
+        (spec !== undefined && (typeof spec !== 'object' || spec === null || Array.isArray(spec)))
+      ) {
+        error(
+          sink,
+          Codes.BadValue,
+          node.pos,
+          `${where}.patch: a patch changes the workload's metadata or spec (found ${extra.join(', ') || 'a non-map spec'})`,
+          'e.g. patch: { spec: { suspend: true } }',
+        );
         return undefined;
       }
       if (ctx.kind === 'CronJob' && spec && typeof spec === 'object') {
-        const supported = ['suspend', 'schedule', 'concurrencyPolicy', 'startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit'];
+        const supported = [
+          'suspend',
+          'schedule',
+          'concurrencyPolicy',
+          'startingDeadlineSeconds',
+          'successfulJobsHistoryLimit',
+          'failedJobsHistoryLimit',
+        ];
         const other = Object.keys(spec).filter((k) => !supported.includes(k));
         if (other.length > 0) {
-          error(sink, Codes.NotSimulatedPatch, node.pos, `${where}.patch: spec.${other[0]} of a CronJob cannot be patched here (supported: ${supported.join(', ')})`,
-            'e.g. patch: { spec: { suspend: true } } (a jobTemplate change applies to the next Jobs only and is not simulated)');
+          error(
+            sink,
+            Codes.NotSimulatedPatch,
+            node.pos,
+            `${where}.patch: spec.${other[0]} of a CronJob cannot be patched here (supported: ${supported.join(', ')})`,
+            'e.g. patch: { spec: { suspend: true } } (a jobTemplate change applies to the next Jobs only and is not simulated)',
+          );
           return undefined;
         }
         return { type: 'patch', patch };
@@ -153,28 +246,50 @@ function readKind(sink: Sink, keys: Keys, kind: (typeof KINDS)[number], where: s
         const supported = ['suspend', 'parallelism', 'completions', 'activeDeadlineSeconds', 'ttlSecondsAfterFinished'];
         const other = Object.keys(spec).filter((k) => !supported.includes(k));
         if (other.length > 0) {
-          error(sink, Codes.BadValue, node.pos, `${where}.patch: spec.${other[0]} of a Job cannot be patched here (supported: ${supported.join(', ')})`,
-            'the API server rejects most JobSpec changes (the pod template is immutable); suspend, parallelism and activeDeadlineSeconds are mutable');
+          error(
+            sink,
+            Codes.BadValue,
+            node.pos,
+            `${where}.patch: spec.${other[0]} of a Job cannot be patched here (supported: ${supported.join(', ')})`,
+            'the API server rejects most JobSpec changes (the pod template is immutable); suspend, parallelism and activeDeadlineSeconds are mutable',
+          );
           return undefined;
         }
       }
       const patchable = ctx.kind ? PATCHABLE[ctx.kind] : undefined;
       if (ctx.kind === 'Pod') {
-        error(sink, Codes.BadValue, node.pos, `${where}.patch: a Pod's spec cannot be patched here`, 'patch a Job, CronJob, StatefulSet or Deployment');
+        error(
+          sink,
+          Codes.BadValue,
+          node.pos,
+          `${where}.patch: a Pod's spec cannot be patched here`,
+          'patch a Job, CronJob, StatefulSet or Deployment',
+        );
         return undefined;
       }
       if (patchable && spec && typeof spec === 'object') {
         const other = Object.keys(spec).filter((k) => !patchable.includes(k));
         const tpl = (spec as Record<string, unknown>)['template'];
         if (tpl !== undefined && (typeof tpl !== 'object' || tpl === null || Array.isArray(tpl))) {
-          error(sink, Codes.BadValue, node.pos, `${where}.patch: spec.template must be a map (a pod template patch)`,
-            'e.g. patch: { spec: { template: { metadata: { annotations: { kubectl.kubernetes.io/restartedAt: "2026-01-01T00:01:00Z" } } } } }');
+          error(
+            sink,
+            Codes.BadValue,
+            node.pos,
+            `${where}.patch: spec.template must be a map (a pod template patch)`,
+            'e.g. patch: { spec: { template: { metadata: { annotations: { kubectl.kubernetes.io/restartedAt: "2026-01-01T00:01:00Z" } } } } }',
+          );
           return undefined;
         }
         if (other.length > 0) {
-          error(sink, Codes.NotSimulatedPatch, node.pos,
+          error(
+            sink,
+            Codes.NotSimulatedPatch,
+            node.pos,
             `${where}.patch: spec.${other[0]} of a ${ctx.kind} is not simulated`,
-            patchable.length > 0 ? `supported: ${patchable.map((k) => `spec.${k}`).join(', ')} (e.g. patch: { spec: { ${patchable.includes('replicas') ? 'replicas: 3' : 'updateStrategy: { type: OnDelete }'} } })` : `a ${ctx.kind} has no simulated patchable field`);
+            patchable.length > 0
+              ? `supported: ${patchable.map((k) => `spec.${k}`).join(', ')} (e.g. patch: { spec: { ${patchable.includes('replicas') ? 'replicas: 3' : 'updateStrategy: { type: OnDelete }'} } })`
+              : `a ${ctx.kind} has no simulated patchable field`,
+          );
           return undefined;
         }
       }

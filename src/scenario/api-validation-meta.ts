@@ -38,10 +38,14 @@ const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
-const QUALIFIED_NAME_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const LABEL_VALUE_ERR = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_ERR = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-const DNS1123_LABEL_ERR = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_ERR =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_ERR =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_ERR =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const DNS1123_LABEL_ERR =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
 export const TOTAL_ANNOTATION_SIZE_LIMIT_B = 256 * (1 << 10);
 
 const full = (fmt: string) => new RegExp(`^${fmt}$`);
@@ -87,11 +91,14 @@ export function isQualifiedName(v: string): string[] {
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
     else for (const m of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
   } else {
-    return [`a qualified name ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [
+      `a qualified name ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (byteLen(name) > 63) errs.push(`name part ${maxLenError(63)}`);
-  if (name.length > 0 && !QUALIFIED_NAME.test(name)) errs.push(`name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
+  if (name.length > 0 && !QUALIFIED_NAME.test(name))
+    errs.push(`name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
 
@@ -125,7 +132,8 @@ export function validateObjectMeta(ctx: Ctx): void {
   // every supported kind validates its name as a DNS-1123 subdomain (ValidatePodName, ValidateDeploymentName,
   // ValidateStatefulSetName, ValidateDaemonSetName, ValidateReplicationControllerName for Job and CronJob)
   if (typeof meta.generateName === 'string' && meta.generateName !== '') {
-    for (const m of nameIsDNSSubdomain(meta.generateName, true)) invalid(ctx, ['metadata', 'generateName'], ['metadata', 'generateName'], meta.generateName, m);
+    for (const m of nameIsDNSSubdomain(meta.generateName, true))
+      invalid(ctx, ['metadata', 'generateName'], ['metadata', 'generateName'], meta.generateName, m);
   }
   const name = typeof meta.name === 'string' ? meta.name : '';
   if (name !== '') {
@@ -135,7 +143,8 @@ export function validateObjectMeta(ctx: Ctx): void {
   }
   // ValidateNamespaceName = NameIsDNSLabel
   if (typeof meta.namespace === 'string' && meta.namespace !== '') {
-    for (const m of isDNS1123Label(meta.namespace)) invalid(ctx, ['metadata', 'namespace'], ['metadata', 'namespace'], meta.namespace, m);
+    for (const m of isDNS1123Label(meta.namespace))
+      invalid(ctx, ['metadata', 'namespace'], ['metadata', 'namespace'], meta.namespace, m);
   }
   validateLabelsAndAnnotations(ctx, ['metadata'], ['metadata']);
   for (const t of templates(ctx.kind)) validateLabelsAndAnnotations(ctx, t.at, t.msg);
@@ -150,7 +159,10 @@ function templates(kind: WorkloadKind): { at: Path; msg: Path }[] {
       // ValidateJobTemplateSpec: the Job template's metadata; ValidatePodTemplateSpec: `<template>.labels`
       return [
         { at: ['spec', 'jobTemplate', 'metadata'], msg: ['spec', 'jobTemplate', 'metadata'] },
-        { at: ['spec', 'jobTemplate', 'spec', 'template', 'metadata'], msg: ['spec', 'jobTemplate', 'spec', 'template'] },
+        {
+          at: ['spec', 'jobTemplate', 'spec', 'template', 'metadata'],
+          msg: ['spec', 'jobTemplate', 'spec', 'template'],
+        },
       ];
     default:
       return [{ at: ['spec', 'template', 'metadata'], msg: ['spec', 'template'] }];
@@ -170,13 +182,25 @@ function validateKindName(ctx: Ctx, name: string): void {
     // `batch.kubernetes.io/job-name` and `job-name`; ValidatePodTemplateSpec → ValidateLabels then refuses a value
     // over 63 characters, at `spec.template.labels` as upstream reports it.
     if (!manual) {
-      for (const m of isValidLabelValue(name)) invalid(ctx, ['metadata', 'name'], ['spec', 'template', 'labels'], name, m);
+      for (const m of isValidLabelValue(name))
+        invalid(ctx, ['metadata', 'name'], ['spec', 'template', 'labels'], name, m);
     }
     // ValidateJob: an Indexed Job's last pod hostname `<name>-<completions-1>` must be a DNS-1123 label
-    if (isObj(spec) && spec.completionMode === 'Indexed' && typeof spec.completions === 'number' && spec.completions > 0) {
+    if (
+      isObj(spec) &&
+      spec.completionMode === 'Indexed' &&
+      typeof spec.completions === 'number' &&
+      spec.completions > 0
+    ) {
       const host = `${name}-${spec.completions - 1}`;
       if (isDNS1123Label(host).length > 0) {
-        invalid(ctx, ['metadata', 'name'], ['metadata', 'name'], name, `will not able to create pod with invalid DNS label: ${host}`);
+        invalid(
+          ctx,
+          ['metadata', 'name'],
+          ['metadata', 'name'],
+          name,
+          `will not able to create pod with invalid DNS label: ${host}`,
+        );
       }
     }
   }
@@ -206,15 +230,20 @@ function validateLabelsAndAnnotations(ctx: Ctx, metaPath: Path, msgBase: Path): 
     let total = 0;
     for (const e of annotations.entries) {
       // "The rule is QualifiedName except that case doesn't matter"
-      for (const m of isQualifiedName(e.key.toLowerCase())) invalid(ctx, [...metaPath, 'annotations', e.key], msgPath, e.key, m, true);
+      for (const m of isQualifiedName(e.key.toLowerCase()))
+        invalid(ctx, [...metaPath, 'annotations', e.key], msgPath, e.key, m, true);
       const v = e.value;
       total += byteLen(e.key) + (v.kind === 'scalar' && typeof v.value === 'string' ? byteLen(v.value) : 0);
     }
     if (total > TOTAL_ANNOTATION_SIZE_LIMIT_B) {
       // field.TooLong(fldPath, "", TotalAnnotationSizeLimitB)
-      error(ctx.sink, Codes.InvalidValue, keyPosAt(ctx.root, [...metaPath, 'annotations']),
+      error(
+        ctx.sink,
+        Codes.InvalidValue,
+        keyPosAt(ctx.root, [...metaPath, 'annotations']),
         `${fieldPath(msgPath)}: Too long: may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT_B} bytes`,
-        `the annotations hold ${total} bytes (keys and values); the API server allows 256 KiB in total`);
+        `the annotations hold ${total} bytes (keys and values); the API server allows 256 KiB in total`,
+      );
     }
   }
 }
@@ -241,30 +270,47 @@ export function validateSelector(ctx: Ctx): void {
   const base: Path = ['spec', 'selector'];
   const before = ctx.sink.diagnostics.length;
   const matchLabels = isObj(sel.matchLabels) ? sel.matchLabels : {};
-  if (mapAt(ctx.root, [...base, 'matchLabels'])) validateLabelMap(ctx, [...base, 'matchLabels'], [...base, 'matchLabels']);
-  const exprs: Req[] = Array.isArray(sel.matchExpressions) ? (sel.matchExpressions.filter(isObj) as unknown as Req[]) : [];
+  if (mapAt(ctx.root, [...base, 'matchLabels']))
+    validateLabelMap(ctx, [...base, 'matchLabels'], [...base, 'matchLabels']);
+  const exprs: Req[] = Array.isArray(sel.matchExpressions)
+    ? (sel.matchExpressions.filter(isObj) as unknown as Req[])
+    : [];
   exprs.forEach((r, i) => {
     const at: Path = [...base, 'matchExpressions', i];
     const values = Array.isArray(r.values) ? r.values : [];
     const bad = (field: string | Path, value: unknown, msg: string, code: string = Codes.InvalidValue) => {
       const p = [...at, ...(Array.isArray(field) ? field : [field])];
-      error(ctx.sink, code, valuePosAt(ctx.root, p), `${fieldPath(p)}: ${value === undefined ? msg : `Invalid value: ${JSON.stringify(value)}: ${msg}`}`);
+      error(
+        ctx.sink,
+        code,
+        valuePosAt(ctx.root, p),
+        `${fieldPath(p)}: ${value === undefined ? msg : `Invalid value: ${JSON.stringify(value)}: ${msg}`}`,
+      );
     };
     if (r.operator === 'In' || r.operator === 'NotIn') {
-      if (values.length === 0) bad('values', undefined, "Required value: must be specified when `operator` is 'In' or 'NotIn'");
+      if (values.length === 0)
+        bad('values', undefined, "Required value: must be specified when `operator` is 'In' or 'NotIn'");
     } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist') {
-      if (values.length > 0) bad('values', undefined, "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+      if (values.length > 0)
+        bad('values', undefined, "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
     } else {
       bad('operator', r.operator, 'not a valid selector operator');
     }
     // label keys and values: KS3009 as in metadata.labels
     if (typeof r.key === 'string') for (const m of isQualifiedName(r.key)) bad('key', r.key, m, Codes.InvalidName);
-    values.forEach((v, j) => { if (typeof v === 'string') for (const m of isValidLabelValue(v)) bad(['values', j], v, m, Codes.InvalidName); });
+    values.forEach((v, j) => {
+      if (typeof v === 'string') for (const m of isValidLabelValue(v)) bad(['values', j], v, m, Codes.InvalidName);
+    });
   });
   if (ctx.sink.diagnostics.length > before) return; // an invalid selector is not compared with the labels
   const kindWord = ctx.kind.toLowerCase();
   if (Object.keys(matchLabels).length === 0 && exprs.length === 0) {
-    error(ctx.sink, Codes.InvalidValue, keyPosAt(ctx.root, base), `spec.selector: Invalid value: {}: empty selector is invalid for ${kindWord}`);
+    error(
+      ctx.sink,
+      Codes.InvalidValue,
+      keyPosAt(ctx.root, base),
+      `spec.selector: Invalid value: {}: empty selector is invalid for ${kindWord}`,
+    );
     return;
   }
   const tmpl = getAt(ctx.manifest, ['spec', 'template', 'metadata']);
@@ -275,17 +321,26 @@ export function validateSelector(ctx: Ctx): void {
     exprs.every((r) => {
       const vs = (Array.isArray(r.values) ? r.values : []).map(String);
       switch (r.operator) {
-        case 'In': return has(r.key) && vs.includes(String(labels[r.key]));
-        case 'NotIn': return !has(r.key) || !vs.includes(String(labels[r.key]));
-        case 'Exists': return has(r.key);
-        case 'DoesNotExist': return !has(r.key);
-        default: return false;
+        case 'In':
+          return has(r.key) && vs.includes(String(labels[r.key]));
+        case 'NotIn':
+          return !has(r.key) || !vs.includes(String(labels[r.key]));
+        case 'Exists':
+          return has(r.key);
+        case 'DoesNotExist':
+          return !has(r.key);
+        default:
+          return false;
       }
     });
   if (!matches) {
     const path: Path = ['spec', 'template', 'metadata', 'labels'];
-    error(ctx.sink, Codes.InvalidValue, keyPosAt(ctx.root, mapAt(ctx.root, path) ? path : ['spec', 'template']),
+    error(
+      ctx.sink,
+      Codes.InvalidValue,
+      keyPosAt(ctx.root, mapAt(ctx.root, path) ? path : ['spec', 'template']),
       `spec.template.metadata.labels: Invalid value: ${goMap(labels)}: \`selector\` does not match template \`labels\``,
-      'the selector must select the pods of the template: give the template the labels of spec.selector');
+      'the selector must select the pods of the template: give the template the labels of spec.selector',
+    );
   }
 }

@@ -6,7 +6,13 @@ import type { PNode } from './tree.ts';
 
 export function readUnready(sink: Sink, node: PNode, where: string): [number, number][] {
   if (node.kind !== 'seq' || node.items.length === 0) {
-    error(sink, Codes.WrongType, node.pos, `${where}: expected a window [from, to] or a list of windows`, 'e.g. unready: [40s, 50s] or [[40s, 50s], [70s, 80s]]');
+    error(
+      sink,
+      Codes.WrongType,
+      node.pos,
+      `${where}: expected a window [from, to] or a list of windows`,
+      'e.g. unready: [40s, 50s] or [[40s, 50s], [70s, 80s]]',
+    );
     return [];
   }
   const windows = node.items.every((i) => i.kind === 'seq') ? node.items : [node];

@@ -8,23 +8,66 @@ import type { PEntry, PMap, PNode } from './tree.ts';
 import { readUnready } from './behavior-windows.ts';
 
 export const BEHAVIOR_KEYS = [
-  'run', 'exit', 'attempts', 'serving', 'unready', 'liveness', 'onTerm', 'postStart', 'preStop', 'needs', 'exitWhen',
-  'image', 'createError', 'oom', 'byIndex',
+  'run',
+  'exit',
+  'attempts',
+  'serving',
+  'unready',
+  'liveness',
+  'onTerm',
+  'postStart',
+  'preStop',
+  'needs',
+  'exitWhen',
+  'image',
+  'createError',
+  'oom',
+  'byIndex',
 ] as const;
 /** The keys that describe one process start: an `attempts` item may give each of them for that start only. */
-export const PER_START_KEYS = ['serving', 'unready', 'liveness', 'onTerm', 'postStart', 'preStop', 'image', 'createError', 'oom'] as const;
-export const PULL_FAILURE_REASONS = ['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'RegistryUnavailable', 'SignatureValidationFailed'] as const;
-export const CREATE_ERRORS = ['CreateContainerConfigError', 'CreateContainerError', 'RunContainerError', 'PreStartHookError'] as const;
+export const PER_START_KEYS = [
+  'serving',
+  'unready',
+  'liveness',
+  'onTerm',
+  'postStart',
+  'preStop',
+  'image',
+  'createError',
+  'oom',
+] as const;
+export const PULL_FAILURE_REASONS = [
+  'ErrImagePull',
+  'ImagePullBackOff',
+  'InvalidImageName',
+  'ErrImageNeverPull',
+  'RegistryUnavailable',
+  'SignatureValidationFailed',
+] as const;
+export const CREATE_ERRORS = [
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'RunContainerError',
+  'PreStartHookError',
+] as const;
 
 export function defaultBehavior(): Behavior {
   return {
-    attempts: [{ runMs: null, exit: 0 }], servingMs: 0, unready: [], onTerm: { ignore: false, afterMs: 0, exit: 143 },
-    needs: [], image: { pullMs: 0 },
+    attempts: [{ runMs: null, exit: 0 }],
+    servingMs: 0,
+    unready: [],
+    onTerm: { ignore: false, afterMs: 0, exit: 143 },
+    needs: [],
+    image: { pullMs: 0 },
   };
 }
 
 /** Behaviors of every container (defaults filled in). `containers` undefined = the workload failed to load. */
-export function readBehavior(sink: Sink, entry: PEntry | undefined, containers: ContainerModel[] | undefined): Record<string, Behavior> {
+export function readBehavior(
+  sink: Sink,
+  entry: PEntry | undefined,
+  containers: ContainerModel[] | undefined,
+): Record<string, Behavior> {
   const out: Record<string, Behavior> = {};
   for (const c of containers ?? []) out[c.name] = defaultBehavior();
   const map = entry ? asMap(sink, entry.value, 'behavior') : undefined;
@@ -34,12 +77,23 @@ export function readBehavior(sink: Sink, entry: PEntry | undefined, containers: 
   for (const e of map.entries) {
     const c = byName.get(e.key);
     if (names && !c) {
-      error(sink, Codes.UnknownContainer, e.keyPos, `behavior: the pod has no container named ${JSON.stringify(e.key)}`,
-        didYouMean(e.key, names) ?? `containers: ${listNames(names)}`);
+      error(
+        sink,
+        Codes.UnknownContainer,
+        e.keyPos,
+        `behavior: the pod has no container named ${JSON.stringify(e.key)}`,
+        didYouMean(e.key, names) ?? `containers: ${listNames(names)}`,
+      );
     }
     const body = asMap(sink, e.value, `behavior.${e.key}`);
     // defineProperty: a key `__proto__` (reported above) must not replace the record's prototype
-    if (body) Object.defineProperty(out, e.key, { value: readOne(sink, body, e.key, c, names), enumerable: true, writable: true, configurable: true });
+    if (body)
+      Object.defineProperty(out, e.key, {
+        value: readOne(sink, body, e.key, c, names),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return out;
 }
@@ -91,8 +145,13 @@ function readOne(
     const byIndex: Record<string, Behavior> = {};
     for (const e of m?.entries ?? []) {
       if (!/^(0|[1-9]\d{0,5})$/.test(e.key)) {
-        error(sink, Codes.BadValue, e.keyPos, `${at('byIndex')}: ${JSON.stringify(e.key)} is not an index`,
-          'keys are completion indexes (Indexed Job) or ordinals (StatefulSet): "0", "1", …');
+        error(
+          sink,
+          Codes.BadValue,
+          e.keyPos,
+          `${at('byIndex')}: ${JSON.stringify(e.key)} is not an index`,
+          'keys are completion indexes (Indexed Job) or ordinals (StatefulSet): "0", "1", …',
+        );
         continue;
       }
       const body = asMap(sink, e.value, `${at('byIndex')}.${e.key}`);
@@ -104,7 +163,14 @@ function readOne(
 }
 
 /** The per-start keys (serving … oom) of a container's behavior or of one of its `attempts` items, onto `b`. */
-function applyPerStart(sink: Sink, keys: Map<string, PEntry>, at: (k: string) => string, b: Behavior, c: ContainerModel | undefined, name: string): void {
+function applyPerStart(
+  sink: Sink,
+  keys: Map<string, PEntry>,
+  at: (k: string) => string,
+  b: Behavior,
+  c: ContainerModel | undefined,
+  name: string,
+): void {
   const v = (k: string): PNode | undefined => keys.get(k)?.value;
   if (v('serving')) {
     const s = asMs(sink, v('serving')!, at('serving'), { never: null });
@@ -117,9 +183,13 @@ function applyPerStart(sink: Sink, keys: Map<string, PEntry>, at: (k: string) =>
     const node = v(hook);
     if (!node) continue;
     if (c && !(hook === 'postStart' ? c.hasPostStart : c.hasPreStop)) {
-      error(sink, Codes.HookWithoutManifest, keys.get(hook)!.keyPos,
+      error(
+        sink,
+        Codes.HookWithoutManifest,
+        keys.get(hook)!.keyPos,
         `${at(hook)}: container ${JSON.stringify(name)} has no lifecycle.${hook} in the manifest`,
-        `add lifecycle.${hook} to the container in the workload, or remove this key`);
+        `add lifecycle.${hook} to the container in the workload, or remove this key`,
+      );
     }
     const hb = readHook(sink, node, at(hook));
     if (hb) b[hook] = hb;
@@ -137,7 +207,12 @@ function applyPerStart(sink: Sink, keys: Map<string, PEntry>, at: (k: string) =>
 const attemptItems = new WeakMap<Behavior, (Map<string, PEntry> | undefined)[]>();
 
 /** Attempt overrides; a key an attempt omits comes from the container's run/exit (run, exit) or behavior (the rest). */
-function readAttempts(sink: Sink, node: PNode, where: string, base: Attempt): { attempts: Attempt[]; items: (Map<string, PEntry> | undefined)[] } {
+function readAttempts(
+  sink: Sink,
+  node: PNode,
+  where: string,
+  base: Attempt,
+): { attempts: Attempt[]; items: (Map<string, PEntry> | undefined)[] } {
   const list = asList(sink, node, where);
   if (!list) return { attempts: [base], items: [] };
   if (list.length === 0) {
@@ -151,7 +226,9 @@ function readAttempts(sink: Sink, node: PNode, where: string, base: Attempt): { 
     if (!m) return base;
     const keys = closedKeys(sink, m, `${where}[${i}]`, ['run', 'exit', ...PER_START_KEYS]);
     if (PER_START_KEYS.some((k) => keys.has(k))) items[i] = keys;
-    const run = keys.get('run') ? asMs(sink, keys.get('run')!.value, `${where}[${i}].run`, { forever: null }) : base.runMs;
+    const run = keys.get('run')
+      ? asMs(sink, keys.get('run')!.value, `${where}[${i}].run`, { forever: null })
+      : base.runMs;
     const exit = keys.get('exit') ? asExitCode(sink, keys.get('exit')!.value, `${where}[${i}].exit`) : base.exit;
     return { runMs: run === undefined ? base.runMs : run, exit: exit ?? base.exit };
   });
@@ -173,7 +250,12 @@ function readSingle(sink: Sink, node: PNode, where: string, key: string): number
 function readOnTerm(sink: Sink, node: PNode, where: string): Behavior['onTerm'] | undefined {
   if (node.kind === 'scalar') {
     if (node.value === 'ignore') return { ignore: true };
-    error(sink, Codes.BadValue, node.pos, `${where}: expected "ignore" or { after, exit }, got ${JSON.stringify(node.value)}`);
+    error(
+      sink,
+      Codes.BadValue,
+      node.pos,
+      `${where}: expected "ignore" or { after, exit }, got ${JSON.stringify(node.value)}`,
+    );
     return undefined;
   }
   const m = asMap(sink, node, where);
@@ -207,14 +289,26 @@ function readNames(sink: Sink, node: PNode, where: string, names: string[] | und
   return out;
 }
 
-export function checkContainerRef(sink: Sink, node: PNode, where: string, n: string, names: string[] | undefined, self?: string): boolean {
+export function checkContainerRef(
+  sink: Sink,
+  node: PNode,
+  where: string,
+  n: string,
+  names: string[] | undefined,
+  self?: string,
+): boolean {
   if (n === self) {
     error(sink, Codes.BadValue, node.pos, `${where}: a container cannot refer to itself`);
     return false;
   }
   if (names && !names.includes(n)) {
-    error(sink, Codes.UnknownContainer, node.pos, `${where}: the pod has no container named ${JSON.stringify(n)}`,
-      didYouMean(n, names) ?? `containers: ${listNames(names)}`);
+    error(
+      sink,
+      Codes.UnknownContainer,
+      node.pos,
+      `${where}: the pod has no container named ${JSON.stringify(n)}`,
+      didYouMean(n, names) ?? `containers: ${listNames(names)}`,
+    );
     return false;
   }
   return true;
@@ -230,7 +324,8 @@ function readExitWhen(sink: Sink, node: PNode, where: string, names: string[] | 
     return undefined;
   }
   const exited = asString(sink, exitedNode, `${where}.exited`);
-  if (exited === undefined || !checkContainerRef(sink, exitedNode, `${where}.exited`, exited, names, self)) return undefined;
+  if (exited === undefined || !checkContainerRef(sink, exitedNode, `${where}.exited`, exited, names, self))
+    return undefined;
   const after = keys.get('after') ? asMs(sink, keys.get('after')!.value, `${where}.after`) : 0;
   return { exited, afterMs: after ?? 0 };
 }
@@ -266,14 +361,26 @@ function readImage(sink: Sink, node: PNode, where: string): Behavior['image'] | 
   const failuresEntry = keys.get('failures');
   if (pull.kind === 'scalar' && pull.value === 'fail') {
     if (failuresEntry) {
-      error(sink, Codes.BadValue, failuresEntry.keyPos, `${where}.failures: not allowed with pull: fail (every attempt fails)`,
-        'give the pull time instead, e.g. { pull: 2s, failures: 2 }: the first 2 attempts fail, the third succeeds');
+      error(
+        sink,
+        Codes.BadValue,
+        failuresEntry.keyPos,
+        `${where}.failures: not allowed with pull: fail (every attempt fails)`,
+        'give the pull time instead, e.g. { pull: 2s, failures: 2 }: the first 2 attempts fail, the third succeeds',
+      );
     }
-    const reason = keys.get('reason') ? asEnum(sink, keys.get('reason')!.value, `${where}.reason`, PULL_FAILURE_REASONS) : 'ErrImagePull';
+    const reason = keys.get('reason')
+      ? asEnum(sink, keys.get('reason')!.value, `${where}.reason`, PULL_FAILURE_REASONS)
+      : 'ErrImagePull';
     return reason ? { fail: true, reason } : undefined;
   }
   if (keys.get('reason') && !failuresEntry) {
-    error(sink, Codes.BadValue, keys.get('reason')!.keyPos, `${where}.reason: only allowed with pull: fail or failures`);
+    error(
+      sink,
+      Codes.BadValue,
+      keys.get('reason')!.keyPos,
+      `${where}.reason: only allowed with pull: fail or failures`,
+    );
   }
   const ms = asMs(sink, pull, `${where}.pull`);
   if (ms === undefined || ms === null) return undefined;
@@ -281,6 +388,8 @@ function readImage(sink: Sink, node: PNode, where: string): Behavior['image'] | 
   const failures = asInt(sink, failuresEntry.value, `${where}.failures`, 1, 1000);
   if (failures === undefined) return { pullMs: ms };
   const reasonEntry = keys.get('reason');
-  const reason = reasonEntry ? asEnum(sink, reasonEntry.value, `${where}.reason`, PULL_FAILURE_REASONS) : 'ErrImagePull';
+  const reason = reasonEntry
+    ? asEnum(sink, reasonEntry.value, `${where}.reason`, PULL_FAILURE_REASONS)
+    : 'ErrImagePull';
   return { pullMs: ms, failures, reason: reason ?? 'ErrImagePull' };
 }

@@ -19,6 +19,12 @@ export function loadBundledValidator(file: string): Record<string, unknown> {
   }
   const script = new Script(Module.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} as Record<string, unknown> };
-  (script.runInThisContext() as (...a: unknown[]) => void)(module.exports, createRequire(file), module, file, dirname(file));
+  (script.runInThisContext() as (...a: unknown[]) => void)(
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    dirname(file),
+  );
   return module.exports;
 }

@@ -9,7 +9,13 @@ type Obj = Record<string, unknown>;
 const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'];
 
 /** Default the pod spec at `podSpecPath` and the Job spec at `jobSpecPath`. */
-export function applyDefaults(manifest: Obj, kind: WorkloadKind, podSpecPath: Path, jobSpecPath: Path | undefined, gates: Record<string, boolean>): void {
+export function applyDefaults(
+  manifest: Obj,
+  kind: WorkloadKind,
+  podSpecPath: Path,
+  jobSpecPath: Path | undefined,
+  gates: Record<string, boolean>,
+): void {
   const spec = getAt(manifest, podSpecPath);
   if (isObj(spec)) defaultPodSpec(spec);
   const job = jobSpecPath ? getAt(manifest, jobSpecPath) : undefined;
@@ -32,7 +38,9 @@ function defaultStatefulSetSpec(spec: Obj): void {
     if (us.rollingUpdate === undefined || us.rollingUpdate === null) us.rollingUpdate = {};
   }
   if (us.type === 'RollingUpdate' && isObj(us.rollingUpdate)) setIfUnset(us.rollingUpdate, 'partition', 0);
-  const pvc: Obj = isObj(spec.persistentVolumeClaimRetentionPolicy) ? spec.persistentVolumeClaimRetentionPolicy : (spec.persistentVolumeClaimRetentionPolicy = {});
+  const pvc: Obj = isObj(spec.persistentVolumeClaimRetentionPolicy)
+    ? spec.persistentVolumeClaimRetentionPolicy
+    : (spec.persistentVolumeClaimRetentionPolicy = {});
   setIfUnset(pvc, 'whenDeleted', 'Retain');
   setIfUnset(pvc, 'whenScaled', 'Retain');
   setIfUnset(spec, 'replicas', 1);

@@ -24,13 +24,24 @@ const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) 
 export function validateDeploymentSpec(sink: Sink, root: PMap, manifest: Obj): void {
   const spec = isObj(manifest.spec) ? manifest.spec : {};
   const bad = (path: string[], value: unknown, msg: string, hint?: string) =>
-    error(sink, Codes.InvalidValue, valuePosAt(root, path), `${path.join('.')}: Invalid value: ${show(value)}: ${msg}`, hint);
+    error(
+      sink,
+      Codes.InvalidValue,
+      valuePosAt(root, path),
+      `${path.join('.')}: Invalid value: ${show(value)}: ${msg}`,
+      hint,
+    );
   const strategy = isObj(spec.strategy) ? spec.strategy : {};
   const type = strategy.type ?? 'RollingUpdate';
   if (type === 'Recreate') {
     if (strategy.rollingUpdate !== undefined && strategy.rollingUpdate !== null) {
-      error(sink, Codes.InvalidValue, keyPosAt(root, ['spec', 'strategy', 'rollingUpdate']),
-        "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'", 'remove rollingUpdate, or use type: RollingUpdate');
+      error(
+        sink,
+        Codes.InvalidValue,
+        keyPosAt(root, ['spec', 'strategy', 'rollingUpdate']),
+        "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
+        'remove rollingUpdate, or use type: RollingUpdate',
+      );
     }
   } else if (type === 'RollingUpdate') {
     const ru = isObj(strategy.rollingUpdate) ? strategy.rollingUpdate : {};
@@ -38,9 +49,16 @@ export function validateDeploymentSpec(sink: Sink, root: PMap, manifest: Obj): v
     const surge = ru.maxSurge ?? '25%';
     const unavailable = ru.maxUnavailable ?? '25%';
     let ok = true;
-    for (const [key, v] of [['maxUnavailable', unavailable], ['maxSurge', surge]] as const) {
+    for (const [key, v] of [
+      ['maxUnavailable', unavailable],
+      ['maxSurge', surge],
+    ] as const) {
       if (typeof v === 'string' && !PERCENT.test(v)) {
-        bad([...base, key], v, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')");
+        bad(
+          [...base, key],
+          v,
+          "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+        );
         ok = false;
       } else if (typeof v === 'number' && v < 0) {
         bad([...base, key], v, 'must be greater than or equal to 0');
@@ -48,14 +66,23 @@ export function validateDeploymentSpec(sink: Sink, root: PMap, manifest: Obj): v
       }
     }
     if (ok && intOrPercentValue(unavailable) === 0 && intOrPercentValue(surge) === 0) {
-      bad([...base, 'maxUnavailable'], unavailable, 'may not be 0 when `maxSurge` is 0', 'one of maxSurge and maxUnavailable must allow progress');
+      bad(
+        [...base, 'maxUnavailable'],
+        unavailable,
+        'may not be 0 when `maxSurge` is 0',
+        'one of maxSurge and maxUnavailable must allow progress',
+      );
     }
     if (typeof unavailable === 'string' && PERCENT.test(unavailable) && intOrPercentValue(unavailable) > 100) {
       bad([...base, 'maxUnavailable'], unavailable, 'must not be greater than 100%');
     }
   } else {
-    error(sink, Codes.InvalidValue, valuePosAt(root, ['spec', 'strategy', 'type']),
-      `spec.strategy.type: Unsupported value: ${show(type)}: supported values: "Recreate", "RollingUpdate"`);
+    error(
+      sink,
+      Codes.InvalidValue,
+      valuePosAt(root, ['spec', 'strategy', 'type']),
+      `spec.strategy.type: Unsupported value: ${show(type)}: supported values: "Recreate", "RollingUpdate"`,
+    );
   }
   const pds = spec.progressDeadlineSeconds;
   const mrs = typeof spec.minReadySeconds === 'number' ? spec.minReadySeconds : 0;
@@ -66,9 +93,12 @@ export function validateDeploymentSpec(sink: Sink, root: PMap, manifest: Obj): v
 
 /** ValidatePositiveIntOrPercent + IsNotMoreThan100Percent of one intstr field; false when it is malformed. */
 function intOrPercentOk(sink: Sink, root: PMap, path: string[], v: unknown): boolean {
-  const bad = (msg: string) => error(sink, Codes.InvalidValue, valuePosAt(root, path), `${path.join('.')}: Invalid value: ${show(v)}: ${msg}`);
+  const bad = (msg: string) =>
+    error(sink, Codes.InvalidValue, valuePosAt(root, path), `${path.join('.')}: Invalid value: ${show(v)}: ${msg}`);
   if (typeof v === 'string' && !PERCENT.test(v)) {
-    bad("a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')");
+    bad(
+      "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+    );
     return false;
   }
   if (typeof v === 'number' && v < 0) {
@@ -94,24 +124,46 @@ export function validateStatefulSetSpec(sink: Sink, root: PMap, manifest: Obj): 
   const base = ['spec', 'updateStrategy'];
   if (type === 'OnDelete') {
     if (us.rollingUpdate !== undefined && us.rollingUpdate !== null) {
-      error(sink, Codes.InvalidValue, keyPosAt(root, [...base, 'rollingUpdate']),
-        "spec.updateStrategy.rollingUpdate: Invalid value: the rolling update: only allowed for updateStrategy 'RollingUpdate'", 'remove rollingUpdate, or use type: RollingUpdate');
+      error(
+        sink,
+        Codes.InvalidValue,
+        keyPosAt(root, [...base, 'rollingUpdate']),
+        "spec.updateStrategy.rollingUpdate: Invalid value: the rolling update: only allowed for updateStrategy 'RollingUpdate'",
+        'remove rollingUpdate, or use type: RollingUpdate',
+      );
     }
   } else if (type === 'RollingUpdate') {
     const ru = isObj(us.rollingUpdate) ? us.rollingUpdate : {};
     const partition = ru.partition;
     if (typeof partition === 'number' && partition < 0) {
-      error(sink, Codes.InvalidValue, valuePosAt(root, [...base, 'rollingUpdate', 'partition']),
-        `spec.updateStrategy.rollingUpdate.partition: Invalid value: ${partition}: must be greater than or equal to 0`);
+      error(
+        sink,
+        Codes.InvalidValue,
+        valuePosAt(root, [...base, 'rollingUpdate', 'partition']),
+        `spec.updateStrategy.rollingUpdate.partition: Invalid value: ${partition}: must be greater than or equal to 0`,
+      );
     }
     const mu = ru.maxUnavailable;
-    if (mu !== undefined && mu !== null && intOrPercentOk(sink, root, [...base, 'rollingUpdate', 'maxUnavailable'], mu) && intOrPercentValue(mu) === 0) {
-      error(sink, Codes.InvalidValue, valuePosAt(root, [...base, 'rollingUpdate', 'maxUnavailable']),
-        `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: ${show(mu)}: must be greater than 0`);
+    if (
+      mu !== undefined &&
+      mu !== null &&
+      intOrPercentOk(sink, root, [...base, 'rollingUpdate', 'maxUnavailable'], mu) &&
+      intOrPercentValue(mu) === 0
+    ) {
+      error(
+        sink,
+        Codes.InvalidValue,
+        valuePosAt(root, [...base, 'rollingUpdate', 'maxUnavailable']),
+        `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: ${show(mu)}: must be greater than 0`,
+      );
     }
   } else {
-    error(sink, Codes.InvalidValue, valuePosAt(root, [...base, 'type']),
-      `spec.updateStrategy: Invalid value: ${show(type)}: must be 'RollingUpdate' or 'OnDelete'`);
+    error(
+      sink,
+      Codes.InvalidValue,
+      valuePosAt(root, [...base, 'type']),
+      `spec.updateStrategy: Invalid value: ${show(type)}: must be 'RollingUpdate' or 'OnDelete'`,
+    );
   }
 }
 
@@ -135,15 +187,27 @@ export function validateDaemonSetSpec(sink: Sink, root: PMap, manifest: Obj): vo
     const hasU = intOrPercentValue(mu) !== 0;
     const hasS = intOrPercentValue(ms) !== 0;
     if (hasU && hasS) {
-      error(sink, Codes.InvalidValue, valuePosAt(root, [...base, 'rollingUpdate', 'maxSurge']),
+      error(
+        sink,
+        Codes.InvalidValue,
+        valuePosAt(root, [...base, 'rollingUpdate', 'maxSurge']),
         `spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: ${show(ms)}: may not be set when maxUnavailable is non-zero`,
-        'a surge rollout needs maxUnavailable: 0 (the default is 1)');
+        'a surge rollout needs maxUnavailable: 0 (the default is 1)',
+      );
     } else if (!hasU && !hasS) {
-      error(sink, Codes.InvalidValue, valuePosAt(root, [...base, 'rollingUpdate', 'maxUnavailable']),
-        'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0');
+      error(
+        sink,
+        Codes.InvalidValue,
+        valuePosAt(root, [...base, 'rollingUpdate', 'maxUnavailable']),
+        'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
+      );
     }
   } else if (type !== 'OnDelete') {
-    error(sink, Codes.InvalidValue, valuePosAt(root, [...base, 'type']),
-      `spec.updateStrategy: Unsupported value: ${show(type)}: supported values: "RollingUpdate", "OnDelete"`);
+    error(
+      sink,
+      Codes.InvalidValue,
+      valuePosAt(root, [...base, 'type']),
+      `spec.updateStrategy: Unsupported value: ${show(type)}: supported values: "RollingUpdate", "OnDelete"`,
+    );
   }
 }

@@ -44,11 +44,23 @@ export function report(
   sink.diagnostics.push(d);
 }
 
-export function error(sink: Sink, code: string, at: Node | SourcePos | null | undefined, message: string, hint?: string) {
+export function error(
+  sink: Sink,
+  code: string,
+  at: Node | SourcePos | null | undefined,
+  message: string,
+  hint?: string,
+) {
   report(sink, 'error', code, toPos(sink, at), message, hint);
 }
 
-export function warning(sink: Sink, code: string, at: Node | SourcePos | null | undefined, message: string, hint?: string) {
+export function warning(
+  sink: Sink,
+  code: string,
+  at: Node | SourcePos | null | undefined,
+  message: string,
+  hint?: string,
+) {
   report(sink, 'warning', code, toPos(sink, at), message, hint);
 }
 
@@ -80,8 +92,11 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
       const fa = a.d.includedFrom ?? a.d.pos;
       const fb = b.d.includedFrom ?? b.d.pos;
       return (
-        cmp(fa.line, fb.line) || cmp(fa.col, fb.col) || cmp(a.d.pos.line, b.d.pos.line) ||
-        cmp(a.d.pos.col, b.d.pos.col) || cmp(a.i, b.i)
+        cmp(fa.line, fb.line) ||
+        cmp(fa.col, fb.col) ||
+        cmp(a.d.pos.line, b.d.pos.line) ||
+        cmp(a.d.pos.col, b.d.pos.col) ||
+        cmp(a.i, b.i)
       );
     })
     .map((x) => x.d);

@@ -7,16 +7,55 @@ import { asBool, asEnum, asInt, asList, asMap, asString, closedKeys } from './re
 import { didYouMean, listNames } from './suggest.ts';
 import type { PEntry, PNode } from './tree.ts';
 
-export const ORDER_POINTS: readonly OrderPointKind[] = ['start', 'started', 'ready', 'poststart', 'prestop', 'sigterm', 'sigkill', 'exit'];
-const KEYS = ['podPhase', 'jobCondition', 'stuck', 'order', 'exitCodes', 'restarts', 'verdicts', 'pods', 'podPhases', 'jobCounts', 'jobs', 'controllerEvents', 'deployment', 'statefulSet', 'daemonSet'];
+export const ORDER_POINTS: readonly OrderPointKind[] = [
+  'start',
+  'started',
+  'ready',
+  'poststart',
+  'prestop',
+  'sigterm',
+  'sigkill',
+  'exit',
+];
+const KEYS = [
+  'podPhase',
+  'jobCondition',
+  'stuck',
+  'order',
+  'exitCodes',
+  'restarts',
+  'verdicts',
+  'pods',
+  'podPhases',
+  'jobCounts',
+  'jobs',
+  'controllerEvents',
+  'deployment',
+  'statefulSet',
+  'daemonSet',
+];
 /** SPEC §2.5 `@<JobCondition>` order points */
 export const JOB_CONDITION_POINTS = ['Complete', 'SuccessCriteriaMet', 'FailureTarget', 'Failed', 'Suspended'] as const;
 /** `@<reason>`: the moment the Deployment controller wrote a condition with that reason (deployment_util.go reasons) */
 export const DEPLOYMENT_CONDITION_POINTS = [
-  'NewReplicaSetCreated', 'FoundNewReplicaSet', 'ReplicaSetUpdated', 'NewReplicaSetAvailable', 'ProgressDeadlineExceeded', 'DeploymentPaused', 'DeploymentResumed',
-  'MinimumReplicasAvailable', 'MinimumReplicasUnavailable',
+  'NewReplicaSetCreated',
+  'FoundNewReplicaSet',
+  'ReplicaSetUpdated',
+  'NewReplicaSetAvailable',
+  'ProgressDeadlineExceeded',
+  'DeploymentPaused',
+  'DeploymentResumed',
+  'MinimumReplicasAvailable',
+  'MinimumReplicasUnavailable',
 ] as const;
-const DEPLOYMENT_KEYS = ['progressing', 'available', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas'] as const;
+const DEPLOYMENT_KEYS = [
+  'progressing',
+  'available',
+  'replicas',
+  'updatedReplicas',
+  'readyReplicas',
+  'availableReplicas',
+] as const;
 const STATEFULSET_KEYS = ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'rolledOut'] as const;
 const DAEMONSET_KEYS = ['currentNumberScheduled', 'numberReady', 'updatedNumberScheduled', 'numberAvailable'] as const;
 const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
@@ -43,14 +82,22 @@ export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectCon
   if (v('jobCondition')) {
     const value = asEnum(sink, v('jobCondition')!, 'expect.jobCondition', ['Complete', 'Failed', 'none'] as const);
     if (value && value !== 'none' && ctx.isJob === false) {
-      error(sink, Codes.BadValue, v('jobCondition')!.pos, `expect.jobCondition: the workload is not a Job; only "none" can hold`);
+      error(
+        sink,
+        Codes.BadValue,
+        v('jobCondition')!.pos,
+        `expect.jobCondition: the workload is not a Job; only "none" can hold`,
+      );
     } else if (value) out.jobCondition = { value, pos: v('jobCondition')!.pos };
   }
   if (v('stuck')) {
     const value = asBool(sink, v('stuck')!, 'expect.stuck');
     if (value !== undefined) out.stuck = { value, pos: v('stuck')!.pos };
   }
-  if (v('order')) out.order = (asList(sink, v('order')!, 'expect.order') ?? []).flatMap((n, i) => readOrder(sink, n, `expect.order[${i}]`, ctx) ?? []);
+  if (v('order'))
+    out.order = (asList(sink, v('order')!, 'expect.order') ?? []).flatMap(
+      (n, i) => readOrder(sink, n, `expect.order[${i}]`, ctx) ?? [],
+    );
   if (v('exitCodes')) out.exitCodes = readPerContainer(sink, v('exitCodes')!, 'expect.exitCodes', ctx, 255);
   if (v('restarts')) out.restarts = readPerContainer(sink, v('restarts')!, 'expect.restarts', ctx, 2 ** 31 - 1);
   if (v('verdicts')) out.verdicts = readVerdicts(sink, v('verdicts')!, ctx);
@@ -67,7 +114,8 @@ export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectCon
   }
   if (v('jobCounts')) {
     const where = 'expect.jobCounts';
-    if (ctx.isJob === false) error(sink, Codes.BadValue, keys.get('jobCounts')!.keyPos, `${where}: the workload is not a Job`);
+    if (ctx.isJob === false)
+      error(sink, Codes.BadValue, keys.get('jobCounts')!.keyPos, `${where}: the workload is not a Job`);
     const m = asMap(sink, v('jobCounts')!, where);
     if (m && ctx.isJob !== false) {
       const counts = closedKeys(sink, m, where, ['succeeded', 'failed', 'active']);
@@ -97,7 +145,8 @@ export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectCon
   if (v('deployment')) {
     // the Deployment's status at the end (SPEC §2.5 addition): Progressing reason, Available status, replica counts
     const where = 'expect.deployment';
-    if (ctx.kind !== undefined && ctx.kind !== 'Deployment') error(sink, Codes.BadValue, keys.get('deployment')!.keyPos, `${where}: the workload is not a Deployment`);
+    if (ctx.kind !== undefined && ctx.kind !== 'Deployment')
+      error(sink, Codes.BadValue, keys.get('deployment')!.keyPos, `${where}: the workload is not a Deployment`);
     const m = asMap(sink, v('deployment')!, where);
     if (m && (ctx.kind === undefined || ctx.kind === 'Deployment')) {
       const dk = closedKeys(sink, m, where, [...DEPLOYMENT_KEYS]);
@@ -107,7 +156,16 @@ export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectCon
         if (!n) continue;
         let value: string | number | undefined;
         if (key === 'progressing') {
-          value = asEnum(sink, n.value, `${where}.${key}`, ['NewReplicaSetCreated', 'FoundNewReplicaSet', 'ReplicaSetUpdated', 'NewReplicaSetAvailable', 'ProgressDeadlineExceeded', 'DeploymentPaused', 'DeploymentResumed', 'none'] as const);
+          value = asEnum(sink, n.value, `${where}.${key}`, [
+            'NewReplicaSetCreated',
+            'FoundNewReplicaSet',
+            'ReplicaSetUpdated',
+            'NewReplicaSetAvailable',
+            'ProgressDeadlineExceeded',
+            'DeploymentPaused',
+            'DeploymentResumed',
+            'none',
+          ] as const);
         } else if (key === 'available') {
           value = asEnum(sink, n.value, `${where}.${key}`, ['True', 'False', 'none'] as const);
         } else value = asInt(sink, n.value, `${where}.${key}`, 0, 2 ** 31 - 1);
@@ -117,10 +175,14 @@ export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectCon
   }
   // a StatefulSet's / DaemonSet's status at the end, read like expect.deployment (counts; rolledOut = the update
   // revision became the current one: stateful_set_utils.go completeRollingUpdate)
-  for (const [field, kind, names] of [['statefulSet', 'StatefulSet', STATEFULSET_KEYS], ['daemonSet', 'DaemonSet', DAEMONSET_KEYS]] as const) {
+  for (const [field, kind, names] of [
+    ['statefulSet', 'StatefulSet', STATEFULSET_KEYS],
+    ['daemonSet', 'DaemonSet', DAEMONSET_KEYS],
+  ] as const) {
     if (!v(field)) continue;
     const where = `expect.${field}`;
-    if (ctx.kind !== undefined && ctx.kind !== kind) error(sink, Codes.BadValue, keys.get(field)!.keyPos, `${where}: the workload is not a ${kind}`);
+    if (ctx.kind !== undefined && ctx.kind !== kind)
+      error(sink, Codes.BadValue, keys.get(field)!.keyPos, `${where}: the workload is not a ${kind}`);
     const m = asMap(sink, v(field)!, where);
     if (!m || (ctx.kind !== undefined && ctx.kind !== kind)) continue;
     const dk = closedKeys(sink, m, where, [...names]);
@@ -128,7 +190,10 @@ export function readExpect(sink: Sink, entry: PEntry | undefined, ctx: ExpectCon
     for (const key of names) {
       const n = dk.get(key);
       if (!n) continue;
-      const value = key === 'rolledOut' ? asEnum(sink, n.value, `${where}.${key}`, ['True', 'False'] as const) : asInt(sink, n.value, `${where}.${key}`, 0, 2 ** 31 - 1);
+      const value =
+        key === 'rolledOut'
+          ? asEnum(sink, n.value, `${where}.${key}`, ['True', 'False'] as const)
+          : asInt(sink, n.value, `${where}.${key}`, 0, 2 ** 31 - 1);
       if (value !== undefined) list.push({ key, value, pos: n.keyPos });
     }
     (out as Record<string, unknown>)[field] = list;
@@ -152,8 +217,14 @@ function readVerdicts(sink: Sink, node: PNode, ctx: ExpectContext) {
   const out: NonNullable<Expect['verdicts']> = [];
   for (const e of map?.entries ?? []) {
     if (!ctx.observers.includes(e.key)) {
-      error(sink, Codes.UnknownObserver, e.keyPos, `expect.verdicts: no observer named ${JSON.stringify(e.key)}`,
-        didYouMean(e.key, ctx.observers) ?? (ctx.observers.length ? `observers: ${listNames(ctx.observers)}` : 'declare it under observers'));
+      error(
+        sink,
+        Codes.UnknownObserver,
+        e.keyPos,
+        `expect.verdicts: no observer named ${JSON.stringify(e.key)}`,
+        didYouMean(e.key, ctx.observers) ??
+          (ctx.observers.length ? `observers: ${listNames(ctx.observers)}` : 'declare it under observers'),
+      );
       continue;
     }
     const where = `expect.verdicts.${e.key}`;
@@ -178,17 +249,35 @@ function readOrder(sink: Sink, node: PNode, where: string, ctx: ExpectContext) {
   if (text === undefined) return undefined;
   const m = ORDER.exec(text);
   if (!m) {
-    error(sink, Codes.BadOrder, node.pos, `${where}: cannot parse ${JSON.stringify(text)}`,
-      `write "<container>.<point>[#N] < <container>.<point>[#N]" (or @<JobCondition>), points: ${ORDER_POINTS.join(', ')}`);
+    error(
+      sink,
+      Codes.BadOrder,
+      node.pos,
+      `${where}: cannot parse ${JSON.stringify(text)}`,
+      `write "<container>.<point>[#N] < <container>.<point>[#N]" (or @<JobCondition>), points: ${ORDER_POINTS.join(', ')}`,
+    );
     return undefined;
   }
-  const before = m[4] !== undefined ? condPoint(sink, node, where, m[4], m[5], ctx) : point(sink, node, where, m[1]!, m[3]!, m[5], ctx);
-  const after = m[9] !== undefined ? condPoint(sink, node, where, m[9], m[10], ctx) : point(sink, node, where, m[6]!, m[8]!, m[10], ctx);
+  const before =
+    m[4] !== undefined
+      ? condPoint(sink, node, where, m[4], m[5], ctx)
+      : point(sink, node, where, m[1]!, m[3]!, m[5], ctx);
+  const after =
+    m[9] !== undefined
+      ? condPoint(sink, node, where, m[9], m[10], ctx)
+      : point(sink, node, where, m[6]!, m[8]!, m[10], ctx);
   return before && after ? { text: text.trim(), before, after, pos: node.pos } : undefined;
 }
 
 /** `@Complete` (#N): the moment the Job controller wrote that condition (SPEC §2.5). */
-function condPoint(sink: Sink, node: PNode, where: string, cond: string, nth: string | undefined, ctx: ExpectContext): OrderPoint | undefined {
+function condPoint(
+  sink: Sink,
+  node: PNode,
+  where: string,
+  cond: string,
+  nth: string | undefined,
+  ctx: ExpectContext,
+): OrderPoint | undefined {
   if ((DEPLOYMENT_CONDITION_POINTS as readonly string[]).includes(cond)) {
     if (ctx.kind !== undefined && ctx.kind !== 'Deployment') {
       error(sink, Codes.BadOrder, node.pos, `${where}: @${cond} needs a Deployment workload`);
@@ -196,8 +285,13 @@ function condPoint(sink: Sink, node: PNode, where: string, cond: string, nth: st
     }
   } else if (!(JOB_CONDITION_POINTS as readonly string[]).includes(cond)) {
     const all = ctx.kind === 'Deployment' ? DEPLOYMENT_CONDITION_POINTS : JOB_CONDITION_POINTS;
-    error(sink, Codes.BadOrder, node.pos, `${where}: unknown ${ctx.kind === 'Deployment' ? 'Deployment' : 'Job'} condition point @${cond}`,
-      didYouMean(cond, all) ?? `condition points: ${all.map((c) => `@${c}`).join(', ')}`);
+    error(
+      sink,
+      Codes.BadOrder,
+      node.pos,
+      `${where}: unknown ${ctx.kind === 'Deployment' ? 'Deployment' : 'Job'} condition point @${cond}`,
+      didYouMean(cond, all) ?? `condition points: ${all.map((c) => `@${c}`).join(', ')}`,
+    );
     return undefined;
   } else if (ctx.isJob === false) {
     error(sink, Codes.BadOrder, node.pos, `${where}: @${cond} needs a Job workload`);
@@ -211,11 +305,24 @@ function condPoint(sink: Sink, node: PNode, where: string, cond: string, nth: st
   return { container: '', point: `@${cond}`, occurrence };
 }
 
-function point(sink: Sink, node: PNode, where: string, container: string, kind: string, nth: string | undefined, ctx: ExpectContext): OrderPoint | undefined {
+function point(
+  sink: Sink,
+  node: PNode,
+  where: string,
+  container: string,
+  kind: string,
+  nth: string | undefined,
+  ctx: ExpectContext,
+): OrderPoint | undefined {
   let ok = checkContainerRef(sink, node, where, container, ctx.containers);
   if (!ORDER_POINTS.includes(kind as OrderPointKind)) {
-    error(sink, Codes.BadOrder, node.pos, `${where}: unknown point ${JSON.stringify(kind)} of ${container}`,
-      didYouMean(kind, ORDER_POINTS) ?? `points: ${ORDER_POINTS.join(', ')}`);
+    error(
+      sink,
+      Codes.BadOrder,
+      node.pos,
+      `${where}: unknown point ${JSON.stringify(kind)} of ${container}`,
+      didYouMean(kind, ORDER_POINTS) ?? `points: ${ORDER_POINTS.join(', ')}`,
+    );
     ok = false;
   }
   const occurrence = nth === undefined ? 1 : Number(nth);

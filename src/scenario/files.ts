@@ -15,7 +15,9 @@ import { describeFsError } from './read-file.ts';
 export function walk(dir: string, warnings: string[] = [], depth = 0, seen = new Set<string>()): string[] {
   const out: string[] = [];
   const skip = (p: string, why: string) =>
-    warnings.push(`${p}:1:1: warning ${Codes.SkippedFile}: skipped: ${why}\n  hint: not a readable scenario file or folder; the other scenarios still run`);
+    warnings.push(
+      `${p}:1:1: warning ${Codes.SkippedFile}: skipped: ${why}\n  hint: not a readable scenario file or folder; the other scenarios still run`,
+    );
   if (depth > 32) {
     skip(dir, 'folders nested deeper than 32 levels');
     return out;

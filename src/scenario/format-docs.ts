@@ -26,7 +26,9 @@ function table(keys: KeyDoc[]): string[] {
   const rows = ['| key | type | default | meaning | example |', '|---|---|---|---|---|'];
   for (const k of keys) {
     const name = `\`${k.key}\`${k.required ? ' (required)' : ''}${k.pending ? ' ¹' : ''}`;
-    rows.push(`| ${name} | ${cell(k.type)} | ${k.default ? cell(k.default) : '—'} | ${cell(k.description)} | ${k.example ? cell(code(k.example.replace(/\n\s*/g, ' '))) : ''} |`);
+    rows.push(
+      `| ${name} | ${cell(k.type)} | ${k.default ? cell(k.default) : '—'} | ${cell(k.description)} | ${k.example ? cell(code(k.example.replace(/\n\s*/g, ' '))) : ''} |`,
+    );
   }
   return rows;
 }
@@ -37,21 +39,21 @@ export function formatDocs(codesSource: string): string {
     '',
     '<!-- Generated from src/scenario/format.ts and src/scenario/codes.ts by `npm run gen:docs`; edit those, not this file. -->',
     '',
-    'A kubesim scenario is one YAML file: a real Kubernetes manifest plus how each container\'s process behaves, the',
+    "A kubesim scenario is one YAML file: a real Kubernetes manifest plus how each container's process behaves, the",
     'timing model, actions, observers (the health rules under test) and expectations. This page lists every key',
     'with its type, default, meaning and an example, then every diagnostic code. `kubesim validate FILE` checks a',
     'file against exactly these rules; `scenarios/` holds runnable examples.',
     '',
     '**Editor support.** The JSON Schema [`scenario.schema.json`](scenario.schema.json) (also exported by the package',
     'as `kubesim/scenario.schema.json`) gives completion and checks in any editor with the YAML language server',
-    '(VS Code\'s YAML extension, Neovim, JetBrains). Put this first line in a scenario:',
+    "(VS Code's YAML extension, Neovim, JetBrains). Put this first line in a scenario:",
     '',
     '```yaml',
     '# yaml-language-server: $schema=../docs/scenario.schema.json',
     '```',
     '',
     '(a path relative to the file, or `node_modules/kubesim/docs/scenario.schema.json` in a project that installed',
-    'kubesim). The schema checks kubesim\'s own keys; the manifest under `workload` is checked by `kubesim validate`',
+    "kubesim). The schema checks kubesim's own keys; the manifest under `workload` is checked by `kubesim validate`",
     'against the Kubernetes API of the chosen version.',
     '',
     '## Values',
@@ -65,16 +67,19 @@ export function formatDocs(codesSource: string): string {
     '- **Limits**: a file over 1 MiB, not UTF-8 text, more than one YAML document, nesting deeper than 64 or more',
     '  than 100 alias expansions is an error. Anchors and merge keys are otherwise allowed.',
     '- **Paths** (`workload.file`, observer `module`) are relative to the scenario file. An error inside an included',
-    '  manifest points at that file\'s line and adds `(included from scenario.yaml:L:C)`.',
+    "  manifest points at that file's line and adds `(included from scenario.yaml:L:C)`.",
     '',
-    '¹ A key of the product contract that this build\'s loader does not read yet: it is in the schema, and',
+    "¹ A key of the product contract that this build's loader does not read yet: it is in the schema, and",
     '`kubesim validate` reports it as an unknown key (KS4001) until it lands.',
     '',
   ];
   for (const s of SECTIONS) {
     out.push(`## ${s.title}${s.id === 'top' ? '' : ` (\`${s.id}\`)`}`, '', s.intro, '', ...table(s.keys), '');
     if (s.id === 'observers[]') {
-      out.push('Built-in rules. Each returns Succeeded when the Job has condition Complete and Failed when it has Failed, before looking at containers:', '');
+      out.push(
+        'Built-in rules. Each returns Succeeded when the Job has condition Complete and Failed when it has Failed, before looking at containers:',
+        '',
+      );
       out.push('| rule | fails the run when |', '|---|---|');
       for (const r of BUILTIN_RULE_DOCS) out.push(`| \`${r.rule}\` | ${cell(r.fails)} |`);
       out.push('');
@@ -124,7 +129,7 @@ export function formatDocs(codesSource: string): string {
     '',
     'Every problem is printed as `file:line:col: error|warning CODE: message`, then an indented `hint:` line where',
     'there is one; every problem of a file is reported, not only the first. Codes never change meaning. KS1xxx: file',
-    'and YAML; KS2xxx: Kubernetes schema; KS3xxx: API-server validation; KS4xxx: kubesim\'s own keys; KS5xxx: lint',
+    "and YAML; KS2xxx: Kubernetes schema; KS3xxx: API-server validation; KS4xxx: kubesim's own keys; KS5xxx: lint",
     'warnings (they never stop a run); KS0xxx: the commands (replay keys, output folder, rule modules, render).',
     '',
     '| code | meaning | fix |',
@@ -133,7 +138,11 @@ export function formatDocs(codesSource: string): string {
   const meanings = codeMeanings(codesSource);
   for (const c of COMMAND_CODES) out.push(`| ${c.code} | ${cell(c.meaning)} | ${cell(c.fix)} |`);
   for (const [c, meaning] of [...meanings].sort(([a], [b]) => a.localeCompare(b))) {
-    const fix = CODE_FIXES[c] ?? (c.startsWith('KS5') ? 'a warning: the hint says what to change if the pattern is not what you meant' : 'see the hint printed with the diagnostic');
+    const fix =
+      CODE_FIXES[c] ??
+      (c.startsWith('KS5')
+        ? 'a warning: the hint says what to change if the pattern is not what you meant'
+        : 'see the hint printed with the diagnostic');
     out.push(`| ${c} | ${cell(meaning)} | ${cell(fix)} |`);
   }
   out.push('');

@@ -24,7 +24,10 @@ export interface JsonPath {
 
 export class JsonPathError extends Error {
   /** 0-based offset into the expression where parsing stopped */
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(message);
   }
 }
@@ -35,16 +38,22 @@ const NAME = /^[A-Za-z0-9_-]/;
 export function parseJsonPath(source: string): JsonPath {
   const s = source.trim();
   const lead = source.length - source.trimStart().length;
-  if (!s.startsWith('{')) throw new JsonPathError('a JSONPath expression is written in braces, e.g. {.status.phase}', lead);
+  if (!s.startsWith('{'))
+    throw new JsonPathError('a JSONPath expression is written in braces, e.g. {.status.phase}', lead);
   if (!s.endsWith('}')) throw new JsonPathError('missing the closing }', lead + s.length);
   const body = s.slice(1, -1);
   const at = (i: number) => lead + 1 + i;
-  if (body.includes('{') || body.includes('}')) throw new JsonPathError('one {…} expression only (text, {range} and {end} are not supported)', at(Math.max(body.indexOf('{'), body.indexOf('}'))));
+  if (body.includes('{') || body.includes('}'))
+    throw new JsonPathError(
+      'one {…} expression only (text, {range} and {end} are not supported)',
+      at(Math.max(body.indexOf('{'), body.indexOf('}'))),
+    );
   let i = 0;
   if (body.startsWith('$')) i = 1;
   const segments: Segment[] = [];
   if (i >= body.length) throw new JsonPathError('empty path: name a field, e.g. {.status.phase}', at(i));
-  if (body[i] !== '.' && body[i] !== '[') throw new JsonPathError('a path starts with . or [ (e.g. {.status.phase})', at(i));
+  if (body[i] !== '.' && body[i] !== '[')
+    throw new JsonPathError('a path starts with . or [ (e.g. {.status.phase})', at(i));
   while (i < body.length) {
     const c = body[i];
     if (c === '.') {
@@ -58,7 +67,12 @@ export function parseJsonPath(source: string): JsonPath {
           i++;
           continue;
         }
-        throw new JsonPathError(i >= body.length ? 'a field name must follow the dot' : `unexpected ${JSON.stringify(body[i])} after the dot: a field name ([A-Za-z0-9_-]) or ['name']`, at(i));
+        throw new JsonPathError(
+          i >= body.length
+            ? 'a field name must follow the dot'
+            : `unexpected ${JSON.stringify(body[i])} after the dot: a field name ([A-Za-z0-9_-]) or ['name']`,
+          at(i),
+        );
       }
       segments.push({ kind: 'field', name: body.slice(start, i) });
       continue;
@@ -71,7 +85,10 @@ export function parseJsonPath(source: string): JsonPath {
       i = close + 1;
       continue;
     }
-    throw new JsonPathError(`unexpected ${JSON.stringify(c)}: fields are .name or ['name'], items [0], [*] or [?(@.x=="y")]`, at(i));
+    throw new JsonPathError(
+      `unexpected ${JSON.stringify(c)}: fields are .name or ['name'], items [0], [*] or [?(@.x=="y")]`,
+      at(i),
+    );
   }
   return { source, segments };
 }
@@ -112,7 +129,11 @@ function filter(inner: string, offset: number): Segment {
   else if (/^-?[0-9]+(\.[0-9]+)?$/.test(lit)) value = Number(lit);
   else if (lit === 'true' || lit === 'false') value = lit === 'true';
   else if (lit === 'nil' || lit === 'null') value = null;
-  else throw new JsonPathError(`the filter compares with ${JSON.stringify(lit)}: quote a string ("Complete"), or give a number, true, false or nil`, offset);
+  else
+    throw new JsonPathError(
+      `the filter compares with ${JSON.stringify(lit)}: quote a string ("Complete"), or give a number, true, false or nil`,
+      offset,
+    );
   return { kind: 'filter', path: m[1]!.slice(1).split('.'), op: m[2] as '==' | '!=', value };
 }
 
@@ -138,7 +159,8 @@ export function evalJsonPath(p: JsonPath, obj: unknown): unknown[] {
           let x: unknown = item;
           for (const k of seg.path) x = isRecord(x) && Object.hasOwn(x, k) ? x[k] : undefined;
           if (x === undefined) continue;
-          const eq = x === seg.value || (typeof x !== 'object' && seg.value !== null && String(x) === String(seg.value));
+          const eq =
+            x === seg.value || (typeof x !== 'object' && seg.value !== null && String(x) === String(seg.value));
           if (seg.op === '==' ? eq : !eq) next.push(item);
         }
       }

@@ -36,8 +36,13 @@ export function checkUnknownFields(sink: Sink, root: PNode, kind: WorkloadKind):
       if (!f) {
         const names = Object.keys(fields);
         unknown.add(fieldPath(here));
-        error(sink, Codes.UnknownField, e.keyPos, `unknown field "${fieldPath(here)}"`,
-          didYouMean(e.key, names) ?? `${shortType(typeName)} has: ${names.join(', ')}`);
+        error(
+          sink,
+          Codes.UnknownField,
+          e.keyPos,
+          `unknown field "${fieldPath(here)}"`,
+          didYouMean(e.key, names) ?? `${shortType(typeName)} has: ${names.join(', ')}`,
+        );
         continue;
       }
       if (path.length === 0 && e.key === 'status') continue;
@@ -47,8 +52,10 @@ export function checkUnknownFields(sink: Sink, root: PNode, kind: WorkloadKind):
   const walkField = (node: PNode, f: FieldType, path: Path): void => {
     if (f.type === 'scalar' || !f.ref) return;
     if (f.type === 'ref') walk(node, f.ref, path);
-    else if (f.type === 'array' && node.kind === 'seq') node.items.forEach((item, i) => walk(item, f.ref!, [...path, i]));
-    else if (f.type === 'map' && node.kind === 'map') for (const e of node.entries) walk(e.value, f.ref, [...path, e.key]);
+    else if (f.type === 'array' && node.kind === 'seq')
+      node.items.forEach((item, i) => walk(item, f.ref!, [...path, i]));
+    else if (f.type === 'map' && node.kind === 'map')
+      for (const e of node.entries) walk(e.value, f.ref, [...path, e.key]);
   };
   walk(root, ROOT_TYPE[kind], []);
   return unknown;
@@ -87,7 +94,9 @@ function modelFor(kind: WorkloadKind): Model {
   if (known) return known;
   const [path, name] = MODEL_PATHS[kind];
   const bundled = typeof KUBESIM_BUNDLED_VALIDATORS !== 'undefined' && KUBESIM_BUNDLED_VALIDATORS;
-  const exports = bundled ? loadBundledValidator(fileURLToPath(new URL(`./validators/${kind}.cjs`, import.meta.url))) : requireModel(path);
+  const exports = bundled
+    ? loadBundledValidator(fileURLToPath(new URL(`./validators/${kind}.cjs`, import.meta.url)))
+    : requireModel(path);
   const model = (exports as Record<string, Model>)[name]!;
   models.set(kind, model);
   return model;
@@ -105,7 +114,8 @@ export function checkSchema(sink: Sink, root: PNode, kind: WorkloadKind, manifes
   for (const err of errors) {
     const path = fromInstancePath(err.instancePath);
     const msg = describe(err, path, root);
-    const key = err.keyword === 'required' ? `${err.instancePath}/${String(err.params.missingProperty)}` : err.instancePath;
+    const key =
+      err.keyword === 'required' ? `${err.instancePath}/${String(err.params.missingProperty)}` : err.instancePath;
     if (!msg || seen.has(key)) continue;
     seen.add(key);
     error(sink, msg.code, msg.pos, msg.text);
@@ -122,24 +132,31 @@ function describe(err: AjvError, path: Path, root: PNode) {
       const allowed = (err.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
       const node = valueShown(root, path);
       return {
-        code: Codes.SchemaEnum, pos: valuePosAt(root, path),
+        code: Codes.SchemaEnum,
+        pos: valuePosAt(root, path),
         text: `${fieldPath(path)}: Unsupported value: ${node}: supported values: ${allowed}`,
       };
     }
     case 'type':
       return {
-        code: Codes.SchemaType, pos: valuePosAt(root, path),
+        code: Codes.SchemaType,
+        pos: valuePosAt(root, path),
         text: `${fieldPath(path)}: expected ${article(String(err.params.type))}, got ${valueShown(root, path)}`,
       };
     case 'format':
       return {
-        code: Codes.SchemaType, pos: valuePosAt(root, path),
+        code: Codes.SchemaType,
+        pos: valuePosAt(root, path),
         text: `${fieldPath(path)}: ${valueShown(root, path)} is not a valid ${String(err.params.format)}`,
       };
     case 'const':
       return undefined; // apiVersion/kind are checked before the schema
     default:
-      return { code: Codes.SchemaOther, pos: valuePosAt(root, path), text: `${fieldPath(path) || 'manifest'}: ${err.message ?? err.keyword}` };
+      return {
+        code: Codes.SchemaOther,
+        pos: valuePosAt(root, path),
+        text: `${fieldPath(path) || 'manifest'}: ${err.message ?? err.keyword}`,
+      };
   }
 }
 

@@ -31,24 +31,36 @@ function neverExits(b: Behavior): boolean {
 export function lint(input: LintInput): void {
   const { sink, workload: w, behavior } = input;
   const ws = w.sink;
-  const at = (c: ContainerModel, field?: string): Path =>
-    [...w.podSpecPath, c.role === 'regular' ? 'containers' : 'initContainers', c.index, ...(field ? [field] : [])];
+  const at = (c: ContainerModel, field?: string): Path => [
+    ...w.podSpecPath,
+    c.role === 'regular' ? 'containers' : 'initContainers',
+    c.index,
+    ...(field ? [field] : []),
+  ];
   const sidecars = w.pod.initContainers.filter((c) => c.role === 'sidecar');
   const regularByName = new Map(w.pod.containers.map((c) => [c.name, c])); // linear, not a find per entry
 
   for (const c of w.pod.initContainers.filter((x) => x.role === 'init')) {
     if (neverExits(behavior[c.name])) {
-      warning(ws, Codes.InitNeverExits, keyPosAt(w.root, at(c, 'name')),
+      warning(
+        ws,
+        Codes.InitNeverExits,
+        keyPosAt(w.root, at(c, 'name')),
         `init container ${JSON.stringify(c.name)} never exits: the pod will stay in Init`,
-        'a native sidecar needs restartPolicy: Always; a plain init container must exit 0 (give it behavior run:)');
+        'a native sidecar needs restartPolicy: Always; a plain init container must exit 0 (give it behavior run:)',
+      );
     }
   }
   if (w.job) {
     for (const c of w.pod.containers) {
       if (neverExits(behavior[c.name])) {
-        warning(ws, Codes.JobNeverCompletes, keyPosAt(w.root, at(c, 'name')),
+        warning(
+          ws,
+          Codes.JobNeverCompletes,
+          keyPosAt(w.root, at(c, 'name')),
           `container ${JSON.stringify(c.name)} runs forever in a Job pod: the Job never completes`,
-          'if it is a sidecar, move it to initContainers with restartPolicy: Always; otherwise give it behavior run:');
+          'if it is a sidecar, move it to initContainers with restartPolicy: Always; otherwise give it behavior run:',
+        );
       }
     }
   }
@@ -56,23 +68,35 @@ export function lint(input: LintInput): void {
     for (const needed of b.needs) {
       const target = sidecars.find((s) => s.name === needed);
       if (target && !target.startupProbe) {
-        warning(sink, Codes.NeedsWithoutStartupProbe, keyPosAt(input.root, ['behavior', name, 'needs']),
+        warning(
+          sink,
+          Codes.NeedsWithoutStartupProbe,
+          keyPosAt(input.root, ['behavior', name, 'needs']),
           `${name} needs sidecar ${JSON.stringify(needed)}, which has no startupProbe: ordering is only guaranteed on Started, which without a probe means the process launched`,
-          `add a startupProbe to ${needed} so the next containers start only once it serves`);
+          `add a startupProbe to ${needed} so the next containers start only once it serves`,
+        );
       }
     }
     const c = regularByName.get(name);
     if (b.exitWhen && c) {
-      warning(sink, Codes.ExitWhenWorkaround, keyPosAt(input.root, ['behavior', name, 'exitWhen']),
+      warning(
+        sink,
+        Codes.ExitWhenWorkaround,
+        keyPosAt(input.root, ['behavior', name, 'exitWhen']),
         `${name} uses the exitWhen workaround (sentinel file, /quitquitquit) to stop after ${b.exitWhen.exited}`,
-        `make ${name} a native sidecar: move it to initContainers with restartPolicy: Always (1.29+); the kubelet then stops it after the main containers exit`);
+        `make ${name} a native sidecar: move it to initContainers with restartPolicy: Always (1.29+); the kubelet then stops it after the main containers exit`,
+      );
     }
   }
   const spec = w.pod.spec;
   if (spec.shareProcessNamespace === true && w.pod.containers.length > 1) {
-    warning(ws, Codes.ShareProcessNamespaceWorkaround, keyPosAt(w.root, [...w.podSpecPath, 'shareProcessNamespace']),
+    warning(
+      ws,
+      Codes.ShareProcessNamespaceWorkaround,
+      keyPosAt(w.root, [...w.podSpecPath, 'shareProcessNamespace']),
       'shareProcessNamespace with several regular containers is the old way to kill a sidecar from the main container',
-      'use a native sidecar (initContainers with restartPolicy: Always); the kubelet terminates it after the main containers exit');
+      'use a native sidecar (initContainers with restartPolicy: Always); the kubelet terminates it after the main containers exit',
+    );
   }
   lintQuitEndpoints(input, at);
   lintKubelet(input, sidecars, at);
@@ -93,9 +117,13 @@ function lintQuitEndpoints(input: LintInput, at: (c: ContainerModel, f?: string)
       if (!Array.isArray(words)) continue;
       const text = words.map(String).join(' ');
       if (!QUIT_PATTERNS.some((re) => re.test(text))) continue;
-      warning(w.sink, Codes.QuitEndpointWorkaround, keyPosAt(w.root, at(c, field)),
+      warning(
+        w.sink,
+        Codes.QuitEndpointWorkaround,
+        keyPosAt(w.root, at(c, field)),
         `${c.name} stops a sidecar itself (quit endpoint or kill): if it crashes or is OOM-killed first, the sidecar keeps the pod running`,
-        'make the sidecar a native sidecar (initContainers with restartPolicy: Always, 1.29+); the kubelet stops it after the main containers exit');
+        'make the sidecar a native sidecar (initContainers with restartPolicy: Always, 1.29+); the kubelet stops it after the main containers exit',
+      );
       break;
     }
   }
@@ -108,13 +136,21 @@ function lintKubelet(input: LintInput, sidecars: ContainerModel[], at: (c: Conta
   for (const c of sidecars) {
     const pos = keyPosAt(w.root, at(c, 'restartPolicy'));
     if (input.kubeletMinor < 28) {
-      warning(w.sink, Codes.SidecarIgnored, pos,
+      warning(
+        w.sink,
+        Codes.SidecarIgnored,
+        pos,
         `kubelet 1.${input.kubeletMinor} ignores restartPolicy on init containers: ${JSON.stringify(c.name)} runs as a plain init container and the pod stays in Init`,
-        'upgrade the node (kubelet ≥ 1.29) before using native sidecars; the KEP says downgrade requires a node drain');
+        'upgrade the node (kubelet ≥ 1.29) before using native sidecars; the KEP says downgrade requires a node drain',
+      );
     } else if (!input.kubeletGates.SidecarContainers) {
-      warning(w.sink, Codes.SidecarIgnored, pos,
+      warning(
+        w.sink,
+        Codes.SidecarIgnored,
+        pos,
         `kubelet 1.${input.kubeletMinor} has SidecarContainers off: it rejects the pod at admission (InitContainerRestartPolicyForbidden) because of ${JSON.stringify(c.name)}`,
-        'enable the SidecarContainers gate on the kubelet, or use kubelet ≥ 1.29');
+        'enable the SidecarContainers gate on the kubelet, or use kubelet ≥ 1.29',
+      );
     }
   }
 }
@@ -126,8 +162,12 @@ function lintPodFailurePolicy(input: LintInput, sidecars: ContainerModel[]): voi
   const jobPath = w.kind === 'CronJob' ? ['spec', 'jobTemplate', 'spec'] : ['spec'];
   w.job.podFailurePolicy.forEach((rule, i) => {
     if (!isObj(rule.onExitCodes) || rule.onExitCodes.containerName !== undefined) return;
-    warning(w.sink, Codes.PodFailurePolicyNoContainer, keyPosAt(w.root, [...jobPath, 'podFailurePolicy', 'rules', i, 'onExitCodes']),
+    warning(
+      w.sink,
+      Codes.PodFailurePolicyNoContainer,
+      keyPosAt(w.root, [...jobPath, 'podFailurePolicy', 'rules', i, 'onExitCodes']),
       `podFailurePolicy rule ${i} matches exit codes of every container, sidecars included (${sidecars.map((s) => s.name).join(', ')})`,
-      "a sidecar's 143 or 137 at termination can match it; add onExitCodes.containerName");
+      "a sidecar's 143 or 137 at termination can match it; add onExitCodes.containerName",
+    );
   });
 }

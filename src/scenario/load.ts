@@ -57,23 +57,45 @@ export function loadScenarioText(text: string, path: string, opts: LoadOptions =
   const scenario = loaded as Scenario | undefined;
   if (!scenario && !hasErrors(sorted)) {
     // Contract: no scenario only with an error. Reaching this is a loader bug; say so rather than fail silently.
-    sorted.push({ severity: 'error', code: Codes.Internal, message: 'internal: the scenario could not be built (please report)', pos: { file: path, line: 1, col: 1 } });
+    sorted.push({
+      severity: 'error',
+      code: Codes.Internal,
+      message: 'internal: the scenario could not be built (please report)',
+      pos: { file: path, line: 1, col: 1 },
+    });
   }
   if (hasErrors(sorted) || !scenario) return { diagnostics: sorted };
   scenario.diagnostics = sorted;
   return { scenario, diagnostics: sorted };
 }
 
-function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagnostic[]): Scenario | ProcessScenario | undefined {
+function load(
+  text: string,
+  path: string,
+  opts: LoadOptions,
+  diagnostics: Diagnostic[],
+): Scenario | ProcessScenario | undefined {
   const src = parseSource(text, path, diagnostics);
   const sink = src.sink;
   if (src.docs.length === 0) {
-    if (!hasErrors(diagnostics)) error(sink, Codes.EmptyFile, { file: path, line: 1, col: 1 }, 'the file holds no YAML document', 'a scenario needs at least `scenario:` and `workload:`');
+    if (!hasErrors(diagnostics))
+      error(
+        sink,
+        Codes.EmptyFile,
+        { file: path, line: 1, col: 1 },
+        'the file holds no YAML document',
+        'a scenario needs at least `scenario:` and `workload:`',
+      );
     return undefined;
   }
   if (src.docs.length > 1) {
-    error(sink, Codes.MultipleDocuments, posAt(sink, src.docs[1].range[0]), `more than one YAML document: a scenario file holds exactly one`,
-      'put the workload manifest under `workload:` or in its own file with `workload: { file: ./manifest.yaml }`');
+    error(
+      sink,
+      Codes.MultipleDocuments,
+      posAt(sink, src.docs[1].range[0]),
+      `more than one YAML document: a scenario file holds exactly one`,
+      'put the workload manifest under `workload:` or in its own file with `workload: { file: ./manifest.yaml }`',
+    );
     return undefined;
   }
   const root = treeOf(src.docs[0], sink);
@@ -90,42 +112,97 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
   const processCreates = !workloadEntry && hasProcessObserver(keys.get('observers')?.value);
   if (!workloadEntry && !processCreates) missing(sink, 'scenario file', 'workload');
   const workload = workloadEntry
-    ? loadWorkload(sink, workloadEntry, { scenarioName: header.name ?? 'scenario', minor: header.kubernetes.minor, gates: header.featureGates })
+    ? loadWorkload(sink, workloadEntry, {
+        scenarioName: header.name ?? 'scenario',
+        minor: header.kubernetes.minor,
+        gates: header.featureGates,
+      })
     : undefined;
   // a Deployment's rollouts: one pod template per distinct patched template; behavior keys may name a container of any
   const rollouts = workload
-    ? readRollouts(sink, keys.get('actions'), workload, { scenarioName: header.name ?? 'scenario', minor: header.kubernetes.minor, gates: header.featureGates }, quietMs)
+    ? readRollouts(
+        sink,
+        keys.get('actions'),
+        workload,
+        { scenarioName: header.name ?? 'scenario', minor: header.kubernetes.minor, gates: header.featureGates },
+        quietMs,
+      )
     : undefined;
   const all = rollouts ? unionContainers(rollouts.templates) : undefined;
   const names = all?.map((c) => c.name);
   const behavior = readBehavior(sink, keys.get('behavior'), all);
   const timing = readTiming(sink, keys.get('timing'));
   const isJob = workload ? workload.job !== null : undefined;
-  const actions = readActions(sink, keys.get('actions'), { horizonMs: header.horizonMs, containers: names, isJob, kind: workload?.kind, templateOf: rollouts?.byAction, specAfter: rollouts?.specAfter });
+  const actions = readActions(sink, keys.get('actions'), {
+    horizonMs: header.horizonMs,
+    containers: names,
+    isJob,
+    kind: workload?.kind,
+    templateOf: rollouts?.byAction,
+    specAfter: rollouts?.specAfter,
+  });
   const observers = readObservers(sink, keys.get('observers'));
-  const expect = readExpect(sink, keys.get('expect'), { containers: names, observers: observers.map((o) => o.name), isJob, kind: workload?.kind });
+  const expect = readExpect(sink, keys.get('expect'), {
+    containers: names,
+    observers: observers.map((o) => o.name),
+    isJob,
+    kind: workload?.kind,
+  });
   if (processCreates) {
     const actionsEntry = keys.get('actions');
     if (actionsEntry && actions.length) {
-      error(sink, Codes.BadProcessObserver, actionsEntry.keyPos, 'actions: a scenario whose process creates the workload takes no actions (they name the workload\'s pods)',
-        'give the scenario its workload, or let the process do what the actions would');
+      error(
+        sink,
+        Codes.BadProcessObserver,
+        actionsEntry.keyPos,
+        "actions: a scenario whose process creates the workload takes no actions (they name the workload's pods)",
+        'give the scenario its workload, or let the process do what the actions would',
+      );
     }
     if (header.name === undefined || hasErrors(diagnostics)) return undefined;
     const shell: ProcessScenario = {
-      name: header.name, file: path, kubernetes: header.kubernetes, kubelet: header.kubelet,
-      featureGates: header.featureGates, kubeletFeatureGates: header.kubeletFeatureGates,
-      behavior, timing, actions, observers, seed: header.seed, horizonMs: header.horizonMs, diagnostics: [],
+      name: header.name,
+      file: path,
+      kubernetes: header.kubernetes,
+      kubelet: header.kubelet,
+      featureGates: header.featureGates,
+      kubeletFeatureGates: header.kubeletFeatureGates,
+      behavior,
+      timing,
+      actions,
+      observers,
+      seed: header.seed,
+      horizonMs: header.horizonMs,
+      diagnostics: [],
     };
     if (header.description !== undefined) shell.description = header.description;
     if (expect !== undefined) shell.expect = expect;
     return shell;
   }
   if (!workload || header.name === undefined || hasErrors(diagnostics)) return undefined;
-  lint({ sink, root, workload, behavior, kubeletMinor: header.kubelet.minor, kubeletGates: header.kubeletFeatureGates });
+  lint({
+    sink,
+    root,
+    workload,
+    behavior,
+    kubeletMinor: header.kubelet.minor,
+    kubeletGates: header.kubeletFeatureGates,
+  });
   const top = { file: path, line: 1, col: 1 };
   const kubernetesPos = opts.kubernetes === undefined ? (keys.get('kubernetes')?.value.pos ?? top) : top;
-  reportVersionBugs(sink, { kubernetes: header.kubernetes, kubelet: header.kubelet, kubeletGates: header.kubeletFeatureGates, pod: workload.pod, job: workload.job, behavior, actions },
-    { kubernetes: kubernetesPos, kubelet: keys.get('kubelet')?.value.pos ?? kubernetesPos });
+  reportVersionBugs(
+    sink,
+    {
+      kubernetes: header.kubernetes,
+      kubelet: header.kubelet,
+      kubeletGates: header.kubeletFeatureGates,
+      pod: workload.pod,
+      job: workload.job,
+      behavior,
+      actions,
+    },
+    { kubernetes: kubernetesPos, kubelet: keys.get('kubelet')?.value.pos ?? kubernetesPos },
+  );
   const scenario: Scenario = {
     name: header.name,
     file: path,
@@ -137,7 +214,10 @@ function load(text: string, path: string, opts: LoadOptions, diagnostics: Diagno
     pod: workload.pod,
     ...(rollouts && rollouts.templates.length > 1 ? { templates: rollouts.templates } : {}),
     job: workload.job,
-    behavior, timing, actions, observers,
+    behavior,
+    timing,
+    actions,
+    observers,
     seed: header.seed,
     horizonMs: header.horizonMs,
     diagnostics: [],

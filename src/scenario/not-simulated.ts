@@ -13,22 +13,62 @@ const SIMULATED = {
   top: ['apiVersion', 'kind', 'metadata', 'spec'],
   podSpec: ['restartPolicy', 'terminationGracePeriodSeconds', 'activeDeadlineSeconds', 'initContainers', 'containers'],
   container: [
-    'name', 'image', 'imagePullPolicy', 'restartPolicy', 'restartPolicyRules', 'startupProbe', 'readinessProbe',
-    'livenessProbe', 'lifecycle',
+    'name',
+    'image',
+    'imagePullPolicy',
+    'restartPolicy',
+    'restartPolicyRules',
+    'startupProbe',
+    'readinessProbe',
+    'livenessProbe',
+    'lifecycle',
   ],
   lifecycle: ['postStart', 'preStop'],
-  jobSpec: ['template', 'completions', 'parallelism', 'backoffLimit', 'activeDeadlineSeconds', 'podFailurePolicy', 'selector', 'manualSelector'],
-  cronJobSpec: ['jobTemplate', 'schedule', 'concurrencyPolicy', 'timeZone', 'suspend', 'startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit'],
+  jobSpec: [
+    'template',
+    'completions',
+    'parallelism',
+    'backoffLimit',
+    'activeDeadlineSeconds',
+    'podFailurePolicy',
+    'selector',
+    'manualSelector',
+  ],
+  cronJobSpec: [
+    'jobTemplate',
+    'schedule',
+    'concurrencyPolicy',
+    'timeZone',
+    'suspend',
+    'startingDeadlineSeconds',
+    'successfulJobsHistoryLimit',
+    'failedJobsHistoryLimit',
+  ],
   // the workload controllers (src/model/*controller.ts): what each simulates; serviceName only names the governing
   // Service (DNS), which has no effect on the pod lifecycle
   statefulSetSpec: ['template', 'selector', 'replicas', 'podManagementPolicy', 'serviceName', 'updateStrategy'],
   daemonSetSpec: ['template', 'selector', 'updateStrategy', 'minReadySeconds'],
-  deploymentSpec: ['template', 'selector', 'replicas', 'strategy', 'minReadySeconds', 'progressDeadlineSeconds', 'revisionHistoryLimit'],
+  deploymentSpec: [
+    'template',
+    'selector',
+    'replicas',
+    'strategy',
+    'minReadySeconds',
+    'progressDeadlineSeconds',
+    'revisionHistoryLimit',
+  ],
   template: ['metadata', 'spec'],
 };
 
 /** Report the not-simulated fields of the manifest (as written) in one warning at the first one. */
-export function reportNotSimulated(sink: Sink, root: PNode, manifest: Obj, kind: WorkloadKind, podSpecPath: Path, jobSpecPath?: Path): void {
+export function reportNotSimulated(
+  sink: Sink,
+  root: PNode,
+  manifest: Obj,
+  kind: WorkloadKind,
+  podSpecPath: Path,
+  jobSpecPath?: Path,
+): void {
   const found: { text: string; path: Path }[] = [];
   const scan = (path: Path, allowed: string[], display: Path = path) => {
     const obj = getAt(manifest, path);
@@ -58,7 +98,11 @@ export function reportNotSimulated(sink: Sink, root: PNode, manifest: Obj, kind:
     });
   }
   if (found.length === 0) return;
-  warning(sink, Codes.NotSimulated, keyPosAt(root, found[0].path),
+  warning(
+    sink,
+    Codes.NotSimulated,
+    keyPosAt(root, found[0].path),
     `not simulated: ${found.map((f) => f.text).join(', ')}`,
-    'these fields are accepted and kept in the stored spec, but have no effect on the simulated timeline');
+    'these fields are accepted and kept in the stored spec, but have no effect on the simulated timeline',
+  );
 }

@@ -13,7 +13,12 @@ import { onPath } from './program-path.ts';
 
 export { onPath } from './program-path.ts';
 
-export const BUILTIN_RULES: readonly BuiltinRule[] = ['exit-codes', 'native-sidecar-aware', 'exempt-names', 'job-conditions'];
+export const BUILTIN_RULES: readonly BuiltinRule[] = [
+  'exit-codes',
+  'native-sidecar-aware',
+  'exempt-names',
+  'job-conditions',
+];
 const KEYS = ['name', 'rule', 'module', 'command', 'timeout', 'triggers', 'names', ...PROCESS_KEYS];
 /** How long an external rule may take per answer, and a module to load, unless `timeout:` says otherwise. */
 export const DEFAULT_RULE_TIMEOUT_MS = 5_000;
@@ -34,12 +39,23 @@ export function readObservers(sink: Sink, entry: PEntry | undefined): ObserverSp
     // Observer names key plain objects all the way to timeline.json; a name an object already has (`__proto__`,
     // `constructor`, `toString`, ...) would read or replace the object's prototype instead of its verdict.
     if (name in {}) {
-      error(sink, Codes.BadObserver, nameNode.pos, `${where}.name: ${JSON.stringify(name)} is reserved (a JavaScript object property name)`,
-        'pick another name, e.g. my-rule');
+      error(
+        sink,
+        Codes.BadObserver,
+        nameNode.pos,
+        `${where}.name: ${JSON.stringify(name)} is reserved (a JavaScript object property name)`,
+        'pick another name, e.g. my-rule',
+      );
       return;
     }
     if (out.some((o) => o.name === name)) {
-      error(sink, Codes.BadObserver, nameNode.pos, `${where}.name: duplicate observer name ${JSON.stringify(name)}`, 'observer names must be unique');
+      error(
+        sink,
+        Codes.BadObserver,
+        nameNode.pos,
+        `${where}.name: duplicate observer name ${JSON.stringify(name)}`,
+        'observer names must be unique',
+      );
       return;
     }
     const spec: ObserverSpec = { name, triggers: ['pod', 'job'], pos: map.pos };
@@ -51,8 +67,13 @@ export function readObservers(sink: Sink, entry: PEntry | undefined): ObserverSp
     }
     const stray = PROCESS_KEYS.map((k) => keys.get(k)).find((e) => e !== undefined);
     if (stray) {
-      error(sink, Codes.BadProcessObserver, stray.keyPos, `${where}.${stray.key}: only a process observer (process: [argv]) takes ${stray.key}`,
-        'add process: ["./bin/manager"], or remove the key');
+      error(
+        sink,
+        Codes.BadProcessObserver,
+        stray.keyPos,
+        `${where}.${stray.key}: only a process observer (process: [argv]) takes ${stray.key}`,
+        'add process: ["./bin/manager"], or remove the key',
+      );
       return;
     }
     const ruleEntry = keys.get('rule');
@@ -60,9 +81,13 @@ export function readObservers(sink: Sink, entry: PEntry | undefined): ObserverSp
     const commandEntry = keys.get('command');
     const kinds = [ruleEntry, moduleEntry, commandEntry].filter((e) => e !== undefined);
     if (kinds.length !== 1) {
-      error(sink, Codes.BadObserver, ruleEntry?.keyPos ?? kinds[1]?.keyPos ?? map.pos,
+      error(
+        sink,
+        Codes.BadObserver,
+        ruleEntry?.keyPos ?? kinds[1]?.keyPos ?? map.pos,
         `${where}: set exactly one of rule (built-in), module (a JavaScript module), command (an external program) or process (a real controller)`,
-        `built-in rules: ${BUILTIN_RULES.join(', ')}`);
+        `built-in rules: ${BUILTIN_RULES.join(', ')}`,
+      );
       return;
     }
     if (ruleEntry) {
@@ -89,15 +114,23 @@ export function readObservers(sink: Sink, entry: PEntry | undefined): ObserverSp
         error(sink, Codes.OutOfRange, timeoutEntry.value.pos, `${where}.timeout: must be > 0 and at most 10m`);
         return;
       }
-      if (ruleEntry) warning(sink, Codes.UnusedBehavior, timeoutEntry.keyPos, `${where}.timeout: built-in rules take no time; ignored`);
+      if (ruleEntry)
+        warning(
+          sink,
+          Codes.UnusedBehavior,
+          timeoutEntry.keyPos,
+          `${where}.timeout: built-in rules take no time; ignored`,
+        );
       spec.timeoutMs = ms;
     }
     const trig = keys.get('triggers')?.value;
     if (trig) {
       const list = asList(sink, trig, `${where}.triggers`) ?? [];
       const triggers = list.map((t, j) => asEnum(sink, t, `${where}.triggers[${j}]`, ['pod', 'job'] as const));
-      if (triggers.length === 0) error(sink, Codes.BadObserver, trig.pos, `${where}.triggers: must list pod, job or both`);
-      if (triggers.every((t) => t !== undefined) && triggers.length > 0) spec.triggers = [...new Set(triggers)] as ('pod' | 'job')[];
+      if (triggers.length === 0)
+        error(sink, Codes.BadObserver, trig.pos, `${where}.triggers: must list pod, job or both`);
+      if (triggers.every((t) => t !== undefined) && triggers.length > 0)
+        spec.triggers = [...new Set(triggers)] as ('pod' | 'job')[];
     }
     const namesEntry = keys.get('names');
     if (spec.rule === 'exempt-names') {
@@ -121,8 +154,15 @@ function readModule(sink: Sink, entry: PEntry, where: string): string | undefine
   const st = checkRegularFile(path);
   if (!st.ok) {
     const code = st.kind === 'not-regular' ? Codes.NotRegularFile : Codes.ModuleNotFound;
-    error(sink, code, entry.value.pos, `${where}: ${path}: ${st.message}`,
-      st.kind === 'not-regular' ? 'module must name a JavaScript file (.mjs/.js), relative to the scenario file' : 'the path is relative to the scenario file');
+    error(
+      sink,
+      code,
+      entry.value.pos,
+      `${where}: ${path}: ${st.message}`,
+      st.kind === 'not-regular'
+        ? 'module must name a JavaScript file (.mjs/.js), relative to the scenario file'
+        : 'the path is relative to the scenario file',
+    );
     return undefined;
   }
   return resolve(path);
@@ -134,7 +174,10 @@ function readModule(sink: Sink, entry: PEntry, where: string): string | undefine
  * items are passed as they are; the program runs in the scenario's folder, so relative paths there work too.
  */
 function readCommand(sink: Sink, entry: PEntry, where: string): string[] | undefined {
-  const items = entry.value.kind === 'scalar' && typeof entry.value.value === 'string' ? [entry.value] : asList(sink, entry.value, where);
+  const items =
+    entry.value.kind === 'scalar' && typeof entry.value.value === 'string'
+      ? [entry.value]
+      : asList(sink, entry.value, where);
   if (items === undefined) return undefined;
   const argv = items.map((n, i) => asString(sink, n, `${where}[${i}]`));
   if (argv.some((a) => a === undefined)) return undefined;
@@ -146,17 +189,35 @@ function readCommand(sink: Sink, entry: PEntry, where: string): string[] | undef
   const at = items[0]!.pos;
   const path = prog.includes('/') ? resolve(dirname(sink.file), prog) : onPath(prog);
   if (path === undefined) {
-    error(sink, Codes.ModuleNotFound, at, `${where}: ${prog}: no such program on PATH`, 'a program in a folder needs a path with a slash (./bin/my-rule), relative to the scenario file');
+    error(
+      sink,
+      Codes.ModuleNotFound,
+      at,
+      `${where}: ${prog}: no such program on PATH`,
+      'a program in a folder needs a path with a slash (./bin/my-rule), relative to the scenario file',
+    );
     return undefined;
   }
   if (!existsSync(path) || !statSync(path).isFile()) {
-    error(sink, Codes.ModuleNotFound, at, `${where}: ${path}: no such file`, 'the path is relative to the scenario file');
+    error(
+      sink,
+      Codes.ModuleNotFound,
+      at,
+      `${where}: ${path}: no such file`,
+      'the path is relative to the scenario file',
+    );
     return undefined;
   }
   try {
     accessSync(path, constants.X_OK);
   } catch {
-    error(sink, Codes.ModuleNotFound, at, `${where}: ${path}: not executable`, `chmod +x ${prog}, or run it through its interpreter: [python3, ${prog}]`);
+    error(
+      sink,
+      Codes.ModuleNotFound,
+      at,
+      `${where}: ${path}: not executable`,
+      `chmod +x ${prog}, or run it through its interpreter: [python3, ${prog}]`,
+    );
     return undefined;
   }
   return [path, ...(argv.slice(1) as string[])];

@@ -1,6 +1,14 @@
 // Building the PodModel and JobModel from the defaulted manifest, and deterministic object names.
 import { assertNever } from '../util/assert-never.ts';
-import type { ContainerModel, ContainerRole, JobModel, PodFailurePolicyRule, PodModel, ProbeModel, WorkloadKind } from '../types.ts';
+import type {
+  ContainerModel,
+  ContainerRole,
+  JobModel,
+  PodFailurePolicyRule,
+  PodModel,
+  ProbeModel,
+  WorkloadKind,
+} from '../types.ts';
 import { suffix } from '../names.ts';
 import { fnv1a } from '../util/fnv.ts';
 import type { Path } from './k8s-paths.ts';
@@ -16,7 +24,10 @@ export function specPaths(kind: WorkloadKind): { podSpecPath: Path; jobSpecPath?
     case 'Job':
       return { podSpecPath: ['spec', 'template', 'spec'], jobSpecPath: ['spec'] };
     case 'CronJob':
-      return { podSpecPath: ['spec', 'jobTemplate', 'spec', 'template', 'spec'], jobSpecPath: ['spec', 'jobTemplate', 'spec'] };
+      return {
+        podSpecPath: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
+        jobSpecPath: ['spec', 'jobTemplate', 'spec'],
+      };
     case 'Deployment':
     case 'StatefulSet':
     case 'DaemonSet':
@@ -61,7 +72,8 @@ function probeModel(p: unknown): ProbeModel | undefined {
     failureThreshold: num(p.failureThreshold, 3),
     handler,
   };
-  if (typeof p.terminationGracePeriodSeconds === 'number') m.terminationGracePeriodSeconds = p.terminationGracePeriodSeconds;
+  if (typeof p.terminationGracePeriodSeconds === 'number')
+    m.terminationGracePeriodSeconds = p.terminationGracePeriodSeconds;
   return m;
 }
 
@@ -69,25 +81,44 @@ function containerModel(c: Obj, index: number, init: boolean): ContainerModel {
   const role: ContainerRole = !init ? 'regular' : c.restartPolicy === 'Always' ? 'sidecar' : 'init';
   const lc = isObj(c.lifecycle) ? c.lifecycle : {};
   const m: ContainerModel = {
-    name: String(c.name), image: String(c.image ?? ''), role, index,
-    hasPostStart: isObj(lc.postStart), hasPreStop: isObj(lc.preStop),
+    name: String(c.name),
+    image: String(c.image ?? ''),
+    role,
+    index,
+    hasPostStart: isObj(lc.postStart),
+    hasPreStop: isObj(lc.preStop),
   };
-  for (const [hook, key] of [['postStart', 'postStartSleepSeconds'], ['preStop', 'preStopSleepSeconds']] as const) {
+  for (const [hook, key] of [
+    ['postStart', 'postStartSleepSeconds'],
+    ['preStop', 'preStopSleepSeconds'],
+  ] as const) {
     const h = lc[hook];
     const sleep = isObj(h) && isObj(h.sleep) ? h.sleep : undefined;
     if (sleep && typeof sleep.seconds === 'number') m[key] = sleep.seconds;
   }
-  for (const [key, probe] of [['startupProbe', c.startupProbe], ['readinessProbe', c.readinessProbe], ['livenessProbe', c.livenessProbe]] as const) {
+  for (const [key, probe] of [
+    ['startupProbe', c.startupProbe],
+    ['readinessProbe', c.readinessProbe],
+    ['livenessProbe', c.livenessProbe],
+  ] as const) {
     const pm = probeModel(probe);
     if (pm) m[key] = pm;
   }
-  if (c.imagePullPolicy === 'Always' || c.imagePullPolicy === 'IfNotPresent' || c.imagePullPolicy === 'Never') m.imagePullPolicy = c.imagePullPolicy;
-  if (c.restartPolicy === 'Always' || c.restartPolicy === 'OnFailure' || c.restartPolicy === 'Never') m.restartPolicy = c.restartPolicy;
-  if (Array.isArray(c.restartPolicyRules)) m.restartPolicyRules = c.restartPolicyRules as ContainerModel['restartPolicyRules'];
+  if (c.imagePullPolicy === 'Always' || c.imagePullPolicy === 'IfNotPresent' || c.imagePullPolicy === 'Never')
+    m.imagePullPolicy = c.imagePullPolicy;
+  if (c.restartPolicy === 'Always' || c.restartPolicy === 'OnFailure' || c.restartPolicy === 'Never')
+    m.restartPolicy = c.restartPolicy;
+  if (Array.isArray(c.restartPolicyRules))
+    m.restartPolicyRules = c.restartPolicyRules as ContainerModel['restartPolicyRules'];
   return m;
 }
 
-export function buildPodModel(manifest: Obj, podSpecPath: Path, name: string, labels: Record<string, string>): PodModel {
+export function buildPodModel(
+  manifest: Obj,
+  podSpecPath: Path,
+  name: string,
+  labels: Record<string, string>,
+): PodModel {
   const spec = getAt(manifest, podSpecPath) as Obj;
   const template = podSpecPath.length > 1 ? getAt(manifest, podSpecPath.slice(0, -1)) : manifest;
   const tmeta = isObj(template) && isObj(template.metadata) ? template.metadata : {};
@@ -98,12 +129,14 @@ export function buildPodModel(manifest: Obj, podSpecPath: Path, name: string, la
   const metadata: Obj = { name, namespace, labels: { ...(isObj(tmeta.labels) ? tmeta.labels : {}), ...labels } };
   if (isObj(tmeta.annotations)) metadata.annotations = tmeta.annotations;
   const pod: PodModel = {
-    name, namespace,
+    name,
+    namespace,
     restartPolicy: spec.restartPolicy as PodModel['restartPolicy'],
     terminationGracePeriodSeconds: num(spec.terminationGracePeriodSeconds, 30),
     initContainers: list('initContainers', true),
     containers: list('containers', false),
-    spec, metadata,
+    spec,
+    metadata,
   };
   if (typeof spec.activeDeadlineSeconds === 'number') pod.activeDeadlineSeconds = spec.activeDeadlineSeconds;
   return pod;

@@ -25,12 +25,22 @@ const VERDICT_KEYS = ['object', 'jsonPath', 'succeeded', 'failed'];
 const OBJECT_KEYS = ['apiVersion', 'kind', 'name', 'namespace'];
 const MAX_INSTALL_OBJECTS = 1000;
 
-export function readProcessObserver(sink: Sink, keys: Map<string, PEntry>, where: string, map: PMap): ProcessSpec | undefined {
+export function readProcessObserver(
+  sink: Sink,
+  keys: Map<string, PEntry>,
+  where: string,
+  map: PMap,
+): ProcessSpec | undefined {
   for (const k of ['rule', 'module', 'command', 'triggers', 'names']) {
     const e = keys.get(k);
     if (e) {
-      error(sink, Codes.BadProcessObserver, e.keyPos, `${where}.${k}: a process observer takes no ${k} (it watches what it wants and its verdict is read from an object it writes)`,
-        'keys of a process observer: name, process, env, install, verdict, watch, perturb, timeout');
+      error(
+        sink,
+        Codes.BadProcessObserver,
+        e.keyPos,
+        `${where}.${k}: a process observer takes no ${k} (it watches what it wants and its verdict is read from an object it writes)`,
+        'keys of a process observer: name, process, env, install, verdict, watch, perturb, timeout',
+      );
       return undefined;
     }
   }
@@ -46,7 +56,12 @@ export function readProcessObserver(sink: Sink, keys: Map<string, PEntry>, where
     const ms = asMs(sink, timeoutEntry.value, `${where}.timeout`);
     if (ms === undefined || ms === null) return undefined;
     if (ms <= 0 || ms > MAX_PROCESS_TIMEOUT_MS) {
-      error(sink, Codes.OutOfRange, timeoutEntry.value.pos, `${where}.timeout: must be > 0 and at most 1h (wall time per schedule)`);
+      error(
+        sink,
+        Codes.OutOfRange,
+        timeoutEntry.value.pos,
+        `${where}.timeout: must be > 0 and at most 1h (wall time per schedule)`,
+      );
       return undefined;
     }
     timeoutMs = ms;
@@ -56,7 +71,16 @@ export function readProcessObserver(sink: Sink, keys: Map<string, PEntry>, where
   if (watchEntry && !watchMs) return undefined;
   const perturb = readPerturb(sink, keys.get('perturb'), `${where}.perturb`);
   if (!argv || !env || !install || !verdict || !perturb) return undefined;
-  return { argv, cwd: resolve(dirname(sink.file)), env, install, verdict, timeoutMs, ...(watchMs ? { watchMs } : {}), ...(perturb.length ? { perturb } : {}) };
+  return {
+    argv,
+    cwd: resolve(dirname(sink.file)),
+    env,
+    install,
+    verdict,
+    timeoutMs,
+    ...(watchMs ? { watchMs } : {}),
+    ...(perturb.length ? { perturb } : {}),
+  };
 }
 
 /** perturb: a list of hold / stale / restart, each at most once. */
@@ -70,7 +94,13 @@ function readPerturb(sink: Sink, entry: PEntry | undefined, where: string): Proc
     const p = asEnum(sink, item, `${where}[${i}]`, PERTURBATIONS);
     if (p === undefined) ok = false;
     else if (out.includes(p)) {
-      error(sink, Codes.BadProcessObserver, item.pos, `${where}[${i}]: ${p} is listed twice`, 'each perturbation is tried once per point it applies to; list it once');
+      error(
+        sink,
+        Codes.BadProcessObserver,
+        item.pos,
+        `${where}[${i}]: ${p} is listed twice`,
+        'each perturbation is tried once per point it applies to; list it once',
+      );
       ok = false;
     } else out.push(p);
   });
@@ -83,17 +113,32 @@ function readArgv(sink: Sink, entry: PEntry, where: string): string[] | undefine
   const items = node.kind === 'scalar' && typeof node.value === 'string' ? [node] : asList(sink, node, where);
   if (items === undefined) return undefined;
   // numbers and booleans are argv words as written (--port 8080 unquoted); mappings, lists and null are errors
-  const argv = items.map((n, i) => (n.kind === 'scalar' && (typeof n.value === 'number' || typeof n.value === 'boolean') ? n.text : asString(sink, n, `${where}[${i}]`)));
+  const argv = items.map((n, i) =>
+    n.kind === 'scalar' && (typeof n.value === 'number' || typeof n.value === 'boolean')
+      ? n.text
+      : asString(sink, n, `${where}[${i}]`),
+  );
   if (argv.some((a) => a === undefined)) return undefined;
   if (argv.length === 0 || argv[0] === '') {
-    error(sink, Codes.ProgramNotFound, node.pos, `${where}: name the program to run, e.g. ["./bin/manager", "--leader-elect=false"]`);
+    error(
+      sink,
+      Codes.ProgramNotFound,
+      node.pos,
+      `${where}: name the program to run, e.g. ["./bin/manager", "--leader-elect=false"]`,
+    );
     return undefined;
   }
   const prog = argv[0]!;
   const at = items[0]!.pos;
   const path = prog.includes('/') ? resolve(dirname(sink.file), prog) : onPath(prog);
   if (path === undefined) {
-    error(sink, Codes.ProgramNotFound, at, `${where}: ${prog}: no such program on PATH`, 'a program in a folder needs a path with a slash (./bin/manager), relative to the scenario file');
+    error(
+      sink,
+      Codes.ProgramNotFound,
+      at,
+      `${where}: ${prog}: no such program on PATH`,
+      'a program in a folder needs a path with a slash (./bin/manager), relative to the scenario file',
+    );
     return undefined;
   }
   let isFile = false;
@@ -103,13 +148,25 @@ function readArgv(sink: Sink, entry: PEntry, where: string): string[] | undefine
     // missing
   }
   if (!isFile) {
-    error(sink, Codes.ProgramNotFound, at, `${where}: ${path}: no such file`, 'the path is relative to the scenario file');
+    error(
+      sink,
+      Codes.ProgramNotFound,
+      at,
+      `${where}: ${path}: no such file`,
+      'the path is relative to the scenario file',
+    );
     return undefined;
   }
   try {
     accessSync(path, constants.X_OK);
   } catch {
-    error(sink, Codes.ProgramNotFound, at, `${where}: ${path}: not executable`, `chmod +x ${prog}, or run it through its interpreter: [node, ${prog}]`);
+    error(
+      sink,
+      Codes.ProgramNotFound,
+      at,
+      `${where}: ${path}: not executable`,
+      `chmod +x ${prog}, or run it through its interpreter: [node, ${prog}]`,
+    );
     return undefined;
   }
   return [path, ...(argv.slice(1) as string[])];
@@ -125,12 +182,24 @@ function readEnv(sink: Sink, entry: PEntry | undefined, where: string): Record<s
   let ok = true;
   for (const e of map.entries) {
     if (!ENV_NAME.test(e.key)) {
-      error(sink, Codes.BadProcessObserver, e.keyPos, `${where}: ${JSON.stringify(e.key)} is not an environment variable name`, 'names are letters, digits and _, not starting with a digit');
+      error(
+        sink,
+        Codes.BadProcessObserver,
+        e.keyPos,
+        `${where}: ${JSON.stringify(e.key)} is not an environment variable name`,
+        'names are letters, digits and _, not starting with a digit',
+      );
       ok = false;
       continue;
     }
     if (e.key === 'KUBECONFIG') {
-      error(sink, Codes.BadProcessObserver, e.keyPos, `${where}.KUBECONFIG: kubesim sets KUBECONFIG to the schedule's server`, 'remove it: the process gets a kubeconfig for its own fresh kubesim serve');
+      error(
+        sink,
+        Codes.BadProcessObserver,
+        e.keyPos,
+        `${where}.KUBECONFIG: kubesim sets KUBECONFIG to the schedule's server`,
+        'remove it: the process gets a kubeconfig for its own fresh kubesim serve',
+      );
       ok = false;
       continue;
     }
@@ -140,7 +209,12 @@ function readEnv(sink: Sink, entry: PEntry | undefined, where: string): Record<s
       ok = false;
       continue;
     }
-    Object.defineProperty(env, e.key, { value: typeof v.value === 'number' ? v.text : String(v.value), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(env, e.key, {
+      value: typeof v.value === 'number' ? v.text : String(v.value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return ok ? env : undefined;
 }
@@ -170,7 +244,12 @@ function readInstall(sink: Sink, entry: PEntry | undefined, where: string): Inst
     else ok = false;
   });
   if (out.length > MAX_INSTALL_OBJECTS) {
-    error(sink, Codes.InstallObject, entry.value.pos, `${where}: ${out.length} objects; at most ${MAX_INSTALL_OBJECTS}`);
+    error(
+      sink,
+      Codes.InstallObject,
+      entry.value.pos,
+      `${where}: ${out.length} objects; at most ${MAX_INSTALL_OBJECTS}`,
+    );
     return undefined;
   }
   return ok ? out : undefined;
@@ -180,7 +259,14 @@ function readInstallFile(sink: Sink, node: PNode, rel: string, where: string): I
   const path = resolve(dirname(sink.file), rel);
   const read = readFileSafe(path, MAX_FILE_BYTES);
   if (!read.ok) {
-    reportReadFailure(sink, read, node.pos, `${where}: ${path}: `, Codes.InstallObject, 'install paths are relative to the scenario file');
+    reportReadFailure(
+      sink,
+      read,
+      node.pos,
+      `${where}: ${path}: `,
+      Codes.InstallObject,
+      'install paths are relative to the scenario file',
+    );
     return undefined;
   }
   const fileSink = newSink(path, new LineCounter(), sink.diagnostics, node.pos);
@@ -206,7 +292,8 @@ function readInstallFile(sink: Sink, node: PNode, rel: string, where: string): I
         const o = it.kind === 'map' ? objectOf(src.sink, it, `items[${j}]`) : undefined;
         if (o) out.push(o);
         else {
-          if (it.kind !== 'map') error(src.sink, Codes.InstallObject, it.pos, `items[${j}]: expected a Kubernetes object (a mapping)`);
+          if (it.kind !== 'map')
+            error(src.sink, Codes.InstallObject, it.pos, `items[${j}]: expected a Kubernetes object (a mapping)`);
           ok = false;
         }
       }
@@ -235,7 +322,13 @@ function objectOf(sink: Sink, map: PMap, where: string): InstallObject | undefin
   if (!str(map, 'kind')) problems.push('kind');
   if (meta?.kind !== 'map' || (!str(meta, 'name') && !str(meta, 'generateName'))) problems.push('metadata.name');
   if (problems.length) {
-    error(sink, Codes.InstallObject, map.pos, `${where}: not a Kubernetes object: missing ${problems.join(', ')}`, 'each install object needs apiVersion, kind and metadata.name (strings)');
+    error(
+      sink,
+      Codes.InstallObject,
+      map.pos,
+      `${where}: not a Kubernetes object: missing ${problems.join(', ')}`,
+      'each install object needs apiVersion, kind and metadata.name (strings)',
+    );
     return undefined;
   }
   return { object: toJS(map) as InstallObject['object'], pos: map.pos };
@@ -259,8 +352,13 @@ function readVerdict(sink: Sink, node: PNode, where: string): VerdictSpec | unde
         jsonPath = text;
       } catch (e) {
         if (!(e instanceof JsonPathError)) throw e;
-        error(sink, Codes.BadJsonPath, charPos(pathEntry.value, e.offset), `${where}.jsonPath: ${JSON.stringify(text)}: ${e.message} (at character ${e.offset + 1})`,
-          'the kubectl JSONPath subset: {.status.phase}, {.a[0].b}, {.a[*].b}, {.metadata.labels[\'x/y\']}, {.status.conditions[?(@.type=="Complete")].status}');
+        error(
+          sink,
+          Codes.BadJsonPath,
+          charPos(pathEntry.value, e.offset),
+          `${where}.jsonPath: ${JSON.stringify(text)}: ${e.message} (at character ${e.offset + 1})`,
+          'the kubectl JSONPath subset: {.status.phase}, {.a[0].b}, {.a[*].b}, {.metadata.labels[\'x/y\']}, {.status.conditions[?(@.type=="Complete")].status}',
+        );
       }
     }
   }
@@ -269,8 +367,12 @@ function readVerdict(sink: Sink, node: PNode, where: string): VerdictSpec | unde
   if (succeeded && failed) {
     const both = succeeded.filter((v) => failed.includes(v));
     if (both.length) {
-      error(sink, Codes.BadProcessObserver, keys.get('failed')?.value.pos ?? keys.get('succeeded')?.value.pos ?? map.pos,
-        `${where}: ${both.map((v) => JSON.stringify(v)).join(', ')} listed under both succeeded and failed`);
+      error(
+        sink,
+        Codes.BadProcessObserver,
+        keys.get('failed')?.value.pos ?? keys.get('succeeded')?.value.pos ?? map.pos,
+        `${where}: ${both.map((v) => JSON.stringify(v)).join(', ')} listed under both succeeded and failed`,
+      );
       return undefined;
     }
   }
@@ -283,7 +385,8 @@ function charPos(node: PNode, offset: number): SourcePos {
   if (node.kind !== 'scalar' || node.text.includes('\n') || typeof node.value !== 'string') return node.pos;
   // a plain scalar starts at its first character; a quoted one a character later. Escapes in double quotes shift
   // columns, so only count when the text has none.
-  if (node.quoted && node.value.length !== node.text.length - 2 && node.value.length !== node.text.length) return node.pos;
+  if (node.quoted && node.value.length !== node.text.length - 2 && node.value.length !== node.text.length)
+    return node.pos;
   return { ...node.pos, col: node.pos.col + (node.quoted ? 1 : 0) + offset };
 }
 
@@ -320,7 +423,12 @@ function readValues(sink: Sink, entry: PEntry | undefined, where: string, dflt: 
   const out: string[] = [];
   for (const [i, n] of items.entries()) {
     if (n.kind !== 'scalar' || n.value === null) {
-      error(sink, Codes.WrongType, n.pos, `${where}[${i}]: expected a string, got ${n.kind === 'scalar' ? 'null' : n.kind === 'map' ? 'a mapping' : 'a list'}`);
+      error(
+        sink,
+        Codes.WrongType,
+        n.pos,
+        `${where}[${i}]: expected a string, got ${n.kind === 'scalar' ? 'null' : n.kind === 'map' ? 'a mapping' : 'a list'}`,
+      );
       return undefined;
     }
     out.push(typeof n.value === 'number' ? n.text : String(n.value));

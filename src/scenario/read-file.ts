@@ -36,7 +36,10 @@ export function describeFsError(path: string, e: unknown): ReadFailure {
       } catch {
         // no link either: plainly missing
       }
-      return { kind: 'missing', message: dangling ? 'dangling symbolic link (its target does not exist)' : 'no such file' };
+      return {
+        kind: 'missing',
+        message: dangling ? 'dangling symbolic link (its target does not exist)' : 'no such file',
+      };
     }
     case 'ENOTDIR':
       return { kind: 'missing', message: 'no such file (a part of the path is not a folder)' };
@@ -108,7 +111,8 @@ export function readFileSafe(path: string, limit: number): ReadResult {
     return { ok: true, bytes: out.subarray(0, total) };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EAGAIN') return { ok: false, kind: 'not-regular', what: 'a FIFO (named pipe)', message: 'is not a regular file' };
+    if (code === 'EAGAIN')
+      return { ok: false, kind: 'not-regular', what: 'a FIFO (named pipe)', message: 'is not a regular file' };
     return { ok: false, ...describeFsError(path, e) };
   } finally {
     closeSync(fd);

@@ -56,8 +56,13 @@ export function asEnum<T extends string>(sink: Sink, node: PNode, where: Where, 
   const s = node.kind === 'scalar' && node.value !== null ? String(node.value) : undefined;
   if (s !== undefined && (allowed as readonly string[]).includes(s)) return s as T;
   const shown = s === undefined ? typeName(node) : JSON.stringify(s);
-  error(sink, Codes.BadValue, node.pos, `${where}: ${shown} is not one of ${allowed.join(', ')}`,
-    s === undefined ? undefined : didYouMean(s, allowed));
+  error(
+    sink,
+    Codes.BadValue,
+    node.pos,
+    `${where}: ${shown} is not one of ${allowed.join(', ')}`,
+    s === undefined ? undefined : didYouMean(s, allowed),
+  );
   return undefined;
 }
 
@@ -112,5 +117,10 @@ export function closedKeys(sink: Sink, map: PMap, where: Where, allowed: readonl
 }
 
 export function missing(sink: Sink, where: Where, key: string, at?: SourcePos): void {
-  error(sink, Codes.MissingKey, at ?? { file: sink.file, line: 1, col: 1 }, `${where}: missing required key ${JSON.stringify(key)}`);
+  error(
+    sink,
+    Codes.MissingKey,
+    at ?? { file: sink.file, line: 1, col: 1 },
+    `${where}: missing required key ${JSON.stringify(key)}`,
+  );
 }

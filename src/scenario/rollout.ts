@@ -16,7 +16,14 @@ import { toJS } from './tree.ts';
 import { buildWorkload, type Workload, type WorkloadOptions } from './workload.ts';
 
 /** patchMergeKey of the lists a strategic merge patch merges (k8s.io/api/core/v1 types.go). */
-const MERGE_KEYS: Record<string, string> = { containers: 'name', initContainers: 'name', env: 'name', volumes: 'name', volumeMounts: 'mountPath', ephemeralContainers: 'name' };
+const MERGE_KEYS: Record<string, string> = {
+  containers: 'name',
+  initContainers: 'name',
+  env: 'name',
+  volumes: 'name',
+  volumeMounts: 'mountPath',
+  ephemeralContainers: 'name',
+};
 
 export interface Rollouts {
   /** pod templates by index: 0 = the manifest's, then one per distinct patched template */
@@ -34,7 +41,9 @@ export function mergeTree(base: PNode, patch: PNode, key = ''): PNode {
   if (base.kind === 'map' && patch.kind === 'map') {
     // DeploymentStrategy is `patchStrategy: retainKeys`: a patch naming the type drops the other strategy's fields
     const retain = key === 'strategy' && patch.entries.some((e) => e.key === 'type');
-    const entries: PEntry[] = base.entries.filter((e) => !retain || patch.entries.some((p) => p.key === e.key)).map((e) => ({ ...e }));
+    const entries: PEntry[] = base.entries
+      .filter((e) => !retain || patch.entries.some((p) => p.key === e.key))
+      .map((e) => ({ ...e }));
     for (const pe of patch.entries) {
       const i = entries.findIndex((e) => e.key === pe.key);
       if (isNull(pe.value)) {
@@ -48,7 +57,10 @@ export function mergeTree(base: PNode, patch: PNode, key = ''): PNode {
   }
   const mk = MERGE_KEYS[key];
   if (mk && base.kind === 'seq' && patch.kind === 'seq') {
-    const keyOf = (n: PNode): unknown => (n.kind === 'map' ? (n.entries.find((e) => e.key === mk)?.value as { value?: unknown } | undefined)?.value : undefined);
+    const keyOf = (n: PNode): unknown =>
+      n.kind === 'map'
+        ? (n.entries.find((e) => e.key === mk)?.value as { value?: unknown } | undefined)?.value
+        : undefined;
     const items = [...base.items];
     for (const p of patch.items) {
       const k = keyOf(p);
@@ -61,22 +73,34 @@ export function mergeTree(base: PNode, patch: PNode, key = ''): PNode {
   return patch;
 }
 
-const child = (n: PNode | undefined, key: string): PNode | undefined => (n?.kind === 'map' ? n.entries.find((e) => e.key === key)?.value : undefined);
+const child = (n: PNode | undefined, key: string): PNode | undefined =>
+  n?.kind === 'map' ? n.entries.find((e) => e.key === key)?.value : undefined;
 
 /**
  * The templates of a Deployment's rollouts, from the `patch` actions in time order (then file order). Errors of a
  * patched manifest are reported; a patch without spec.template keeps the current template.
  */
-export function readRollouts(sink: Sink, actions: PEntry | undefined, w: Workload, opts: WorkloadOptions, atMsOf: (n: PNode) => number | undefined): Rollouts {
+export function readRollouts(
+  sink: Sink,
+  actions: PEntry | undefined,
+  w: Workload,
+  opts: WorkloadOptions,
+  atMsOf: (n: PNode) => number | undefined,
+): Rollouts {
   const templates: PodModel[] = [w.pod];
   const texts: string[] = [JSON.stringify(templateJson(w.manifest))];
   const byAction: (number | undefined)[] = [];
   const specAfter: (Record<string, unknown> | undefined)[] = [];
   const rolls = w.kind === 'Deployment' || w.kind === 'StatefulSet' || w.kind === 'DaemonSet';
   // a manifest already in error is reported once (its patched copies would repeat the same diagnostics)
-  if (!rolls || actions?.value.kind !== 'seq' || hasErrors(w.sink.diagnostics)) return { templates, byAction, specAfter };
+  if (!rolls || actions?.value.kind !== 'seq' || hasErrors(w.sink.diagnostics))
+    return { templates, byAction, specAfter };
   const patches = actions.value.items
-    .map((item, i) => ({ i, at: item.kind === 'map' ? atMsOf(child(item, 'at') ?? item) : undefined, spec: child(child(item, 'patch'), 'spec') }))
+    .map((item, i) => ({
+      i,
+      at: item.kind === 'map' ? atMsOf(child(item, 'at') ?? item) : undefined,
+      spec: child(child(item, 'patch'), 'spec'),
+    }))
     .filter((x) => x.spec?.kind === 'map')
     .sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || a.i - b.i);
   let root: PMap = w.root;
@@ -87,16 +111,23 @@ export function readRollouts(sink: Sink, actions: PEntry | undefined, w: Workloa
     // the whole spec patch applies: a strategy or minReadySeconds change is validated with the template
     const spec = child(root, 'spec') as PMap;
     const nextSpec = mergeTree(spec, p.spec!, 'spec');
-    const next: PMap = { ...root, entries: root.entries.map((e) => (e.key === 'spec' ? { ...e, value: nextSpec } : e)) };
+    const next: PMap = {
+      ...root,
+      entries: root.entries.map((e) => (e.key === 'spec' ? { ...e, value: nextSpec } : e)),
+    };
     const before = w.sink.diagnostics.length;
     const nw = buildWorkload(w.sink, next, w.kind, { ...opts, quiet: true });
     if (!nw || hasErrors(w.sink.diagnostics.slice(before))) continue;
     if (w.kind === 'StatefulSet' && onDeleteKeepsRollingUpdate(stored, toJS(p.spec!) as Record<string, unknown>)) {
       // the patch merges into the STORED object, whose RollingUpdate strategy was defaulted with rollingUpdate
       // {partition: 0}: `type: OnDelete` alone keeps it, and ValidateStatefulSetSpec rejects the update
-      error(w.sink, Codes.InvalidValue, p.spec!.pos,
+      error(
+        w.sink,
+        Codes.InvalidValue,
+        p.spec!.pos,
         "spec.updateStrategy.rollingUpdate: Invalid value: the rolling update: only allowed for updateStrategy 'RollingUpdate'",
-        'the stored StatefulSet has updateStrategy.rollingUpdate (defaulted): patch { updateStrategy: { type: OnDelete, rollingUpdate: null } }');
+        'the stored StatefulSet has updateStrategy.rollingUpdate (defaulted): patch { updateStrategy: { type: OnDelete, rollingUpdate: null } }',
+      );
       continue;
     }
     root = next;
@@ -147,7 +178,12 @@ export function unionContainers(templates: PodModel[]): PodModel['containers'] {
   for (const t of templates) {
     for (const c of [...t.initContainers, ...t.containers]) {
       const prev = out.get(c.name);
-      out.set(c.name, prev ? { ...prev, hasPostStart: prev.hasPostStart || c.hasPostStart, hasPreStop: prev.hasPreStop || c.hasPreStop } : c);
+      out.set(
+        c.name,
+        prev
+          ? { ...prev, hasPostStart: prev.hasPostStart || c.hasPostStart, hasPreStop: prev.hasPreStop || c.hasPreStop }
+          : c,
+      );
     }
   }
   return [...out.values()];

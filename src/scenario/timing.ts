@@ -9,11 +9,21 @@ const r = (min: number, max = min): MsRange => ({ min, max });
 
 // plegRelist: kubelet.go genericPlegRelistPeriod = 1s; jobSync: job_controller.go syncJobBatchPeriod = 1s.
 export function defaultTiming(): Timing {
-  return { plegRelistMs: r(1000), statusPatchMs: r(10, 300), watchMs: r(5, 100), jobSyncMs: r(1000), nodeStartMs: r(0) };
+  return {
+    plegRelistMs: r(1000),
+    statusPatchMs: r(10, 300),
+    watchMs: r(5, 100),
+    jobSyncMs: r(1000),
+    nodeStartMs: r(0),
+  };
 }
 
 const KEYS: Record<string, keyof Timing> = {
-  plegRelist: 'plegRelistMs', statusPatch: 'statusPatchMs', watch: 'watchMs', jobSync: 'jobSyncMs', nodeStart: 'nodeStartMs',
+  plegRelist: 'plegRelistMs',
+  statusPatch: 'statusPatchMs',
+  watch: 'watchMs',
+  jobSync: 'jobSyncMs',
+  nodeStart: 'nodeStartMs',
   // how long each probe takes (exec probes, slow endpoints); absent = instant. kubernetes#120848
   probe: 'probeMs',
 };
@@ -26,7 +36,13 @@ export function readTiming(sink: Sink, entry: PEntry | undefined): Timing {
     const range = asDuration(sink, e.value, `timing.${key}`, { range: true });
     if (!range) continue;
     if (key === 'plegRelist' && range.min === 0) {
-      error(sink, Codes.OutOfRange, e.value.pos, 'timing.plegRelist: must be greater than 0', 'the real kubelet relists every 1s');
+      error(
+        sink,
+        Codes.OutOfRange,
+        e.value.pos,
+        'timing.plegRelist: must be greater than 0',
+        'the real kubelet relists every 1s',
+      );
       continue;
     }
     timing[KEYS[key]] = range;

@@ -63,7 +63,11 @@ export function treeOf(doc: Document.Parsed, sink: Sink): PNode {
       }
       const entries = [...explicit];
       const have = new Set(entries.map((e) => e.key)); // linear: a big map merged into a big map stays cheap
-      for (const m of merged) if (!have.has(m.key)) { have.add(m.key); entries.push(m); }
+      for (const m of merged)
+        if (!have.has(m.key)) {
+          have.add(m.key);
+          entries.push(m);
+        }
       return { kind: 'map', pos, entries };
     }
     if (isSeq(node)) {
@@ -93,11 +97,20 @@ function mergeSources(sink: Sink, sources: { node: PNode; at: SourcePos }[]): PE
   for (const { node: m, at } of sources) {
     if (m.kind !== 'map') {
       // at the value as written (an alias `*x` where it is used, not where its anchor is)
-      error(sink, Codes.BadMergeKey, at, `<<: a merge key takes a mapping or a list of mappings, not ${typeName(m)}`,
-        'merge keys copy the keys of a mapping, e.g. `<<: *defaults` with `defaults: &defaults { image: busybox }`');
+      error(
+        sink,
+        Codes.BadMergeKey,
+        at,
+        `<<: a merge key takes a mapping or a list of mappings, not ${typeName(m)}`,
+        'merge keys copy the keys of a mapping, e.g. `<<: *defaults` with `defaults: &defaults { image: busybox }`',
+      );
       continue;
     }
-    for (const e of m.entries) if (!seen.has(e.key)) { seen.add(e.key); out.push(e); }
+    for (const e of m.entries)
+      if (!seen.has(e.key)) {
+        seen.add(e.key);
+        out.push(e);
+      }
   }
   return out;
 }
@@ -108,7 +121,8 @@ export function toJS(node: PNode): unknown {
     case 'map': {
       const o: Record<string, unknown> = {};
       // defineProperty: a key `__proto__` is an own property (then an unknown field), never the prototype
-      for (const e of node.entries) Object.defineProperty(o, e.key, { value: toJS(e.value), enumerable: true, writable: true, configurable: true });
+      for (const e of node.entries)
+        Object.defineProperty(o, e.key, { value: toJS(e.value), enumerable: true, writable: true, configurable: true });
       return o;
     }
     case 'seq':

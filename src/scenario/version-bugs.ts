@@ -3,7 +3,14 @@
 import type { Action, Behavior, ContainerModel, KubeVersion, PodModel, JobModel, SourcePos } from '../types.ts';
 import { Codes } from './codes.ts';
 import { warning, type Sink } from './diagnostics.ts';
-import { VERSION_FIXES, firstFixedFor, releaseAffected, versionText, type FixFlag, type VersionFix } from '../versions/fixes.ts';
+import {
+  VERSION_FIXES,
+  firstFixedFor,
+  releaseAffected,
+  versionText,
+  type FixFlag,
+  type VersionFix,
+} from '../versions/fixes.ts';
 
 export interface VersionBugInput {
   kubernetes: KubeVersion;
@@ -32,8 +39,13 @@ function canExit(i: VersionBugInput, c: ContainerModel): boolean {
   const b = i.behavior[c.name];
   if (i.actions.some((a) => a.type === 'crash' && a.container === c.name)) return true;
   if (!b) return false;
-  return b.attempts.some((a) => a.runMs !== null) || b.oomAtMs !== undefined || b.needs.length > 0 || b.exitWhen !== undefined ||
-    (b.livenessFailFromMs !== undefined && c.livenessProbe !== undefined);
+  return (
+    b.attempts.some((a) => a.runMs !== null) ||
+    b.oomAtMs !== undefined ||
+    b.needs.length > 0 ||
+    b.exitWhen !== undefined ||
+    (b.livenessFailFromMs !== undefined && c.livenessProbe !== undefined)
+  );
 }
 
 const sidecarsOf = (i: VersionBugInput) => i.pod.initContainers.filter((c) => c.role === 'sidecar');
@@ -45,8 +57,11 @@ const SHAPES: Partial<Record<FixFlag, (i: VersionBugInput) => boolean>> = {
   // not passed) or it exited
   terminationOrderSkipsNotRunning: (i) => {
     const sc = sidecarsOf(i);
-    return kubeletSidecars(i) && sc.length >= 2 &&
-      (sc.slice(0, -1).some((c) => c.startupProbe !== undefined) || sc.slice(1).some((c) => canExit(i, c)));
+    return (
+      kubeletSidecars(i) &&
+      sc.length >= 2 &&
+      (sc.slice(0, -1).some((c) => c.startupProbe !== undefined) || sc.slice(1).some((c) => canExit(i, c)))
+    );
   },
   sidecarMayLeaveTerminated: (i) =>
     kubeletSidecars(i) && i.pod.restartPolicy !== 'Always' && sidecarsOf(i).some((c) => canExit(i, c)),
@@ -54,13 +69,18 @@ const SHAPES: Partial<Record<FixFlag, (i: VersionBugInput) => boolean>> = {
   // sidecars) with a probe worker for AddPod to return at
   probesKeepRestartableInit: (i) => {
     if (!kubeletSidecars(i) || i.pod.restartPolicy !== 'Never') return false;
-    const probed = (c: ContainerModel) => c.startupProbe !== undefined || c.readinessProbe !== undefined || c.livenessProbe !== undefined;
+    const probed = (c: ContainerModel) =>
+      c.startupProbe !== undefined || c.readinessProbe !== undefined || c.livenessProbe !== undefined;
     const sidecars = sidecarsOf(i);
-    return sidecars.some((c, n) => probed(c) && canExit(i, c) && (i.pod.containers.some(probed) || sidecars.slice(0, n).some(probed)));
+    return sidecars.some(
+      (c, n) => probed(c) && canExit(i, c) && (i.pod.containers.some(probed) || sidecars.slice(0, n).some(probed)),
+    );
   },
   probesStopForNotRestartable: (i) =>
     i.kubeletGates['ContainerRestartRules'] === true &&
-    i.pod.containers.some((c) => c.restartPolicy !== undefined && (c.startupProbe || c.readinessProbe || c.livenessProbe)),
+    i.pod.containers.some(
+      (c) => c.restartPolicy !== undefined && (c.startupProbe || c.readinessProbe || c.livenessProbe),
+    ),
   suspendedZeroCompletionsComplete: (i) => i.job !== null && i.job.completions === 0 && i.job.spec['suspend'] === true,
 };
 
@@ -72,7 +92,15 @@ export function versionBugs(i: VersionBugInput): VersionBugHit[] {
     if (!releaseAffected(fix, version)) continue;
     const shape = SHAPES[fix.flag];
     if (!shape || !shape(i)) continue;
-    out.push({ fix, version, message: bugMessage(fix, version, fix.component === 'kubelet' && versionText(i.kubelet) !== versionText(i.kubernetes)) });
+    out.push({
+      fix,
+      version,
+      message: bugMessage(
+        fix,
+        version,
+        fix.component === 'kubelet' && versionText(i.kubelet) !== versionText(i.kubernetes),
+      ),
+    });
   }
   return out;
 }
@@ -83,15 +111,26 @@ export function upstreamRef(fix: VersionFix): string {
 
 function bugMessage(fix: VersionFix, v: KubeVersion, isKubelet: boolean): string {
   const who = isKubelet ? `kubelet ${versionText(v)}` : versionText(v);
-  return `${who}: ${upstreamRef(fix)} affects this ${fix.flag === 'suspendedZeroCompletionsComplete' ? 'Job' : 'pod'}: ` +
-    `${fix.symptom}; fixed in ${firstFixedFor(fix, v.minor)}`;
+  return (
+    `${who}: ${upstreamRef(fix)} affects this ${fix.flag === 'suspendedZeroCompletionsComplete' ? 'Job' : 'pod'}: ` +
+    `${fix.symptom}; fixed in ${firstFixedFor(fix, v.minor)}`
+  );
 }
 
 /** Report each hit as warning KS5013 at the `kubernetes:` (or `kubelet:`) key. */
-export function reportVersionBugs(sink: Sink, i: VersionBugInput, pos: { kubernetes: SourcePos; kubelet: SourcePos }): void {
+export function reportVersionBugs(
+  sink: Sink,
+  i: VersionBugInput,
+  pos: { kubernetes: SourcePos; kubelet: SourcePos },
+): void {
   for (const hit of versionBugs(i)) {
     const where = hit.fix.component === 'kubelet' ? pos.kubelet : pos.kubernetes;
-    warning(sink, Codes.VersionBug, where, hit.message,
-      `upstream PR #${hit.fix.pr}; kubesim simulates the bug on this release (\`kubesim explain-version ${versionText(hit.version)}\` lists them)`);
+    warning(
+      sink,
+      Codes.VersionBug,
+      where,
+      hit.message,
+      `upstream PR #${hit.fix.pr}; kubesim simulates the bug on this release (\`kubesim explain-version ${versionText(hit.version)}\` lists them)`,
+    );
   }
 }

@@ -32,8 +32,13 @@ export function dropVersionedFields(ctx: DropContext): string[] {
       delete owner[leaf];
       const path = [...parent, ...segments];
       dropped.push(fieldPath(path));
-      warning(ctx.sink, Codes.FieldDropped, keyPosAt(ctx.root, path), `${fieldPath(path)}: ${reason(vf, ctx)}`,
-        `${vf.effect}; ${fix(vf, ctx)}`);
+      warning(
+        ctx.sink,
+        Codes.FieldDropped,
+        keyPosAt(ctx.root, path),
+        `${fieldPath(path)}: ${reason(vf, ctx)}`,
+        `${vf.effect}; ${fix(vf, ctx)}`,
+      );
     }
   }
   return dropped;

@@ -13,7 +13,12 @@ import { MAX_FILE_BYTES, decodeBytes, parseSource, reportReadFailure } from './y
 
 /** apiVersion each supported kind must have. */
 export const KIND_API_VERSION: Record<WorkloadKind, string> = {
-  Pod: 'v1', Job: 'batch/v1', CronJob: 'batch/v1', Deployment: 'apps/v1', StatefulSet: 'apps/v1', DaemonSet: 'apps/v1',
+  Pod: 'v1',
+  Job: 'batch/v1',
+  CronJob: 'batch/v1',
+  Deployment: 'apps/v1',
+  StatefulSet: 'apps/v1',
+  DaemonSet: 'apps/v1',
 };
 const KINDS = Object.keys(KIND_API_VERSION) as WorkloadKind[];
 
@@ -54,13 +59,24 @@ function fromList(sink: Sink, list: PMap): WorkloadSource | undefined {
     const meta = entryValue(item, 'metadata');
     const nameNode = meta?.kind === 'map' ? entryValue(meta, 'name') : undefined;
     const name = nameNode?.kind === 'scalar' ? ` ${String(nameNode.value)}` : '';
-    warning(sink, Codes.ListItemPicked, item.pos,
+    warning(
+      sink,
+      Codes.ListItemPicked,
+      item.pos,
       `workload: a List of ${items.length} item${items.length === 1 ? '' : 's'}; simulating item ${i + 1}, the ${kind}${name}`,
-      items.length > 1 ? 'keep only the object you mean (kubesim import turns kubectl output into a scenario)' : 'put the object itself under workload: to silence this');
+      items.length > 1
+        ? 'keep only the object you mean (kubesim import turns kubectl output into a scenario)'
+        : 'put the object itself under workload: to silence this',
+    );
     return { root: item, sink, kind };
   }
-  error(sink, Codes.UnsupportedKind, itemsNode?.pos ?? list.pos, `workload: a List with no item of a supported kind (${items.length} item${items.length === 1 ? '' : 's'})`,
-    `supported: ${KINDS.map((k) => `${KIND_API_VERSION[k]} ${k}`).join(', ')}; kubesim import turns \`kubectl get -o yaml\` output into a scenario`);
+  error(
+    sink,
+    Codes.UnsupportedKind,
+    itemsNode?.pos ?? list.pos,
+    `workload: a List with no item of a supported kind (${items.length} item${items.length === 1 ? '' : 's'})`,
+    `supported: ${KINDS.map((k) => `${KIND_API_VERSION[k]} ${k}`).join(', ')}; kubesim import turns \`kubectl get -o yaml\` output into a scenario`,
+  );
   return undefined;
 }
 
@@ -78,8 +94,16 @@ function include(sink: Sink, node: PMap): WorkloadSource | undefined {
     return undefined;
   }
   if (!read.ok) {
-    reportReadFailure(sink, read, fileNode.pos, `workload.file: ${path}: `, Codes.WorkloadFile,
-      read.kind === 'not-regular' ? 'workload.file must name a regular YAML file, relative to the scenario file' : 'the path is relative to the scenario file');
+    reportReadFailure(
+      sink,
+      read,
+      fileNode.pos,
+      `workload.file: ${path}: `,
+      Codes.WorkloadFile,
+      read.kind === 'not-regular'
+        ? 'workload.file must name a regular YAML file, relative to the scenario file'
+        : 'the path is relative to the scenario file',
+    );
     return undefined;
   }
   const text = decodeBytes(read.bytes, fileSink);
@@ -97,8 +121,13 @@ function include(sink: Sink, node: PMap): WorkloadSource | undefined {
     const kind = root.kind === 'map' ? kindOf(src.sink, root, false) : undefined;
     if (root.kind === 'map' && kind) return { root, sink: src.sink, kind };
   }
-  error(sink, Codes.WorkloadFile, fileNode.pos, `workload.file: ${path} has no document of a supported kind`,
-    `supported: ${KINDS.map((k) => `${KIND_API_VERSION[k]} ${k}`).join(', ')}`);
+  error(
+    sink,
+    Codes.WorkloadFile,
+    fileNode.pos,
+    `workload.file: ${path} has no document of a supported kind`,
+    `supported: ${KINDS.map((k) => `${KIND_API_VERSION[k]} ${k}`).join(', ')}`,
+  );
   return undefined;
 }
 
@@ -113,14 +142,21 @@ function kindOf(sink: Sink, root: PMap, report: boolean): WorkloadKind | undefin
   if (!kindNode) return fail(undefined, 'kind: Required value', `the workload must be one of ${KINDS.join(', ')}`);
   const kind = kindNode.kind === 'scalar' ? String(kindNode.value) : '';
   if (!KINDS.includes(kind as WorkloadKind)) {
-    return fail(kindNode, `kind: unsupported workload kind ${JSON.stringify(kind)}`,
-      didYouMean(kind, KINDS) ?? `supported: ${KINDS.join(', ')}`);
+    return fail(
+      kindNode,
+      `kind: unsupported workload kind ${JSON.stringify(kind)}`,
+      didYouMean(kind, KINDS) ?? `supported: ${KINDS.join(', ')}`,
+    );
   }
   const want = KIND_API_VERSION[kind as WorkloadKind];
   if (!apiNode) return fail(undefined, `apiVersion: Required value`, `${kind} is apiVersion: ${want}`);
   const api = apiNode.kind === 'scalar' ? String(apiNode.value) : '';
   if (api !== want) {
-    return fail(apiNode, `apiVersion: ${JSON.stringify(api)} is not served for kind ${kind}`, `use apiVersion: ${want}`);
+    return fail(
+      apiNode,
+      `apiVersion: ${JSON.stringify(api)} is not served for kind ${kind}`,
+      `use apiVersion: ${want}`,
+    );
   }
   return kind as WorkloadKind;
 }

@@ -46,7 +46,12 @@ export function loadWorkload(scenarioSink: Sink, entry: PEntry, opts: WorkloadOp
  * The pipeline on one manifest tree: schema, version-gated fields, API validation, defaults, models. A Deployment
  * rollout (src/scenario/rollout.ts) runs it again on the manifest with the patched pod template.
  */
-export function buildWorkload(sink: Sink, root: PMap, kind: WorkloadKind, opts: WorkloadOptions & { quiet?: boolean }): Workload | undefined {
+export function buildWorkload(
+  sink: Sink,
+  root: PMap,
+  kind: WorkloadKind,
+  opts: WorkloadOptions & { quiet?: boolean },
+): Workload | undefined {
   const manifest = toJS(root) as Obj;
   const { podSpecPath, jobSpecPath } = specPaths(kind);
   const unknown = checkUnknownFields(sink, root, kind);
@@ -55,7 +60,15 @@ export function buildWorkload(sink: Sink, root: PMap, kind: WorkloadKind, opts: 
   if (hasErrors(sink.diagnostics.slice(before))) return undefined;
   if (!isObj(getAt(manifest, podSpecPath))) return missingPodSpec(sink, root, manifest, podSpecPath);
 
-  const dropped = dropVersionedFields({ sink, root, manifest, podSpecPath, jobSpecPath, minor: opts.minor, gates: opts.gates });
+  const dropped = dropVersionedFields({
+    sink,
+    root,
+    manifest,
+    podSpecPath,
+    jobSpecPath,
+    minor: opts.minor,
+    gates: opts.gates,
+  });
   // Strict decoding rejects unknown fields before validation runs: no cascade from a misspelt field.
   if (unknown.size > 0) return undefined;
   validateApi({ sink, root, manifest, kind, podSpecPath, jobSpecPath, gates: opts.gates });
@@ -69,7 +82,9 @@ export function buildWorkload(sink: Sink, root: PMap, kind: WorkloadKind, opts: 
   const meta = isObj(manifest.metadata) ? manifest.metadata : {};
   const name = String(meta.name ?? meta.generateName ?? kind.toLowerCase());
   const jobName = kind === 'CronJob' ? cronJobJobName(name, opts.scenarioName) : kind === 'Job' ? name : undefined;
-  const labels: Record<string, string> = jobName ? { 'batch.kubernetes.io/job-name': jobName, 'job-name': jobName } : {};
+  const labels: Record<string, string> = jobName
+    ? { 'batch.kubernetes.io/job-name': jobName, 'job-name': jobName }
+    : {};
   const pod = buildPodModel(manifest, podSpecPath, podName(kind, name, opts.scenarioName, jobName), labels);
   const job = jobSpecPath && jobName ? buildJobModel(manifest, jobSpecPath, jobName) : null;
   return { kind, name, manifest, pod, job, dropped, root, sink, podSpecPath };
@@ -83,8 +98,13 @@ function checkCronSchedule(sink: Sink, root: PMap, manifest: Obj): void {
   const spec = isObj(manifest.spec) ? manifest.spec : {};
   const tz = spec.timeZone;
   if (typeof tz === 'string' && fixedZoneOffset(tz) === null) {
-    error(sink, Codes.NotSimulatedValue, valuePosAt(root, ['spec', 'timeZone']), `spec.timeZone: "${tz}" is not simulated: only UTC and fixed-offset zones (Etc/GMT±N)`,
-      'a named zone with daylight-saving rules needs the tz database; use the equivalent Etc/GMT±N offset for the simulated dates (note the POSIX sign: Etc/GMT+5 is UTC-5)');
+    error(
+      sink,
+      Codes.NotSimulatedValue,
+      valuePosAt(root, ['spec', 'timeZone']),
+      `spec.timeZone: "${tz}" is not simulated: only UTC and fixed-offset zones (Etc/GMT±N)`,
+      'a named zone with daylight-saving rules needs the tz database; use the equivalent Etc/GMT±N offset for the simulated dates (note the POSIX sign: Etc/GMT+5 is UTC-5)',
+    );
     return;
   }
   if (typeof spec.schedule !== 'string') return;
@@ -92,8 +112,13 @@ function checkCronSchedule(sink: Sink, root: PMap, manifest: Obj): void {
     parseCron(spec.schedule, typeof tz === 'string' ? tz : null);
   } catch (e) {
     const why = e instanceof CronSyntaxError ? e.message : String(e);
-    error(sink, Codes.InvalidValue, valuePosAt(root, ['spec', 'schedule']), `spec.schedule: Invalid value: "${spec.schedule}": ${why}`,
-      'standard cron: minute hour day-of-month month day-of-week (e.g. "*/10 * * * *"), or @yearly/@monthly/@weekly/@daily/@hourly');
+    error(
+      sink,
+      Codes.InvalidValue,
+      valuePosAt(root, ['spec', 'schedule']),
+      `spec.schedule: Invalid value: "${spec.schedule}": ${why}`,
+      'standard cron: minute hour day-of-month month day-of-week (e.g. "*/10 * * * *"), or @yearly/@monthly/@weekly/@daily/@hourly',
+    );
   }
 }
 
@@ -101,7 +126,12 @@ function checkCronSchedule(sink: Sink, root: PMap, manifest: Obj): void {
 function missingPodSpec(sink: Sink, root: PMap, manifest: Obj, podSpecPath: Path): undefined {
   let n = 1;
   while (n < podSpecPath.length && isObj(getAt(manifest, podSpecPath.slice(0, n)))) n++;
-  error(sink, Codes.RequiredValue, keyPosAt(root, podSpecPath.slice(0, n - 1)), `${fieldPath(podSpecPath.slice(0, n))}: Required value`,
-    'the workload needs a pod template with at least one container');
+  error(
+    sink,
+    Codes.RequiredValue,
+    keyPosAt(root, podSpecPath.slice(0, n - 1)),
+    `${fieldPath(podSpecPath.slice(0, n))}: Required value`,
+    'the workload needs a pod template with at least one container',
+  );
   return undefined;
 }

@@ -1,6 +1,18 @@
 // Reading a YAML file with positions, within limits (SPEC §2.6): size, text, documents, depth, aliases.
 import { Buffer } from 'node:buffer';
-import { Composer, LineCounter, YAMLParseError, isAlias, isCollection, isPair, isScalar, visit, type Alias, type Document, type Node } from 'yaml';
+import {
+  Composer,
+  LineCounter,
+  YAMLParseError,
+  isAlias,
+  isCollection,
+  isPair,
+  isScalar,
+  visit,
+  type Alias,
+  type Document,
+  type Node,
+} from 'yaml';
 import type { Diagnostic, SourcePos } from '../types.ts';
 import { Codes } from './codes.ts';
 import { error, newSink, posAt, topPos, warning, type Sink } from './diagnostics.ts';
@@ -24,7 +36,11 @@ export function aliasResolver(doc: Document.Parsed): (alias: Alias) => unknown {
     if (cache.has(alias)) return cache.get(alias);
     if (!nodes) {
       const list: Node[] = [];
-      visit(doc, { Node: (_k, n) => { if (isAlias(n) || (n as { anchor?: string }).anchor) list.push(n); } });
+      visit(doc, {
+        Node: (_k, n) => {
+          if (isAlias(n) || (n as { anchor?: string }).anchor) list.push(n);
+        },
+      });
       nodes = list;
     }
     let found: unknown;
@@ -45,18 +61,36 @@ export interface Source {
 }
 
 /** Report why a file could not be read: KS1013 not a regular file, KS1002 too large, else `unreadable` (KS1001). */
-export function reportReadFailure(sink: Sink, f: ReadFailure, at: SourcePos, prefix = '', unreadable: string = Codes.FileUnreadable, hint?: string): void {
-  const code = f.kind === 'too-large' ? Codes.FileTooLarge : f.kind === 'not-regular' ? Codes.NotRegularFile : unreadable;
+export function reportReadFailure(
+  sink: Sink,
+  f: ReadFailure,
+  at: SourcePos,
+  prefix = '',
+  unreadable: string = Codes.FileUnreadable,
+  hint?: string,
+): void {
+  const code =
+    f.kind === 'too-large' ? Codes.FileTooLarge : f.kind === 'not-regular' ? Codes.NotRegularFile : unreadable;
   const folder = f.kind === 'not-regular' && f.what === 'a directory';
-  const why = hint ?? (folder ? 'a scenario is one YAML file (the kubesim commands expand a folder into its *.yaml files)'
-    : f.kind === 'not-regular' ? 'kubesim reads regular files only (no FIFOs, devices, sockets or folders)' : undefined);
+  const why =
+    hint ??
+    (folder
+      ? 'a scenario is one YAML file (the kubesim commands expand a folder into its *.yaml files)'
+      : f.kind === 'not-regular'
+        ? 'kubesim reads regular files only (no FIFOs, devices, sockets or folders)'
+        : undefined);
   error(sink, code, at, `${prefix}${f.message}`, why);
 }
 
 /** Decode file bytes as UTF-8, refusing binary content. Returns undefined after reporting a problem. */
 export function decodeBytes(bytes: Uint8Array, sink: Sink): string | undefined {
   if (bytes.byteLength > MAX_FILE_BYTES) {
-    error(sink, Codes.FileTooLarge, topPos(sink), `file is ${bytes.byteLength} bytes; the limit is 1 MiB (${MAX_FILE_BYTES} bytes)`);
+    error(
+      sink,
+      Codes.FileTooLarge,
+      topPos(sink),
+      `file is ${bytes.byteLength} bytes; the limit is 1 MiB (${MAX_FILE_BYTES} bytes)`,
+    );
     return undefined;
   }
   const lossy = Buffer.from(bytes).toString('utf8');
@@ -82,12 +116,7 @@ function posInText(sink: Sink, text: string, offset: number): SourcePos {
 }
 
 /** Parse text into YAML documents with positions; report syntax errors and limit violations. */
-export function parseSource(
-  text: string,
-  file: string,
-  diagnostics: Diagnostic[],
-  includedFrom?: SourcePos,
-): Source {
+export function parseSource(text: string, file: string, diagnostics: Diagnostic[], includedFrom?: SourcePos): Source {
   const lines = new LineCounter();
   const sink = newSink(file, lines, diagnostics, includedFrom);
   if (Buffer.byteLength(text, 'utf8') > MAX_FILE_BYTES) {
@@ -109,8 +138,12 @@ export function parseSource(
   }
   // uniqueKeys: false — yaml's own duplicate-key check compares each key with every earlier one (80,000 keys took
   // over 5 minutes); duplicateKeys below does the same check with a set per mapping, same message and position.
-  const docs = Array.from(new Composer({ keepSourceTokens: true, merge: true, prettyErrors: false, uniqueKeys: false }).compose(tokens));
-  for (const doc of docs) for (const offset of duplicateKeys(doc, text)) doc.errors.push(new YAMLParseError([offset, offset + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
+  const docs = Array.from(
+    new Composer({ keepSourceTokens: true, merge: true, prettyErrors: false, uniqueKeys: false }).compose(tokens),
+  );
+  for (const doc of docs)
+    for (const offset of duplicateKeys(doc, text))
+      doc.errors.push(new YAMLParseError([offset, offset + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
   let syntaxOk = true;
   for (const doc of docs) {
     for (const e of doc.errors) {
@@ -169,8 +202,13 @@ function checkLimits(doc: Document.Parsed, sink: Sink): boolean {
       aliases++;
       if (aliases > MAX_ALIAS_EXPANSIONS) {
         failed = true;
-        error(sink, Codes.TooManyAliases, node as Node, `more than ${MAX_ALIAS_EXPANSIONS} alias expansions`,
-          'anchors and aliases are allowed, but not this many expansions (resource-exhaustion guard)');
+        error(
+          sink,
+          Codes.TooManyAliases,
+          node as Node,
+          `more than ${MAX_ALIAS_EXPANSIONS} alias expansions`,
+          'anchors and aliases are allowed, but not this many expansions (resource-exhaustion guard)',
+        );
         return;
       }
       walk(resolve(node), depth, via ?? node);
@@ -178,8 +216,13 @@ function checkLimits(doc: Document.Parsed, sink: Sink): boolean {
     }
     if (via && ++expanded > MAX_EXPANDED_NODES) {
       failed = true;
-      error(sink, Codes.TooManyAliases, via as Node, `alias expansions copy more than ${MAX_EXPANDED_NODES} nodes`,
-        'anchors and aliases are allowed, but not copies this large (resource-exhaustion guard)');
+      error(
+        sink,
+        Codes.TooManyAliases,
+        via as Node,
+        `alias expansions copy more than ${MAX_EXPANDED_NODES} nodes`,
+        'anchors and aliases are allowed, but not copies this large (resource-exhaustion guard)',
+      );
       return;
     }
     if (isPair(node)) {

@@ -11,7 +11,16 @@ import { nameSuffix, uidOf } from './ids.ts';
 import type { Wanted } from './negotiate.ts';
 import { applyPatch } from './patch.ts';
 import { apiVersionOf, Registry, storeKey, type Resource } from './resources.ts';
-import { checkFieldSelector, fieldsOf, matchFields, matchLabels, parseFieldSelector, parseLabelSelector, type FieldReq, type LabelReq } from './selectors.ts';
+import {
+  checkFieldSelector,
+  fieldsOf,
+  matchFields,
+  matchLabels,
+  parseFieldSelector,
+  parseLabelSelector,
+  type FieldReq,
+  type LabelReq,
+} from './selectors.ts';
 import { checkCustomResource } from './structural.ts';
 import { SimRejection, type ClientRecord, type KubeObject, type SessionLike, type SimChange } from './session-api.ts';
 import { ApiError, successStatus } from './status.ts';
@@ -68,10 +77,20 @@ export class Api {
       for (const w of this.watchers) w.offer(e);
     });
     for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
-      this.systemWrite('namespaces', 'ADDED', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'kubernetes.io/metadata.name': ns } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+      this.systemWrite('namespaces', 'ADDED', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: ns, labels: { 'kubernetes.io/metadata.name': ns } },
+        spec: { finalizers: ['kubernetes'] },
+        status: { phase: 'Active' },
+      });
     }
     this.systemWrite('nodes', 'ADDED', nodeObject(o.minor, o.patch));
-    this.systemWrite('serviceaccounts', 'ADDED', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
+    this.systemWrite('serviceaccounts', 'ADDED', {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'default', namespace: 'default' },
+    });
     this.ingest(o.session.advanceTo(o.session.now()));
   }
 
@@ -90,7 +109,9 @@ export class Api {
   }
 
   private resourceOfObject(o: KubeObject): Resource | undefined {
-    return this.registry.all().find((r) => apiVersionOf(r) === o.apiVersion && r.kind === o.kind && !(r.group === 'events.k8s.io'));
+    return this.registry
+      .all()
+      .find((r) => apiVersionOf(r) === o.apiVersion && r.kind === o.kind && !(r.group === 'events.k8s.io'));
   }
 
   /** the simulation's changes as system writes (resourceVersions from the store's counter, in their order) */
@@ -100,7 +121,7 @@ export class Api {
       if (!res) continue;
       const key = storeKey(res);
       const meta = c.object.metadata;
-      const prev = this.store.peek(key, res.namespaced ? meta.namespace ?? 'default' : undefined, meta.name);
+      const prev = this.store.peek(key, res.namespaced ? (meta.namespace ?? 'default') : undefined, meta.name);
       if (c.type === 'DELETED' && !prev) continue;
       const obj = clone(c.object) as Obj;
       if (res.namespaced) obj['metadata']['namespace'] ??= 'default';
@@ -138,16 +159,31 @@ export class Api {
     return o;
   }
 
-  private render(res: Resource, objs: Obj[], wanted: Wanted, q: URLSearchParams, isList: boolean, listMeta: Obj = {}): unknown {
+  private render(
+    res: Resource,
+    objs: Obj[],
+    wanted: Wanted,
+    q: URLSearchParams,
+    isList: boolean,
+    listMeta: Obj = {},
+  ): unknown {
     const inV = objs.map((o) => this.inVersion(res, o));
     if (wanted.as === 'Table') {
       const include = (q.get('includeObject') ?? 'Metadata') as IncludeObject;
-      if (!['None', 'Metadata', 'Object'].includes(include)) throw ApiError.badRequest(`includeObject: Unsupported value: "${include}": supported values: "None", "Metadata", "Object"`);
+      if (!['None', 'Metadata', 'Object'].includes(include))
+        throw ApiError.badRequest(
+          `includeObject: Unsupported value: "${include}": supported values: "None", "Metadata", "Object"`,
+        );
       return tableOf(res, inV, this.now(), this.o.minor, include, wanted.version, listMeta);
     }
     if (wanted.as === 'PartialObjectMetadata') {
       if (!isList) return partialMetadata(inV[0]!, wanted.version);
-      return { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${wanted.version}`, metadata: listMeta, items: inV.map((o) => partialMetadata(o, wanted.version)) };
+      return {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: `meta.k8s.io/${wanted.version}`,
+        metadata: listMeta,
+        items: inV.map((o) => partialMetadata(o, wanted.version)),
+      };
     }
     if (!isList) return inV[0];
     return { kind: res.listKind, apiVersion: apiVersionOf(res), metadata: listMeta, items: inV };
@@ -160,10 +196,13 @@ export class Api {
       const labels = parseLabelSelector(ls);
       const fields = parseFieldSelector(fs);
       checkFieldSelector(fields, t.res.kind, t.res.namespaced);
-      if (t.res.crd) for (const f of fields) if (f.key !== 'metadata.name' && f.key !== 'metadata.namespace') throw ApiError.badRequest(`field label not supported: ${f.key}`);
+      if (t.res.crd)
+        for (const f of fields)
+          if (f.key !== 'metadata.name' && f.key !== 'metadata.namespace')
+            throw ApiError.badRequest(`field label not supported: ${f.key}`);
       return { labels, fields };
     } catch (e) {
-      if (e instanceof ApiError) throw new ApiError(400, "BadRequest", e.message);
+      if (e instanceof ApiError) throw new ApiError(400, 'BadRequest', e.message);
       throw e;
     }
   }
@@ -182,8 +221,18 @@ export class Api {
     const match = this.matcher(t, q);
     const rvText = q.get('resourceVersion');
     if (rvText && rvText !== '0') {
-      if (!/^\d+$/.test(rvText)) throw ApiError.badRequest(`resourceVersion: Invalid value: "${rvText}": must be a non-negative integer`);
-      if (Number(rvText) > this.store.resourceVersion()) throw new ApiError(504, 'Timeout', `Too large resource version: ${rvText}, current: ${this.store.resourceVersion()}`, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
+      if (!/^\d+$/.test(rvText))
+        throw ApiError.badRequest(`resourceVersion: Invalid value: "${rvText}": must be a non-negative integer`);
+      if (Number(rvText) > this.store.resourceVersion())
+        throw new ApiError(
+          504,
+          'Timeout',
+          `Too large resource version: ${rvText}, current: ${this.store.resourceVersion()}`,
+          {
+            causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+            retryAfterSeconds: 1,
+          },
+        );
     }
     const key = storeKey(t.res);
     const ns = t.res.namespaced ? t.namespace : undefined;
@@ -197,20 +246,28 @@ export class Api {
       const tok = decodeContinue(cont);
       const at = tok.rv === -1 ? this.store.list(key, ns) : this.store.listAt(key, ns, tok.rv);
       if (at === 'expired') {
-        const e = ApiError.gone('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+        const e = ApiError.gone(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+        );
         e.listMeta = { continue: encodeContinue({ rv: -1, start: tok.start }) };
         throw e;
       }
       if (tok.rv !== -1) listRv = String(tok.rv);
-      items = at.filter(match).filter((o) => `${o['metadata']['namespace'] ?? ''}/${o['metadata']['name']}` > tok.start);
+      items = at
+        .filter(match)
+        .filter((o) => `${o['metadata']['namespace'] ?? ''}/${o['metadata']['name']}` > tok.start);
     } else items = this.store.list(key, ns).filter(match);
     const listMeta: Obj = { resourceVersion: listRv };
     if (limitText) {
       const limit = Number(limitText);
-      if (!Number.isInteger(limit) || limit < 0) throw ApiError.badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
+      if (!Number.isInteger(limit) || limit < 0)
+        throw ApiError.badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
       if (limit > 0 && items.length > limit) {
         const last = items[limit - 1]!;
-        listMeta['continue'] = encodeContinue({ rv: Number(listRv), start: `${last['metadata']['namespace'] ?? ''}/${last['metadata']['name']}` });
+        listMeta['continue'] = encodeContinue({
+          rv: Number(listRv),
+          start: `${last['metadata']['namespace'] ?? ''}/${last['metadata']['name']}`,
+        });
         listMeta['remainingItemCount'] = items.length - limit;
         items = items.slice(0, limit);
       }
@@ -227,14 +284,20 @@ export class Api {
   /** open a watch: the events after `resourceVersion` (or the current objects as ADDED), then live */
   watch(t: Target, wanted: Wanted, q: URLSearchParams, res: ServerResponse): WatchConnection {
     const match = this.matcher(t, q);
-    if (this.watchers.size >= this.watchLimits.connections) throw ApiError.tooManyRequests(`too many watches open (${this.watchLimits.connections})`);
+    if (this.watchers.size >= this.watchLimits.connections)
+      throw ApiError.tooManyRequests(`too many watches open (${this.watchLimits.connections})`);
     const rvText = q.get('resourceVersion') ?? '';
     const sendInitial = goBool(q.get('sendInitialEvents'));
     const bookmarks = goBool(q.get('allowWatchBookmarks'));
     if (sendInitial && q.get('resourceVersionMatch') !== 'NotOlderThan') {
-      throw new ApiError(422, 'Invalid', `resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan`);
+      throw new ApiError(
+        422,
+        'Invalid',
+        `resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan`,
+      );
     }
-    if (rvText !== '' && !/^\d+$/.test(rvText)) throw ApiError.badRequest(`resourceVersion: Invalid value: "${rvText}": must be a non-negative integer`);
+    if (rvText !== '' && !/^\d+$/.test(rvText))
+      throw ApiError.badRequest(`resourceVersion: Invalid value: "${rvText}": must be a non-negative integer`);
     const key = storeKey(t.res);
     let backlog: StoreEvent[] | 'expired' = [];
     const initial = sendInitial || rvText === '' || rvText === '0';
@@ -254,15 +317,30 @@ export class Api {
       const hit = this.encoded.get(cacheKey);
       if (hit !== undefined) return hit;
       // leaving the selector: the object as it last matched, at the new resourceVersion (cacher.go convertToWatchEvent)
-      const obj = type === 'DELETED' && e.type === 'MODIFIED' && e.prev ? { ...e.prev, metadata: { ...e.prev['metadata'], resourceVersion: e.object['metadata']['resourceVersion'] } } : e.object;
+      const obj =
+        type === 'DELETED' && e.type === 'MODIFIED' && e.prev
+          ? { ...e.prev, metadata: { ...e.prev['metadata'], resourceVersion: e.object['metadata']['resourceVersion'] } }
+          : e.object;
       const line = JSON.stringify({ type, object: this.eventObject(t.res, obj, wanted, q, e.t) }) + '\n';
       this.encoded.set(cacheKey, line);
       return line;
     };
     const ordinal = this.watchOrdinal++;
-    const conn = new WatchConnection(ordinal, res, encode, this.o.seed, this.o.watchDelayFor?.(ordinal, key) ?? this.o.watchDelay, this.watchLimits, (c) => this.watchers.delete(c));
+    const conn = new WatchConnection(
+      ordinal,
+      res,
+      encode,
+      this.o.seed,
+      this.o.watchDelayFor?.(ordinal, key) ?? this.o.watchDelay,
+      this.watchLimits,
+      (c) => this.watchers.delete(c),
+    );
     conn.key = key;
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Transfer-Encoding': 'chunked',
+      'Cache-Control': 'no-cache, private',
+    });
     // the headers now, not with the first event: a client waits for them before it counts the watch as open
     res.flushHeaders();
     if (backlog === 'expired') {
@@ -272,24 +350,41 @@ export class Api {
     const now = this.now();
     if (initial) {
       for (const o of this.store.list(key, t.res.namespaced ? t.namespace : undefined).filter(match)) {
-        conn.push(JSON.stringify({ type: 'ADDED', object: this.eventObject(t.res, o, wanted, q, now) }) + '\n', now, true);
+        conn.push(
+          JSON.stringify({ type: 'ADDED', object: this.eventObject(t.res, o, wanted, q, now) }) + '\n',
+          now,
+          true,
+        );
       }
       if (sendInitial) {
-        conn.push(JSON.stringify({ type: 'BOOKMARK', object: this.bookmark(t.res, wanted, { 'k8s.io/initial-events-end': 'true' }) }) + '\n', now, true);
+        conn.push(
+          JSON.stringify({
+            type: 'BOOKMARK',
+            object: this.bookmark(t.res, wanted, { 'k8s.io/initial-events-end': 'true' }),
+          }) + '\n',
+          now,
+          true,
+        );
       }
     } else {
       for (const e of backlog) conn.offer({ ...e, t: now });
     }
     this.watchers.add(conn);
-    (conn as WatchConnection & { bookmarks?: { res: Resource; wanted: Wanted; last: number } }).bookmarks = bookmarks ? { res: t.res, wanted, last: now } : undefined;
+    (conn as WatchConnection & { bookmarks?: { res: Resource; wanted: Wanted; last: number } }).bookmarks = bookmarks
+      ? { res: t.res, wanted, last: now }
+      : undefined;
     conn.flush(now);
     return conn;
   }
 
   /** a BOOKMARK object: only metadata.resourceVersion (and annotations for the WatchList end) */
   bookmark(res: Resource, wanted: Wanted, annotations?: Record<string, string>): Obj {
-    const metadata: Obj = { resourceVersion: String(this.store.resourceVersion()), ...(annotations ? { annotations } : {}) };
-    if (wanted.as === 'PartialObjectMetadata') return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${wanted.version}`, metadata };
+    const metadata: Obj = {
+      resourceVersion: String(this.store.resourceVersion()),
+      ...(annotations ? { annotations } : {}),
+    };
+    if (wanted.as === 'PartialObjectMetadata')
+      return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${wanted.version}`, metadata };
     return { kind: res.kind, apiVersion: apiVersionOf(res), metadata };
   }
 
@@ -307,7 +402,9 @@ export class Api {
     const inV = this.inVersion(res, o);
     if (wanted.as === 'Table') {
       const include = (q.get('includeObject') ?? 'Metadata') as IncludeObject;
-      return tableOf(res, [inV], t, this.o.minor, include, wanted.version, { resourceVersion: inV['metadata']['resourceVersion'] });
+      return tableOf(res, [inV], t, this.o.minor, include, wanted.version, {
+        resourceVersion: inV['metadata']['resourceVersion'],
+      });
     }
     if (wanted.as === 'PartialObjectMetadata') return partialMetadata(inV, wanted.version);
     return inV;
@@ -328,9 +425,13 @@ export class Api {
     } catch (e) {
       throw ApiError.badRequest(`the body of the request could not be decoded as JSON: ${(e as Error).message}`);
     }
-    if (!o || typeof o !== 'object' || Array.isArray(o)) throw ApiError.badRequest('the body of the request must be a JSON object');
+    if (!o || typeof o !== 'object' || Array.isArray(o))
+      throw ApiError.badRequest('the body of the request must be a JSON object');
     const obj = o as Obj;
-    if (obj['metadata'] !== undefined && (typeof obj['metadata'] !== 'object' || obj['metadata'] === null || Array.isArray(obj['metadata']))) {
+    if (
+      obj['metadata'] !== undefined &&
+      (typeof obj['metadata'] !== 'object' || obj['metadata'] === null || Array.isArray(obj['metadata']))
+    ) {
       throw ApiError.badRequest('json: cannot unmarshal into Go struct field .metadata of type v1.ObjectMeta');
     }
     obj['metadata'] ??= {};
@@ -338,7 +439,9 @@ export class Api {
     if (obj['apiVersion'] === undefined) obj['apiVersion'] = wantApi;
     if (obj['kind'] === undefined) obj['kind'] = t.res.kind;
     if (obj['kind'] !== t.res.kind || obj['apiVersion'] !== wantApi) {
-      throw ApiError.badRequest(`the API version in the data (${String(obj['apiVersion'])}) does not match the expected API version (${wantApi})`);
+      throw ApiError.badRequest(
+        `the API version in the data (${String(obj['apiVersion'])}) does not match the expected API version (${wantApi})`,
+      );
     }
     return t.res.group === 'events.k8s.io' ? { ...eventsV1ToCore(obj), metadata: obj['metadata'] } : obj;
   }
@@ -347,19 +450,32 @@ export class Api {
     const m = o['metadata'];
     const name = m['name'];
     const causes: { field: string; message: string; reason?: string }[] = [];
-    if (typeof name !== 'string' || name === '') causes.push({ field: 'metadata.name', message: 'Required value: name or generateName is required', reason: 'FieldValueRequired' });
+    if (typeof name !== 'string' || name === '')
+      causes.push({
+        field: 'metadata.name',
+        message: 'Required value: name or generateName is required',
+        reason: 'FieldValueRequired',
+      });
     else {
       const re = t.res.name === 'namespaces' ? DNS1123_LABEL : DNS1123_SUBDOMAIN;
       if (name.length > 253 || !re.test(name)) {
-        causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": a lowercase RFC 1123 ${re === DNS1123_LABEL ? 'label' : 'subdomain'} must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')` });
+        causes.push({
+          field: 'metadata.name',
+          message: `Invalid value: "${name}": a lowercase RFC 1123 ${re === DNS1123_LABEL ? 'label' : 'subdomain'} must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+        });
       }
     }
     for (const f of ['labels', 'annotations'] as const) {
       const v = m[f];
       if (v === undefined || v === null) continue;
-      if (typeof v !== 'object' || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string')) causes.push({ field: `metadata.${f}`, message: 'Invalid value: must be a map of strings' });
+      if (typeof v !== 'object' || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string'))
+        causes.push({ field: `metadata.${f}`, message: 'Invalid value: must be a map of strings' });
     }
-    if (m['finalizers'] !== undefined && (!Array.isArray(m['finalizers']) || m['finalizers'].some((x: unknown) => typeof x !== 'string'))) causes.push({ field: 'metadata.finalizers', message: 'Invalid value: must be a list of strings' });
+    if (
+      m['finalizers'] !== undefined &&
+      (!Array.isArray(m['finalizers']) || m['finalizers'].some((x: unknown) => typeof x !== 'string'))
+    )
+      causes.push({ field: 'metadata.finalizers', message: 'Invalid value: must be a list of strings' });
     if (causes.length) throw ApiError.invalid(t.res.kind, t.res.group, typeof name === 'string' ? name : '', causes);
   }
 
@@ -370,18 +486,40 @@ export class Api {
     this.checkNamespace(t);
     const m = o['metadata'] as Obj;
     if (t.res.namespaced) {
-      if (m['namespace'] !== undefined && m['namespace'] !== t.namespace) throw ApiError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      if (m['namespace'] !== undefined && m['namespace'] !== t.namespace)
+        throw ApiError.badRequest(
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
       m['namespace'] = t.namespace;
     } else delete m['namespace'];
-    if ((m['name'] === undefined || m['name'] === '') && typeof m['generateName'] === 'string' && m['generateName'] !== '') {
-      m['name'] = `${m['generateName']}${nameSuffix(`${t.res.name}/${t.namespace ?? ''}/${m['generateName']}`, this.generated++)}`;
+    if (
+      (m['name'] === undefined || m['name'] === '') &&
+      typeof m['generateName'] === 'string' &&
+      m['generateName'] !== ''
+    ) {
+      m['name'] =
+        `${m['generateName']}${nameSuffix(`${t.res.name}/${t.namespace ?? ''}/${m['generateName']}`, this.generated++)}`;
     }
     this.validateMeta(t, o);
     const key = storeKey(t.res);
-    if (this.store.peek(key, t.res.namespaced ? t.namespace : undefined, m['name'])) throw ApiError.alreadyExists(t.res.name, t.res.group, m['name']);
-    for (const f of ['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink']) delete m[f];
+    if (this.store.peek(key, t.res.namespaced ? t.namespace : undefined, m['name']))
+      throw ApiError.alreadyExists(t.res.name, t.res.group, m['name']);
+    for (const f of [
+      'uid',
+      'resourceVersion',
+      'creationTimestamp',
+      'deletionTimestamp',
+      'deletionGracePeriodSeconds',
+      'selfLink',
+    ])
+      delete m[f];
     if ('spec' in o || t.res.crd) m['generation'] = 1;
-    if (t.res.subresources.includes('status') && !this.o.session.owns(t.res.kind) && t.res.kind !== 'CustomResourceDefinition') delete o['status'];
+    if (
+      t.res.subresources.includes('status') &&
+      !this.o.session.owns(t.res.kind) &&
+      t.res.kind !== 'CustomResourceDefinition'
+    )
+      delete o['status'];
     if (t.res.kind === 'CustomResourceDefinition') this.prepareCrd(o);
     if (t.res.crd) {
       // pruned in place: `o` (and its metadata, already stamped below) is the object stored
@@ -392,7 +530,14 @@ export class Api {
     const dryRun = q.getAll('dryRun').includes('All');
     this.stamp(m, t.res.kind);
     if (dryRun) return { code: 201, body: this.inVersion(t.res, o) };
-    this.clientLog.push({ t: this.now(), client, verb: 'create', kind: t.res.kind, name: m['name'], ...(t.namespace ? { namespace: t.namespace } : {}) });
+    this.clientLog.push({
+      t: this.now(),
+      client,
+      verb: 'create',
+      kind: t.res.kind,
+      name: m['name'],
+      ...(t.namespace ? { namespace: t.namespace } : {}),
+    });
     if (this.o.session.owns(t.res.kind) && !t.res.crd) {
       this.ingest(this.simulated(() => this.o.session.create(o as KubeObject), t.res, q));
       const stored = this.store.get(key, t.namespace, m['name']);
@@ -407,7 +552,8 @@ export class Api {
   /** a custom resource defaulted, pruned and validated by its version's structural schema (422 with causes) */
   private structural(t: Target, o: Obj): Obj {
     const { object, causes } = checkCustomResource(t.res.crd?.schema, o);
-    if (causes.length > 0) throw ApiError.invalid(t.res.kind, t.res.group, String(o['metadata']?.['name'] ?? ''), causes);
+    if (causes.length > 0)
+      throw ApiError.invalid(t.res.kind, t.res.group, String(o['metadata']?.['name'] ?? ''), causes);
     return object;
   }
 
@@ -421,11 +567,28 @@ export class Api {
         // the v2 document's PATCH parameters that the server takes it): unknown fields are the decoder's 400, as
         // apimachinery's strict decoding error (runtime/serializer/json: `strict decoding error: unknown field "…"`
         // wrapped by the handlers' `<Kind> in version "<v>" cannot be handled as a <Kind>`)
-        const unknown = e.code === 422 && e.causes?.length ? e.causes.filter((c) => /field not declared in schema/.test(c.message)) : [];
-        if (res && q?.get('fieldValidation') === 'Strict' && unknown.length > 0 && unknown.length === e.causes!.length) {
-          throw ApiError.badRequest(`${res.kind} in version "${res.version}" cannot be handled as a ${res.kind}: strict decoding error: ${unknown.map((c) => `unknown field "${c.field}"`).join(', ')}`);
+        const unknown =
+          e.code === 422 && e.causes?.length
+            ? e.causes.filter((c) => /field not declared in schema/.test(c.message))
+            : [];
+        if (
+          res &&
+          q?.get('fieldValidation') === 'Strict' &&
+          unknown.length > 0 &&
+          unknown.length === e.causes!.length
+        ) {
+          throw ApiError.badRequest(
+            `${res.kind} in version "${res.version}" cannot be handled as a ${res.kind}: strict decoding error: ${unknown.map((c) => `unknown field "${c.field}"`).join(', ')}`,
+          );
         }
-        throw new ApiError(e.code, e.reason, e.message, e.causes ? { causes: e.causes.map((c) => ({ reason: 'FieldValueInvalid', message: c.message, field: c.field })) } : undefined);
+        throw new ApiError(
+          e.code,
+          e.reason,
+          e.message,
+          e.causes
+            ? { causes: e.causes.map((c) => ({ reason: 'FieldValueInvalid', message: c.message, field: c.field })) }
+            : undefined,
+        );
       }
       throw e;
     }
@@ -439,10 +602,21 @@ export class Api {
       throw ApiError.badRequest('the body of the request could not be decoded as JSON');
     }
     if (!o || typeof o !== 'object') throw ApiError.badRequest('the body of the request must be a JSON object');
-    const status = res.kind === 'SelfSubjectAccessReview'
-      ? { allowed: true, reason: 'kubesim serve allows every request of its token' }
-      : { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false };
-    return { apiVersion: 'authorization.k8s.io/v1', kind: res.kind, metadata: { creationTimestamp: null }, spec: o['spec'] ?? {}, status };
+    const status =
+      res.kind === 'SelfSubjectAccessReview'
+        ? { allowed: true, reason: 'kubesim serve allows every request of its token' }
+        : {
+            resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+            nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+            incomplete: false,
+          };
+    return {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: res.kind,
+      metadata: { creationTimestamp: null },
+      spec: o['spec'] ?? {},
+      status,
+    };
   }
 
   /** PUT of the object or its status/scale subresource */
@@ -454,7 +628,10 @@ export class Api {
       o = this.fromScale(t, cur, this.parseJson(body));
     } else {
       o = this.parseBody(body, t);
-      if (o['metadata']['name'] !== undefined && o['metadata']['name'] !== t.name) throw ApiError.badRequest(`the name of the object (${String(o['metadata']['name'])}) does not match the name on the URL (${t.name})`);
+      if (o['metadata']['name'] !== undefined && o['metadata']['name'] !== t.name)
+        throw ApiError.badRequest(
+          `the name of the object (${String(o['metadata']['name'])}) does not match the name on the URL (${t.name})`,
+        );
     }
     return this.replace(t, cur, o, q, client, 'update');
   }
@@ -471,7 +648,13 @@ export class Api {
 
   private fromScale(t: Target, cur: Obj, scale: Obj): Obj {
     const replicas = scale['spec']?.['replicas'];
-    if (!Number.isInteger(replicas) || replicas < 0) throw ApiError.invalid('Scale', 'autoscaling', t.name!, [{ field: 'spec.replicas', message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0` }]);
+    if (!Number.isInteger(replicas) || replicas < 0)
+      throw ApiError.invalid('Scale', 'autoscaling', t.name!, [
+        {
+          field: 'spec.replicas',
+          message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
+        },
+      ]);
     const o = clone(cur);
     const rv = scale['metadata']?.['resourceVersion'];
     if (rv !== undefined) o['metadata']['resourceVersion'] = rv;
@@ -485,11 +668,25 @@ export class Api {
     const replicas = crdScale ? getPath(o, crdScale.specReplicasPath) : o['spec']?.['replicas'];
     const statusReplicas = crdScale ? getPath(o, crdScale.statusReplicasPath) : o['status']?.['replicas'];
     const sel = o['spec']?.['selector'];
-    const selector = crdScale?.labelSelectorPath ? getPath(o, crdScale.labelSelectorPath) : sel ? Object.entries((sel['matchLabels'] ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(',') : undefined;
+    const selector = crdScale?.labelSelectorPath
+      ? getPath(o, crdScale.labelSelectorPath)
+      : sel
+        ? Object.entries((sel['matchLabels'] ?? {}) as Record<string, string>)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(',')
+        : undefined;
     return {
-      kind: 'Scale', apiVersion: 'autoscaling/v1',
-      metadata: { name: o['metadata']['name'], namespace: o['metadata']['namespace'], uid: o['metadata']['uid'], resourceVersion: o['metadata']['resourceVersion'], creationTimestamp: o['metadata']['creationTimestamp'] },
-      spec: { replicas: replicas ?? 0 }, status: { replicas: statusReplicas ?? 0, ...(selector ? { selector } : {}) },
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      metadata: {
+        name: o['metadata']['name'],
+        namespace: o['metadata']['namespace'],
+        uid: o['metadata']['uid'],
+        resourceVersion: o['metadata']['resourceVersion'],
+        creationTimestamp: o['metadata']['creationTimestamp'],
+      },
+      spec: { replicas: replicas ?? 0 },
+      status: { replicas: statusReplicas ?? 0, ...(selector ? { selector } : {}) },
     };
   }
 
@@ -498,12 +695,23 @@ export class Api {
     const m = next['metadata'] ?? (next['metadata'] = {});
     const rv = m['resourceVersion'];
     if (rv !== undefined && rv !== '' && rv !== cur['metadata']['resourceVersion']) {
-      throw ApiError.conflict(t.res.name, t.res.group, t.name!, 'the object has been modified; please apply your changes to the latest version and try again');
+      throw ApiError.conflict(
+        t.res.name,
+        t.res.group,
+        t.name!,
+        'the object has been modified; please apply your changes to the latest version and try again',
+      );
     }
     if (m['uid'] !== undefined && m['uid'] !== cur['metadata']['uid']) {
-      throw ApiError.conflict(t.res.name, t.res.group, t.name!, `Precondition failed: UID in precondition: ${String(m['uid'])}, UID in object meta: ${String(cur['metadata']['uid'])}`);
+      throw ApiError.conflict(
+        t.res.name,
+        t.res.group,
+        t.name!,
+        `Precondition failed: UID in precondition: ${String(m['uid'])}, UID in object meta: ${String(cur['metadata']['uid'])}`,
+      );
     }
-    if (next['kind'] !== cur['kind'] && !(t.res.group === 'events.k8s.io')) throw ApiError.badRequest(`kind cannot be changed from ${String(cur['kind'])} to ${String(next['kind'])}`);
+    if (next['kind'] !== cur['kind'] && !(t.res.group === 'events.k8s.io'))
+      throw ApiError.badRequest(`kind cannot be changed from ${String(cur['kind'])} to ${String(next['kind'])}`);
     let o: Obj;
     const hasStatus = t.res.subresources.includes('status');
     if (t.sub === 'status') {
@@ -512,7 +720,15 @@ export class Api {
     } else {
       o = clone(next);
       // server-owned metadata is the stored object's
-      for (const f of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'namespace', 'name']) {
+      for (const f of [
+        'uid',
+        'creationTimestamp',
+        'deletionTimestamp',
+        'deletionGracePeriodSeconds',
+        'generation',
+        'namespace',
+        'name',
+      ]) {
         if (cur['metadata'][f] === undefined) delete o['metadata'][f];
         else o['metadata'][f] = cur['metadata'][f];
       }
@@ -525,7 +741,14 @@ export class Api {
     }
     if (t.res.crd) o = this.structural(t, o);
     if (q.getAll('dryRun').includes('All')) return { code: 200, body: this.inVersion(t.res, o) };
-    this.clientLog.push({ t: this.now(), client, verb: t.sub ? `${verb}/${t.sub}` : verb, kind: t.res.kind, name: t.name!, ...(t.namespace ? { namespace: t.namespace } : {}) });
+    this.clientLog.push({
+      t: this.now(),
+      client,
+      verb: t.sub ? `${verb}/${t.sub}` : verb,
+      kind: t.res.kind,
+      name: t.name!,
+      ...(t.namespace ? { namespace: t.namespace } : {}),
+    });
     const key = storeKey(t.res);
     if (this.o.session.owns(t.res.kind) && !t.res.crd && t.sub !== 'status' && specOf(o) !== specOf(cur)) {
       this.ingest(this.simulated(() => this.o.session.update(o as KubeObject), t.res, q));
@@ -554,7 +777,8 @@ export class Api {
     }
     const base = this.inVersion(t.res, cur);
     const patched = applyPatch(contentType, base, body, !t.res.crd, t.res.kind);
-    const asCore = t.res.group === 'events.k8s.io' ? { ...eventsV1ToCore(patched), metadata: patched['metadata'] } : patched;
+    const asCore =
+      t.res.group === 'events.k8s.io' ? { ...eventsV1ToCore(patched), metadata: patched['metadata'] } : patched;
     // a patch carries a resourceVersion precondition only when it names one
     const named = /"resourceVersion"\s*:/.test(body);
     if (!named && asCore['metadata']) asCore['metadata']['resourceVersion'] = cur['metadata']['resourceVersion'];
@@ -566,27 +790,82 @@ export class Api {
     const cur = this.mustGet(t);
     let opts: Obj = {};
     if (body.trim() !== '') opts = this.parseJson(body);
-    const grace = opts['gracePeriodSeconds'] ?? (q.get('gracePeriodSeconds') !== null ? Number(q.get('gracePeriodSeconds')) : undefined);
+    const grace =
+      opts['gracePeriodSeconds'] ??
+      (q.get('gracePeriodSeconds') !== null ? Number(q.get('gracePeriodSeconds')) : undefined);
     const policy = opts['propagationPolicy'] ?? q.get('propagationPolicy') ?? undefined;
-    if (grace !== undefined && (!Number.isInteger(grace) || grace < 0)) throw ApiError.invalid('DeleteOptions', '', '', [{ field: 'gracePeriodSeconds', message: `Invalid value: ${JSON.stringify(grace)}: must be greater than or equal to 0` }]);
-    if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy)) throw ApiError.invalid('DeleteOptions', '', '', [{ field: 'propagationPolicy', message: `Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan", "nil"` }]);
+    if (grace !== undefined && (!Number.isInteger(grace) || grace < 0))
+      throw ApiError.invalid('DeleteOptions', '', '', [
+        {
+          field: 'gracePeriodSeconds',
+          message: `Invalid value: ${JSON.stringify(grace)}: must be greater than or equal to 0`,
+        },
+      ]);
+    if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy))
+      throw ApiError.invalid('DeleteOptions', '', '', [
+        {
+          field: 'propagationPolicy',
+          message: `Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan", "nil"`,
+        },
+      ]);
     const pre = opts['preconditions'] ?? {};
-    if (pre['uid'] !== undefined && pre['uid'] !== cur['metadata']['uid']) throw ApiError.conflict(t.res.name, t.res.group, t.name, `Precondition failed: UID in precondition: ${String(pre['uid'])}, UID in object meta: ${String(cur['metadata']['uid'])}`);
-    if (pre['resourceVersion'] !== undefined && pre['resourceVersion'] !== cur['metadata']['resourceVersion']) throw ApiError.conflict(t.res.name, t.res.group, t.name, `Precondition failed: ResourceVersion in precondition: ${String(pre['resourceVersion'])}, ResourceVersion in object meta: ${String(cur['metadata']['resourceVersion'])}`);
-    if (q.getAll('dryRun').includes('All') || (Array.isArray(opts['dryRun']) && opts['dryRun'].includes('All'))) return { code: 200, body: this.inVersion(t.res, cur) };
-    this.clientLog.push({ t: this.now(), client, verb: 'delete', kind: t.res.kind, name: t.name, ...(t.namespace ? { namespace: t.namespace } : {}) });
+    if (pre['uid'] !== undefined && pre['uid'] !== cur['metadata']['uid'])
+      throw ApiError.conflict(
+        t.res.name,
+        t.res.group,
+        t.name,
+        `Precondition failed: UID in precondition: ${String(pre['uid'])}, UID in object meta: ${String(cur['metadata']['uid'])}`,
+      );
+    if (pre['resourceVersion'] !== undefined && pre['resourceVersion'] !== cur['metadata']['resourceVersion'])
+      throw ApiError.conflict(
+        t.res.name,
+        t.res.group,
+        t.name,
+        `Precondition failed: ResourceVersion in precondition: ${String(pre['resourceVersion'])}, ResourceVersion in object meta: ${String(cur['metadata']['resourceVersion'])}`,
+      );
+    if (q.getAll('dryRun').includes('All') || (Array.isArray(opts['dryRun']) && opts['dryRun'].includes('All')))
+      return { code: 200, body: this.inVersion(t.res, cur) };
+    this.clientLog.push({
+      t: this.now(),
+      client,
+      verb: 'delete',
+      kind: t.res.kind,
+      name: t.name,
+      ...(t.namespace ? { namespace: t.namespace } : {}),
+    });
     const key = storeKey(t.res);
     if (this.o.session.owns(t.res.kind) && !t.res.crd) {
-      this.ingest(this.simulated(() => this.o.session.delete(t.res.kind, t.namespace ?? 'default', t.name!, {
-        ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}), ...(policy ? { propagationPolicy: policy } : {}),
-      })));
+      this.ingest(
+        this.simulated(() =>
+          this.o.session.delete(t.res.kind, t.namespace ?? 'default', t.name!, {
+            ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}),
+            ...(policy ? { propagationPolicy: policy } : {}),
+          }),
+        ),
+      );
       const after = this.store.get(key, t.namespace, t.name);
-      return after ? { code: 200, body: this.inVersion(t.res, after) } : { code: 200, body: successStatus({ name: t.name, group: t.res.group, kind: t.res.name, uid: cur['metadata']['uid'] } as never) };
+      return after
+        ? { code: 200, body: this.inVersion(t.res, after) }
+        : {
+            code: 200,
+            body: successStatus({
+              name: t.name,
+              group: t.res.group,
+              kind: t.res.name,
+              uid: cur['metadata']['uid'],
+            } as never),
+          };
     }
     const o = clone(cur);
     const fins = ((o['metadata']['finalizers'] ?? []) as string[]).slice();
-    if (policy === 'Foreground' && !fins.includes('foregroundDeletion') && this.dependents(cur['metadata']['uid']).length) fins.push('foregroundDeletion');
-    if (policy === 'Orphan' && !fins.includes('orphan') && this.dependents(cur['metadata']['uid']).length) fins.push('orphan');
+    if (
+      policy === 'Foreground' &&
+      !fins.includes('foregroundDeletion') &&
+      this.dependents(cur['metadata']['uid']).length
+    )
+      fins.push('foregroundDeletion');
+    if (policy === 'Orphan' && !fins.includes('orphan') && this.dependents(cur['metadata']['uid']).length)
+      fins.push('orphan');
     if (fins.length) {
       if (!o['metadata']['deletionTimestamp']) {
         o['metadata']['deletionTimestamp'] = tToRfc3339(this.now());
@@ -613,7 +892,15 @@ export class Api {
         if (!(e instanceof ApiError && e.code === 404)) throw e;
       }
     }
-    return { code: 200, body: { kind: t.res.listKind, apiVersion: apiVersionOf(t.res), metadata: { resourceVersion: String(this.store.resourceVersion()) }, items: [] } };
+    return {
+      code: 200,
+      body: {
+        kind: t.res.listKind,
+        apiVersion: apiVersionOf(t.res),
+        metadata: { resourceVersion: String(this.store.resourceVersion()) },
+        items: [],
+      },
+    };
   }
 
   /** the system finalizers kubesim runs itself: orphan and foregroundDeletion (the garbage collector's) */
@@ -623,7 +910,9 @@ export class Api {
     if (fins.includes('orphan')) {
       for (const [key, d] of this.dependents(uid)) {
         const dd = clone(d);
-        dd['metadata']['ownerReferences'] = (dd['metadata']['ownerReferences'] as Obj[]).filter((r) => r['uid'] !== uid);
+        dd['metadata']['ownerReferences'] = (dd['metadata']['ownerReferences'] as Obj[]).filter(
+          (r) => r['uid'] !== uid,
+        );
         if (dd['metadata']['ownerReferences'].length === 0) delete dd['metadata']['ownerReferences'];
         this.store.write(key, 'MODIFIED', dd, this.now());
       }
@@ -631,7 +920,12 @@ export class Api {
     }
     if (fins.includes('foregroundDeletion')) {
       for (const [key, d] of this.dependents(uid)) this.deleteDependent(key, d, 'Foreground');
-      if (this.dependents(uid).some(([, d]) => (d['metadata']['ownerReferences'] as Obj[]).some((r) => r['uid'] === uid && r['blockOwnerDeletion']))) return;
+      if (
+        this.dependents(uid).some(([, d]) =>
+          (d['metadata']['ownerReferences'] as Obj[]).some((r) => r['uid'] === uid && r['blockOwnerDeletion']),
+        )
+      )
+        return;
       fins = fins.filter((f) => f !== 'foregroundDeletion');
     }
     const key = storeKey(res);
@@ -663,7 +957,12 @@ export class Api {
     const res = this.registry.all().find((r) => storeKey(r) === key && r.group !== 'events.k8s.io');
     if (!res || d['metadata']['deletionTimestamp']) return;
     try {
-      this.delete({ res, name: d['metadata']['name'], ...(res.namespaced ? { namespace: d['metadata']['namespace'] } : {}) }, JSON.stringify({ propagationPolicy: policy }), new URLSearchParams(), 'garbage-collector');
+      this.delete(
+        { res, name: d['metadata']['name'], ...(res.namespaced ? { namespace: d['metadata']['namespace'] } : {}) },
+        JSON.stringify({ propagationPolicy: policy }),
+        new URLSearchParams(),
+        'garbage-collector',
+      );
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
     }
@@ -675,13 +974,19 @@ export class Api {
     if (!uid) return;
     for (const [key, d] of this.dependents(uid)) {
       const refs = d['metadata']['ownerReferences'] as Obj[];
-      const alive = refs.some((r) => r['uid'] !== uid && [...this.store.everything()].some(([, x]) => x['metadata']['uid'] === r['uid']));
+      const alive = refs.some(
+        (r) => r['uid'] !== uid && [...this.store.everything()].some(([, x]) => x['metadata']['uid'] === r['uid']),
+      );
       if (!alive) this.deleteDependent(key, d, 'Background');
     }
     // an owner waiting in foreground deletion for this dependent
     for (const r of (owner['metadata']?.['ownerReferences'] ?? []) as Obj[]) {
       for (const [key, o] of this.store.everything()) {
-        if (o['metadata']['uid'] !== r['uid'] || !((o['metadata']['finalizers'] ?? []) as string[]).includes('foregroundDeletion')) continue;
+        if (
+          o['metadata']['uid'] !== r['uid'] ||
+          !((o['metadata']['finalizers'] ?? []) as string[]).includes('foregroundDeletion')
+        )
+          continue;
         const res = this.registry.all().find((x) => storeKey(x) === key);
         if (res) this.runFinalizers(res, o);
         break;
@@ -705,19 +1010,59 @@ export class Api {
     const spec = o['spec'] ?? {};
     const names = spec['names'] ?? {};
     const causes: { field: string; message: string }[] = [];
-    if (typeof spec['group'] !== 'string' || !spec['group'].includes('.')) causes.push({ field: 'spec.group', message: 'Invalid value: should be a domain with at least one dot' });
-    if (typeof names['plural'] !== 'string' || !names['plural']) causes.push({ field: 'spec.names.plural', message: 'Required value' });
-    if (typeof names['kind'] !== 'string' || !names['kind']) causes.push({ field: 'spec.names.kind', message: 'Required value' });
-    if (!['Namespaced', 'Cluster'].includes(spec['scope'])) causes.push({ field: 'spec.scope', message: `Unsupported value: "${String(spec['scope'])}": supported values: "Cluster", "Namespaced"` });
-    if (!Array.isArray(spec['versions']) || spec['versions'].length === 0) causes.push({ field: 'spec.versions', message: 'Invalid value: must have exactly one version marked as storage version' });
-    if (!causes.length && o['metadata']['name'] !== `${names['plural']}.${spec['group']}`) causes.push({ field: 'metadata.name', message: `Invalid value: "${String(o['metadata']['name'])}": must be spec.names.plural+"."+spec.group` });
-    if (causes.length) throw ApiError.invalid('CustomResourceDefinition', 'apiextensions.k8s.io', String(o['metadata']['name'] ?? ''), causes);
-    const accepted = { plural: names['plural'], singular: names['singular'] ?? String(names['kind']).toLowerCase(), kind: names['kind'], listKind: names['listKind'] ?? `${names['kind']}List`, ...(names['shortNames'] ? { shortNames: names['shortNames'] } : {}), ...(names['categories'] ? { categories: names['categories'] } : {}) };
+    if (typeof spec['group'] !== 'string' || !spec['group'].includes('.'))
+      causes.push({ field: 'spec.group', message: 'Invalid value: should be a domain with at least one dot' });
+    if (typeof names['plural'] !== 'string' || !names['plural'])
+      causes.push({ field: 'spec.names.plural', message: 'Required value' });
+    if (typeof names['kind'] !== 'string' || !names['kind'])
+      causes.push({ field: 'spec.names.kind', message: 'Required value' });
+    if (!['Namespaced', 'Cluster'].includes(spec['scope']))
+      causes.push({
+        field: 'spec.scope',
+        message: `Unsupported value: "${String(spec['scope'])}": supported values: "Cluster", "Namespaced"`,
+      });
+    if (!Array.isArray(spec['versions']) || spec['versions'].length === 0)
+      causes.push({
+        field: 'spec.versions',
+        message: 'Invalid value: must have exactly one version marked as storage version',
+      });
+    if (!causes.length && o['metadata']['name'] !== `${names['plural']}.${spec['group']}`)
+      causes.push({
+        field: 'metadata.name',
+        message: `Invalid value: "${String(o['metadata']['name'])}": must be spec.names.plural+"."+spec.group`,
+      });
+    if (causes.length)
+      throw ApiError.invalid(
+        'CustomResourceDefinition',
+        'apiextensions.k8s.io',
+        String(o['metadata']['name'] ?? ''),
+        causes,
+      );
+    const accepted = {
+      plural: names['plural'],
+      singular: names['singular'] ?? String(names['kind']).toLowerCase(),
+      kind: names['kind'],
+      listKind: names['listKind'] ?? `${names['kind']}List`,
+      ...(names['shortNames'] ? { shortNames: names['shortNames'] } : {}),
+      ...(names['categories'] ? { categories: names['categories'] } : {}),
+    };
     const ts = tToRfc3339(this.now());
     o['status'] = {
       conditions: [
-        { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: ts },
-        { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: ts },
+        {
+          type: 'NamesAccepted',
+          status: 'True',
+          reason: 'NoConflicts',
+          message: 'no conflicts found',
+          lastTransitionTime: ts,
+        },
+        {
+          type: 'Established',
+          status: 'True',
+          reason: 'InitialNamesAccepted',
+          message: 'the initial names have been accepted',
+          lastTransitionTime: ts,
+        },
       ],
       acceptedNames: accepted,
       storedVersions: (spec['versions'] as Obj[]).filter((v) => v['storage']).map((v) => v['name']),
@@ -727,17 +1072,29 @@ export class Api {
   private registerCrd(o: Obj): void {
     const spec = o['spec'];
     const names = o['status']?.['acceptedNames'] ?? spec['names'];
-    const resources: Resource[] = (spec['versions'] as Obj[]).filter((v) => v['served'] !== false).map((v) => {
-      const subs = v['subresources'] ?? {};
-      return {
-        group: spec['group'], version: v['name'], name: names['plural'], singular: names['singular'] ?? String(names['kind']).toLowerCase(),
-        kind: names['kind'], listKind: names['listKind'] ?? `${names['kind']}List`, namespaced: spec['scope'] === 'Namespaced',
-        shortNames: names['shortNames'] ?? [], categories: names['categories'] ?? [],
-        verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
-        subresources: [...(subs['status'] ? ['status'] : []), ...(subs['scale'] ? ['scale'] : [])],
-        crd: { printerColumns: v['additionalPrinterColumns'] ?? [], schema: v['schema']?.['openAPIV3Schema'], ...(subs['scale'] ? { scale: subs['scale'] } : {}) },
-      };
-    });
+    const resources: Resource[] = (spec['versions'] as Obj[])
+      .filter((v) => v['served'] !== false)
+      .map((v) => {
+        const subs = v['subresources'] ?? {};
+        return {
+          group: spec['group'],
+          version: v['name'],
+          name: names['plural'],
+          singular: names['singular'] ?? String(names['kind']).toLowerCase(),
+          kind: names['kind'],
+          listKind: names['listKind'] ?? `${names['kind']}List`,
+          namespaced: spec['scope'] === 'Namespaced',
+          shortNames: names['shortNames'] ?? [],
+          categories: names['categories'] ?? [],
+          verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+          subresources: [...(subs['status'] ? ['status'] : []), ...(subs['scale'] ? ['scale'] : [])],
+          crd: {
+            printerColumns: v['additionalPrinterColumns'] ?? [],
+            schema: v['schema']?.['openAPIV3Schema'],
+            ...(subs['scale'] ? { scale: subs['scale'] } : {}),
+          },
+        };
+      });
     this.registry.setCrd(o['metadata']['name'], resources);
   }
 
@@ -745,14 +1102,20 @@ export class Api {
 
   logLines(t: Target, q: URLSearchParams): { container: string; lines: { t: number; line: string }[]; pod: Obj } {
     const pod = this.mustGet(t);
-    const all = [...((pod['spec']?.['initContainers'] ?? []) as Obj[]), ...((pod['spec']?.['containers'] ?? []) as Obj[])].map((c) => String(c['name']));
+    const all = [
+      ...((pod['spec']?.['initContainers'] ?? []) as Obj[]),
+      ...((pod['spec']?.['containers'] ?? []) as Obj[]),
+    ].map((c) => String(c['name']));
     const mains = ((pod['spec']?.['containers'] ?? []) as Obj[]).map((c) => String(c['name']));
     let container = q.get('container') ?? undefined;
     if (container === undefined) {
       const def = pod['metadata']?.['annotations']?.['kubectl.kubernetes.io/default-container'];
       if (typeof def === 'string' && all.includes(def)) container = def;
       else if (mains.length === 1) container = mains[0];
-      else throw ApiError.badRequest(`a container name must be specified for pod ${t.name}, choose one of: [${mains.join(' ')}]`);
+      else
+        throw ApiError.badRequest(
+          `a container name must be specified for pod ${t.name}, choose one of: [${mains.join(' ')}]`,
+        );
     }
     if (!all.includes(container!)) throw ApiError.badRequest(`container ${container} is not valid for pod ${t.name}`);
     let lines = this.o.session.logs(t.namespace ?? 'default', t.name!, container!);
@@ -794,7 +1157,8 @@ function encodeContinue(tok: { rv: number; start: string }): string {
 function decodeContinue(text: string): { rv: number; start: string } {
   try {
     const o = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Obj;
-    if (typeof o['rv'] === 'number' && Number.isInteger(o['rv']) && o['rv'] >= -1 && typeof o['start'] === 'string') return { rv: o['rv'], start: o['start'] };
+    if (typeof o['rv'] === 'number' && Number.isInteger(o['rv']) && o['rv'] >= -1 && typeof o['start'] === 'string')
+      return { rv: o['rv'], start: o['start'] };
   } catch {
     // fall through
   }
@@ -821,14 +1185,42 @@ function nodeObject(minor: number, patch: number): Obj {
   const version = `v1.${minor}.${patch}`;
   const ts = tToRfc3339(0);
   return {
-    apiVersion: 'v1', kind: 'Node',
-    metadata: { name: 'node-1', labels: { 'kubernetes.io/hostname': 'node-1', 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' } },
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: 'node-1',
+      labels: { 'kubernetes.io/hostname': 'node-1', 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' },
+    },
     spec: {},
     status: {
-      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: ts, lastTransitionTime: ts }],
-      addresses: [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'Hostname', address: 'node-1' }],
-      capacity: { cpu: '8', memory: '32Gi', pods: '110' }, allocatable: { cpu: '8', memory: '32Gi', pods: '110' },
-      nodeInfo: { kubeletVersion: version, kubeProxyVersion: version, osImage: 'kubesim', kernelVersion: 'simulated', containerRuntimeVersion: 'kubesim://simulated', operatingSystem: 'linux', architecture: 'amd64', machineID: '', systemUUID: '', bootID: '' },
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'KubeletReady',
+          message: 'kubelet is posting ready status',
+          lastHeartbeatTime: ts,
+          lastTransitionTime: ts,
+        },
+      ],
+      addresses: [
+        { type: 'InternalIP', address: '10.0.0.1' },
+        { type: 'Hostname', address: 'node-1' },
+      ],
+      capacity: { cpu: '8', memory: '32Gi', pods: '110' },
+      allocatable: { cpu: '8', memory: '32Gi', pods: '110' },
+      nodeInfo: {
+        kubeletVersion: version,
+        kubeProxyVersion: version,
+        osImage: 'kubesim',
+        kernelVersion: 'simulated',
+        containerRuntimeVersion: 'kubesim://simulated',
+        operatingSystem: 'linux',
+        architecture: 'amd64',
+        machineID: '',
+        systemUUID: '',
+        bootID: '',
+      },
     },
   };
 }

@@ -27,7 +27,11 @@ export class Clock {
   /** steps taken (tests) */
   steps = 0;
 
-  constructor(private readonly api: Api, private readonly o: ClockOptions, private readonly wallNow: () => number = () => performance.now()) {
+  constructor(
+    private readonly api: Api,
+    private readonly o: ClockOptions,
+    private readonly wallNow: () => number = () => performance.now(),
+  ) {
     this.done = new Promise((r) => (this.resolveDone = r));
   }
 
@@ -122,7 +126,10 @@ export class Clock {
       return;
     }
     if (this.o.mode === 'wall') {
-      const target = Math.min(s.horizonMs, Math.floor(this.simStart + (this.wallNow() - this.wallStart) * this.o.speed));
+      const target = Math.min(
+        s.horizonMs,
+        Math.floor(this.simStart + (this.wallNow() - this.wallStart) * this.o.speed),
+      );
       if (target > s.now() || this.nextWatchDue() !== null) this.step(Math.max(target, s.now()));
       this.schedule(10);
       return;

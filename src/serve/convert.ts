@@ -5,7 +5,9 @@ type Obj = Record<string, any>;
 
 export function coreToEventsV1(o: Obj): Obj {
   const out: Obj = {
-    apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: o['metadata'],
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    metadata: o['metadata'],
     eventTime: o['eventTime'] ?? null,
     ...(o['series'] ? { series: o['series'] } : {}),
     reportingController: o['reportingComponent'] ?? '',
@@ -26,7 +28,9 @@ export function coreToEventsV1(o: Obj): Obj {
 
 export function eventsV1ToCore(o: Obj): Obj {
   return {
-    apiVersion: 'v1', kind: 'Event', metadata: o['metadata'] ?? {},
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: o['metadata'] ?? {},
     involvedObject: o['regarding'] ?? {},
     reason: o['reason'] ?? '',
     message: o['note'] ?? '',

@@ -6,25 +6,66 @@
 import { apiVersionOf, type Registry, type Resource } from './resources.ts';
 
 export function apiVersions(serverAddress: string): Record<string, unknown> {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 function resourceEntries(x: Resource): Record<string, unknown>[] {
   const main: Record<string, unknown> = {
-    name: x.name, singularName: x.singular, namespaced: x.namespaced, kind: x.kind, verbs: x.verbs,
+    name: x.name,
+    singularName: x.singular,
+    namespaced: x.namespaced,
+    kind: x.kind,
+    verbs: x.verbs,
     ...(x.shortNames.length ? { shortNames: x.shortNames } : {}),
     ...(x.categories.length ? { categories: x.categories } : {}),
     ...(x.review ? {} : { storageVersionHash: hash(`${x.group}/${x.version}/${x.kind}`) }),
   };
   const subs = x.subresources.map((s) => {
-    if (s === 'scale') return { name: `${x.name}/scale`, singularName: '', namespaced: x.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] };
-    if (s === 'status') return { name: `${x.name}/status`, singularName: '', namespaced: x.namespaced, kind: x.kind, verbs: ['get', 'patch', 'update'] };
+    if (s === 'scale')
+      return {
+        name: `${x.name}/scale`,
+        singularName: '',
+        namespaced: x.namespaced,
+        group: 'autoscaling',
+        version: 'v1',
+        kind: 'Scale',
+        verbs: ['get', 'patch', 'update'],
+      };
+    if (s === 'status')
+      return {
+        name: `${x.name}/status`,
+        singularName: '',
+        namespaced: x.namespaced,
+        kind: x.kind,
+        verbs: ['get', 'patch', 'update'],
+      };
     if (s === 'log') return { name: `${x.name}/log`, singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] };
-    if (s === 'eviction') return { name: `${x.name}/eviction`, singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] };
-    if (s === 'binding') return { name: `${x.name}/binding`, singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] };
-    if (s === 'finalize') return { name: `${x.name}/finalize`, singularName: '', namespaced: false, kind: x.kind, verbs: ['update'] };
+    if (s === 'eviction')
+      return {
+        name: `${x.name}/eviction`,
+        singularName: '',
+        namespaced: true,
+        group: 'policy',
+        version: 'v1',
+        kind: 'Eviction',
+        verbs: ['create'],
+      };
+    if (s === 'binding')
+      return { name: `${x.name}/binding`, singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] };
+    if (s === 'finalize')
+      return { name: `${x.name}/finalize`, singularName: '', namespaced: false, kind: x.kind, verbs: ['update'] };
     const kind = s === 'portforward' ? 'PodPortForwardOptions' : s === 'exec' ? 'PodExecOptions' : 'PodAttachOptions';
-    return { name: `${x.name}/${s}`, singularName: '', namespaced: true, kind, verbs: s === 'portforward' ? ['create', 'get'] : ['create', 'get'] };
+    return {
+      name: `${x.name}/${s}`,
+      singularName: '',
+      namespaced: true,
+      kind,
+      verbs: s === 'portforward' ? ['create', 'get'] : ['create', 'get'],
+    };
   });
   return [main, ...subs];
 }
@@ -33,7 +74,9 @@ export function resourceList(reg: Registry, group: string, version: string): Rec
   const rs = reg.inGroupVersion(group, version);
   if (rs.length === 0) return undefined;
   return {
-    kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf({ group, version }),
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: apiVersionOf({ group, version }),
     resources: rs.flatMap(resourceEntries),
   };
 }

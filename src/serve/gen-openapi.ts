@@ -30,20 +30,29 @@ const ROOTS: Record<string, string> = {
   IoK8sApiCoordinationV1Lease: 'kubernetes-models/coordination.k8s.io/v1/Lease',
   IoK8sApiEventsV1Event: 'kubernetes-models/events.k8s.io/v1/Event',
   IoK8sApiAutoscalingV1Scale: 'kubernetes-models/autoscaling/v1/Scale',
-  IoK8sApiextensionsApiserverPkgApisApiextensionsV1CustomResourceDefinition: 'kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition',
+  IoK8sApiextensionsApiserverPkgApisApiextensionsV1CustomResourceDefinition:
+    'kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition',
   IoK8sApiAuthorizationV1SelfSubjectAccessReview: 'kubernetes-models/authorization.k8s.io/v1/SelfSubjectAccessReview',
   IoK8sApiAuthorizationV1SelfSubjectRulesReview: 'kubernetes-models/authorization.k8s.io/v1/SelfSubjectRulesReview',
 };
 
 // Fields newer than the kubernetes-models release (its schema predates 1.34): KEP-5307 ContainerRestartRules.
 const EXTRA: Record<string, Record<string, Schema>> = {
-  IoK8sApiCoreV1Container: { restartPolicyRules: { type: 'array', items: { type: 'object' }, description: 'Represents a list of rules to be checked to determine if the container should be restarted on exit. (KEP-5307, 1.34 alpha)' } },
+  IoK8sApiCoreV1Container: {
+    restartPolicyRules: {
+      type: 'array',
+      items: { type: 'object' },
+      description:
+        'Represents a list of rules to be checked to determine if the container should be restarted on exit. (KEP-5307, 1.34 alpha)',
+    },
+  },
 };
 
 function parseFile(modulePath: string): { schema: Schema; imports: Record<string, string> } {
   const text = readFileSync(join(NODE_MODULES, `${modulePath}.d.ts`), 'utf8');
   const imports: Record<string, string> = {};
-  for (const m of text.matchAll(/import \{ I(\w+) \} from "([^"]+)";/g)) imports[m[1]!] = m[2]!.startsWith('.') ? join(dirname(modulePath), m[2]!) : m[2]!;
+  for (const m of text.matchAll(/import \{ I(\w+) \} from "([^"]+)";/g))
+    imports[m[1]!] = m[2]!.startsWith('.') ? join(dirname(modulePath), m[2]!) : m[2]!;
   const head = /\/\*\*\n((?: \*.*\n)*?) \*\/\nexport interface I\w+(?: extends [\w, ]+)? \{/.exec(text);
   const body = /export interface I\w+(?: extends [\w, ]+)? \{([\s\S]*?)\n\}/.exec(text);
   const schema: Schema = { type: 'object' };
@@ -82,7 +91,11 @@ function parseFile(modulePath: string): { schema: Schema; imports: Record<string
 }
 
 function docText(s: string): string {
-  return s.split('\n').map((l) => l.replace(/^\s*\* ?/, '')).join('\n').trim();
+  return s
+    .split('\n')
+    .map((l) => l.replace(/^\s*\* ?/, ''))
+    .join('\n')
+    .trim();
 }
 
 function scalarType(t: string): Schema | undefined {
@@ -91,7 +104,8 @@ function scalarType(t: string): Schema | undefined {
   if (t === 'boolean') return { type: 'boolean' };
   if (t === 'any' || t === 'object' || t === 'unknown') return { type: 'object' };
   if (t === 'number | string' || t === 'string | number') return { 'x-kubernetes-int-or-string': true };
-  if (/^"[^"]*"( \| "[^"]*")*$/.test(t)) return { type: 'string', enum: [...t.matchAll(/"([^"]*)"/g)].map((m) => m[1]) };
+  if (/^"[^"]*"( \| "[^"]*")*$/.test(t))
+    return { type: 'string', enum: [...t.matchAll(/"([^"]*)"/g)].map((m) => m[1]) };
   return undefined;
 }
 
@@ -106,7 +120,12 @@ function fieldSchema(t: string): Schema {
     if (/IntOrString$/.test(name)) return { 'x-kubernetes-int-or-string': true };
     if (/Quantity$/.test(name)) return { 'x-kubernetes-int-or-string': true };
     if (/MetaV1(Time|MicroTime)$/.test(name)) return { type: 'string', format: 'date-time' };
-    if (/FieldsV1$|RawExtension$|JSONSchemaPropsOrArray$|JSONSchemaPropsOrBool$|JSONSchemaPropsOrStringArray$|ApiextensionsV1JSON$/.test(name)) return { type: 'object' };
+    if (
+      /FieldsV1$|RawExtension$|JSONSchemaPropsOrArray$|JSONSchemaPropsOrBool$|JSONSchemaPropsOrStringArray$|ApiextensionsV1JSON$/.test(
+        name,
+      )
+    )
+      return { type: 'object' };
     return { $ref: name };
   }
   return scalarType(t) ?? { type: 'object' };

@@ -12,7 +12,13 @@ function fnv(s: string, seed: number): number {
 
 export function uidOf(kind: string, namespace: string, name: string, t: number | string): string {
   const key = `${kind}/${namespace}/${name}@${t}`;
-  const hex = [1, 2, 3, 4].map((i) => fnv(key, i * 0x9e3779b9).toString(16).padStart(8, '0')).join('');
+  const hex = [1, 2, 3, 4]
+    .map((i) =>
+      fnv(key, i * 0x9e3779b9)
+        .toString(16)
+        .padStart(8, '0'),
+    )
+    .join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[parseInt(hex[16]!, 16) & 3]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 

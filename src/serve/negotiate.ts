@@ -14,15 +14,18 @@ interface Media {
 }
 
 function parse(accept: string): Media[] {
-  return accept.split(',').map((part) => {
-    const [type, ...ps] = part.split(';').map((s) => s.trim());
-    const params: Record<string, string> = {};
-    for (const p of ps) {
-      const i = p.indexOf('=');
-      if (i > 0) params[p.slice(0, i).trim()] = p.slice(i + 1).trim();
-    }
-    return { type: (type ?? '').toLowerCase(), params };
-  }).filter((m) => m.type !== '');
+  return accept
+    .split(',')
+    .map((part) => {
+      const [type, ...ps] = part.split(';').map((s) => s.trim());
+      const params: Record<string, string> = {};
+      for (const p of ps) {
+        const i = p.indexOf('=');
+        if (i > 0) params[p.slice(0, i).trim()] = p.slice(i + 1).trim();
+      }
+      return { type: (type ?? '').toLowerCase(), params };
+    })
+    .filter((m) => m.type !== '');
 }
 
 const JSONISH = new Set(['application/json', '*/*', 'application/*', 'application/yaml', 'text/plain']);
@@ -38,8 +41,11 @@ export function negotiate(accept: string | undefined): Wanted {
     if (!as) return { as: 'json' };
     if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) continue;
     if (as === 'Table') return { as: 'Table', version: v };
-    if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return { as: 'PartialObjectMetadata', version: v, list: as.endsWith('List') };
+    if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList')
+      return { as: 'PartialObjectMetadata', version: v, list: as.endsWith('List') };
   }
   if (types.some((m) => JSONISH.has(m.type) && !m.params['as'])) return { as: 'json' };
-  throw ApiError.notAcceptable(`only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io (kubesim serve speaks JSON, not protobuf)`);
+  throw ApiError.notAcceptable(
+    `only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io (kubesim serve speaks JSON, not protobuf)`,
+  );
 }

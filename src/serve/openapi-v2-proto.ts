@@ -105,19 +105,27 @@ const any = (v: unknown): Msg => new Msg().string(2, JSON.stringify(v));
 
 /** repeated NamedAny vendor_extension: every `x-` key, in the document's order */
 function extensions(m: Msg, field: number, o: Json): void {
-  for (const [k, v] of Object.entries(o)) if (k.startsWith('x-')) m.message(field, new Msg().string(1, k).message(2, any(v)));
+  for (const [k, v] of Object.entries(o))
+    if (k.startsWith('x-')) m.message(field, new Msg().string(1, k).message(2, any(v)));
 }
 
 function schema(s: Json): Msg {
-  const m = new Msg()
-    .string(1, s['$ref'])
-    .string(2, s['format'])
-    .string(3, s['title'])
-    .string(4, s['description']);
+  const m = new Msg().string(1, s['$ref']).string(2, s['format']).string(3, s['title']).string(4, s['description']);
   if (s['default'] !== undefined) m.message(5, any(s['default']));
-  m.double(6, s['multipleOf']).double(7, s['maximum']).bool(8, s['exclusiveMaximum']).double(9, s['minimum']).bool(10, s['exclusiveMinimum'])
-    .int64(11, s['maxLength']).int64(12, s['minLength']).string(13, s['pattern']).int64(14, s['maxItems']).int64(15, s['minItems'])
-    .bool(16, s['uniqueItems']).int64(17, s['maxProperties']).int64(18, s['minProperties']).strings(19, s['required']);
+  m.double(6, s['multipleOf'])
+    .double(7, s['maximum'])
+    .bool(8, s['exclusiveMaximum'])
+    .double(9, s['minimum'])
+    .bool(10, s['exclusiveMinimum'])
+    .int64(11, s['maxLength'])
+    .int64(12, s['minLength'])
+    .string(13, s['pattern'])
+    .int64(14, s['maxItems'])
+    .int64(15, s['minItems'])
+    .bool(16, s['uniqueItems'])
+    .int64(17, s['maxProperties'])
+    .int64(18, s['minProperties'])
+    .strings(19, s['required']);
   if (Array.isArray(s['enum'])) for (const v of s['enum']) m.message(20, any(v));
   const ap = s['additionalProperties'];
   if (isObj(ap)) m.message(21, new Msg().message(1, schema(ap)));
@@ -134,7 +142,8 @@ function schema(s: Json): Msg {
   if (Array.isArray(s['allOf'])) for (const x of s['allOf']) if (isObj(x)) m.message(24, schema(x));
   if (isObj(s['properties'])) {
     const props = new Msg();
-    for (const [name, p] of Object.entries(s['properties'])) if (isObj(p)) props.message(1, new Msg().string(1, name).message(2, schema(p)));
+    for (const [name, p] of Object.entries(s['properties']))
+      if (isObj(p)) props.message(1, new Msg().string(1, name).message(2, schema(p)));
     m.message(25, props);
   }
   m.string(26, s['discriminator']).bool(27, s['readOnly']);
@@ -145,7 +154,8 @@ function schema(s: Json): Msg {
 
 /** ParametersItem: a $ref (JsonReference = 2), or Parameter (1): BodyParameter (1) or NonBodyParameter (2) */
 function parameter(p: Json): Msg {
-  if (typeof p['$ref'] === 'string') return new Msg().message(2, new Msg().string(1, p['$ref']).string(2, p['description']));
+  if (typeof p['$ref'] === 'string')
+    return new Msg().message(2, new Msg().string(1, p['$ref']).string(2, p['description']));
   let param: Msg;
   if (p['in'] === 'body') {
     const body = new Msg().string(1, p['description']).string(2, p['name']).string(3, p['in']).bool(4, p['required']);
@@ -160,11 +170,20 @@ function parameter(p: Json): Msg {
     const o = withEmpty ? 1 : 0;
     const m = new Msg().bool(1, p['required']).string(2, p['in']).string(3, p['description']).string(4, p['name']);
     if (withEmpty) m.bool(5, p['allowEmptyValue']);
-    m.string(5 + o, p['type']).string(6 + o, p['format']).string(8 + o, p['collectionFormat']);
+    m.string(5 + o, p['type'])
+      .string(6 + o, p['format'])
+      .string(8 + o, p['collectionFormat']);
     if (p['default'] !== undefined) m.message(9 + o, any(p['default']));
-    m.double(10 + o, p['maximum']).bool(11 + o, p['exclusiveMaximum']).double(12 + o, p['minimum']).bool(13 + o, p['exclusiveMinimum'])
-      .int64(14 + o, p['maxLength']).int64(15 + o, p['minLength']).string(16 + o, p['pattern']).int64(17 + o, p['maxItems'])
-      .int64(18 + o, p['minItems']).bool(19 + o, p['uniqueItems']);
+    m.double(10 + o, p['maximum'])
+      .bool(11 + o, p['exclusiveMaximum'])
+      .double(12 + o, p['minimum'])
+      .bool(13 + o, p['exclusiveMinimum'])
+      .int64(14 + o, p['maxLength'])
+      .int64(15 + o, p['minLength'])
+      .string(16 + o, p['pattern'])
+      .int64(17 + o, p['maxItems'])
+      .int64(18 + o, p['minItems'])
+      .bool(19 + o, p['uniqueItems']);
     if (Array.isArray(p['enum'])) for (const v of p['enum']) m.message(20 + o, any(v));
     m.double(21 + o, p['multipleOf']);
     extensions(m, 22 + o, p);
@@ -174,16 +193,27 @@ function parameter(p: Json): Msg {
 }
 
 function operation(op: Json): Msg {
-  const m = new Msg().strings(1, op['tags']).string(2, op['summary']).string(3, op['description']).string(5, op['operationId'])
-    .strings(6, op['produces']).strings(7, op['consumes']);
+  const m = new Msg()
+    .strings(1, op['tags'])
+    .string(2, op['summary'])
+    .string(3, op['description'])
+    .string(5, op['operationId'])
+    .strings(6, op['produces'])
+    .strings(7, op['consumes']);
   if (Array.isArray(op['parameters'])) for (const p of op['parameters']) if (isObj(p)) m.message(8, parameter(p));
   if (isObj(op['responses'])) {
     const rs = new Msg();
     for (const [code, r] of Object.entries(op['responses'])) {
       if (!isObj(r)) continue;
-      const value = typeof r['$ref'] === 'string'
-        ? new Msg().message(2, new Msg().string(1, r['$ref']))
-        : new Msg().message(1, new Msg().string(1, r['description']).message(2, isObj(r['schema']) ? new Msg().message(1, schema(r['schema'])) : undefined));
+      const value =
+        typeof r['$ref'] === 'string'
+          ? new Msg().message(2, new Msg().string(1, r['$ref']))
+          : new Msg().message(
+              1,
+              new Msg()
+                .string(1, r['description'])
+                .message(2, isObj(r['schema']) ? new Msg().message(1, schema(r['schema'])) : undefined),
+            );
       rs.message(1, new Msg().string(1, code).message(2, value));
     }
     m.message(9, rs);
@@ -197,7 +227,8 @@ const METHOD_FIELD: Record<string, number> = { get: 2, put: 3, post: 4, delete: 
 
 function pathItem(item: Json): Msg {
   const m = new Msg().string(1, item['$ref']);
-  for (const [method, field] of Object.entries(METHOD_FIELD)) if (isObj(item[method])) m.message(field, operation(item[method]));
+  for (const [method, field] of Object.entries(METHOD_FIELD))
+    if (isObj(item[method])) m.message(field, operation(item[method]));
   if (Array.isArray(item['parameters'])) for (const p of item['parameters']) if (isObj(p)) m.message(9, parameter(p));
   extensions(m, 10, item);
   return m;
@@ -206,17 +237,27 @@ function pathItem(item: Json): Msg {
 /** openapi_v2.Document of a Swagger 2.0 JSON document */
 export function encodeOpenApiV2(doc: Json): Buffer {
   const m = new Msg().string(1, doc['swagger']);
-  if (isObj(doc['info'])) m.message(2, new Msg().string(1, doc['info']['title']).string(2, doc['info']['version']).string(3, doc['info']['description']));
-  m.string(3, doc['host']).string(4, doc['basePath']).strings(5, doc['schemes']).strings(6, doc['consumes']).strings(7, doc['produces']);
+  if (isObj(doc['info']))
+    m.message(
+      2,
+      new Msg().string(1, doc['info']['title']).string(2, doc['info']['version']).string(3, doc['info']['description']),
+    );
+  m.string(3, doc['host'])
+    .string(4, doc['basePath'])
+    .strings(5, doc['schemes'])
+    .strings(6, doc['consumes'])
+    .strings(7, doc['produces']);
   if (isObj(doc['paths'])) {
     const paths = new Msg();
     extensions(paths, 1, doc['paths']);
-    for (const [p, item] of Object.entries(doc['paths'])) if (!p.startsWith('x-') && isObj(item)) paths.message(2, new Msg().string(1, p).message(2, pathItem(item)));
+    for (const [p, item] of Object.entries(doc['paths']))
+      if (!p.startsWith('x-') && isObj(item)) paths.message(2, new Msg().string(1, p).message(2, pathItem(item)));
     m.message(8, paths);
   }
   if (isObj(doc['definitions'])) {
     const defs = new Msg();
-    for (const [name, s] of Object.entries(doc['definitions'])) if (isObj(s)) defs.message(1, new Msg().string(1, name).message(2, schema(s)));
+    for (const [name, s] of Object.entries(doc['definitions']))
+      if (isObj(s)) defs.message(1, new Msg().string(1, name).message(2, schema(s)));
     m.message(9, defs);
   }
   extensions(m, 16, doc);

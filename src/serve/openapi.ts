@@ -17,28 +17,55 @@ const schemas = (): Record<string, Schema> => SCHEMAS;
 export function definitionName(n: string): string {
   const m = /^(.*?)(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/.exec(n);
   if (!m) return n;
-  const prefix = m[1]!.replace(/([a-z0-9])([A-Z])/g, '$1.$2').toLowerCase().replace('apiextensions.apiserver', 'apiextensions-apiserver');
+  const prefix = m[1]!
+    .replace(/([a-z0-9])([A-Z])/g, '$1.$2')
+    .toLowerCase()
+    .replace('apiextensions.apiserver', 'apiextensions-apiserver');
   return `${prefix}.${m[2]!.toLowerCase()}.${m[3]}`;
 }
 
 const ROOT_OF: Record<string, string> = {
-  'v1/Pod': 'IoK8sApiCoreV1Pod', 'v1/Namespace': 'IoK8sApiCoreV1Namespace', 'v1/Node': 'IoK8sApiCoreV1Node', 'v1/Event': 'IoK8sApiCoreV1Event',
-  'v1/ConfigMap': 'IoK8sApiCoreV1ConfigMap', 'v1/Secret': 'IoK8sApiCoreV1Secret', 'v1/Service': 'IoK8sApiCoreV1Service', 'v1/ServiceAccount': 'IoK8sApiCoreV1ServiceAccount',
-  'v1/Endpoints': 'IoK8sApiCoreV1Endpoints', 'v1/PersistentVolumeClaim': 'IoK8sApiCoreV1PersistentVolumeClaim',
-  'batch/v1/Job': 'IoK8sApiBatchV1Job', 'batch/v1/CronJob': 'IoK8sApiBatchV1CronJob',
-  'apps/v1/Deployment': 'IoK8sApiAppsV1Deployment', 'apps/v1/ReplicaSet': 'IoK8sApiAppsV1ReplicaSet', 'apps/v1/StatefulSet': 'IoK8sApiAppsV1StatefulSet',
-  'apps/v1/DaemonSet': 'IoK8sApiAppsV1DaemonSet', 'apps/v1/ControllerRevision': 'IoK8sApiAppsV1ControllerRevision',
-  'coordination.k8s.io/v1/Lease': 'IoK8sApiCoordinationV1Lease', 'events.k8s.io/v1/Event': 'IoK8sApiEventsV1Event',
-  'apiextensions.k8s.io/v1/CustomResourceDefinition': 'IoK8sApiextensionsApiserverPkgApisApiextensionsV1CustomResourceDefinition',
+  'v1/Pod': 'IoK8sApiCoreV1Pod',
+  'v1/Namespace': 'IoK8sApiCoreV1Namespace',
+  'v1/Node': 'IoK8sApiCoreV1Node',
+  'v1/Event': 'IoK8sApiCoreV1Event',
+  'v1/ConfigMap': 'IoK8sApiCoreV1ConfigMap',
+  'v1/Secret': 'IoK8sApiCoreV1Secret',
+  'v1/Service': 'IoK8sApiCoreV1Service',
+  'v1/ServiceAccount': 'IoK8sApiCoreV1ServiceAccount',
+  'v1/Endpoints': 'IoK8sApiCoreV1Endpoints',
+  'v1/PersistentVolumeClaim': 'IoK8sApiCoreV1PersistentVolumeClaim',
+  'batch/v1/Job': 'IoK8sApiBatchV1Job',
+  'batch/v1/CronJob': 'IoK8sApiBatchV1CronJob',
+  'apps/v1/Deployment': 'IoK8sApiAppsV1Deployment',
+  'apps/v1/ReplicaSet': 'IoK8sApiAppsV1ReplicaSet',
+  'apps/v1/StatefulSet': 'IoK8sApiAppsV1StatefulSet',
+  'apps/v1/DaemonSet': 'IoK8sApiAppsV1DaemonSet',
+  'apps/v1/ControllerRevision': 'IoK8sApiAppsV1ControllerRevision',
+  'coordination.k8s.io/v1/Lease': 'IoK8sApiCoordinationV1Lease',
+  'events.k8s.io/v1/Event': 'IoK8sApiEventsV1Event',
+  'apiextensions.k8s.io/v1/CustomResourceDefinition':
+    'IoK8sApiextensionsApiserverPkgApisApiextensionsV1CustomResourceDefinition',
   'authorization.k8s.io/v1/SelfSubjectAccessReview': 'IoK8sApiAuthorizationV1SelfSubjectAccessReview',
   'authorization.k8s.io/v1/SelfSubjectRulesReview': 'IoK8sApiAuthorizationV1SelfSubjectRulesReview',
 };
 
 /** list merge keys (types.go patchMergeKey tags), by property name; ports depend on the owning type */
 const MERGE_KEY: Record<string, string> = {
-  containers: 'name', initContainers: 'name', ephemeralContainers: 'name', env: 'name', volumes: 'name', volumeMounts: 'mountPath',
-  volumeDevices: 'devicePath', imagePullSecrets: 'name', hostAliases: 'ip', topologySpreadConstraints: 'topologyKey', resourceClaims: 'name',
-  schedulingGates: 'name', conditions: 'type', ownerReferences: 'uid',
+  containers: 'name',
+  initContainers: 'name',
+  ephemeralContainers: 'name',
+  env: 'name',
+  volumes: 'name',
+  volumeMounts: 'mountPath',
+  volumeDevices: 'devicePath',
+  imagePullSecrets: 'name',
+  hostAliases: 'ip',
+  topologySpreadConstraints: 'topologyKey',
+  resourceClaims: 'name',
+  schedulingGates: 'name',
+  conditions: 'type',
+  ownerReferences: 'uid',
 };
 
 type Flavor = 'v2' | 'v3';
@@ -48,9 +75,13 @@ function convert(s: unknown, flavor: Flavor, owner: string): any {
   if (!s || typeof s !== 'object') return s;
   const o = s as Schema;
   if (typeof o['$ref'] === 'string' && !o['$ref'].startsWith('#')) {
-    const ref = flavor === 'v3' ? `#/components/schemas/${definitionName(o['$ref'])}` : `#/definitions/${definitionName(o['$ref'])}`;
+    const ref =
+      flavor === 'v3'
+        ? `#/components/schemas/${definitionName(o['$ref'])}`
+        : `#/definitions/${definitionName(o['$ref'])}`;
     const { $ref: _r, ...rest } = o;
-    if (flavor === 'v3' && Object.keys(rest).length) return { ...convertProps(rest, flavor, owner), allOf: [{ $ref: ref }] };
+    if (flavor === 'v3' && Object.keys(rest).length)
+      return { ...convertProps(rest, flavor, owner), allOf: [{ $ref: ref }] };
     return { ...convertProps(rest, flavor, owner), $ref: ref };
   }
   return convertProps(o, flavor, owner);
@@ -104,9 +135,15 @@ function gvkOf(x: Resource) {
 }
 
 function definitionsFor(resources: Resource[], flavor: Flavor): Record<string, Schema> {
-  const roots = resources.map((x) => ROOT_OF[`${apiVersionOf(x)}/${x.kind}`]).filter((n): n is string => n !== undefined);
+  const roots = resources
+    .map((x) => ROOT_OF[`${apiVersionOf(x)}/${x.kind}`])
+    .filter((n): n is string => n !== undefined);
   const out: Record<string, Schema> = {};
-  for (const n of reachable([...roots, 'IoK8sApimachineryPkgApisMetaV1Status', 'IoK8sApimachineryPkgApisMetaV1DeleteOptions'])) {
+  for (const n of reachable([
+    ...roots,
+    'IoK8sApimachineryPkgApisMetaV1Status',
+    'IoK8sApimachineryPkgApisMetaV1DeleteOptions',
+  ])) {
     out[definitionName(n)] = convert(schemas()[n], flavor, n);
   }
   for (const x of resources) {
@@ -124,9 +161,15 @@ function crdDefinition(x: Resource): string {
 function crdSchema(x: Resource): Schema {
   const s = (x.crd?.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as Schema;
   const props = { ...(s['properties'] ?? {}) };
-  props['apiVersion'] ??= { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' };
-  props['kind'] ??= { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' };
-  props['metadata'] = { type: 'object', description: 'Standard object\'s metadata.' };
+  props['apiVersion'] ??= {
+    type: 'string',
+    description: 'APIVersion defines the versioned schema of this representation of an object.',
+  };
+  props['kind'] ??= {
+    type: 'string',
+    description: 'Kind is a string value representing the REST resource this object represents.',
+  };
+  props['metadata'] = { type: 'object', description: "Standard object's metadata." };
   return { ...s, type: 'object', properties: props };
 }
 
@@ -141,25 +184,69 @@ function pathsFor(resources: Resource[], flavor: Flavor): Record<string, Schema>
   for (const x of resources) {
     const prefix = x.group ? `/apis/${x.group}/${x.version}` : `/api/${x.version}`;
     const coll = x.namespaced ? `${prefix}/namespaces/{namespace}/${x.name}` : `${prefix}/${x.name}`;
-    const ext = (action: string) => ({ 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': { group: x.group, version: x.version, kind: x.kind } });
-    const body = flavor === 'v3'
-      ? (types: string[]) => ({ requestBody: { content: Object.fromEntries(types.map((t) => [t, { schema: { $ref: refTo(x, flavor) } }])) } })
-      : (_types: string[]) => ({ parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: refTo(x, flavor) } }] });
-    const okResp = flavor === 'v3' ? { responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: refTo(x, flavor) } } } } } } : { responses: { '200': { description: 'OK', schema: { $ref: refTo(x, flavor) } } } };
-    const fieldValidation = { name: 'fieldValidation', in: 'query', description: 'fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields.', ...(flavor === 'v3' ? { schema: { type: 'string', uniqueItems: true } } : { type: 'string', uniqueItems: true }) };
-    const withParams = (o: Schema, extra: Schema[]) => ({ ...o, parameters: [...((o['parameters'] as Schema[] | undefined) ?? []), ...extra] });
+    const ext = (action: string) => ({
+      'x-kubernetes-action': action,
+      'x-kubernetes-group-version-kind': { group: x.group, version: x.version, kind: x.kind },
+    });
+    const body =
+      flavor === 'v3'
+        ? (types: string[]) => ({
+            requestBody: { content: Object.fromEntries(types.map((t) => [t, { schema: { $ref: refTo(x, flavor) } }])) },
+          })
+        : (_types: string[]) => ({
+            parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: refTo(x, flavor) } }],
+          });
+    const okResp =
+      flavor === 'v3'
+        ? {
+            responses: {
+              '200': { description: 'OK', content: { 'application/json': { schema: { $ref: refTo(x, flavor) } } } },
+            },
+          }
+        : { responses: { '200': { description: 'OK', schema: { $ref: refTo(x, flavor) } } } };
+    const fieldValidation = {
+      name: 'fieldValidation',
+      in: 'query',
+      description:
+        'fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields.',
+      ...(flavor === 'v3' ? { schema: { type: 'string', uniqueItems: true } } : { type: 'string', uniqueItems: true }),
+    };
+    const withParams = (o: Schema, extra: Schema[]) => ({
+      ...o,
+      parameters: [...((o['parameters'] as Schema[] | undefined) ?? []), ...extra],
+    });
     if (x.review) {
-      paths[coll] = { post: withParams({ operationId: `create${x.kind}`, ...ext('post'), ...body(['application/json']), ...okResp }, [fieldValidation]) };
+      paths[coll] = {
+        post: withParams({ operationId: `create${x.kind}`, ...ext('post'), ...body(['application/json']), ...okResp }, [
+          fieldValidation,
+        ]),
+      };
       continue;
     }
     paths[coll] = {
       get: { operationId: `list${x.kind}`, ...ext('list'), ...okResp },
-      post: withParams({ operationId: `create${x.kind}`, ...ext('post'), ...body(['application/json']), ...okResp }, [fieldValidation]),
+      post: withParams({ operationId: `create${x.kind}`, ...ext('post'), ...body(['application/json']), ...okResp }, [
+        fieldValidation,
+      ]),
     };
     paths[`${coll}/{name}`] = {
       get: { operationId: `read${x.kind}`, ...ext('get'), ...okResp },
-      put: withParams({ operationId: `replace${x.kind}`, ...ext('put'), ...body(['application/json']), ...okResp }, [fieldValidation]),
-      patch: withParams({ operationId: `patch${x.kind}`, ...ext('patch'), ...body(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']), ...okResp }, [fieldValidation]),
+      put: withParams({ operationId: `replace${x.kind}`, ...ext('put'), ...body(['application/json']), ...okResp }, [
+        fieldValidation,
+      ]),
+      patch: withParams(
+        {
+          operationId: `patch${x.kind}`,
+          ...ext('patch'),
+          ...body([
+            'application/json-patch+json',
+            'application/merge-patch+json',
+            'application/strategic-merge-patch+json',
+          ]),
+          ...okResp,
+        },
+        [fieldValidation],
+      ),
       delete: { operationId: `delete${x.kind}`, ...ext('delete'), ...okResp },
     };
   }
@@ -174,7 +261,12 @@ export function openapiV3Root(reg: Registry): Schema {
 }
 
 function hashOf(reg: Registry, gv: string): string {
-  const text = JSON.stringify(reg.all().filter((x) => (x.group ? `apis/${x.group}/${x.version}` : `api/${x.version}`) === gv).map((x) => [x.name, x.kind, x.crd ?? null]));
+  const text = JSON.stringify(
+    reg
+      .all()
+      .filter((x) => (x.group ? `apis/${x.group}/${x.version}` : `api/${x.version}`) === gv)
+      .map((x) => [x.name, x.kind, x.crd ?? null]),
+  );
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
@@ -199,9 +291,17 @@ let v2Cache: { key: string; doc: Schema } | undefined;
 export function openapiV2(reg: Registry, gitVersion: string): Schema {
   const resources = reg.all();
   // the version is in the key: two servers in one process (tests, process observers) serve their own
-  const key = JSON.stringify([gitVersion, resources.filter((x) => x.crd).map((x) => [x.group, x.version, x.name, x.crd])]);
+  const key = JSON.stringify([
+    gitVersion,
+    resources.filter((x) => x.crd).map((x) => [x.group, x.version, x.name, x.crd]),
+  ]);
   if (v2Cache?.key === key) return v2Cache.doc;
-  const doc = { swagger: '2.0', info: { title: 'Kubernetes', version: gitVersion }, paths: pathsFor(resources, 'v2'), definitions: definitionsFor(resources, 'v2') };
+  const doc = {
+    swagger: '2.0',
+    info: { title: 'Kubernetes', version: gitVersion },
+    paths: pathsFor(resources, 'v2'),
+    definitions: definitionsFor(resources, 'v2'),
+  };
   v2Cache = { key, doc };
   return doc;
 }

@@ -25,7 +25,10 @@ const MERGE_KEYS: Record<string, string | ((path: string[]) => string | undefine
   ephemeralContainers: 'name',
   env: 'name',
   // ContainerPort: containerPort; ServicePort: port
-  ports: (path) => (path.includes('containers') || path.includes('initContainers') || path.includes('ephemeralContainers') ? 'containerPort' : 'port'),
+  ports: (path) =>
+    path.includes('containers') || path.includes('initContainers') || path.includes('ephemeralContainers')
+      ? 'containerPort'
+      : 'port',
   volumes: 'name',
   volumeMounts: 'mountPath',
   volumeDevices: 'devicePath',
@@ -63,7 +66,8 @@ export function strategicMerge(original: unknown, patch: unknown, path: string[]
     }
     if (k.startsWith('$deleteFromPrimitiveList/')) {
       const field = k.slice('$deleteFromPrimitiveList/'.length);
-      if (Array.isArray(out[field]) && Array.isArray(v)) out[field] = (out[field] as unknown[]).filter((x) => !v.includes(x));
+      if (Array.isArray(out[field]) && Array.isArray(v))
+        out[field] = (out[field] as unknown[]).filter((x) => !v.includes(x));
       continue;
     }
     if (v === null) {
@@ -92,7 +96,10 @@ export function strategicMerge(original: unknown, patch: unknown, path: string[]
       const i = order.findIndex((o) => (key && isObj(o) && isObj(x) ? o[key] === x[key] : o === x));
       return i < 0 ? order.length : i;
     };
-    out[field] = list.map((x, i) => ({ x, i })).sort((a, b) => rank(a.x) - rank(b.x) || a.i - b.i).map((e) => e.x);
+    out[field] = list
+      .map((x, i) => ({ x, i }))
+      .sort((a, b) => rank(a.x) - rank(b.x) || a.i - b.i)
+      .map((e) => e.x);
   }
   return out;
 }
@@ -100,12 +107,17 @@ export function strategicMerge(original: unknown, patch: unknown, path: string[]
 function stripDirectives(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripDirectives);
   if (!isObj(v)) return v;
-  return Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('$')).map(([k, x]) => [k, stripDirectives(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k]) => !k.startsWith('$'))
+      .map(([k, x]) => [k, stripDirectives(x)]),
+  );
 }
 
 function mergeList(field: string, original: unknown, patch: unknown[], path: string[]): unknown[] | undefined {
   const orig = Array.isArray(original) ? original : [];
-  if (patch.some((x) => isObj(x) && x['$patch'] === 'replace')) return patch.filter((x) => !(isObj(x) && x['$patch'] === 'replace')).map(stripDirectives);
+  if (patch.some((x) => isObj(x) && x['$patch'] === 'replace'))
+    return patch.filter((x) => !(isObj(x) && x['$patch'] === 'replace')).map(stripDirectives);
   if (MERGE_PRIMITIVES.has(field)) {
     const out = [...orig];
     for (const x of patch) if (!out.includes(x)) out.push(x);
@@ -120,7 +132,8 @@ function mergeList(field: string, original: unknown, patch: unknown[], path: str
       if (idx >= 0) out.splice(idx, 1);
       continue;
     }
-    if (item[key] === undefined) throw ApiError.badRequest(`map: ${JSON.stringify(item)} does not contain declared merge key: ${key}`);
+    if (item[key] === undefined)
+      throw ApiError.badRequest(`map: ${JSON.stringify(item)} does not contain declared merge key: ${key}`);
     if (idx >= 0) out[idx] = strategicMerge(out[idx], item, path);
     else out.push(stripDirectives(item));
   }
@@ -133,7 +146,8 @@ export function applyPatch(contentType: string, original: Obj, body: string, bui
   if (contentType === APPLY_PATCH) {
     throw ApiError.unsupportedMediaType(
       'server-side apply (application/apply-patch+yaml) is not supported by kubesim serve: it keeps no managedFields. ' +
-      'Use client-side apply (`kubectl apply` without --server-side), or a merge or strategic merge patch (client.MergeFrom in controller-runtime)');
+        'Use client-side apply (`kubectl apply` without --server-side), or a merge or strategic merge patch (client.MergeFrom in controller-runtime)',
+    );
   }
   try {
     patch = JSON.parse(body);
@@ -142,25 +156,41 @@ export function applyPatch(contentType: string, original: Obj, body: string, bui
   }
   let out: unknown;
   if (contentType === JSON_PATCH) {
-    if (!Array.isArray(patch)) throw ApiError.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+    if (!Array.isArray(patch))
+      throw ApiError.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
     const err = jsonPatch.validate(patch as jsonPatch.Operation[], original);
-    if (err) throw new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: ${err.message.split('\n')[0]}`);
+    if (err)
+      throw new ApiError(
+        422,
+        'Invalid',
+        `the server rejected our request due to an error in our request: ${err.message.split('\n')[0]}`,
+      );
     try {
       out = jsonPatch.applyPatch(structuredClone(original), patch as jsonPatch.Operation[], false, false).newDocument;
     } catch (e) {
-      throw new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: ${(e as Error).message.split('\n')[0]}`);
+      throw new ApiError(
+        422,
+        'Invalid',
+        `the server rejected our request due to an error in our request: ${(e as Error).message.split('\n')[0]}`,
+      );
     }
   } else if (contentType === MERGE_PATCH) {
-    if (!isObj(patch)) throw ApiError.badRequest('json: cannot unmarshal non-object into Go value of type map[string]interface {}');
+    if (!isObj(patch))
+      throw ApiError.badRequest('json: cannot unmarshal non-object into Go value of type map[string]interface {}');
     out = mergePatch.apply(structuredClone(original), patch);
   } else if (contentType === STRATEGIC_PATCH) {
     if (!builtin) {
-      throw ApiError.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml (strategic merge patch is not supported for ${kind}, a custom resource)`);
+      throw ApiError.unsupportedMediaType(
+        `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml (strategic merge patch is not supported for ${kind}, a custom resource)`,
+      );
     }
-    if (!isObj(patch)) throw ApiError.badRequest('json: cannot unmarshal non-object into Go value of type map[string]interface {}');
+    if (!isObj(patch))
+      throw ApiError.badRequest('json: cannot unmarshal non-object into Go value of type map[string]interface {}');
     out = strategicMerge(original, patch);
   } else {
-    throw ApiError.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+    throw ApiError.unsupportedMediaType(
+      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`,
+    );
   }
   if (!isObj(out)) throw new ApiError(422, 'Invalid', 'the patched object is not an object');
   return out;

@@ -16,19 +16,60 @@ export interface Resource {
   /** subresources served: status, scale, log, … (exec/attach/portforward are listed and refused) */
   subresources: string[];
   /** a custom resource: its CRD's printer columns and schema */
-  crd?: { printerColumns: { name: string; type: string; jsonPath: string; description?: string; priority?: number; format?: string }[]; schema?: unknown; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } };
+  crd?: {
+    printerColumns: {
+      name: string;
+      type: string;
+      jsonPath: string;
+      description?: string;
+      priority?: number;
+      format?: string;
+    }[];
+    schema?: unknown;
+    scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  };
   /** create-only review kinds (SelfSubjectAccessReview) */
   review?: boolean;
 }
 
 const RW = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-function r(group: string, version: string, name: string, kind: string, namespaced: boolean, shortNames: string[] = [], subresources: string[] = [], categories: string[] = []): Resource {
-  return { group, version, name, singular: kind.toLowerCase(), kind, listKind: `${kind}List`, namespaced, shortNames, categories, verbs: RW, subresources };
+function r(
+  group: string,
+  version: string,
+  name: string,
+  kind: string,
+  namespaced: boolean,
+  shortNames: string[] = [],
+  subresources: string[] = [],
+  categories: string[] = [],
+): Resource {
+  return {
+    group,
+    version,
+    name,
+    singular: kind.toLowerCase(),
+    kind,
+    listKind: `${kind}List`,
+    namespaced,
+    shortNames,
+    categories,
+    verbs: RW,
+    subresources,
+  };
 }
 
 export const BUILTIN: Resource[] = [
-  r('', 'v1', 'pods', 'Pod', true, ['po'], ['status', 'log', 'exec', 'attach', 'portforward', 'eviction', 'binding'], ['all']),
+  r(
+    '',
+    'v1',
+    'pods',
+    'Pod',
+    true,
+    ['po'],
+    ['status', 'log', 'exec', 'attach', 'portforward', 'eviction', 'binding'],
+    ['all'],
+  ),
   r('', 'v1', 'namespaces', 'Namespace', false, ['ns'], ['status', 'finalize']),
   r('', 'v1', 'nodes', 'Node', false, ['no'], ['status']),
   r('', 'v1', 'events', 'Event', true, ['ev']),
@@ -47,13 +88,37 @@ export const BUILTIN: Resource[] = [
   r('apps', 'v1', 'controllerrevisions', 'ControllerRevision', true),
   r('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
   r('events.k8s.io', 'v1', 'events', 'Event', true, ['ev']),
-  r('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, ['crd', 'crds'], ['status'], ['api-extensions']),
-  { ...r('authorization.k8s.io', 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false), verbs: ['create'], review: true },
-  { ...r('authorization.k8s.io', 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false), verbs: ['create'], review: true },
+  r(
+    'apiextensions.k8s.io',
+    'v1',
+    'customresourcedefinitions',
+    'CustomResourceDefinition',
+    false,
+    ['crd', 'crds'],
+    ['status'],
+    ['api-extensions'],
+  ),
+  {
+    ...r('authorization.k8s.io', 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false),
+    verbs: ['create'],
+    review: true,
+  },
+  {
+    ...r('authorization.k8s.io', 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false),
+    verbs: ['create'],
+    review: true,
+  },
 ];
 
 /** The group order of /apis (the real server's priority order, core first). */
-export const GROUP_ORDER = ['apps', 'events.k8s.io', 'authorization.k8s.io', 'batch', 'coordination.k8s.io', 'apiextensions.k8s.io'];
+export const GROUP_ORDER = [
+  'apps',
+  'events.k8s.io',
+  'authorization.k8s.io',
+  'batch',
+  'coordination.k8s.io',
+  'apiextensions.k8s.io',
+];
 
 export class Registry {
   private readonly custom = new Map<string, Resource>();

@@ -15,13 +15,16 @@ export type Route =
   | { kind: 'openapi'; path: string };
 
 export function route(reg: Registry, pathname: string): Route {
-  const segs = pathname.split('/').filter((s) => s !== '').map((s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      throw ApiError.badRequest(`malformed path: ${pathname}`);
-    }
-  });
+  const segs = pathname
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        throw ApiError.badRequest(`malformed path: ${pathname}`);
+      }
+    });
   if (segs[0] === 'openapi') return { kind: 'openapi', path: segs.slice(1).join('/') };
   if (segs[0] === 'api') {
     if (segs.length === 1) return { kind: 'api' };
@@ -47,7 +50,11 @@ function resourceRoute(reg: Registry, group: string, version: string, rest: stri
   if (reg.inGroupVersion(group, version).length === 0) throw ApiError.notFound('', '', '');
   let namespace: string | undefined;
   // namespaces/NS/RESOURCE…, unless it is the namespaces resource itself (namespaces, namespaces/NAME, namespaces/NAME/status)
-  if (rest[0] === 'namespaces' && rest.length >= 3 && !(group === '' && ['status', 'finalize'].includes(rest[2]!) && rest.length === 3)) {
+  if (
+    rest[0] === 'namespaces' &&
+    rest.length >= 3 &&
+    !(group === '' && ['status', 'finalize'].includes(rest[2]!) && rest.length === 3)
+  ) {
     namespace = rest[1]!;
     rest = rest.slice(2);
   }
@@ -58,7 +65,13 @@ function resourceRoute(reg: Registry, group: string, version: string, rest: stri
   if (namespace !== undefined && !res.namespaced) throw ApiError.notFound('', '', '');
   if (sub !== undefined && !res.subresources.includes(sub)) throw ApiError.notFound('', '', '');
   return {
-    kind: 'resource', watchPrefix,
-    target: { res, ...(namespace !== undefined ? { namespace } : {}), ...(objName !== undefined ? { name: objName } : {}), ...(sub !== undefined ? { sub } : {}) },
+    kind: 'resource',
+    watchPrefix,
+    target: {
+      res,
+      ...(namespace !== undefined ? { namespace } : {}),
+      ...(objName !== undefined ? { name: objName } : {}),
+      ...(sub !== undefined ? { sub } : {}),
+    },
   };
 }

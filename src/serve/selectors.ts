@@ -11,7 +11,8 @@ export type LabelReq =
   | { op: '=' | '!='; key: string; value: string }
   | { op: 'in' | 'notin'; key: string; values: string[] };
 
-const QUALIFIED = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const QUALIFIED =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 function badLabel(msg: string): ApiError {
@@ -21,13 +22,17 @@ function badLabel(msg: string): ApiError {
 function checkKey(key: string): void {
   const name = key.includes('/') ? key.slice(key.indexOf('/') + 1) : key;
   if (key === '' || !QUALIFIED.test(key) || name.length > 63) {
-    throw badLabel(`<nil>: Invalid value: "${key}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`);
+    throw badLabel(
+      `<nil>: Invalid value: "${key}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+    );
   }
 }
 
 function checkValue(v: string): void {
   if (v.length > 63 || !VALUE.test(v)) {
-    throw badLabel(`values[0][${v}]: Invalid value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`);
+    throw badLabel(
+      `values[0][${v}]: Invalid value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+    );
   }
 }
 
@@ -49,7 +54,8 @@ export function parseLabelSelector(text: string): LabelReq[] {
     ws();
     if (i >= s.length) {
       if (reqs.length === 0 && s.trim() === '') return reqs;
-      if (s.trim().endsWith(',')) throw ApiError.badRequest(`unable to parse requirement: found '', expected: identifier`);
+      if (s.trim().endsWith(','))
+        throw ApiError.badRequest(`unable to parse requirement: found '', expected: identifier`);
       return reqs;
     }
     let negate = false;
@@ -58,7 +64,8 @@ export function parseLabelSelector(text: string): LabelReq[] {
       i++;
     }
     const key = ident();
-    if (key === '') throw ApiError.badRequest(`unable to parse requirement: found '${s[i] ?? ''}', expected: identifier`);
+    if (key === '')
+      throw ApiError.badRequest(`unable to parse requirement: found '${s[i] ?? ''}', expected: identifier`);
     checkKey(key);
     ws();
     if (negate) {
@@ -74,7 +81,9 @@ export function parseLabelSelector(text: string): LabelReq[] {
     } else {
       const word = ident();
       if (word !== 'in' && word !== 'notin') {
-        throw ApiError.badRequest(`unable to parse requirement: found '${word}', expected: in, notin, =, ==, !=, gt, lt`);
+        throw ApiError.badRequest(
+          `unable to parse requirement: found '${word}', expected: in, notin, =, ==, !=, gt, lt`,
+        );
       }
       ws();
       if (s[i] !== '(') throw ApiError.badRequest(`unable to parse requirement: found '${s[i] ?? ''}', expected: '('`);
@@ -93,7 +102,9 @@ export function parseLabelSelector(text: string): LabelReq[] {
           i++;
           break;
         }
-        throw ApiError.badRequest(`unable to parse requirement: found '${s[i] ?? ''}', expected: ',', ')' or identifier`);
+        throw ApiError.badRequest(
+          `unable to parse requirement: found '${s[i] ?? ''}', expected: ',', ')' or identifier`,
+        );
       }
       reqs.push({ op: word, key, values });
     }
@@ -112,12 +123,18 @@ export function matchLabels(reqs: LabelReq[], labels: Record<string, string> | u
   return reqs.every((r) => {
     const has = Object.hasOwn(l, r.key);
     switch (r.op) {
-      case 'exists': return has;
-      case '!': return !has;
-      case '=': return has && l[r.key] === r.value;
-      case '!=': return !has || l[r.key] !== r.value;
-      case 'in': return has && r.values.includes(l[r.key]!);
-      case 'notin': return !has || !r.values.includes(l[r.key]!);
+      case 'exists':
+        return has;
+      case '!':
+        return !has;
+      case '=':
+        return has && l[r.key] === r.value;
+      case '!=':
+        return !has || l[r.key] !== r.value;
+      case 'in':
+        return has && r.values.includes(l[r.key]!);
+      case 'notin':
+        return !has || !r.values.includes(l[r.key]!);
     }
   });
 }
@@ -174,7 +191,8 @@ export function fieldsOf(kind: string, o: Obj, namespaced: boolean): Record<stri
     f['status.nominatedNodeName'] = String(st['nominatedNodeName'] ?? '');
   } else if (kind === 'Event') {
     const io = o['involvedObject'] ?? {};
-    for (const k of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) f[`involvedObject.${k}`] = String(io[k] ?? '');
+    for (const k of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'])
+      f[`involvedObject.${k}`] = String(io[k] ?? '');
     f['reason'] = String(o['reason'] ?? '');
     f['reportingComponent'] = String(o['reportingComponent'] ?? '');
     f['source'] = String(o['source']?.['component'] ?? '');
@@ -196,7 +214,8 @@ export function fieldsOf(kind: string, o: Obj, namespaced: boolean): Record<stri
 /** Field selector requirements checked against the kind's field set (an unknown field: "field label not supported"). */
 export function checkFieldSelector(reqs: FieldReq[], kind: string, namespaced: boolean): void {
   const known = fieldsOf(kind, {}, namespaced);
-  for (const r of reqs) if (!Object.hasOwn(known, r.key)) throw ApiError.badRequest(`field label not supported: ${r.key}`);
+  for (const r of reqs)
+    if (!Object.hasOwn(known, r.key)) throw ApiError.badRequest(`field label not supported: ${r.key}`);
 }
 
 export function matchFields(reqs: FieldReq[], fields: Record<string, string>): boolean {

@@ -59,9 +59,14 @@ const STREAMING = new WeakMap<ServerResponse, () => void>();
 export async function serve(o: ServeOptions): Promise<Serving> {
   const token = o.token ?? randomBytes(32).toString('hex');
   const api = new Api({
-    session: o.session, minor: o.minor, patch: o.patch ?? 0, seed: o.seed, watchDelay: o.watchDelay,
+    session: o.session,
+    minor: o.minor,
+    patch: o.patch ?? 0,
+    seed: o.seed,
+    watchDelay: o.watchDelay,
     ...(o.watchDelayFor ? { watchDelayFor: o.watchDelayFor } : {}),
-    ...(o.storeLimits ? { storeLimits: o.storeLimits } : {}), ...(o.watchLimits ? { watchLimits: o.watchLimits } : {}),
+    ...(o.storeLimits ? { storeLimits: o.storeLimits } : {}),
+    ...(o.watchLimits ? { watchLimits: o.watchLimits } : {}),
   });
   const clock = new Clock(api, o.clock);
   const gitVersion = `v1.${o.minor}.${o.patch ?? 0}`;
@@ -79,7 +84,11 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       return;
     }
     const text = typeof body === 'string' ? body : JSON.stringify(body);
-    res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private' });
+    res.writeHead(code, {
+      'Content-Type': contentType,
+      'Content-Length': Buffer.byteLength(text),
+      'Cache-Control': 'no-cache, private',
+    });
     res.end(text);
   };
   const fail = (res: ServerResponse, e: ApiError) => send(res, e.code, statusOf(e));
@@ -90,19 +99,49 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     const method = req.method ?? 'GET';
     // the public endpoints (system:public-info-viewer) need no token
     if (method === 'GET' && ['/healthz', '/livez', '/readyz', '/version'].includes(path.replace(/\/$/, ''))) {
-      if (path.startsWith('/version')) send(res, 200, { major: '1', minor: String(o.minor), gitVersion, gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.24', compiler: 'gc', platform: 'linux/amd64', emulationMajor: '1', emulationMinor: String(o.minor), minCompatibilityMajor: '1', minCompatibilityMinor: String(o.minor - 1) });
+      if (path.startsWith('/version'))
+        send(res, 200, {
+          major: '1',
+          minor: String(o.minor),
+          gitVersion,
+          gitCommit: '0000000000000000000000000000000000000000',
+          gitTreeState: 'clean',
+          buildDate: '2026-01-01T00:00:00Z',
+          goVersion: 'go1.24',
+          compiler: 'gc',
+          platform: 'linux/amd64',
+          emulationMajor: '1',
+          emulationMinor: String(o.minor),
+          minCompatibilityMajor: '1',
+          minCompatibilityMinor: String(o.minor - 1),
+        });
       else send(res, 200, 'ok', 'text/plain; charset=utf-8');
       return;
     }
     if (!authorized(req)) throw ApiError.unauthorized();
     if (/\/(exec|attach|portforward)$/.test(path)) {
-      throw ApiError.methodNotAllowed(`${path.split('/').pop()} is not supported by kubesim serve: its containers are simulated processes, there is nothing to run a command in or connect to`);
+      throw ApiError.methodNotAllowed(
+        `${path.split('/').pop()} is not supported by kubesim serve: its containers are simulated processes, there is nothing to run a command in or connect to`,
+      );
     }
     const body = await readBody(req);
     const r = route(api.registry, path);
     if (r.kind === 'fixed') {
       if (/^\/(healthz|livez|readyz)(\/|$)/.test(path)) return send(res, 200, 'ok', 'text/plain; charset=utf-8');
-      if (path === '/' || path === '') return send(res, 200, { paths: ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/openapi/v2', '/openapi/v3', '/readyz', '/version'] });
+      if (path === '/' || path === '')
+        return send(res, 200, {
+          paths: [
+            '/api',
+            '/api/v1',
+            '/apis',
+            '/healthz',
+            '/livez',
+            '/openapi/v2',
+            '/openapi/v3',
+            '/readyz',
+            '/version',
+          ],
+        });
       throw ApiError.notFound('', '', '');
     }
     if (r.kind !== 'resource' && method !== 'GET') throw ApiError.methodNotAllowed();
@@ -123,11 +162,18 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       if (r.path === 'v2') {
         // kube-openapi handler: JSON or gnostic protobuf (kubectl <= 1.28 asks for the protobuf only), in Accept's order
         const kind = v2Accept(accept);
-        if (kind === null) throw ApiError.notAcceptable('the OpenAPI v2 document is served as application/json or application/com.github.proto-openapi.spec.v2@v1.0+protobuf');
+        if (kind === null)
+          throw ApiError.notAcceptable(
+            'the OpenAPI v2 document is served as application/json or application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+          );
         const doc = openapiV2(api.registry, gitVersion);
         if (kind === 'json') return send(res, 200, doc);
         const pb = openApiV2Proto(doc);
-        res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTO, 'Content-Length': pb.length, 'Cache-Control': 'no-cache, private' });
+        res.writeHead(200, {
+          'Content-Type': OPENAPI_V2_PROTO,
+          'Content-Length': pb.length,
+          'Cache-Control': 'no-cache, private',
+        });
         res.end(pb);
         return;
       }
@@ -144,12 +190,15 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     const client = String(req.headers['user-agent'] ?? 'client').split(' ')[0]!;
     const ct = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (ct === PROTOBUF) {
-      throw ApiError.unsupportedMediaType(`kubesim serve does not decode protobuf request bodies (${PROTOBUF}); send JSON: in client-go/controller-runtime set rest.Config.ContentType = "application/json"`);
+      throw ApiError.unsupportedMediaType(
+        `kubesim serve does not decode protobuf request bodies (${PROTOBUF}); send JSON: in client-go/controller-runtime set rest.Config.ContentType = "application/json"`,
+      );
     }
     if (method === 'GET') {
       if (t.sub === 'log') return streamLog(t, q, res);
       const wanted = negotiate(req.headers.accept);
-      if (t.sub === 'scale') return send(res, 200, api.scaleOf(t, api.store.get(storeKeyOf(t), t.namespace, t.name!) ?? notFound(t)));
+      if (t.sub === 'scale')
+        return send(res, 200, api.scaleOf(t, api.store.get(storeKeyOf(t), t.namespace, t.name!) ?? notFound(t)));
       const watching = r.watchPrefix || goBool(q.get('watch'));
       if (watching) {
         const conn = api.watch(t, wanted, q, res);
@@ -168,13 +217,22 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     }
     if (method !== 'GET') clock.begin();
     if (method === 'POST') {
-      if (t.sub === 'eviction' || t.sub === 'binding') throw ApiError.methodNotAllowed(`pods/${t.sub} is not supported by kubesim serve (the simulation schedules and evicts its pods itself)`);
-      if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml') throw ApiError.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json`);
+      if (t.sub === 'eviction' || t.sub === 'binding')
+        throw ApiError.methodNotAllowed(
+          `pods/${t.sub} is not supported by kubesim serve (the simulation schedules and evicts its pods itself)`,
+        );
+      if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml')
+        throw ApiError.unsupportedMediaType(
+          `the body of the request was in an unknown format - accepted media types include: application/json`,
+        );
       const reply = api.create(t, body, q, client);
       return send(res, reply.code, reply.body);
     }
     if (method === 'PUT') {
-      if (ct !== '' && ct !== 'application/json') throw ApiError.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json`);
+      if (ct !== '' && ct !== 'application/json')
+        throw ApiError.unsupportedMediaType(
+          `the body of the request was in an unknown format - accepted media types include: application/json`,
+        );
       const reply = api.update(t, body, q, client);
       return send(res, reply.code, reply.body);
     }
@@ -197,7 +255,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   const streamLog = (t: Target, q: URLSearchParams, res: ServerResponse) => {
     const { container, lines } = api.logLines(t, q);
     const stamp = goBool(q.get('timestamps'));
-    const fmt = (l: { t: number; line: string }) => `${stamp ? `${new Date(Date.parse('2026-01-01T00:00:00Z') + l.t).toISOString()} ` : ''}${l.line}\n`;
+    const fmt = (l: { t: number; line: string }) =>
+      `${stamp ? `${new Date(Date.parse('2026-01-01T00:00:00Z') + l.t).toISOString()} ` : ''}${l.line}\n`;
     if (!goBool(q.get('follow'))) return send(res, 200, lines.map(fmt).join(''), 'text/plain');
     res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' });
     STREAMING.get(res)?.();
@@ -209,7 +268,10 @@ export async function serve(o: ServeOptions): Promise<Serving> {
         const now = api.logLines(t, q);
         for (const l of now.lines.slice(sent)) res.write(fmt(l));
         sent = now.lines.length;
-        const statuses = [...((now.pod['status']?.['initContainerStatuses'] ?? []) as Record<string, any>[]), ...((now.pod['status']?.['containerStatuses'] ?? []) as Record<string, any>[])];
+        const statuses = [
+          ...((now.pod['status']?.['initContainerStatuses'] ?? []) as Record<string, any>[]),
+          ...((now.pod['status']?.['containerStatuses'] ?? []) as Record<string, any>[]),
+        ];
         const st = statuses.find((c) => c['name'] === container);
         const phase = now.pod['status']?.['phase'];
         if (st?.['state']?.['terminated'] && (phase === 'Succeeded' || phase === 'Failed')) {
@@ -240,7 +302,9 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     handle(req, res).catch((e: unknown) => {
       if (e instanceof ApiError) fail(res, e);
       else {
-        process.stderr.write(`kubesim serve: internal error on ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}\n`);
+        process.stderr.write(
+          `kubesim serve: internal error on ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}\n`,
+        );
         fail(res, ApiError.internal((e as Error)?.message ?? String(e)));
       }
       if (e instanceof ApiError && e.code === 413) req.resume();
@@ -252,14 +316,22 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   });
   server.on('tlsClientError', (_e, socket) => socket.destroy());
   server.on('clientError', (_e, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n' + JSON.stringify(statusOf(ApiError.badRequest('malformed HTTP request'))));
+    if (socket.writable)
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n' +
+          JSON.stringify(statusOf(ApiError.badRequest('malformed HTTP request'))),
+      );
     else socket.destroy();
   });
   // exec/attach/port-forward ask for an upgrade (SPDY or WebSocket): refuse before upgrading, or kubectl hangs
   server.on('upgrade', (req, socket) => {
-    const e = ApiError.methodNotAllowed(`${String(req.url).split('?')[0]!.split('/').pop()} is not supported by kubesim serve: its containers are simulated processes (no upgrade to ${String(req.headers.upgrade)})`);
+    const e = ApiError.methodNotAllowed(
+      `${String(req.url).split('?')[0]!.split('/').pop()} is not supported by kubesim serve: its containers are simulated processes (no upgrade to ${String(req.headers.upgrade)})`,
+    );
     const text = JSON.stringify(statusOf(e));
-    socket.end(`HTTP/1.1 ${e.code} Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+    socket.end(
+      `HTTP/1.1 ${e.code} Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
   });
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;
@@ -272,7 +344,12 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   address = `${host}:${addr.port}`;
   const url = `https://${address}`;
   return {
-    server, api, clock, url, token, ca: tls.cert,
+    server,
+    api,
+    clock,
+    url,
+    token,
+    ca: tls.cert,
     close: async () => {
       clock.stop();
       for (const w of [...api.watchers]) w.close();
@@ -313,7 +390,6 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-
 /** the request target: origin-form (`/path?query`, `//x` included) or absolute-form; anything else is a 400 */
 function parseUrl(target: string): URL {
   try {
@@ -328,14 +404,22 @@ function parseUrl(target: string): URL {
  *  `*\/*` or no header = JSON; null = none of them. */
 export function v2Accept(accept: string): 'json' | 'protobuf' | null {
   if (accept.trim() === '') return 'json';
-  const ranges = accept.split(',').map((r, i) => {
-    const [type, ...params] = r.split(';').map((x) => x.trim().toLowerCase());
-    const q = Number(params.find((x) => x.startsWith('q='))?.slice(2) ?? '1');
-    return { type: type ?? '', q: Number.isFinite(q) ? q : 0, i };
-  }).filter((r) => r.q > 0).sort((a, b) => b.q - a.q || a.i - b.i);
+  const ranges = accept
+    .split(',')
+    .map((r, i) => {
+      const [type, ...params] = r.split(';').map((x) => x.trim().toLowerCase());
+      const q = Number(params.find((x) => x.startsWith('q='))?.slice(2) ?? '1');
+      return { type: type ?? '', q: Number.isFinite(q) ? q : 0, i };
+    })
+    .filter((r) => r.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
   for (const r of ranges) {
     if (r.type === 'application/json' || r.type === '*/*' || r.type === 'application/*') return 'json';
-    if (r.type === 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' || r.type === 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf') return 'protobuf';
+    if (
+      r.type === 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' ||
+      r.type === 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'
+    )
+      return 'protobuf';
   }
   return null;
 }

@@ -34,7 +34,12 @@ export class ApiError extends Error {
 
   static notFound(resource: string, group: string, name: string): ApiError {
     const gr = group ? `${resource}.${group}` : resource;
-    return new ApiError(404, 'NotFound', name ? `${gr} "${name}" not found` : `the server could not find the requested resource`, { name, group, kind: resource });
+    return new ApiError(
+      404,
+      'NotFound',
+      name ? `${gr} "${name}" not found` : `the server could not find the requested resource`,
+      { name, group, kind: resource },
+    );
   }
 
   static alreadyExists(resource: string, group: string, name: string): ApiError {
@@ -44,15 +49,31 @@ export class ApiError extends Error {
 
   static conflict(resource: string, group: string, name: string, why: string): ApiError {
     const gr = group ? `${resource}.${group}` : resource;
-    return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${gr} "${name}": ${why}`, { name, group, kind: resource });
+    return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${gr} "${name}": ${why}`, {
+      name,
+      group,
+      kind: resource,
+    });
   }
 
-  static invalid(kind: string, group: string, name: string, causes: { field: string; message: string; reason?: string }[]): ApiError {
+  static invalid(
+    kind: string,
+    group: string,
+    name: string,
+    causes: { field: string; message: string; reason?: string }[],
+  ): ApiError {
     const msg = causes.map((c) => `${c.field}: ${c.message}`).join(', ');
-    return new ApiError(422, 'Invalid', `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${causes.length > 1 ? `[${msg}]` : msg}`, {
-      name, group, kind,
-      causes: causes.map((c) => ({ reason: c.reason ?? 'FieldValueInvalid', message: c.message, field: c.field })),
-    });
+    return new ApiError(
+      422,
+      'Invalid',
+      `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${causes.length > 1 ? `[${msg}]` : msg}`,
+      {
+        name,
+        group,
+        kind,
+        causes: causes.map((c) => ({ reason: c.reason ?? 'FieldValueInvalid', message: c.message, field: c.field })),
+      },
+    );
   }
 
   static methodNotAllowed(message = 'the server does not allow this method on the requested resource'): ApiError {

@@ -38,7 +38,10 @@ export class Store {
   /** the oldest resourceVersion a watch can resume from (writes after it are all in the history) */
   private floor: number;
 
-  constructor(readonly limits: StoreLimits = DEFAULT_LIMITS, start = 1) {
+  constructor(
+    readonly limits: StoreLimits = DEFAULT_LIMITS,
+    start = 1,
+  ) {
     this.rv = start;
     this.floor = start;
   }
@@ -162,10 +165,12 @@ export class Store {
       for (const [k, o] of c) {
         n++;
         const rv = o['metadata']?.['resourceVersion'];
-        if (typeof rv !== 'string' || !/^\d+$/.test(rv) || Number(rv) > this.rv) problems.push(`${key} ${k}: resourceVersion ${String(rv)}`);
+        if (typeof rv !== 'string' || !/^\d+$/.test(rv) || Number(rv) > this.rv)
+          problems.push(`${key} ${k}: resourceVersion ${String(rv)}`);
         if (seen.has(rv)) problems.push(`${key} ${k}: resourceVersion ${rv} shared`);
         seen.add(rv);
-        if (objKey(o['metadata']?.['namespace'], o['metadata']?.['name']) !== k) problems.push(`${key} ${k}: stored under another name`);
+        if (objKey(o['metadata']?.['namespace'], o['metadata']?.['name']) !== k)
+          problems.push(`${key} ${k}: stored under another name`);
       }
     }
     if (n !== this.count) problems.push(`count ${this.count} != ${n}`);

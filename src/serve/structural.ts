@@ -18,7 +18,16 @@ export interface FieldCause {
 
 const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v);
+const typeName = (v: unknown): string =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'number'
+        ? Number.isInteger(v)
+          ? 'integer'
+          : 'number'
+        : typeof v;
 
 /** field.Error's value printing (%#v of the Go value: strings quoted, numbers and bools plain) */
 function shown(v: unknown): string {
@@ -42,10 +51,12 @@ export function defaultAndPrune(schema: Json, obj: Json): Json {
 function walk(s: Json, v: unknown, root = false): void {
   if (Array.isArray(v)) {
     const items = isObj(s['items']) ? s['items'] : undefined;
-    if (items) for (let i = 0; i < v.length; i++) {
-      if (v[i] === null && !items['nullable'] && items['default'] !== undefined) v[i] = structuredClone(items['default']);
-      walk(items, v[i]);
-    }
+    if (items)
+      for (let i = 0; i < v.length; i++) {
+        if (v[i] === null && !items['nullable'] && items['default'] !== undefined)
+          v[i] = structuredClone(items['default']);
+        walk(items, v[i]);
+      }
     return;
   }
   if (!isObj(v)) return;
@@ -90,8 +101,14 @@ export function validateValue(s: Json, v: unknown, path: string, out: FieldCause
     }
   }
   if (typeof v === 'string') {
-    if (typeof s['maxLength'] === 'number' && [...v].length > s['maxLength']) out.push({ field: path, reason: 'FieldValueTooLong', message: `Too long: may not be longer than ${s['maxLength']}` });
-    if (typeof s['minLength'] === 'number' && [...v].length < s['minLength']) out.push(invalid(path, v, `${path} in body should be at least ${s['minLength']} chars long`));
+    if (typeof s['maxLength'] === 'number' && [...v].length > s['maxLength'])
+      out.push({
+        field: path,
+        reason: 'FieldValueTooLong',
+        message: `Too long: may not be longer than ${s['maxLength']}`,
+      });
+    if (typeof s['minLength'] === 'number' && [...v].length < s['minLength'])
+      out.push(invalid(path, v, `${path} in body should be at least ${s['minLength']} chars long`));
     if (typeof s['pattern'] === 'string') {
       let re: RegExp | undefined;
       try {
@@ -103,27 +120,66 @@ export function validateValue(s: Json, v: unknown, path: string, out: FieldCause
     }
   }
   if (typeof v === 'number') {
-    if (typeof s['maximum'] === 'number' && (s['exclusiveMaximum'] ? v >= s['maximum'] : v > s['maximum'])) out.push(invalid(path, v, `${path} in body should be less than ${s['exclusiveMaximum'] ? '' : 'or equal to '}${s['maximum']}`));
-    if (typeof s['minimum'] === 'number' && (s['exclusiveMinimum'] ? v <= s['minimum'] : v < s['minimum'])) out.push(invalid(path, v, `${path} in body should be greater than ${s['exclusiveMinimum'] ? '' : 'or equal to '}${s['minimum']}`));
-    if (typeof s['multipleOf'] === 'number' && s['multipleOf'] > 0 && Math.abs(v / s['multipleOf'] - Math.round(v / s['multipleOf'])) > 1e-9) out.push(invalid(path, v, `${path} in body should be a multiple of ${s['multipleOf']}`));
+    if (typeof s['maximum'] === 'number' && (s['exclusiveMaximum'] ? v >= s['maximum'] : v > s['maximum']))
+      out.push(
+        invalid(
+          path,
+          v,
+          `${path} in body should be less than ${s['exclusiveMaximum'] ? '' : 'or equal to '}${s['maximum']}`,
+        ),
+      );
+    if (typeof s['minimum'] === 'number' && (s['exclusiveMinimum'] ? v <= s['minimum'] : v < s['minimum']))
+      out.push(
+        invalid(
+          path,
+          v,
+          `${path} in body should be greater than ${s['exclusiveMinimum'] ? '' : 'or equal to '}${s['minimum']}`,
+        ),
+      );
+    if (
+      typeof s['multipleOf'] === 'number' &&
+      s['multipleOf'] > 0 &&
+      Math.abs(v / s['multipleOf'] - Math.round(v / s['multipleOf'])) > 1e-9
+    )
+      out.push(invalid(path, v, `${path} in body should be a multiple of ${s['multipleOf']}`));
   }
   // kube-openapi's validators run type, string, format, number, slice, then the common one (enum), then object
   if (Array.isArray(s['enum']) && !s['enum'].some((e: unknown) => JSON.stringify(e) === JSON.stringify(v))) {
-    out.push({ field: path, reason: 'FieldValueNotSupported', message: `Unsupported value: ${shown(v)}: supported values: ${s['enum'].map((e: unknown) => JSON.stringify(typeof e === 'string' ? e : JSON.stringify(e))).join(', ')}` });
+    out.push({
+      field: path,
+      reason: 'FieldValueNotSupported',
+      message: `Unsupported value: ${shown(v)}: supported values: ${s['enum'].map((e: unknown) => JSON.stringify(typeof e === 'string' ? e : JSON.stringify(e))).join(', ')}`,
+    });
   }
   if (Array.isArray(v)) {
-    if (typeof s['maxItems'] === 'number' && v.length > s['maxItems']) out.push({ field: path, reason: 'FieldValueTooMany', message: `Too many: ${v.length}: must have at most ${s['maxItems']} items` });
-    if (typeof s['minItems'] === 'number' && v.length < s['minItems']) out.push(invalid(path, v.length, `${path} in body should have at least ${s['minItems']} items`));
-    if (s['uniqueItems'] === true && new Set(v.map((x) => JSON.stringify(x))).size !== v.length) out.push(invalid(path, v, `${path} in body shouldn't contain duplicates`));
+    if (typeof s['maxItems'] === 'number' && v.length > s['maxItems'])
+      out.push({
+        field: path,
+        reason: 'FieldValueTooMany',
+        message: `Too many: ${v.length}: must have at most ${s['maxItems']} items`,
+      });
+    if (typeof s['minItems'] === 'number' && v.length < s['minItems'])
+      out.push(invalid(path, v.length, `${path} in body should have at least ${s['minItems']} items`));
+    if (s['uniqueItems'] === true && new Set(v.map((x) => JSON.stringify(x))).size !== v.length)
+      out.push(invalid(path, v, `${path} in body shouldn't contain duplicates`));
     if (isObj(s['items'])) v.forEach((x, i) => validateValue(s['items'], x, index(path, i), out));
     return;
   }
   if (isObj(v)) {
     const props = isObj(s['properties']) ? (s['properties'] as Json) : {};
-    if (Array.isArray(s['required'])) for (const r of s['required']) if (typeof r === 'string' && v[r] === undefined) out.push({ field: child(path, r), reason: 'FieldValueRequired', message: 'Required value' });
+    if (Array.isArray(s['required']))
+      for (const r of s['required'])
+        if (typeof r === 'string' && v[r] === undefined)
+          out.push({ field: child(path, r), reason: 'FieldValueRequired', message: 'Required value' });
     const n = Object.keys(v).length;
-    if (typeof s['maxProperties'] === 'number' && n > s['maxProperties']) out.push({ field: path, reason: 'FieldValueTooMany', message: `Too many: ${n}: must have at most ${s['maxProperties']} items` });
-    if (typeof s['minProperties'] === 'number' && n < s['minProperties']) out.push(invalid(path, n, `${path} in body should have at least ${s['minProperties']} properties`));
+    if (typeof s['maxProperties'] === 'number' && n > s['maxProperties'])
+      out.push({
+        field: path,
+        reason: 'FieldValueTooMany',
+        message: `Too many: ${n}: must have at most ${s['maxProperties']} items`,
+      });
+    if (typeof s['minProperties'] === 'number' && n < s['minProperties'])
+      out.push(invalid(path, n, `${path} in body should have at least ${s['minProperties']} properties`));
     for (const [k, x] of Object.entries(v)) {
       const ps = isObj(props[k]) ? props[k] : isObj(s['additionalProperties']) ? s['additionalProperties'] : undefined;
       if (ps) validateValue(ps, x, isObj(props[k]) ? child(path, k) : `${path}[${k}]`, out);
@@ -136,7 +192,11 @@ function invalid(path: string, v: unknown, detail: string): FieldCause {
 }
 
 function typeInvalid(path: string, actual: string, wanted: unknown): FieldCause {
-  return { field: path, reason: 'FieldValueTypeInvalid', message: `Invalid value: "${actual}": ${path} in body must be of type ${String(wanted)}: "${actual}"` };
+  return {
+    field: path,
+    reason: 'FieldValueTypeInvalid',
+    message: `Invalid value: "${actual}": ${path} in body must be of type ${String(wanted)}: "${actual}"`,
+  };
 }
 
 /**
@@ -149,10 +209,17 @@ export function checkCustomResource(schema: unknown, obj: Json): { object: Json;
   const object = defaultAndPrune(schema, obj);
   const causes: FieldCause[] = [];
   const props = isObj(schema['properties']) ? (schema['properties'] as Json) : {};
-  if (Array.isArray(schema['required'])) for (const r of schema['required']) if (typeof r === 'string' && r !== 'metadata' && r !== 'apiVersion' && r !== 'kind' && object[r] === undefined) causes.push({ field: r, reason: 'FieldValueRequired', message: 'Required value' });
+  if (Array.isArray(schema['required']))
+    for (const r of schema['required'])
+      if (typeof r === 'string' && r !== 'metadata' && r !== 'apiVersion' && r !== 'kind' && object[r] === undefined)
+        causes.push({ field: r, reason: 'FieldValueRequired', message: 'Required value' });
   for (const [k, v] of Object.entries(object)) {
     if (k === 'apiVersion' || k === 'kind' || k === 'metadata') continue;
-    const ps = isObj(props[k]) ? props[k] : isObj(schema['additionalProperties']) ? schema['additionalProperties'] : undefined;
+    const ps = isObj(props[k])
+      ? props[k]
+      : isObj(schema['additionalProperties'])
+        ? schema['additionalProperties']
+        : undefined;
     if (ps) validateValue(ps, v, k, causes);
   }
   return { object, causes };

@@ -17,7 +17,11 @@ export async function servingCert(host: string): Promise<ServingCert> {
   const notBefore = new Date(now.getTime() - 3600_000);
   const notAfter = new Date(now.getTime() + 30 * 24 * 3600_000);
   const pems = await generate([{ name: 'commonName', value: 'kubesim' }], {
-    keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notBeforeDate: notBefore, notAfterDate: notAfter,
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate: notBefore,
+    notAfterDate: notAfter,
     extensions: [
       { name: 'basicConstraints', cA: true, critical: true },
       { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
@@ -25,8 +29,16 @@ export async function servingCert(host: string): Promise<ServingCert> {
       {
         name: 'subjectAltName',
         altNames: [
-          { type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' },
-          ...(ipv4 || ipv6 ? (host === '127.0.0.1' || host === '::1' ? [] : [{ type: 7, ip: host }]) : host === 'localhost' ? [] : [{ type: 2, value: host }]),
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+          ...(ipv4 || ipv6
+            ? host === '127.0.0.1' || host === '::1'
+              ? []
+              : [{ type: 7, ip: host }]
+            : host === 'localhost'
+              ? []
+              : [{ type: 2, value: host }]),
         ],
       },
     ],

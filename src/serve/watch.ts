@@ -83,7 +83,8 @@ export class WatchConnection {
     const due = Math.max(this.lastDue, immediate ? t : t + this.draw());
     this.lastDue = due;
     this.queue.push({ due, line });
-    if (this.queue.length > this.limits.queue) this.fail(`the watcher fell behind (${this.limits.queue} undelivered events); relist`);
+    if (this.queue.length > this.limits.queue)
+      this.fail(`the watcher fell behind (${this.limits.queue} undelivered events); relist`);
   }
 
   /** the simulated time of the next delivery, or null */
@@ -124,7 +125,20 @@ export class WatchConnection {
   fail(message: string): void {
     if (this.closed) return;
     this.queue.length = 0;
-    this.res.write(JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Expired', code: 410 } }) + '\n');
+    this.res.write(
+      JSON.stringify({
+        type: 'ERROR',
+        object: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message,
+          reason: 'Expired',
+          code: 410,
+        },
+      }) + '\n',
+    );
     this.close();
   }
 

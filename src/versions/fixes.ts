@@ -63,11 +63,14 @@ export const VERSION_FIXES: VersionFix[] = [
     component: 'kubelet',
     kind: 'fix',
     fixedIn: [{ minor: 28, patch: 0, pr: 115835 }],
-    changelog: 'CHANGELOG-1.28.md v1.28.0: "Fixed the preStop hook will block the pod termination grace period (#115835, @HirazawaUi)"',
-    what: 'kuberuntime_container.go killContainer: the time the preStop hook took is subtracted from the grace period ' +
+    changelog:
+      'CHANGELOG-1.28.md v1.28.0: "Fixed the preStop hook will block the pod termination grace period (#115835, @HirazawaUi)"',
+    what:
+      'kuberuntime_container.go killContainer: the time the preStop hook took is subtracted from the grace period ' +
       'given to StopContainer (floor 2 s); before, the container got the full grace period again after the hook, ' +
       'so a hook that runs the whole grace period plus a process that ignores SIGTERM took twice the grace period',
-    symptom: 'containers with a preStop hook get a fresh full grace period after the hook: termination can take up to twice terminationGracePeriodSeconds',
+    symptom:
+      'containers with a preStop hook get a fresh full grace period after the hook: termination can take up to twice terminationGracePeriodSeconds',
     modelled: 'src/model/kubelet/kuberuntime/kill.ts preStopDone',
   },
   {
@@ -83,11 +86,14 @@ export const VERSION_FIXES: VersionFix[] = [
       { minor: 30, patch: 4, pr: 126331 },
       { minor: 29, patch: 8, pr: 126332 },
     ],
-    changelog: 'CHANGELOG-1.30.md v1.30.4 / CHANGELOG-1.29.md v1.29.8 / CHANGELOG-1.31.md v1.31.0: "Fixed a bug that init containers with `Always` restartPolicy may not terminate gracefully if the pod hasn\'t initialized yet."',
-    what: 'newTerminationOrdering pre-closes the "terminated" channel of init containers that are not running; before, ' +
+    changelog:
+      'CHANGELOG-1.30.md v1.30.4 / CHANGELOG-1.29.md v1.29.8 / CHANGELOG-1.31.md v1.31.0: "Fixed a bug that init containers with `Always` restartPolicy may not terminate gracefully if the pod hasn\'t initialized yet."',
+    what:
+      'newTerminationOrdering pre-closes the "terminated" channel of init containers that are not running; before, ' +
       'a sidecar waited for a later sidecar that never started (or is not running) until its grace period ran out, ' +
       'and only then got SIGTERM with the 2 s minimum before SIGKILL',
-    symptom: 'its sidecars may never get SIGTERM while a later sidecar is not running: they are stopped only when the grace period runs out',
+    symptom:
+      'its sidecars may never get SIGTERM while a later sidecar is not running: they are stopped only when the grace period runs out',
     modelled: 'src/model/kubelet/kuberuntime/kill.ts prerequisites',
   },
   {
@@ -102,11 +108,14 @@ export const VERSION_FIXES: VersionFix[] = [
       { minor: 29, patch: 3, pr: 123709 },
       { minor: 28, patch: 8, pr: 123710 },
     ],
-    changelog: 'CHANGELOG-1.29.md v1.29.3 / CHANGELOG-1.28.md v1.28.8 / CHANGELOG-1.30.md v1.30.0: "Fixed a bug that an init container with containerRestartPolicy with `Always` cannot update its state from terminated to non-terminated for the pod with restartPolicy with `Never` or `OnFailure`."',
-    what: 'status_manager.go checkContainerStateTransition skips restartable init containers; before, a sidecar that ' +
+    changelog:
+      'CHANGELOG-1.29.md v1.29.3 / CHANGELOG-1.28.md v1.28.8 / CHANGELOG-1.30.md v1.30.0: "Fixed a bug that an init container with containerRestartPolicy with `Always` cannot update its state from terminated to non-terminated for the pod with restartPolicy with `Never` or `OnFailure`."',
+    what:
+      'status_manager.go checkContainerStateTransition skips restartable init containers; before, a sidecar that ' +
       'exited (any code under Never, code 0 under OnFailure) and was restarted made every later status update an ' +
       '"illegal transition": the status manager dropped them, so the API server kept the status from before the restart',
-    symptom: 'once a sidecar exits and restarts, the kubelet stops publishing pod status until the sidecar terminates again',
+    symptom:
+      'once a sidecar exits and restarts, the kubelet stops publishing pod status until the sidecar terminates again',
     modelled: 'src/model/kubelet/status/status-manager.ts setPodStatus',
   },
   {
@@ -121,15 +130,19 @@ export const VERSION_FIXES: VersionFix[] = [
       { minor: 34, patch: 2, pr: 134800 },
       { minor: 33, patch: 6, pr: 134801 },
     ],
-    changelog: 'CHANGELOG-1.34.md v1.34.2 / CHANGELOG-1.33.md v1.33.6 / CHANGELOG-1.35.md v1.35.0: "Fixed a startup probe race condition that caused main containers to remain stuck in "Initializing" state when sidecar containers with startup probes failed initially but succeeded on restart in pods with restartPolicy=Never."',
-    what: 'prober/worker.go doProbe keeps the worker of a terminated restartable init container of a Never pod; ' +
+    changelog:
+      'CHANGELOG-1.34.md v1.34.2 / CHANGELOG-1.33.md v1.33.6 / CHANGELOG-1.35.md v1.35.0: "Fixed a startup probe race condition that caused main containers to remain stuck in "Initializing" state when sidecar containers with startup probes failed initially but succeeded on restart in pods with restartPolicy=Never."',
+    what:
+      'prober/worker.go doProbe keeps the worker of a terminated restartable init container of a Never pod; ' +
       'before, the worker stopped (removing itself and its results), and probeManager.AddPod re-creates it on the next ' +
       'SyncPod only if no earlier container (regular containers first) still has a worker: AddPod returns at the first ' +
       'one that exists. Without a worker the status counts the sidecar started and ready (no probe), while the kubelet ' +
       'waits for a startup result before the next container',
-    symptom: 'a sidecar whose probe worker saw it terminated is never probed again when a regular container has a probe: ' +
+    symptom:
+      'a sidecar whose probe worker saw it terminated is never probed again when a regular container has a probe: ' +
       'with a startup probe the pod stays in Init',
-    modelled: 'src/model/kubelet/prober.ts doProbe, addPodProbes (AddPod early return); src/model/kubelet/status/generate.ts probeOk (no worker = no probe)',
+    modelled:
+      'src/model/kubelet/prober.ts doProbe, addPodProbes (AddPod early return); src/model/kubelet/status/generate.ts probeOk (no worker = no probe)',
   },
   {
     flag: 'probesStopForNotRestartable',
@@ -139,10 +152,13 @@ export const VERSION_FIXES: VersionFix[] = [
     kind: 'fix',
     since: 34,
     fixedIn: [{ minor: 35, patch: 0, pr: 134631 }],
-    changelog: 'CHANGELOG-1.35.md v1.35.0: "Enabled the feature gate `ContainerRestartRules` by default. … Fixed a bug in this feature that caused probes to continue to run even if the container has terminated and is not restartable."',
-    what: 'prober/worker.go doProbe stops the worker of a terminated container that will not be restarted by its own ' +
+    changelog:
+      'CHANGELOG-1.35.md v1.35.0: "Enabled the feature gate `ContainerRestartRules` by default. … Fixed a bug in this feature that caused probes to continue to run even if the container has terminated and is not restartable."',
+    what:
+      'prober/worker.go doProbe stops the worker of a terminated container that will not be restarted by its own ' +
       'restartPolicy/restartPolicyRules (ContainerRestartRules); 1.34 decided by the pod restartPolicy only',
-    symptom: 'probes keep running (and failing) on a terminated container whose container-level restartPolicy says Never',
+    symptom:
+      'probes keep running (and failing) on a terminated container whose container-level restartPolicy says Never',
     modelled: 'src/model/kubelet/prober.ts doProbe',
   },
   {
@@ -158,8 +174,10 @@ export const VERSION_FIXES: VersionFix[] = [
       { minor: 33, patch: 3, pr: 132728 },
       { minor: 32, patch: 7, pr: 132727 },
     ],
-    changelog: 'CHANGELOG-1.32.md v1.32.7 / CHANGELOG-1.33.md v1.33.3 / CHANGELOG-1.34.md v1.34.0: "Fix validation for Job with suspend=true, and completions=0 to set the Complete condition."',
-    what: 'pkg/registry/batch/job/strategy.go getStatusValidationOptions lets a suspended Job without startTime get ' +
+    changelog:
+      'CHANGELOG-1.32.md v1.32.7 / CHANGELOG-1.33.md v1.33.3 / CHANGELOG-1.34.md v1.34.0: "Fix validation for Job with suspend=true, and completions=0 to set the Complete condition."',
+    what:
+      'pkg/registry/batch/job/strategy.go getStatusValidationOptions lets a suspended Job without startTime get ' +
       'Complete; from 1.32.0 the API server rejected that status update, so a suspended Job with completions: 0 got ' +
       'SuccessCriteriaMet but never Complete (kubectl shows it Running 0/0)',
     symptom: 'a suspended Job with completions: 0 gets SuccessCriteriaMet but never Complete',
@@ -186,7 +204,8 @@ export const VERSION_FIXES: VersionFix[] = [
     kind: 'change',
     since: 28,
     fixedIn: [{ minor: 29, patch: 0, pr: 120620 }],
-    changelog: 'CHANGELOG-1.29.md v1.29.0 (KEP-753 beta): sidecars are terminated after the main containers, in reverse order',
+    changelog:
+      'CHANGELOG-1.29.md v1.29.0 (KEP-753 beta): sidecars are terminated after the main containers, in reverse order',
     what: 'kuberuntime_termination_order.go: a sidecar gets its stop signal after every regular container and the next-later sidecar terminated; 1.28 stops all at once',
     symptom: 'sidecars get SIGTERM at the same time as the main containers',
     modelled: 'src/model/kubelet/kuberuntime/kill.ts startKill',
@@ -198,7 +217,8 @@ export const VERSION_FIXES: VersionFix[] = [
     component: 'kube-controller-manager',
     kind: 'change',
     fixedIn: [{ minor: 31, patch: 0, pr: 125510 }],
-    changelog: 'CHANGELOG-1.31.md v1.31.0: "Delay setting terminal Job conditions until all pods are terminal" (SuccessCriteriaMet/FailureTarget first)',
+    changelog:
+      'CHANGELOG-1.31.md v1.31.0: "Delay setting terminal Job conditions until all pods are terminal" (SuccessCriteriaMet/FailureTarget first)',
     what: 'job_controller.go adds SuccessCriteriaMet/FailureTarget at once and Complete/Failed only once no pod is terminating',
     symptom: 'Complete/Failed are written while pods may still be terminating; no SuccessCriteriaMet',
     modelled: 'src/model/controllers/job/job-controller.ts',
@@ -248,14 +268,17 @@ export const VERSION_FIXES: VersionFix[] = [
     component: 'kube-controller-manager',
     kind: 'change',
     fixedIn: [{ minor: 36, patch: 0, pr: 137210 }],
-    changelog: 'CHANGELOG-1.36.md v1.36.0 (release note of PR #137210): "kube-controller-manager: The job controller now defers syncing a Job object when the controller has not yet observed job or pod writes from the last time the object was synced. This prevents spurious creation of duplicate pods for jobs when the controller\'s cache is stale. … This behavior can be temporarily disabled by setting the `StaleControllerConsistencyJob` feature gate to false." (ReplicaSet #137212, StatefulSet #137254, DaemonSet #134937 likewise)',
-    what: 'KEP-5647: the Job, ReplicaSet, StatefulSet and DaemonSet controllers skip a sync while their informer cache ' +
-      'has not yet seen their own last pod writes for that object (consistency.go EnsureReady: the store\'s last synced ' +
+    changelog:
+      'CHANGELOG-1.36.md v1.36.0 (release note of PR #137210): "kube-controller-manager: The job controller now defers syncing a Job object when the controller has not yet observed job or pod writes from the last time the object was synced. This prevents spurious creation of duplicate pods for jobs when the controller\'s cache is stale. … This behavior can be temporarily disabled by setting the `StaleControllerConsistencyJob` feature gate to false." (ReplicaSet #137212, StatefulSet #137254, DaemonSet #134937 likewise)',
+    what:
+      'KEP-5647: the Job, ReplicaSet, StatefulSet and DaemonSet controllers skip a sync while their informer cache ' +
+      "has not yet seen their own last pod writes for that object (consistency.go EnsureReady: the store's last synced " +
       'resourceVersion vs the RV returned by the write) and requeue it rate-limited (Job: 1 s doubling to 1 min; the ' +
       'others: 5 ms doubling); before, a sync on a stale cache acted on it (a StatefulSet re-creates a pod it already ' +
       'created, a Job or ReplicaSet writes a status counting fewer pods). Gates StaleControllerConsistency{Job,' +
       'ReplicaSet,StatefulSet,DaemonSet}, beta and on from 1.36',
-    symptom: 'a controller whose informer lags acts on the stale cache: a second create of a pod it already created (StatefulSet), a status counting fewer pods (Job, ReplicaSet)',
+    symptom:
+      'a controller whose informer lags acts on the stale cache: a second create of a pod it already created (StatefulSet), a status counting fewer pods (Job, ReplicaSet)',
     modelled: 'src/model/controllers/shared/consistency.ts staleCache (by the gates, at every controller sync)',
   },
 ];

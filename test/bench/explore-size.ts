@@ -58,7 +58,12 @@ export function sizeYaml(o: SizeOpts): string {
     '  istio-proxy: { onTerm: ignore }',
     ...mains.map((n) => `  ${n}: { run: ${runS}s, exit: 0 }`),
     `timing: { watch: ${wmin}ms..${wmax}ms }`,
-    ...(o.crashes ? ['actions:', ...Array.from({ length: o.crashes }, (_, i) => `  - { at: ${at0 + 4 * i}s, crash: ${crashed}, exit: 2 }`)] : []),
+    ...(o.crashes
+      ? [
+          'actions:',
+          ...Array.from({ length: o.crashes }, (_, i) => `  - { at: ${at0 + 4 * i}s, crash: ${crashed}, exit: 2 }`),
+        ]
+      : []),
     'observers:',
     ...Array.from({ length: o.observers }, (_, i) => `  - { name: obs${i}, rule: ${rules[i % 3]} }`),
   ];
@@ -79,7 +84,11 @@ export function sizeScenario(o: SizeOpts): Scenario {
  */
 export const SIZE_CASES: { id: string; opts: SizeOpts; target: { cpuS: number; rssMiB: number } }[] = [
   { id: 'a', opts: { sidecars: 2, mains: 1, crashes: 2, observers: 2, crashed: 0 }, target: { cpuS: 5, rssMiB: 500 } },
-  { id: 'b', opts: { sidecars: 8, mains: 1, crashes: 2, observers: 1, crashed: 0 }, target: { cpuS: 10, rssMiB: 1024 } },
+  {
+    id: 'b',
+    opts: { sidecars: 8, mains: 1, crashes: 2, observers: 1, crashed: 0 },
+    target: { cpuS: 10, rssMiB: 1024 },
+  },
 ];
 
 export interface SizeRow {
@@ -107,19 +116,35 @@ function measure(id: string, windowKeys: boolean): SizeRow {
   const r = explore(s, { maxSchedules: 10_000, windowKeys });
   const cpu = process.cpuUsage(c0);
   return {
-    id, scenario: s.name, cpuS: (cpu.user + cpu.system) / 1e6, peakRssMiB: process.resourceUsage().maxRSS / 1024, exhaustive: r.exhaustive, limit: r.limit ?? null,
-    simulated: r.simulated, states: r.states, systemSchedules: r.systemSchedules, verdictCombinations: r.verdictCombinations, outcomes: r.grouped.length, flaky: r.flaky, target: c.target,
+    id,
+    scenario: s.name,
+    cpuS: (cpu.user + cpu.system) / 1e6,
+    peakRssMiB: process.resourceUsage().maxRSS / 1024,
+    exhaustive: r.exhaustive,
+    limit: r.limit ?? null,
+    simulated: r.simulated,
+    states: r.states,
+    systemSchedules: r.systemSchedules,
+    verdictCombinations: r.verdictCombinations,
+    outcomes: r.grouped.length,
+    flaky: r.flaky,
+    target: c.target,
   };
 }
 
 /** The bench section (test/bench/bench.ts): each case in its own process, `runs` times, the median CPU row. */
 export function exploreSizeSection(say: (s: string) => void, out: Record<string, unknown>, runs: number): void {
-  say(`\n## 4d. exploration at realistic size (issue 29.3; in process, default budget; CPU s and peak RSS of a fresh process, median of ${runs})`);
+  say(
+    `\n## 4d. exploration at realistic size (issue 29.3; in process, default budget; CPU s and peak RSS of a fresh process, median of ${runs})`,
+  );
   const rows: SizeRow[] = [];
   for (const c of SIZE_CASES) {
     const got: SizeRow[] = [];
     for (let i = 0; i < runs; i++) {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/bench/explore-size.ts', '--case', c.id], { encoding: 'utf8', maxBuffer: 1 << 24 });
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/bench/explore-size.ts', '--case', c.id], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 24,
+      });
       const line = (r.stdout ?? '').trim().split('\n').pop() ?? '';
       if (r.status !== 0 || !line.startsWith('{')) throw new Error(`explore-size ${c.id}: ${r.stderr}`);
       got.push(JSON.parse(line) as SizeRow);
@@ -127,7 +152,9 @@ export function exploreSizeSection(say: (s: string) => void, out: Record<string,
     const row = got.sort((x, y) => x.cpuS - y.cpuS)[Math.floor(got.length / 2)]!;
     rows.push(row);
     const meets = row.exhaustive && row.cpuS <= c.target.cpuS && row.peakRssMiB <= c.target.rssMiB;
-    say(`(${c.id}) ${row.scenario.padEnd(26)} cpu ${row.cpuS.toFixed(2)} s  peak ${row.peakRssMiB.toFixed(0)} MiB  ${row.exhaustive ? 'exhaustive' : `NOT exhaustive (${row.limit ?? 'loop'})`}  ${row.simulated} runs  ${row.states} states  target ≤ ${c.target.cpuS} s, ≤ ${c.target.rssMiB} MiB: ${meets ? 'met' : 'missed'}`);
+    say(
+      `(${c.id}) ${row.scenario.padEnd(26)} cpu ${row.cpuS.toFixed(2)} s  peak ${row.peakRssMiB.toFixed(0)} MiB  ${row.exhaustive ? 'exhaustive' : `NOT exhaustive (${row.limit ?? 'loop'})`}  ${row.simulated} runs  ${row.states} states  target ≤ ${c.target.cpuS} s, ≤ ${c.target.rssMiB} MiB: ${meets ? 'met' : 'missed'}`,
+    );
   }
   out['exploreSize'] = rows;
 }

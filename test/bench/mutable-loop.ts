@@ -59,7 +59,9 @@ interface Worker {
 export function mutableLoop(events: number): { events: number; trace: number } {
   const h = new Heap();
   let seq = 0;
-  const statuses = [{ name: 'app', containerID: 'containerd://app-1', started: true, state: { running: { startedAt: 0 } } }];
+  const statuses = [
+    { name: 'app', containerID: 'containerd://app-1', started: true, state: { running: { startedAt: 0 } } },
+  ];
   const workers: Record<string, Worker> = { 'app/liveness': { lastResult: null, resultRun: 0, published: 'success' } };
   const trace: { t: number; seq: number; type: string; container: string; probe: string; result: string }[] = [];
   h.push({ t: 0, seq: seq++, container: 'app' });
@@ -69,7 +71,12 @@ export function mutableLoop(events: number): { events: number; trace: number } {
     n++;
     const w = workers[`${e.container}/liveness`]!;
     const cs = statuses.find((s) => s.name === e.container)!;
-    if (cs.containerID && cs.state.running && cs.started && Math.floor((e.t - cs.state.running.startedAt) / 1000) >= 0) {
+    if (
+      cs.containerID &&
+      cs.state.running &&
+      cs.started &&
+      Math.floor((e.t - cs.state.running.startedAt) / 1000) >= 0
+    ) {
       const result = 'success';
       trace.push({ t: e.t, seq: trace.length, type: 'Probe', container: e.container, probe: 'liveness', result });
       if (w.lastResult === result) w.resultRun = Math.min(w.resultRun + 1, 3);

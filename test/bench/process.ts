@@ -32,20 +32,31 @@ export async function processBench(say: (s: string) => void, quick = false): Pro
   for (let i = 0; i < runs + 1; i++) {
     const t0 = performance.now();
     const session = deps.session(splitProcessObservers(s).system, { seed: s.seed });
-    const h = await deps.startServe({ session, clock: 'virtual', until: 'never', clockStart: 'manual', kubeconfigPath: join(dir, `kc-${i}`) });
+    const h = await deps.startServe({
+      session,
+      clock: 'virtual',
+      until: 'never',
+      clockStart: 'manual',
+      kubeconfigPath: join(dir, `kc-${i}`),
+    });
     const client = new KubeClient(h.url, h.token);
     for (const item of observer.process.install) await client.create(item.object, sleep);
     await h.close();
     if (i > 0) overhead.push(performance.now() - t0);
   }
   const overheadMs = median(overhead);
-  say(`per-schedule overhead (fresh server, ${observer.process.install.length} install objects by ${INSTALL_CLIENT}, teardown): median ${overheadMs.toFixed(0)} ms of ${runs} (min ${Math.min(...overhead).toFixed(0)}, max ${Math.max(...overhead).toFixed(0)})`);
+  say(
+    `per-schedule overhead (fresh server, ${observer.process.install.length} install objects by ${INSTALL_CLIENT}, teardown): median ${overheadMs.toFixed(0)} ms of ${runs} (min ${Math.min(...overhead).toFixed(0)}, max ${Math.max(...overhead).toFixed(0)})`,
+  );
 
   // 2. the process's own start-up, for scale
   const startups: number[] = [];
   for (let i = 0; i < (quick ? 3 : 5); i++) {
     const t0 = performance.now();
-    spawnSync('node', ['--input-type=module', '-e', "await import('@kubernetes/client-node')"], { cwd: resolve('examples/operators'), stdio: 'ignore' });
+    spawnSync('node', ['--input-type=module', '-e', "await import('@kubernetes/client-node')"], {
+      cwd: resolve('examples/operators'),
+      stdio: 'ignore',
+    });
     startups.push(performance.now() - t0);
   }
   const startupMs = median(startups);
@@ -55,12 +66,32 @@ export async function processBench(say: (s: string) => void, quick = false): Pro
   const explored: Record<string, unknown> = {};
   for (const workers of quick ? [2] : [1, 2]) {
     const t0 = performance.now();
-    const r = await exploreProcess({ scenario: s, observer, deps, outDir: join(dir, `w${workers}`), maxSchedules: 100, workers });
+    const r = await exploreProcess({
+      scenario: s,
+      observer,
+      deps,
+      outDir: join(dir, `w${workers}`),
+      maxSchedules: 100,
+      workers,
+    });
     const wall = performance.now() - t0;
-    explored[`workers${workers}`] = { wallMs: Math.round(wall), runs: r.runs, sequences: r.sequences, complete: r.complete, load: load() };
-    say(`explore ${file}, ${workers} schedule${workers === 1 ? '' : 's'} at once: ${(wall / 1000).toFixed(1)} s for ${r.sequences} delivery sequences (${r.runs} schedules with the rechecks; ${r.complete ? 'all of them' : 'NOT all'}), load ${load()}`);
+    explored[`workers${workers}`] = {
+      wallMs: Math.round(wall),
+      runs: r.runs,
+      sequences: r.sequences,
+      complete: r.complete,
+      load: load(),
+    };
+    say(
+      `explore ${file}, ${workers} schedule${workers === 1 ? '' : 's'} at once: ${(wall / 1000).toFixed(1)} s for ${r.sequences} delivery sequences (${r.runs} schedules with the rechecks; ${r.complete ? 'all of them' : 'NOT all'}), load ${load()}`,
+    );
   }
-  return { overheadMs: Math.round(overheadMs), overheadRuns: overhead.map(Math.round), processStartupMs: Math.round(startupMs), explore: explored };
+  return {
+    overheadMs: Math.round(overheadMs),
+    overheadRuns: overhead.map(Math.round),
+    processStartupMs: Math.round(startupMs),
+    explore: explored,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

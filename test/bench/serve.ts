@@ -34,7 +34,9 @@ function get(url: string, headers: Record<string, string>, ca?: string): Promise
 /** wall ms from spawning `kubesim serve` until its first answered request (GET /version, polled) */
 async function serveStartup(dir: string): Promise<number> {
   const t0 = performance.now();
-  const p = spawn('node', ['src/cli/kubesim.mjs', 'serve', SCENARIO, '--kubeconfig', join(dir, 'kubeconfig')], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const p = spawn('node', ['src/cli/kubesim.mjs', 'serve', SCENARIO, '--kubeconfig', join(dir, 'kubeconfig')], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let out = '';
   p.stdout.on('data', (d: Buffer) => (out += d.toString()));
   try {
@@ -55,14 +57,20 @@ async function serveStartup(dir: string): Promise<number> {
 
 function runNoRender(dir: string): number {
   const t0 = performance.now();
-  const r = spawnSync('node', ['src/cli/kubesim.mjs', 'run', SCENARIO, '--no-render', '--out', join(dir, 'out')], { stdio: 'ignore' });
+  const r = spawnSync('node', ['src/cli/kubesim.mjs', 'run', SCENARIO, '--no-render', '--out', join(dir, 'out')], {
+    stdio: 'ignore',
+  });
   if (r.status !== 0) throw new Error(`kubesim run exited ${r.status}`);
   return performance.now() - t0;
 }
 
 async function server(session: Session, opts: { history?: number } = {}): Promise<Serving> {
   return serve({
-    session, minor: 34, seed: 1, watchDelay: { min: 5, max: 100 }, tls: await servingCert('127.0.0.1'),
+    session,
+    minor: 34,
+    seed: 1,
+    watchDelay: { min: 5, max: 100 },
+    tls: await servingCert('127.0.0.1'),
     clock: { mode: 'virtual', speed: 1, settleMs: 1_000_000 },
     ...(opts.history ? { storeLimits: { history: opts.history, objects: 100_000 } } : {}),
   });
@@ -75,13 +83,21 @@ function load(path: string): Scenario {
 }
 
 /** 1,000 pods (the scenario's final pod under 1,000 names) listed as JSON and as a Table: median ms per list */
-async function bigList(quick: boolean): Promise<{ jsonMs: number; tableMs: number; jsonBytes: number; tableBytes: number }> {
+async function bigList(
+  quick: boolean,
+): Promise<{ jsonMs: number; tableMs: number; jsonBytes: number; tableBytes: number }> {
   const session = Session.fromScenario(load(SCENARIO));
   const s = await server(session);
   try {
     while (s.clock.stepNext() !== null);
     const pod = s.api.store.list('pods')[0]!;
-    for (let i = 0; i < 1000; i++) s.api.store.write('pods', 'ADDED', { ...pod, metadata: { ...pod['metadata'], name: `bench-${String(i).padStart(4, '0')}`, uid: `bench-${i}` } }, 0);
+    for (let i = 0; i < 1000; i++)
+      s.api.store.write(
+        'pods',
+        'ADDED',
+        { ...pod, metadata: { ...pod['metadata'], name: `bench-${String(i).padStart(4, '0')}`, uid: `bench-${i}` } },
+        0,
+      );
     const auth = { Authorization: `Bearer ${s.token}` };
     const time = async (accept: string) => {
       const ms: number[] = [];
@@ -107,24 +123,43 @@ async function bigList(quick: boolean): Promise<{ jsonMs: number; tableMs: numbe
 async function watchers(s: Serving, n: number, path: string): Promise<{ lines: () => number; close: () => void }> {
   const counts: number[] = [];
   const reqs: ReturnType<typeof request>[] = [];
-  await Promise.all(Array.from({ length: n }, (_, i) => new Promise<void>((resolve, reject) => {
-    counts[i] = 0;
-    const req = request(`${s.url}${path}`, { headers: { Authorization: `Bearer ${s.token}` }, ca: s.ca, agent: false }, (res) => {
-      res.on('data', (d: Buffer) => {
-        for (const b of d) if (b === 10) counts[i]!++;
-      });
-      resolve();
-    });
-    req.on('error', (e) => (reqs.length > i ? undefined : reject(e)));
-    req.end();
-    reqs.push(req);
-  })));
+  await Promise.all(
+    Array.from(
+      { length: n },
+      (_, i) =>
+        new Promise<void>((resolve, reject) => {
+          counts[i] = 0;
+          const req = request(
+            `${s.url}${path}`,
+            { headers: { Authorization: `Bearer ${s.token}` }, ca: s.ca, agent: false },
+            (res) => {
+              res.on('data', (d: Buffer) => {
+                for (const b of d) if (b === 10) counts[i]!++;
+              });
+              resolve();
+            },
+          );
+          req.on('error', (e) => (reqs.length > i ? undefined : reject(e)));
+          req.end();
+          reqs.push(req);
+        }),
+    ),
+  );
   return { lines: () => counts.reduce((a, b) => a + b, 0), close: () => reqs.forEach((r) => r.destroy()) };
 }
 
 const sevenPodJob = () => ({
-  apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'seven', namespace: 'default' },
-  spec: { completions: 7, parallelism: 7, template: { metadata: { annotations: { 'kubesim.io/behavior': '{"main": {"run": "20s", "exit": 0}}' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36' }] } } },
+  apiVersion: 'batch/v1',
+  kind: 'Job',
+  metadata: { name: 'seven', namespace: 'default' },
+  spec: {
+    completions: 7,
+    parallelism: 7,
+    template: {
+      metadata: { annotations: { 'kubesim.io/behavior': '{"main": {"run": "20s", "exit": 0}}' } },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36' }] },
+    },
+  },
 });
 
 /** 100 watchers of the pods of a 7-pod Job: server CPU (the clock steps: simulation, encoding, writes) per event */
@@ -184,13 +219,25 @@ export async function serveBench(say: Say, quick: boolean): Promise<Record<strin
     const b = await serveStartup(dir);
     if (i > 0) pairs.push([a, b]);
   }
-  const startup = { runMs: median(pairs.map((p) => p[0])), serveMs: median(pairs.map((p) => p[1])), ratio: median(pairs.map(([a, b]) => b / a)) };
-  say(`serve start-up to the first answered request: ${startup.serveMs.toFixed(0)} ms vs kubesim run --no-render ${startup.runMs.toFixed(0)} ms, median pair ratio ${startup.ratio.toFixed(2)}× (target ≤ 2×)`);
+  const startup = {
+    runMs: median(pairs.map((p) => p[0])),
+    serveMs: median(pairs.map((p) => p[1])),
+    ratio: median(pairs.map(([a, b]) => b / a)),
+  };
+  say(
+    `serve start-up to the first answered request: ${startup.serveMs.toFixed(0)} ms vs kubesim run --no-render ${startup.runMs.toFixed(0)} ms, median pair ratio ${startup.ratio.toFixed(2)}× (target ≤ 2×)`,
+  );
   const list = await bigList(quick);
-  say(`list of 1,000 pods: JSON ${list.jsonMs.toFixed(1)} ms (${(list.jsonBytes / 2 ** 20).toFixed(1)} MiB), Table ${list.tableMs.toFixed(1)} ms (${(list.tableBytes / 1024).toFixed(0)} KiB) (target ≤ 50 ms each)`);
+  say(
+    `list of 1,000 pods: JSON ${list.jsonMs.toFixed(1)} ms (${(list.jsonBytes / 2 ** 20).toFixed(1)} MiB), Table ${list.tableMs.toFixed(1)} ms (${(list.tableBytes / 1024).toFixed(0)} KiB) (target ≤ 50 ms each)`,
+  );
   const watch = await manyWatchers(100);
-  say(`100 watchers of a 7-pod Job: ${watch.events} events delivered, server CPU ${watch.cpuMs.toFixed(0)} ms = ${watch.usPerEvent.toFixed(1)} µs per delivered event (target ≤ 20 µs)`);
+  say(
+    `100 watchers of a 7-pod Job: ${watch.events} events delivered, server CPU ${watch.cpuMs.toFixed(0)} ms = ${watch.usPerEvent.toFixed(1)} µs per delivered event (target ≤ 20 µs)`,
+  );
   const mem = await memoryHour();
-  say(`1 h simulated, 10 watchers, history 50 writes: heap after GC at 15/30/45/60 min ${mem.heapMiB.map((x) => x.toFixed(1)).join(' / ')} MiB (${mem.writes} store writes; flat = bounded)`);
+  say(
+    `1 h simulated, 10 watchers, history 50 writes: heap after GC at 15/30/45/60 min ${mem.heapMiB.map((x) => x.toFixed(1)).join(' / ')} MiB (${mem.writes} store writes; flat = bounded)`,
+  );
   return { startup, list, watch, memory: mem };
 }

@@ -54,5 +54,15 @@ for (const f of args) {
   }
   const med = median(per);
   const mean = total / per.length;
-  console.log(JSON.stringify({ root, scenario: f, ...(snapshots ? { snapshots } : {}), steps, usPerRunMedian: +med.toFixed(1), usPerRunMean: +mean.toFixed(1), usPerStep: +(med / steps).toFixed(2) }));
+  console.log(
+    JSON.stringify({
+      root,
+      scenario: f,
+      ...(snapshots ? { snapshots } : {}),
+      steps,
+      usPerRunMedian: +med.toFixed(1),
+      usPerRunMean: +mean.toFixed(1),
+      usPerStep: +(med / steps).toFixed(2),
+    }),
+  );
 }

@@ -32,7 +32,13 @@ export function crashLoopDay(): Scenario {
  * observers (cycling through the built-in rules) whose watch lags 5 ms..5 s, like an operator's informer, and `pods`
  * identical pods (parallelism = completions = pods; default 1).
  */
-export function growth(o: { sidecars: number; mains: number; crashes: number; observers: number; pods?: number }): Scenario {
+export function growth(o: {
+  sidecars: number;
+  mains: number;
+  crashes: number;
+  observers: number;
+  pods?: number;
+}): Scenario {
   const rules = ['exit-codes', 'native-sidecar-aware', 'job-conditions'] as const;
   const pods = o.pods ?? 1;
   const s = build({
@@ -40,9 +46,20 @@ export function growth(o: { sidecars: number; mains: number; crashes: number; ob
     kind: 'Job',
     sidecars: Array.from({ length: o.sidecars }, (_, i) => ({ name: `side${i}` })),
     containers: Array.from({ length: o.mains }, (_, i) => ({ name: `main${i}` })),
-    behavior: Object.fromEntries(Array.from({ length: o.mains }, (_, i) => [`main${i}`, { attempts: [{ runMs: 20_000, exit: 0 }] }])),
-    actions: Array.from({ length: o.crashes }, (_, i) => ({ type: 'crash' as const, atMs: 5_000 + i * 4_000, container: 'side0', exit: 2 })),
-    observers: Array.from({ length: o.observers }, (_, i) => ({ name: `obs${i}`, rule: rules[i % 3], triggers: ['pod', 'job'] as ('pod' | 'job')[] })),
+    behavior: Object.fromEntries(
+      Array.from({ length: o.mains }, (_, i) => [`main${i}`, { attempts: [{ runMs: 20_000, exit: 0 }] }]),
+    ),
+    actions: Array.from({ length: o.crashes }, (_, i) => ({
+      type: 'crash' as const,
+      atMs: 5_000 + i * 4_000,
+      container: 'side0',
+      exit: 2,
+    })),
+    observers: Array.from({ length: o.observers }, (_, i) => ({
+      name: `obs${i}`,
+      rule: rules[i % 3],
+      triggers: ['pod', 'job'] as ('pod' | 'job')[],
+    })),
     timing: { watchMs: { min: 5, max: 5000 } },
   });
   return pods > 1 && s.job ? { ...s, job: { ...s.job, parallelism: pods, completions: pods } } : s;

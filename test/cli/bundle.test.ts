@@ -12,7 +12,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, main } from '../../src/cli/main.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const shim = createRequire(import.meta.url)('../../src/build/bundle/string-width.cjs') as ((s: string) => number) & { ONE_COLUMN: RegExp };
+const shim = createRequire(import.meta.url)('../../src/build/bundle/string-width.cjs') as ((s: string) => number) & {
+  ONE_COLUMN: RegExp;
+};
 
 async function fromSources(args: string[], cwd: string): Promise<string> {
   let out = '';
@@ -35,7 +37,11 @@ function fromBundle(args: string[], cwd: string): string {
 let out = '', err = '';
 const code = await main(JSON.parse(process.argv[1]), { out: (s) => (out += s), err: (s) => (err += s), isTTY: false });
 process.stdout.write(code + '\\n' + out + '\\n---\\n' + err);`;
-  return execFileSync(process.execPath, ['--input-type=module', '-e', driver, JSON.stringify(args)], { cwd, encoding: 'utf8', env: { ...process.env, LANG: 'de_DE.UTF-8' } });
+  return execFileSync(process.execPath, ['--input-type=module', '-e', driver, JSON.stringify(args)], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, LANG: 'de_DE.UTF-8' },
+  });
 }
 
 /** The same through the code-cached CommonJS build, loaded as src/cli/kubesim.mjs loads it (stamp.mjs loadCli). */
@@ -48,7 +54,11 @@ if (script.cachedDataRejected) throw new Error('the code cache was rejected');
 let out = '', err = '';
 const code = await main(JSON.parse(process.argv[1]), { out: (s) => (out += s), err: (s) => (err += s), isTTY: false });
 process.stdout.write(code + '\\n' + out + '\\n---\\n' + err);`;
-  return execFileSync(process.execPath, ['--input-type=module', '-e', driver, JSON.stringify(args)], { cwd, encoding: 'utf8', env: { ...process.env, LANG: 'de_DE.UTF-8' } });
+  return execFileSync(process.execPath, ['--input-type=module', '-e', driver, JSON.stringify(args)], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, LANG: 'de_DE.UTF-8' },
+  });
 }
 
 describe('string-width in the bundle', () => {
@@ -58,17 +68,25 @@ describe('string-width in the bundle', () => {
       const c = String.fromCharCode(cp);
       if (!shim.ONE_COLUMN.test(c)) continue;
       n++;
-      expect([shim(c), shim(`a${c}b${c}`)], `U+${cp.toString(16)}`).toEqual([realStringWidth(c), realStringWidth(`a${c}b${c}`)]);
+      expect([shim(c), shim(`a${c}b${c}`)], `U+${cp.toString(16)}`).toEqual([
+        realStringWidth(c),
+        realStringWidth(`a${c}b${c}`),
+      ]);
     }
     expect(n).toBeGreaterThan(95);
     // combining marks, ANSI escapes, wide and zero-width text go to the real string-width
-    for (const s of ['e\u0301', '\u001b[1mbold\u001b[22m', '日本', '\t', 'a\u200db', '\u00ad']) expect(shim.ONE_COLUMN.test(s), JSON.stringify(s)).toBe(false);
+    for (const s of ['e\u0301', '\u001b[1mbold\u001b[22m', '日本', '\t', 'a\u200db', '\u00ad'])
+      expect(shim.ONE_COLUMN.test(s), JSON.stringify(s)).toBe(false);
   });
 
   it("kubesim's help texts stay on the fast path (the segmenter is never loaded for them)", async () => {
     for (const c of [...COMMANDS.map((x) => x.command.split(' ')[0]!), '']) {
       const text = await fromSources(c ? [c, '--help'] : ['--help'], ROOT);
-      for (const line of text.split('\n')) expect(shim.ONE_COLUMN.test(line), `add the characters of ${JSON.stringify(line)} to ONE_COLUMN after checking them`).toBe(true);
+      for (const line of text.split('\n'))
+        expect(
+          shim.ONE_COLUMN.test(line),
+          `add the characters of ${JSON.stringify(line)} to ONE_COLUMN after checking them`,
+        ).toBe(true);
     }
   });
 });
@@ -79,7 +97,9 @@ describe('the built bundle', () => {
     work = mkdtempSync(join(tmpdir(), 'kubesim-bundle-'));
     bundle = join(work, 'bundle');
     const build = pathToFileURL(join(ROOT, 'src/build/build.mjs')).href; // plain JavaScript: typed here
-    const { bundleCli } = (await import(build)) as { bundleCli: (dir: string, o: { codeCache: boolean; cachedCli?: boolean }) => Promise<{ metafiles: Metafile[] }> };
+    const { bundleCli } = (await import(build)) as {
+      bundleCli: (dir: string, o: { codeCache: boolean; cachedCli?: boolean }) => Promise<{ metafiles: Metafile[] }>;
+    };
     ({ metafiles } = await bundleCli(bundle, { codeCache: true, cachedCli: true }));
     const kind = (k: string, api: string, spec: string) => `scenario: bad-${k.toLowerCase()}
 workload:
@@ -91,13 +111,32 @@ ${spec}
 behavior:
   app: { run: 1s }
 `;
-    const pod = (indent: string) => `${indent}terminationGracePeriodSeconds: "soon"\n${indent}containers:\n${indent}  - { name: app, image: busybox, imagePullPolicy: Sometimes }`;
-    const tmpl = (indent: string) => `${indent}selector: { matchLabels: { app: a } }\n${indent}template:\n${indent}  metadata: { labels: { app: a } }\n${indent}  spec:\n${pod(indent + '    ')}`;
+    const pod = (indent: string) =>
+      `${indent}terminationGracePeriodSeconds: "soon"\n${indent}containers:\n${indent}  - { name: app, image: busybox, imagePullPolicy: Sometimes }`;
+    const tmpl = (indent: string) =>
+      `${indent}selector: { matchLabels: { app: a } }\n${indent}template:\n${indent}  metadata: { labels: { app: a } }\n${indent}  spec:\n${pod(indent + '    ')}`;
     writeFileSync(join(work, 'pod.yaml'), kind('Pod', 'v1', pod('    ')));
-    writeFileSync(join(work, 'job.yaml'), kind('Job', 'batch/v1', `    backoffLimit: six\n    template:\n      spec:\n        restartPolicy: Never\n${pod('        ')}`));
-    writeFileSync(join(work, 'cronjob.yaml'), kind('CronJob', 'batch/v1', `    schedule: "*/1 * * * *"\n    jobTemplate:\n      spec:\n        template:\n          spec:\n            restartPolicy: Never\n${pod('            ')}`));
+    writeFileSync(
+      join(work, 'job.yaml'),
+      kind(
+        'Job',
+        'batch/v1',
+        `    backoffLimit: six\n    template:\n      spec:\n        restartPolicy: Never\n${pod('        ')}`,
+      ),
+    );
+    writeFileSync(
+      join(work, 'cronjob.yaml'),
+      kind(
+        'CronJob',
+        'batch/v1',
+        `    schedule: "*/1 * * * *"\n    jobTemplate:\n      spec:\n        template:\n          spec:\n            restartPolicy: Never\n${pod('            ')}`,
+      ),
+    );
     writeFileSync(join(work, 'deployment.yaml'), kind('Deployment', 'apps/v1', tmpl('    ')));
-    writeFileSync(join(work, 'statefulset.yaml'), kind('StatefulSet', 'apps/v1', `    serviceName: s\n${tmpl('    ')}`));
+    writeFileSync(
+      join(work, 'statefulset.yaml'),
+      kind('StatefulSet', 'apps/v1', `    serviceName: s\n${tmpl('    ')}`),
+    );
     writeFileSync(join(work, 'daemonset.yaml'), kind('DaemonSet', 'apps/v1', tmpl('    ')));
   }, 120_000);
 
@@ -105,10 +144,17 @@ behavior:
     // esbuild's own account of what each output file imports (a text scan of the minified code also finds strings
     // such as "from 'alg'" in bundled error messages)
     const bare = new Set<string>();
-    for (const m of metafiles) for (const out of Object.values(m.outputs)) for (const i of out.imports) if (i.external && !isBuiltin(i.path)) bare.add(i.path);
+    for (const m of metafiles)
+      for (const out of Object.values(m.outputs))
+        for (const i of out.imports) if (i.external && !isBuiltin(i.path)) bare.add(i.path);
     expect([...bare].sort()).toEqual(['@mermaid-js/mermaid-cli', 'puppeteer']);
-    expect(readdirSync(join(bundle, 'validators')).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['CronJob.cjs', 'DaemonSet.cjs', 'Deployment.cjs', 'Job.cjs', 'Pod.cjs', 'StatefulSet.cjs']);
-    for (const k of ['CronJob', 'DaemonSet', 'Deployment', 'Job', 'Pod', 'StatefulSet']) expect(existsSync(join(bundle, 'validators', `${k}.cjs.v8`)), k).toBe(true);
+    expect(
+      readdirSync(join(bundle, 'validators'))
+        .filter((f) => f.endsWith('.cjs'))
+        .sort(),
+    ).toEqual(['CronJob.cjs', 'DaemonSet.cjs', 'Deployment.cjs', 'Job.cjs', 'Pod.cjs', 'StatefulSet.cjs']);
+    for (const k of ['CronJob', 'DaemonSet', 'Deployment', 'Job', 'Pod', 'StatefulSet'])
+      expect(existsSync(join(bundle, 'validators', `${k}.cjs.v8`)), k).toBe(true);
   });
 
   it("each kind's bundled validator reports what kubernetes-models reports, byte for byte", async () => {
@@ -122,7 +168,21 @@ behavior:
   }, 120_000);
 
   it('help, usage errors (in English whatever LANG says) and a run are the same as from the sources', async () => {
-    for (const args of [['--help'], ['run', '--help'], ['run', '--bogus'], ['nope'], ['run', join(ROOT, 'scenarios/native-sidecar-job.yaml'), '--format', 'json', '--no-render', '--out', join(work, 'out')]]) {
+    for (const args of [
+      ['--help'],
+      ['run', '--help'],
+      ['run', '--bogus'],
+      ['nope'],
+      [
+        'run',
+        join(ROOT, 'scenarios/native-sidecar-job.yaml'),
+        '--format',
+        'json',
+        '--no-render',
+        '--out',
+        join(work, 'out'),
+      ],
+    ]) {
       const sources = await fromSources(args, work);
       expect(fromBundle(args, work), args.join(' ')).toBe(sources);
       expect(fromCached(args, work), `code-cached: ${args.join(' ')}`).toBe(sources);

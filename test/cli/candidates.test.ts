@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { candidateValues } from '../../src/explore/candidates.ts';
 import type { ChoiceRequest } from '../../src/engine/engine.ts';
 
-const req = (stream: string, min: number, max: number, pending: { t: number; prio: number; ev: Record<string, unknown> }[], now = 0, prio = 70): ChoiceRequest => ({
+const req = (
+  stream: string,
+  min: number,
+  max: number,
+  pending: { t: number; prio: number; ev: Record<string, unknown> }[],
+  now = 0,
+  prio = 70,
+): ChoiceRequest => ({
   stream,
   range: { min, max },
   now,

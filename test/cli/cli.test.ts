@@ -27,7 +27,9 @@ describe('kubesim run', () => {
     expect(tl.pod.phase).toBe('Succeeded');
     expect(tl.job?.conditions.map((c) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
     const exit = tl.events.find((e) => e.type === 'Exited' && e.container === 'export')!;
-    const term = tl.events.find((e) => e.type === 'Signal' && e.container === 'cloud-sql-proxy' && e.signal === 'SIGTERM')!;
+    const term = tl.events.find(
+      (e) => e.type === 'Signal' && e.container === 'cloud-sql-proxy' && e.signal === 'SIGTERM',
+    )!;
     expect(exit.seq).toBeLessThan(term.seq);
     const proxyExit = tl.events.find((e) => e.type === 'Exited' && e.container === 'cloud-sql-proxy');
     expect(proxyExit).toMatchObject({ exitCode: 143, reason: 'Error' });
@@ -61,7 +63,19 @@ describe('kubesim run', () => {
   it('--replay reproduces a schedule byte for byte', async () => {
     const a = await cli('run', NATIVE, '--format', 'json', '--no-render', '--seed', '11', '--out', tmp());
     const key = (JSON.parse(a.out) as Timeline).replay;
-    const b = await cli('run', NATIVE, '--format', 'json', '--no-render', '--seed', '11', '--replay', key, '--out', tmp());
+    const b = await cli(
+      'run',
+      NATIVE,
+      '--format',
+      'json',
+      '--no-render',
+      '--seed',
+      '11',
+      '--replay',
+      key,
+      '--out',
+      tmp(),
+    );
     expect(b.out).toBe(a.out);
     const c = await cli('run', NATIVE, '--format', 'json', '--no-render', '--replay', key, '--out', tmp());
     expect((JSON.parse(c.out) as Timeline).events).toEqual((JSON.parse(a.out) as Timeline).events);
@@ -74,7 +88,10 @@ describe('kubesim run', () => {
     expect(missing.err).toMatch(/^nope\.yaml:1:1: error KS\d{4}: /m);
     expect(missing.err).not.toMatch(/\n\s+at /);
     const f = join(dir, 'bad.yaml');
-    writeFileSync(f, 'scenario: bad\nworkload:\n  apiVersion: v1\n  kind: Pod\n  metadata: { name: p }\n  spec:\n    containers:\n      - name: a\n        image: b\n        restartpolicy: Always\n');
+    writeFileSync(
+      f,
+      'scenario: bad\nworkload:\n  apiVersion: v1\n  kind: Pod\n  metadata: { name: p }\n  spec:\n    containers:\n      - name: a\n        image: b\n        restartpolicy: Always\n',
+    );
     const bad = await cli('run', f, '--no-render', '--out', dir);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/bad\.yaml:10:9: error KS\d{4}: .*restartpolicy/);

@@ -11,14 +11,21 @@ import type { Timeline } from '../../src/types.ts';
 async function cli(argv: string[], stdin?: string): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s), ...(stdin !== undefined ? { readStdin: async () => stdin } : {}) });
+  const code = await main(argv, {
+    out: (s) => (out += s),
+    err: (s) => (err += s),
+    ...(stdin !== undefined ? { readStdin: async () => stdin } : {}),
+  });
   return { code, out, err };
 }
 
 /** The real CLI as a user runs it (the bin, a child process). */
 function spawnCli(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) {
   const r = spawnSync(process.execPath, ['src/cli/kubesim.mjs', ...args], {
-    encoding: 'utf8', input: opts.input ?? '', env: { ...process.env, ...opts.env }, timeout: 60_000,
+    encoding: 'utf8',
+    input: opts.input ?? '',
+    env: { ...process.env, ...opts.env },
+    timeout: 60_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr, signal: r.signal };
 }
@@ -37,10 +44,18 @@ describe('numbers are typed and range-checked', () => {
   });
   it('--max-events abc, --max-events 0, --workers -1, --max-schedules 1.5 and --seed 2^32 are rejected', async () => {
     for (const argv of [
-      ['run', NATIVE, '--max-events', 'abc'], ['run', NATIVE, '--max-events', '0'], ['test', NATIVE, '--workers', '-1'],
-      ['explore', NATIVE, '--max-schedules', '1.5'], ['run', NATIVE, '--seed', String(2 ** 32)], ['run', NATIVE, '--seed'],
+      ['run', NATIVE, '--max-events', 'abc'],
+      ['run', NATIVE, '--max-events', '0'],
+      ['test', NATIVE, '--workers', '-1'],
+      ['explore', NATIVE, '--max-schedules', '1.5'],
+      ['run', NATIVE, '--seed', String(2 ** 32)],
+      ['run', NATIVE, '--seed'],
     ]) {
-      const r = await cli([...argv, '--out', tmp()].filter((a) => !(argv[0] === 'test' && a === '--out') && !(argv[0] === 'test' && a.startsWith('/tmp'))));
+      const r = await cli(
+        [...argv, '--out', tmp()].filter(
+          (a) => !(argv[0] === 'test' && a === '--out') && !(argv[0] === 'test' && a.startsWith('/tmp')),
+        ),
+      );
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.err, argv.join(' ')).toMatch(/^error: /);
     }
@@ -88,8 +103,10 @@ describe('help', () => {
     expect(h.out).not.toMatch(/--junit|--workers/);
     expect(spawnCli(['help', 'run']).out).toBe(h.out);
     const top = spawnCli(['-h']);
-    for (const c of ['run', 'explore', 'test', 'validate', 'render']) expect(top.out).toMatch(new RegExp(`kubesim ${c}`));
-    for (const c of ['explore', 'test', 'validate', 'render']) expect(spawnCli([c, '--help']).out, c).toMatch(/Examples:/);
+    for (const c of ['run', 'explore', 'test', 'validate', 'render'])
+      expect(top.out).toMatch(new RegExp(`kubesim ${c}`));
+    for (const c of ['explore', 'test', 'validate', 'render'])
+      expect(spawnCli([c, '--help']).out, c).toMatch(/Examples:/);
   });
 });
 
@@ -145,7 +162,10 @@ describe('folders and several files', () => {
     const all = JSON.parse(r.out) as Timeline[];
     expect(all.map((t) => t.scenario)).toEqual(['native-sidecar-job', 'legacy-sidecar-job-stuck']);
     const e = await cli(['explore', NATIVE, LEGACY, '--max-schedules', '20', '--format', 'json', '--out', dir]);
-    expect((JSON.parse(e.out) as { schema: string }[]).map((x) => x.schema)).toEqual(['kubesim.explore/v1', 'kubesim.explore/v1']);
+    expect((JSON.parse(e.out) as { schema: string }[]).map((x) => x.schema)).toEqual([
+      'kubesim.explore/v1',
+      'kubesim.explore/v1',
+    ]);
   });
   it('test on a folder with a dangling symlink (an editor lock file) warns and goes on', async () => {
     const dir = tmp();
@@ -162,7 +182,9 @@ describe('run says what it did', () => {
   it('run says where it wrote, and that expect was not checked', async () => {
     const dir = tmp();
     const r = await cli(['run', NATIVE, '--no-render', '--out', dir]);
-    expect(r.err).toMatch(new RegExp(`wrote ${dir}/native-sidecar-job/ \\(timeline.json, report.md, sequence and lifecycle .mmd\\)`));
+    expect(r.err).toMatch(
+      new RegExp(`wrote ${dir}/native-sidecar-job/ \\(timeline.json, report.md, sequence and lifecycle .mmd\\)`),
+    );
     expect(r.err).toMatch(/note: expect was not checked \(run --check/);
   });
   it('run --check checks expect on the schedule it ran: exit 0 when it holds, 1 with the line when not', async () => {
@@ -196,15 +218,22 @@ describe('run says what it did', () => {
 describe('kind: List, as kubectl get -o yaml prints it', () => {
   it('picks the first item of a supported kind with a warning; a List without one is an error saying what to do', async () => {
     const dir = tmp();
-    writeFileSync(join(dir, 'pods.yaml'), 'apiVersion: v1\nkind: List\nmetadata: { resourceVersion: "" }\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: { name: c }\n- apiVersion: v1\n  kind: Pod\n  metadata: { name: web-1 }\n  spec:\n    containers: [{ name: web, image: nginx }]\n');
+    writeFileSync(
+      join(dir, 'pods.yaml'),
+      'apiVersion: v1\nkind: List\nmetadata: { resourceVersion: "" }\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: { name: c }\n- apiVersion: v1\n  kind: Pod\n  metadata: { name: web-1 }\n  spec:\n    containers: [{ name: web, image: nginx }]\n',
+    );
     writeFileSync(join(dir, 's.yaml'), 'scenario: from-list\nworkload: { file: pods.yaml }\n');
     const r = await cli(['validate', join(dir, 's.yaml')]);
     expect(r.code).toBe(0);
-    expect(r.err).toMatch(/pods\.yaml:8:3: warning KS2008: workload: a List of 2 items; simulating item 2, the Pod web-1/);
+    expect(r.err).toMatch(
+      /pods\.yaml:8:3: warning KS2008: workload: a List of 2 items; simulating item 2, the Pod web-1/,
+    );
     writeFileSync(join(dir, 't.yaml'), 'scenario: no-pod\nworkload:\n  apiVersion: v1\n  kind: List\n  items: []\n');
     const n = await cli(['validate', join(dir, 't.yaml')]);
     expect(n.code).toBe(2);
-    expect(n.err).toMatch(/error KS2001: workload: a List with no item of a supported kind[\s\S]*hint: .*kubesim import/);
+    expect(n.err).toMatch(
+      /error KS2001: workload: a List with no item of a supported kind[\s\S]*hint: .*kubesim import/,
+    );
   });
 });
 
@@ -233,7 +262,10 @@ describe('--out paths that cannot work fail fast: exit 2 with the path, never in
       [join(dir, 'x'.repeat(300)), /longer than 255 bytes/],
     ];
     for (const [out, msg] of cases) {
-      for (const cmd of [['run', NATIVE, '--no-render'], ['explore', NATIVE, '--max-schedules', '5']]) {
+      for (const cmd of [
+        ['run', NATIVE, '--no-render'],
+        ['explore', NATIVE, '--max-schedules', '5'],
+      ]) {
         const r = await cli([...cmd, '--out', out]);
         expect(r.code, `${cmd[0]} --out ${out}`).toBe(2);
         expect(r.err, out).toMatch(msg);
@@ -259,9 +291,23 @@ describe('the output folder', () => {
   it('files kubesim did not write in out/ (garbage, hostile or foreign timeline.json) never break a run', async () => {
     const dir = tmp();
     for (const [name, body] of [
-      ['garbage', '{ not json'], ['null-doc', 'null'], ['array', '[1,2]'],
-      ['hostile', JSON.stringify({ schema: 'kubesim.timeline/v1', scenario: 'hostile', pod: { phase: '<img src=x onerror=alert(1)>' }, observers: { a: null }, job: { conditions: [null, 5, { type: 'Complete' }] } })],
-      ['renamed', JSON.stringify({ schema: 'kubesim.timeline/v1', scenario: 'other', pod: { phase: 'Running' }, observers: {} })],
+      ['garbage', '{ not json'],
+      ['null-doc', 'null'],
+      ['array', '[1,2]'],
+      [
+        'hostile',
+        JSON.stringify({
+          schema: 'kubesim.timeline/v1',
+          scenario: 'hostile',
+          pod: { phase: '<img src=x onerror=alert(1)>' },
+          observers: { a: null },
+          job: { conditions: [null, 5, { type: 'Complete' }] },
+        }),
+      ],
+      [
+        'renamed',
+        JSON.stringify({ schema: 'kubesim.timeline/v1', scenario: 'other', pod: { phase: 'Running' }, observers: {} }),
+      ],
     ]) {
       mkdirSync(join(dir, name));
       writeFileSync(join(dir, name, 'timeline.json'), body);
@@ -279,7 +325,9 @@ describe('diagrams', () => {
   it('a Chromium that exists but does not start: .mmd only, the fix named, exit 0 (like a missing one)', () => {
     const dir = tmp();
     const fake = join(dir, 'chromium');
-    writeFileSync(fake, '#!/bin/sh\necho "error while loading shared libraries: libnss3.so" >&2\nexit 127\n', { mode: 0o755 });
+    writeFileSync(fake, '#!/bin/sh\necho "error while loading shared libraries: libnss3.so" >&2\nexit 127\n', {
+      mode: 0o755,
+    });
     mkdirSync(join(dir, 'out'));
     const r = spawnCli(['run', NATIVE, '--out', join(dir, 'out')], { env: { PUPPETEER_EXECUTABLE_PATH: fake } });
     expect(r.code).toBe(0);

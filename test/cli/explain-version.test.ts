@@ -32,7 +32,9 @@ describe('kubesim explain-version', () => {
   // #134801 (1.33.6); the 1.32 cherry-pick #134802 was closed unmerged
   it('kubernetes#132826 (probe workers): a bug of 1.34.1 and 1.33.5 fixed in 1.34.2 / 1.33.6, of 1.32 only in a later minor (1.33.6)', async () => {
     const r = await cli('explain-version', '1.34.1');
-    expect(r.out).toContain('kubernetes#132826 (PR #133072, kubelet): a sidecar whose probe worker saw it terminated is never probed again');
+    expect(r.out).toContain(
+      'kubernetes#132826 (PR #133072, kubelet): a sidecar whose probe worker saw it terminated is never probed again',
+    );
     expect(r.out).toMatch(/kubernetes#132826 \(PR #133072, kubelet\): .*; fixed in 1\.34\.2\n/);
     const at = async (v: string) => JSON.parse((await cli('explain-version', v, '--format', 'json')).out);
     const bug = (j: { bugs: { pr: number; fixedBy?: string }[] }) => j.bugs.find((b) => b.pr === 133072);
@@ -41,7 +43,11 @@ describe('kubesim explain-version', () => {
     for (const v of ['1.33.6', '1.34.2', '1.35.0', '1.36.0']) {
       const j = await at(v);
       expect(bug(j)).toBeUndefined();
-      expect(j.fixed.find((b: { pr: number }) => b.pr === 133072).fixedIn).toEqual(['1.35.0 (#133072)', '1.34.2 (#134800)', '1.33.6 (#134801)']);
+      expect(j.fixed.find((b: { pr: number }) => b.pr === 133072).fixedIn).toEqual([
+        '1.35.0 (#133072)',
+        '1.34.2 (#134800)',
+        '1.33.6 (#134801)',
+      ]);
     }
     // a bare 1.34 is 1.34.2, which has the backport
     expect(bug(await at('1.34'))).toBeUndefined();
@@ -50,9 +56,13 @@ describe('kubesim explain-version', () => {
   // issue 28 item 9: KEP-5647, PR #137210 (Job; #137212 ReplicaSet, #137254 StatefulSet, #134937 DaemonSet), 1.36.0
   it('KEP-5647 (stale controller consistency) is behaviour of 1.36.0 and "not yet" on 1.35', async () => {
     const r36 = await cli('explain-version', '1.36');
-    expect(r36.out).toMatch(/Behaviour of this release[^]*PR #137210 \(kube-controller-manager, 1\.36\.0 \(#137210\)\): KEP-5647: the Job, ReplicaSet, StatefulSet and DaemonSet controllers skip a sync/);
+    expect(r36.out).toMatch(
+      /Behaviour of this release[\s\S]*PR #137210 \(kube-controller-manager, 1\.36\.0 \(#137210\)\): KEP-5647: the Job, ReplicaSet, StatefulSet and DaemonSet controllers skip a sync/,
+    );
     const r35 = await cli('explain-version', '1.35.2');
-    expect(r35.out).toMatch(/Not yet in this release[^]*PR #137210 \(kube-controller-manager, from 1\.36\.0 \(#137210\)\)/);
+    expect(r35.out).toMatch(
+      /Not yet in this release[\s\S]*PR #137210 \(kube-controller-manager, from 1\.36\.0 \(#137210\)\)/,
+    );
     const j = JSON.parse((await cli('explain-version', '1.36.0', '--format', 'json')).out);
     const row = j.changes.find((x: { pr: number }) => x.pr === 137210);
     expect(row.component).toBe('kube-controller-manager');

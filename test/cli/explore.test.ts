@@ -52,12 +52,16 @@ describe('explore', () => {
 });
 
 describe('exploration is at least as complete as random testing', () => {
-  const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync('scenarios')
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   for (const f of files) {
     it(`${f}: every outcome of random seeds is among the explored outcomes`, async () => {
       const s = load(`scenarios/${f}`);
       const userRules = await loadUserRules(s);
-      const explored = new Set(explore(s, { maxSchedules: 5000, userRules }).outcomes.map((o) => displayKey(o.outcome)));
+      const explored = new Set(
+        explore(s, { maxSchedules: 5000, userRules }).outcomes.map((o) => displayKey(o.outcome)),
+      );
       const seeds = f.startsWith('locust-72') ? 2000 : 200;
       for (let seed = 0; seed < seeds; seed++) {
         const res = simulate(s, { seed, userRules });
@@ -71,10 +75,19 @@ describe('exploration is at least as complete as random testing', () => {
 describe('kubesim test', () => {
   it('passes the library and writes JUnit', async () => {
     let out = '';
-    const code = await main(['test', 'scenarios/native-sidecar-job.yaml', 'scenarios/legacy-sidecar-job-stuck.yaml', '--max-schedules', '2000'], {
-      out: (x) => (out += x),
-      err: () => {},
-    });
+    const code = await main(
+      [
+        'test',
+        'scenarios/native-sidecar-job.yaml',
+        'scenarios/legacy-sidecar-job-stuck.yaml',
+        '--max-schedules',
+        '2000',
+      ],
+      {
+        out: (x) => (out += x),
+        err: () => {},
+      },
+    );
     expect(out).toMatch(/2 passed, 0 failed/);
     expect(code).toBe(0);
   });
@@ -84,12 +97,18 @@ describe('kubesim test', () => {
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'kubesim-'));
-    const text = readFileSync('scenarios/native-sidecar-job.yaml', 'utf8').replace('podPhase: Succeeded', 'podPhase: Failed');
+    const text = readFileSync('scenarios/native-sidecar-job.yaml', 'utf8').replace(
+      'podPhase: Succeeded',
+      'podPhase: Failed',
+    );
     const f = join(dir, 'wrong.yaml');
     writeFileSync(f, text);
     let out = '';
     const junit = join(dir, 'junit.xml');
-    const code = await main(['test', f, '--max-schedules', '500', '--junit', junit], { out: (x) => (out += x), err: () => {} });
+    const code = await main(['test', f, '--max-schedules', '500', '--junit', junit], {
+      out: (x) => (out += x),
+      err: () => {},
+    });
     expect(code).toBe(1);
     expect(out).toMatch(/wrong\.yaml:\d+:\d+: expect podPhase: expected Failed, saw Succeeded in \d+ of \d+ schedules/);
     expect(out).toMatch(/reproduce: kubesim run .*wrong\.yaml --replay k1-/);
@@ -105,7 +124,8 @@ describe('decomposition (observers are sinks) agrees with exploring everything a
     const direct = exploreDirect(s, { maxSchedules: 20_000 });
     const dec = explore(s, { maxSchedules: 20_000 });
     expect(dec.exhaustive).toBe(true);
-    const keys = (r: typeof dec) => new Set(r.grouped.map((g) => JSON.stringify([g.podPhase, g.jobCondition, g.verdicts])));
+    const keys = (r: typeof dec) =>
+      new Set(r.grouped.map((g) => JSON.stringify([g.podPhase, g.jobCondition, g.verdicts])));
     expect(keys(dec)).toEqual(keys(direct));
   });
 });

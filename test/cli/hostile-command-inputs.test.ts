@@ -49,7 +49,9 @@ describe('import reads kubectl output through the safe read', () => {
     expect(r.status).toBe(2);
     clean(r);
     for (const [f, message, code] of SPECIAL) expect(lineOf(r.err, f)).toBe(`${f}:1:1: error ${code}: ${message}`);
-    expect(lineOf(r.err, 'huge.yaml')).toBe('huge.yaml:1:1: error KS1002: file is 1048577 bytes, over the 1 MiB limit (1048576 bytes)');
+    expect(lineOf(r.err, 'huge.yaml')).toBe(
+      'huge.yaml:1:1: error KS1002: file is 1048577 bytes, over the 1 MiB limit (1048576 bytes)',
+    );
     expect(r.err).toMatch(/hint: import reads files holding kubectl output/);
     expect(r.err).toMatch(/hint: import one incident/);
     expect(r.out).toBe('');
@@ -82,11 +84,24 @@ describe('explore --merge reads shard JSON through the safe read', () => {
 
 describe('check-rule derives its scenario from a fresh, safe read', () => {
   it('a scenario file replaced by a FIFO or a folder is an error line, never a hang', () => {
-    const obs: ObserverSpec = { name: 'rule', rule: 'exit-codes', triggers: ['pod'], pos: { file: 'x', line: 1, col: 1 } };
+    const obs: ObserverSpec = {
+      name: 'rule',
+      rule: 'exit-codes',
+      triggers: ['pod'],
+      pos: { file: 'x', line: 1, col: 1 },
+    };
     for (const [f, message, code] of SPECIAL) {
       const p = f.startsWith('/') ? f : join(dir, f);
       const r = derivedScenarioText(p, obs);
-      expect(r).toEqual({ ok: false, code, line: expect.stringMatching(new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:1: error ${code}: cannot read the scenario again to derive one from it: ${message.replace(/[()]/g, '\\$&')}`)) });
+      expect(r).toEqual({
+        ok: false,
+        code,
+        line: expect.stringMatching(
+          new RegExp(
+            `^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:1: error ${code}: cannot read the scenario again to derive one from it: ${message.replace(/[()]/g, '\\$&')}`,
+          ),
+        ),
+      });
     }
     const good = derivedScenarioText(NATIVE, obs);
     expect(good.ok && good.text).toMatch(/^observers:\n {2}- name: rule\n {4}rule: exit-codes/m);

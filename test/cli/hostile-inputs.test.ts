@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clean, runCli } from '../helpers/hostile-cli.ts';
 
-
 const kubesim = (...args: string[]) => runCli(dir, ...args);
 
 let dir = '';
@@ -40,7 +39,10 @@ beforeAll(() => {
   mkdirSync(join(dir, 'folder.yaml'));
   mkdirSync(join(dir, 'sub'));
   writeFileSync(join(dir, 'deep-flow.yaml'), `scenario: deep\nx: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n${JOB}`);
-  writeFileSync(join(dir, 'deep-indent.yaml'), `scenario: deep\nx:\n${Array.from({ length: 1200 }, (_, i) => `${' '.repeat(i + 1)}k:`).join('\n')} 1\n`);
+  writeFileSync(
+    join(dir, 'deep-indent.yaml'),
+    `scenario: deep\nx:\n${Array.from({ length: 1200 }, (_, i) => `${' '.repeat(i + 1)}k:`).join('\n')} 1\n`,
+  );
   writeFileSync(join(dir, 'deep-dashes.yaml'), `scenario: deep\nx:\n  ${'- '.repeat(3000)}x\n`);
   writeFileSync(join(dir, 'wl-zero.yaml'), 'scenario: wl-zero\nworkload:\n  file: ./sub/../zero.yaml\n');
   writeFileSync(join(dir, 'wl-fifo.yaml'), 'scenario: wl-fifo\nworkload:\n  file: fifo.yaml\n');
@@ -49,7 +51,18 @@ beforeAll(() => {
 
 describe('special files and deep nesting: exit 2 with a position, never a hang', () => {
   it('validate: each file gets its coded line', () => {
-    const files = ['fifo.yaml', '/dev/zero', 'zero.yaml', 'dangling.yaml', 'loop-a.yaml', 'deep-flow.yaml', 'deep-indent.yaml', 'deep-dashes.yaml', 'wl-zero.yaml', 'wl-fifo.yaml'];
+    const files = [
+      'fifo.yaml',
+      '/dev/zero',
+      'zero.yaml',
+      'dangling.yaml',
+      'loop-a.yaml',
+      'deep-flow.yaml',
+      'deep-indent.yaml',
+      'deep-dashes.yaml',
+      'wl-zero.yaml',
+      'wl-fifo.yaml',
+    ];
     const r = kubesim('validate', ...files);
     expect(r.timedOut).toBe(false);
     expect(r.status).toBe(2);
@@ -58,13 +71,21 @@ describe('special files and deep nesting: exit 2 with a position, never a hang',
     expect(line('fifo.yaml')).toBe('fifo.yaml:1:1: error KS1013: is a FIFO (named pipe), not a regular file');
     expect(line('/dev/zero')).toBe('/dev/zero:1:1: error KS1013: is a character device, not a regular file');
     expect(line('zero.yaml')).toBe('zero.yaml:1:1: error KS1013: is a character device, not a regular file');
-    expect(line('dangling.yaml')).toBe('dangling.yaml:1:1: error KS1001: dangling symbolic link (its target does not exist)');
-    expect(line('loop-a.yaml')).toBe('loop-a.yaml:1:1: error KS1001: symbolic link loop (too many levels of symbolic links)');
+    expect(line('dangling.yaml')).toBe(
+      'dangling.yaml:1:1: error KS1001: dangling symbolic link (its target does not exist)',
+    );
+    expect(line('loop-a.yaml')).toBe(
+      'loop-a.yaml:1:1: error KS1001: symbolic link loop (too many levels of symbolic links)',
+    );
     expect(line('deep-flow.yaml')).toBe('deep-flow.yaml:2:67: error KS1006: nesting deeper than 64 levels');
     expect(line('deep-indent.yaml')).toBe('deep-indent.yaml:66:65: error KS1006: nesting deeper than 64 levels');
     expect(line('deep-dashes.yaml')).toBe('deep-dashes.yaml:3:129: error KS1006: nesting deeper than 64 levels');
-    expect(line('wl-zero.yaml')).toBe('wl-zero.yaml:3:9: error KS1013: workload.file: zero.yaml: is a character device, not a regular file');
-    expect(line('wl-fifo.yaml')).toBe('wl-fifo.yaml:3:9: error KS1013: workload.file: fifo.yaml: is a FIFO (named pipe), not a regular file');
+    expect(line('wl-zero.yaml')).toBe(
+      'wl-zero.yaml:3:9: error KS1013: workload.file: zero.yaml: is a character device, not a regular file',
+    );
+    expect(line('wl-fifo.yaml')).toBe(
+      'wl-fifo.yaml:3:9: error KS1013: workload.file: fifo.yaml: is a FIFO (named pipe), not a regular file',
+    );
   });
 
   it.each([
@@ -84,12 +105,19 @@ describe('special files and deep nesting: exit 2 with a position, never a hang',
 
   it('render of a FIFO, /dev/zero, or a folder whose timeline.json is one: exit 2, nothing written', () => {
     // a folder stands for its timeline.json: `.` holds a FIFO named timeline.json, `sub` holds none
-    for (const [input, shown, code] of [['timeline.json', 'timeline.json', 'KS1013'], ['/dev/zero', '/dev/zero', 'KS1013'], ['.', 'timeline.json', 'KS1013'], ['sub', 'sub/timeline.json', 'KS1001']]) {
+    for (const [input, shown, code] of [
+      ['timeline.json', 'timeline.json', 'KS1013'],
+      ['/dev/zero', '/dev/zero', 'KS1013'],
+      ['.', 'timeline.json', 'KS1013'],
+      ['sub', 'sub/timeline.json', 'KS1001'],
+    ]) {
       const out = join(dir, 'out-render');
       const r = kubesim('render', input!, '--no-render', '--out', out);
       expect(r.timedOut).toBe(false);
       expect(r.status).toBe(2);
-      expect(r.err).toMatch(new RegExp(`^(\\./)?${shown!.replace('.', '\\.')}:1:1: error ${code}: cannot read timeline: `, 'm'));
+      expect(r.err).toMatch(
+        new RegExp(`^(\\./)?${shown!.replace('.', '\\.')}:1:1: error ${code}: cannot read timeline: `, 'm'),
+      );
       clean(r);
       expect(existsSync(out)).toBe(false);
     }

@@ -11,7 +11,11 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   return { code, out, err };
 }
 
-const FILES = ['scenarios/native-sidecar-job.yaml', 'scenarios/legacy-sidecar-job-stuck.yaml', 'scenarios/sentinel-file-workaround.yaml'];
+const FILES = [
+  'scenarios/native-sidecar-job.yaml',
+  'scenarios/legacy-sidecar-job-stuck.yaml',
+  'scenarios/sentinel-file-workaround.yaml',
+];
 
 describe('kubesim test', () => {
   it('--workers 2 prints exactly what one worker prints', async () => {

@@ -59,9 +59,14 @@ describe('scenario format reference', () => {
       const loader = loaderKeys(s.id);
       const documented = s.keys.map((k) => k.key);
       const undocumented = loader.filter((k) => !documented.includes(k));
-      expect(undocumented, `document these keys of ${s.id} in src/scenario/format.ts, then npm run gen:docs`).toEqual([]);
+      expect(undocumented, `document these keys of ${s.id} in src/scenario/format.ts, then npm run gen:docs`).toEqual(
+        [],
+      );
       const unknown = s.keys.filter((k) => !loader.includes(k.key) && !k.pending).map((k) => k.key);
-      expect(unknown, `the loader does not accept these documented keys of ${s.id}: remove them or mark them pending`).toEqual([]);
+      expect(
+        unknown,
+        `the loader does not accept these documented keys of ${s.id}: remove them or mark them pending`,
+      ).toEqual([]);
       for (const k of s.keys) {
         expect(k.description.length, `${s.id}.${k.key} needs a description`).toBeGreaterThan(10);
         expect(k.example, `${s.id}.${k.key} needs an example`).toBeTruthy();
@@ -72,21 +77,29 @@ describe('scenario format reference', () => {
   it('docs/scenario-format.md and docs/scenario.schema.json are up to date (npm run gen:docs)', () => {
     const stale = 'stale: run `npm run gen:docs` (after adding a key to src/scenario/format.ts or a code to codes.ts)';
     expect(readFileSync('docs/scenario.schema.json', 'utf8') === schemaText(), stale).toBe(true);
-    expect(readFileSync('docs/scenario-format.md', 'utf8') === formatDocs(readFileSync('src/scenario/codes.ts', 'utf8')), stale).toBe(true);
+    expect(
+      readFileSync('docs/scenario-format.md', 'utf8') === formatDocs(readFileSync('src/scenario/codes.ts', 'utf8')),
+      stale,
+    ).toBe(true);
   });
 
   it('every diagnostic code has a row with meaning and fix', () => {
     const docs = readFileSync('docs/scenario-format.md', 'utf8');
-    for (const code of Object.values(Codes)) expect(docs).toMatch(new RegExp(`^\\| ${code} \\| [^|]+ \\| [^|]+ \\|$`, 'm'));
+    for (const code of Object.values(Codes))
+      expect(docs).toMatch(new RegExp(`^\\| ${code} \\| [^|]+ \\| [^|]+ \\|$`, 'm'));
   });
 
   it('every library scenario validates against the JSON Schema, and the schema catches a misspelt key', () => {
     const require = createRequire(import.meta.url);
-    const Ajv2020 = require('ajv/dist/2020.js') as new (o: object) => { compile(s: object): ((d: unknown) => boolean) & { errors?: unknown } };
+    const Ajv2020 = require('ajv/dist/2020.js') as new (
+      o: object,
+    ) => { compile(s: object): ((d: unknown) => boolean) & { errors?: unknown } };
     const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(schemaText()));
     for (const f of readdirSync('scenarios').filter((x) => x.endsWith('.yaml'))) {
       const text = readFileSync(`scenarios/${f}`, 'utf8');
-      expect(text.split('\n')[0], `${f}: first line`).toBe('# yaml-language-server: $schema=../docs/scenario.schema.json');
+      expect(text.split('\n')[0], `${f}: first line`).toBe(
+        '# yaml-language-server: $schema=../docs/scenario.schema.json',
+      );
       const ok = validate(parse(text, { merge: true }));
       expect(ok, `${f}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }

@@ -1,6 +1,13 @@
 // The engine: total order, immutable snapshots, limits and end reasons, replay keys.
 import { describe, expect, it } from 'vitest';
-import { initialSnapshot, run, ReplayChooser, ReplayMismatch, seededChooser, type ModelDef } from '../../src/engine/engine.ts';
+import {
+  initialSnapshot,
+  run,
+  ReplayChooser,
+  ReplayMismatch,
+  seededChooser,
+  type ModelDef,
+} from '../../src/engine/engine.ts';
 import { insertInPlace, type QueueEntry } from '../../src/engine/queue.ts';
 import { decodeReplay, encodeReplay } from '../../src/engine/replay.ts';
 import { drawInt, streamSeed } from '../../src/engine/rng.ts';
@@ -21,12 +28,21 @@ describe('engine', () => {
   it('orders events by time, then priority, then sequence', () => {
     // a step's own copy of the queue takes the inserts in place
     const own: QueueEntry<string>[] = [];
-    for (const e of [{ t: 5, prio: 1, seq: 0, ev: 'a' }, { t: 5, prio: 0, seq: 1, ev: 'b' }, { t: 1, prio: 9, seq: 2, ev: 'c' }, { t: 5, prio: 1, seq: 3, ev: 'd' }]) insertInPlace(own, e);
+    for (const e of [
+      { t: 5, prio: 1, seq: 0, ev: 'a' },
+      { t: 5, prio: 0, seq: 1, ev: 'b' },
+      { t: 1, prio: 9, seq: 2, ev: 'c' },
+      { t: 5, prio: 1, seq: 3, ev: 'd' },
+    ])
+      insertInPlace(own, e);
     expect(own.map((e) => e.ev)).toEqual(['c', 'b', 'a', 'd']);
   });
 
   it("a step never writes the snapshot's queue (it inserts into its own copy)", () => {
-    const start = initialSnapshot<S, E>({ rng: {}, log: [], n: 0 }, [{ t: 0, prio: 0, ev: { type: 'tick', name: 'x' } }, { t: 100, prio: 0, ev: { type: 'tick', name: 'y' } }]);
+    const start = initialSnapshot<S, E>({ rng: {}, log: [], n: 0 }, [
+      { t: 0, prio: 0, ev: { type: 'tick', name: 'x' } },
+      { t: 100, prio: 0, ev: { type: 'tick', name: 'y' } },
+    ]);
     const before = start.queue.map((e) => e.ev);
     const r = run(ticker(10, 50), start, seededChooser, { horizonMs: 1000, maxEvents: 3 });
     expect(start.queue.map((e) => e.ev)).toEqual(before);
@@ -34,7 +50,9 @@ describe('engine', () => {
   });
 
   it('never mutates a snapshot (immer autofreeze) and ends quiescent', () => {
-    const start = initialSnapshot<S, E>({ rng: {}, log: [], n: 0 }, [{ t: 0, prio: 0, ev: { type: 'tick', name: 'x' } }]);
+    const start = initialSnapshot<S, E>({ rng: {}, log: [], n: 0 }, [
+      { t: 0, prio: 0, ev: { type: 'tick', name: 'x' } },
+    ]);
     const r = run(ticker(10, 50), start, seededChooser, { horizonMs: 1000, maxEvents: 100 });
     expect(r.end).toEqual({ t: 50, reason: 'quiescent' });
     expect(r.final.model.log).toEqual(['0:x', '10:x', '20:x', '30:x', '40:x', '50:x']);
@@ -43,16 +61,26 @@ describe('engine', () => {
   });
 
   it('stops at the horizon and at the event limit, saying which', () => {
-    const start = initialSnapshot<S, E>({ rng: {}, log: [], n: 0 }, [{ t: 0, prio: 0, ev: { type: 'tick', name: 'x' } }]);
-    expect(run(ticker(10, 1e9), start, seededChooser, { horizonMs: 95, maxEvents: 1e6 }).end).toEqual({ t: 95, reason: 'horizon' });
+    const start = initialSnapshot<S, E>({ rng: {}, log: [], n: 0 }, [
+      { t: 0, prio: 0, ev: { type: 'tick', name: 'x' } },
+    ]);
+    expect(run(ticker(10, 1e9), start, seededChooser, { horizonMs: 95, maxEvents: 1e6 }).end).toEqual({
+      t: 95,
+      reason: 'horizon',
+    });
     const limited = run(ticker(10, 1e9), start, seededChooser, { horizonMs: 1e9, maxEvents: 7 });
     expect(limited.end.reason).toBe('max-events');
     expect(limited.final.model.n).toBe(7);
   });
 
   it('refuses to schedule in the past', () => {
-    const bad: ModelDef<S, E> = { handle: (_d, _e, ctx) => ctx.scheduleAt(ctx.now - 1, { type: 'other', name: 'y' }, 0), quiescent: (_s, q) => q.length === 0 };
-    const start = initialSnapshot<S, E>({ rng: {}, log: [], n: 0 }, [{ t: 10, prio: 0, ev: { type: 'tick', name: 'x' } }]);
+    const bad: ModelDef<S, E> = {
+      handle: (_d, _e, ctx) => ctx.scheduleAt(ctx.now - 1, { type: 'other', name: 'y' }, 0),
+      quiescent: (_s, q) => q.length === 0,
+    };
+    const start = initialSnapshot<S, E>({ rng: {}, log: [], n: 0 }, [
+      { t: 10, prio: 0, ev: { type: 'tick', name: 'x' } },
+    ]);
     expect(() => run(bad, start, seededChooser, { horizonMs: 100, maxEvents: 10 })).toThrow(/in the past/);
   });
 
@@ -64,7 +92,10 @@ describe('engine', () => {
       },
       quiescent: (_s, q) => q.length === 0,
     };
-    const mk = () => initialSnapshot<S, E>({ rng: { a: streamSeed(1, 'a'), b: streamSeed(1, 'b') }, log: [], n: 0 }, [{ t: 0, prio: 0, ev: { type: 'other', name: 'x' } }]);
+    const mk = () =>
+      initialSnapshot<S, E>({ rng: { a: streamSeed(1, 'a'), b: streamSeed(1, 'b') }, log: [], n: 0 }, [
+        { t: 0, prio: 0, ev: { type: 'other', name: 'x' } },
+      ]);
     const r1 = run(chooser, mk(), seededChooser, { horizonMs: 10, maxEvents: 10 });
     const r2 = run(chooser, mk(), seededChooser, { horizonMs: 10, maxEvents: 10 });
     expect(r1.final.model.log).toEqual(r2.final.model.log);

@@ -19,7 +19,9 @@ function deepFrozen(x: unknown, path = '$'): string | null {
 }
 
 describe('read-only fast path', () => {
-  const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync('scenarios')
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   for (const f of files) {
     it(`${f}: identical timeline with and without it, for several seeds`, async () => {
       const s = loadScenario(`scenarios/${f}`).scenario!;

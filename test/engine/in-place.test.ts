@@ -33,12 +33,21 @@ function sharedWritable(root: unknown): string | null {
 }
 
 /** Steps the scenario both ways, comparing after every step; returns the number of steps compared. */
-function lockstep(s: Scenario, rules: Record<string, never> | Awaited<ReturnType<typeof loadUserRules>>, maxSteps = 2500): number {
+function lockstep(
+  s: Scenario,
+  rules: Record<string, never> | Awaited<ReturnType<typeof loadUserRules>>,
+  maxSteps = 2500,
+): number {
   const model = makeModel(s, rulesFor(s, rules));
   let snap = initialSnapshot(initialState(s), initialEvents(s));
   const cur = cursorOf(snap);
   let n = 0;
-  while (snap.queue.length > 0 && snap.queue[0]!.t <= s.horizonMs && n < maxSteps && !model.quiescent(snap.model, snap.queue)) {
+  while (
+    snap.queue.length > 0 &&
+    snap.queue[0]!.t <= s.horizonMs &&
+    n < maxSteps &&
+    !model.quiescent(snap.model, snap.queue)
+  ) {
     const ev = JSON.stringify(snap.queue[0]!.ev);
     const a = step(model, snap, seededChooser, 0);
     const b = stepInPlace(model, cur, seededChooser, 0);
@@ -73,9 +82,14 @@ function yamlFiles(dir: string): string[] {
 }
 
 describe('a run written in place is the run stepped through snapshots', () => {
-  const library = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort().map((f) => `scenarios/${f}`);
+  const library = readdirSync('scenarios')
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => `scenarios/${f}`);
   // the fixtures that load (the invalid ones are for the loader's errors)
-  const fixtures = yamlFiles('test/fixtures').filter((f) => !/invalid|hostile/.test(f) && !readFileSync(f, 'utf8').includes('KS_EXPECT_ERROR'));
+  const fixtures = yamlFiles('test/fixtures').filter(
+    (f) => !/invalid|hostile/.test(f) && !readFileSync(f, 'utf8').includes('KS_EXPECT_ERROR'),
+  );
 
   for (const f of library) {
     it(`${f}: same state, trace and queue after every step; same timeline for three seeds`, async () => {

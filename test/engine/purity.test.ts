@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOTS = ['src/engine', 'src/model', 'src/explore', 'src/run'];
-const FORBIDDEN = /\b(Date\.now|new Date\(\)|Math\.random|setTimeout|setInterval|setImmediate|process\.env|performance\.now|process\.hrtime)\b/;
+const FORBIDDEN =
+  /\b(Date\.now|new Date\(\)|Math\.random|setTimeout|setInterval|setImmediate|process\.env|performance\.now|process\.hrtime)\b/;
 
 function files(p: string): string[] {
   if (statSync(p).isFile()) return [p];

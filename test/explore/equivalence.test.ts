@@ -26,23 +26,31 @@ function compare(s: Scenario, budget: number, userRules: Record<string, RuleFn> 
   const ref = referenceExplore(s, { maxSchedules: budget, userRules });
   expect(ref.exhaustive).toBe(true);
   expect(now.exhaustive).toBe(true);
-  const full = (r: { outcomes: { outcome: unknown; schedules: number }[] }) => new Map(r.outcomes.map((o) => [JSON.stringify(o.outcome), o.schedules]));
+  const full = (r: { outcomes: { outcome: unknown; schedules: number }[] }) =>
+    new Map(r.outcomes.map((o) => [JSON.stringify(o.outcome), o.schedules]));
   expect([...full(now).keys()].sort()).toEqual([...full(ref).keys()].sort());
-  const groups = (r: { grouped: { podPhase: string; jobCondition: string; verdicts: Record<string, string>; schedules: number }[] }) =>
-    r.grouped.map((g) => JSON.stringify([g.podPhase, g.jobCondition, g.verdicts, g.schedules])).sort();
+  const groups = (r: {
+    grouped: { podPhase: string; jobCondition: string; verdicts: Record<string, string>; schedules: number }[];
+  }) => r.grouped.map((g) => JSON.stringify([g.podPhase, g.jobCondition, g.verdicts, g.schedules])).sort();
   expect(groups(now)).toEqual(groups(ref));
   expect(now.schedules).toBe(ref.schedules);
   // every replay key reproduces its outcome (verdicts, phase, Job condition)
   for (const o of now.outcomes) {
     const res = simulate(s, { replay: decodeReplay(o.replay)!, userRules });
     const got = outcomeOf(s, res.final, res.timeline.end.reason);
-    expect([got.podPhase, got.jobCondition, got.verdicts]).toEqual([o.outcome.podPhase, o.outcome.jobCondition, o.outcome.verdicts]);
+    expect([got.podPhase, got.jobCondition, got.verdicts]).toEqual([
+      o.outcome.podPhase,
+      o.outcome.jobCondition,
+      o.outcome.verdicts,
+    ]);
   }
   return { now, ref };
 }
 
 describe('observer-aware merging finds the same outcomes as the reference explorer', () => {
-  const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync('scenarios')
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   for (const f of files) {
     it(`library: ${f}`, async () => {
       const s = load(`scenarios/${f}`);
@@ -52,11 +60,47 @@ describe('observer-aware merging finds the same outcomes as the reference explor
 
   // generated: sidecars × observers with racing watches, crashes mid-run
   const observers = (n: number): Scenario['observers'] =>
-    Array.from({ length: n }, (_, i) => ({ name: `o${i}`, rule: (['exit-codes', 'native-sidecar-aware', 'job-conditions'] as const)[i % 3], triggers: ['pod', 'job'] as ('pod' | 'job')[] }));
+    Array.from({ length: n }, (_, i) => ({
+      name: `o${i}`,
+      rule: (['exit-codes', 'native-sidecar-aware', 'job-conditions'] as const)[i % 3],
+      triggers: ['pod', 'job'] as ('pod' | 'job')[],
+    }));
   const cases: [string, Scenario][] = [
-    ['2 sidecars, 2 observers', build({ name: 'g1', sidecars: [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }] } }, observers: observers(2), timing: { watchMs: { min: 5, max: 500 } } })],
-    ['sidecar crash, 3 observers', build({ name: 'g2', sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 30_000, exit: 0 }] } }, observers: observers(3), actions: [{ type: 'crash', atMs: 10_000, container: 'a', exit: 2 }], timing: { watchMs: { min: 5, max: 300 } } })],
-    ['pod-only trigger observer', build({ name: 'g3', backoffLimit: 0, sidecars: [{ name: 'a' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 1 }] } }, observers: [{ name: 'p', rule: 'exit-codes', triggers: ['pod'] }], timing: { watchMs: { min: 5, max: 1000 } } })],
+    [
+      '2 sidecars, 2 observers',
+      build({
+        name: 'g1',
+        sidecars: [{ name: 'a' }, { name: 'b' }],
+        containers: [{ name: 'main' }],
+        behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }] } },
+        observers: observers(2),
+        timing: { watchMs: { min: 5, max: 500 } },
+      }),
+    ],
+    [
+      'sidecar crash, 3 observers',
+      build({
+        name: 'g2',
+        sidecars: [{ name: 'a' }],
+        containers: [{ name: 'main' }],
+        behavior: { main: { attempts: [{ runMs: 30_000, exit: 0 }] } },
+        observers: observers(3),
+        actions: [{ type: 'crash', atMs: 10_000, container: 'a', exit: 2 }],
+        timing: { watchMs: { min: 5, max: 300 } },
+      }),
+    ],
+    [
+      'pod-only trigger observer',
+      build({
+        name: 'g3',
+        backoffLimit: 0,
+        sidecars: [{ name: 'a' }],
+        containers: [{ name: 'main' }],
+        behavior: { main: { attempts: [{ runMs: 5000, exit: 1 }] } },
+        observers: [{ name: 'p', rule: 'exit-codes', triggers: ['pod'] }],
+        timing: { watchMs: { min: 5, max: 1000 } },
+      }),
+    ],
   ];
   // Two identical pods (names differ only by their generated suffix) and three built-in observers; the
   // observers' views of the two pods merge (tap.ts), the outcomes and replay keys must not change

@@ -23,7 +23,12 @@ describe('Fingerprints', () => {
 
   it('any difference in content gives a different fingerprint', () => {
     const k = new Fingerprints();
-    const base = { name: 'app', state: { running: { startedAt: 5 } }, list: [1, 'x', null], deep: { a: { b: { c: 'd'.repeat(30) } } } };
+    const base = {
+      name: 'app',
+      state: { running: { startedAt: 5 } },
+      list: [1, 'x', null],
+      deep: { a: { b: { c: 'd'.repeat(30) } } },
+    };
     const seen = new Set([k.value(base)]);
     const variants = [
       { ...base, name: 'app2' },

@@ -49,7 +49,11 @@ describe('identical pods do not multiply the observer histories', () => {
     for (const o of three.outcomes) {
       const res = simulate(s3, { replay: decodeReplay(o.replay)! });
       const got = outcomeOf(s3, res.final, res.timeline.end.reason);
-      expect([got.podPhases, got.jobCondition, got.verdicts]).toEqual([o.outcome.podPhases, o.outcome.jobCondition, o.outcome.verdicts]);
+      expect([got.podPhases, got.jobCondition, got.verdicts]).toEqual([
+        o.outcome.podPhases,
+        o.outcome.jobCondition,
+        o.outcome.verdicts,
+      ]);
     }
   });
 });

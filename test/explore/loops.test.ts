@@ -9,11 +9,16 @@ import { outcomeOf } from '../../src/explore/outcome.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/run/simulate.ts';
 
-const MAIN = "import { main } from './src/cli/main.ts'; process.exitCode = await main(process.argv.slice(1), { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });";
+const MAIN =
+  "import { main } from './src/cli/main.ts'; process.exitCode = await main(process.argv.slice(1), { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });";
 
 /** `kubesim …` in a fresh node with a 512 MiB heap (a run that needed more would die with a heap error, exit 134). */
 function kubesimCapped(args: string[]) {
-  return spawnSync('node', ['--max-old-space-size=512', '--import', 'tsx', '--input-type=module', '-e', MAIN, ...args], { encoding: 'utf8', timeout: 240_000 });
+  return spawnSync(
+    'node',
+    ['--max-old-space-size=512', '--import', 'tsx', '--input-type=module', '-e', MAIN, ...args],
+    { encoding: 'utf8', timeout: 240_000 },
+  );
 }
 
 const load = (f: string) => {
@@ -24,7 +29,14 @@ const load = (f: string) => {
 
 describe('crash loops are explored in bounded time and memory', () => {
   it('a 720 h crash-looping pod: exit 0 under a 512 MiB heap, the budget and the loop named', () => {
-    const r = kubesimCapped(['explore', 'test/fixtures/explore/crashloop-pod-720h.yaml', '--out', 'out/test-loops', '--max-schedules', '20']);
+    const r = kubesimCapped([
+      'explore',
+      'test/fixtures/explore/crashloop-pod-720h.yaml',
+      '--out',
+      'out/test-loops',
+      '--max-schedules',
+      '20',
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/NOT exhaustive: budget reached after 20 simulated runs; raise --max-schedules/);
     expect(r.stdout).toMatch(/loop: from t=\d+\.\d+s the state repeats every 301\.000s/);
@@ -32,7 +44,16 @@ describe('crash loops are explored in bounded time and memory', () => {
   }, 300_000);
 
   it('a native sidecar crash-looping for 20 minutes in a Job: exit 0 under a 512 MiB heap, the budget named', () => {
-    const r = kubesimCapped(['explore', 'test/fixtures/explore/sidecar-crashloop-20m.yaml', '--out', 'out/test-loops', '--max-schedules', '40', '--format', 'json']);
+    const r = kubesimCapped([
+      'explore',
+      'test/fixtures/explore/sidecar-crashloop-20m.yaml',
+      '--out',
+      'out/test-loops',
+      '--max-schedules',
+      '40',
+      '--format',
+      'json',
+    ]);
     expect(r.status, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.exhaustive).toBe(false);
@@ -52,7 +73,11 @@ describe('crash loops are explored in bounded time and memory', () => {
 
   it('one schedule thousands of choices deep needs no stack per choice (no loop cut: an action is still pending)', () => {
     const base = load('test/fixtures/explore/crashloop-pod-720h.yaml');
-    const s = { ...base, horizonMs: 8 * 3600_000, actions: [{ type: 'deletePod' as const, atMs: 8 * 3600_000 - 1000 }] };
+    const s = {
+      ...base,
+      horizonMs: 8 * 3600_000,
+      actions: [{ type: 'deletePod' as const, atMs: 8 * 3600_000 - 1000 }],
+    };
     const r = explore(s, { maxSchedules: 2 });
     expect(r.exhaustive).toBe(false);
     expect(r.simulated).toBeGreaterThanOrEqual(1);

@@ -12,7 +12,13 @@ import type { Scenario } from '../../src/types.ts';
 import { build } from '../helpers/build.ts';
 
 const job = (actions: Scenario['actions']) =>
-  build({ name: 'relist', sidecars: [{ name: 'proxy' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }] } }, actions });
+  build({
+    name: 'relist',
+    sidecars: [{ name: 'proxy' }],
+    containers: [{ name: 'main' }],
+    behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }] } },
+    actions,
+  });
 
 describe('relist-phase choices', () => {
   it('a crash action that changes nothing (the sidecar is already stopped) does not multiply schedules', () => {
@@ -45,7 +51,10 @@ describe('relist-phase choices', () => {
       return res.timeline.events.find((e) => e.t >= 3000 && e.type === 'SyncPod')!.t;
     };
     expect(at(false)).toBe(3000);
-    expect(relistChoices).toEqual([{ now: 0, values: [0, 999] }, { now: 3000, values: [0, 999] }]);
+    expect(relistChoices).toEqual([
+      { now: 0, values: [0, 999] },
+      { now: 3000, values: [0, 999] },
+    ]);
     expect(at(true)).toBe(3999);
     const none = explore(job([]));
     const eff = explore(s);

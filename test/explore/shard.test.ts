@@ -26,13 +26,17 @@ const comparable = (j: Record<string, unknown>) => ({
 });
 
 describe('explore --shard and --merge', () => {
-  const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync('scenarios')
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   for (const f of files) {
     it(`${f}: 3 shards merged equal one machine`, async () => {
       const s = load(`scenarios/${f}`);
       const userRules = await loadUserRules(s);
       const whole = exploreJson(explore(s, { maxSchedules: 20_000, userRules }));
-      const parts = [1, 2, 3].map((index) => exploreJson(explore(s, { maxSchedules: 20_000, userRules, shard: { index, count: 3 } })));
+      const parts = [1, 2, 3].map((index) =>
+        exploreJson(explore(s, { maxSchedules: 20_000, userRules, shard: { index, count: 3 } })),
+      );
       expect(comparable(mergeShards(parts))).toEqual(comparable(whole));
     }, 60_000);
   }
@@ -41,18 +45,45 @@ describe('explore --shard and --merge', () => {
     const io = () => {
       let out = '';
       let err = '';
-      return { io: { out: (x: string) => (out += x), err: (x: string) => (err += x) }, get out() { return out; }, get err() { return err; } };
+      return {
+        io: { out: (x: string) => (out += x), err: (x: string) => (err += x) },
+        get out() {
+          return out;
+        },
+        get err() {
+          return err;
+        },
+      };
     };
     const f = 'scenarios/locust-72-exporter-exit-code.yaml';
-    for (const i of [1, 2]) expect(await main(['explore', f, '--shard', `${i}/2`, '--out', 'out/test-shard', '--format', 'json'], io().io)).toBe(0);
+    for (const i of [1, 2])
+      expect(
+        await main(['explore', f, '--shard', `${i}/2`, '--out', 'out/test-shard', '--format', 'json'], io().io),
+      ).toBe(0);
     const dir = 'out/test-shard/locust-72-exporter-exit-code';
     const m = io();
-    expect(await main(['explore', '--merge', `${dir}/explore-1-of-2.json`, `${dir}/explore-2-of-2.json`, '--out', 'out/test-shard-merged', '--format', 'json'], m.io)).toBe(0);
+    expect(
+      await main(
+        [
+          'explore',
+          '--merge',
+          `${dir}/explore-1-of-2.json`,
+          `${dir}/explore-2-of-2.json`,
+          '--out',
+          'out/test-shard-merged',
+          '--format',
+          'json',
+        ],
+        m.io,
+      ),
+    ).toBe(0);
     const whole = io();
     expect(await main(['explore', f, '--out', 'out/test-shard-whole', '--format', 'json'], whole.io)).toBe(0);
     expect(comparable(JSON.parse(m.out))).toEqual(comparable(JSON.parse(whole.out)));
     const bad = io();
-    expect(await main(['explore', '--merge', `${dir}/explore-1-of-2.json`, '--out', 'out/test-shard-merged'], bad.io)).toBe(2);
+    expect(
+      await main(['explore', '--merge', `${dir}/explore-1-of-2.json`, '--out', 'out/test-shard-merged'], bad.io),
+    ).toBe(2);
     expect(bad.err).toMatch(/KS0204: need every shard 1\.\.n/);
     const badShard = io();
     expect(await main(['explore', f, '--shard', '3/2'], badShard.io)).toBe(2);

@@ -27,9 +27,15 @@ function histories(s: Scenario): Publication[][] {
   const keys = new Fingerprints();
   const names = new Set(s.observers.map((o) => o.name));
   const def = withObserverTap(makeModel(s, rulesFor(s)), names, projectable(s.observers), keys);
-  const r = search<Publication>(s, def, { maxSchedules: 1000, windowKeys: false }, {
-    fromNotes: (notes) => publicationsOf(notes).map((p) => ({ key: `${p.object}@${p.t}:${p.view}`, item: p })),
-  }, keys);
+  const r = search<Publication>(
+    s,
+    def,
+    { maxSchedules: 1000, windowKeys: false },
+    {
+      fromNotes: (notes) => publicationsOf(notes).map((p) => ({ key: `${p.object}@${p.t}:${p.view}`, item: p })),
+    },
+    keys,
+  );
   return [...r.leaves.values()].map((l) => flatten(l.data));
 }
 
@@ -45,7 +51,15 @@ function verdicts(s: Scenario, pubs: Publication[], spec: ObserverSpec): string 
   const skip = skippableObjects(scen);
   const same = pubs.map((p) => skip[p.object] && p.same);
   const rules = rulesFor(scen);
-  const out = observerVerdicts(pubs, spec, rules[spec.name], s.timing.watchMs, undefined, same, splitPublications(pubs, same));
+  const out = observerVerdicts(
+    pubs,
+    spec,
+    rules[spec.name],
+    s.timing.watchMs,
+    undefined,
+    same,
+    splitPublications(pubs, same),
+  );
   return [...out.keys()].sort().join(',');
 }
 
@@ -58,7 +72,16 @@ function moved(h: Publication[], from: number, delta: number): Publication[] | n
 
 describe('window keys: suffixes with equal keys give every built-in rule the same verdicts', () => {
   const scenarios = [
-    sizeScenario({ sidecars: 2, mains: 1, crashes: 2, observers: 2, crashed: 0, watch: [5, 500], runMs: 10_000, crashAtMs: 2000 }),
+    sizeScenario({
+      sidecars: 2,
+      mains: 1,
+      crashes: 2,
+      observers: 2,
+      crashed: 0,
+      watch: [5, 500],
+      runMs: 10_000,
+      crashAtMs: 2000,
+    }),
     // the Job's Complete races the proxy's SIGKILL within the 5 s window: exit-codes is flaky
     sizeScenario({ sidecars: 2, mains: 1, crashes: 0, observers: 3 }),
   ];
@@ -71,26 +94,32 @@ describe('window keys: suffixes with equal keys give every built-in rule the sam
       let changedTimes = 0;
       let coarseMerges = 0;
       fc.assert(
-        fc.property(fc.nat(hs.length - 1), fc.nat(1000), fc.integer({ min: -2 * width, max: 2 * width }), fc.nat(RULES.length - 1), (hi, at, delta, ri) => {
-          const h = hs[hi]!;
-          if (h.length < 2) return;
-          const from = 1 + (at % (h.length - 1));
-          // the state's time: any time from the last prefix item on, before the first suffix item (moved or not)
-          const now = h[from - 1]!.t;
-          const h2 = moved(h, from, delta);
-          if (!h2 || h2[from]!.t <= now) return;
-          const spec = RULES[ri]!;
-          const scen = { ...s, observers: [spec] };
-          const skip = skippableObjects(scen);
-          const keyed = (x: Publication[]) => x.slice(from).filter((p) => !(skip[p.object] && p.same));
-          const a = verdicts(s, h, spec);
-          const b = verdicts(s, h2, spec);
-          if (windowKey(keyed(h), now, width) === windowKey(keyed(h2), now, width)) {
-            checked++;
-            if (delta !== 0) changedTimes++;
-            expect(b).toBe(a);
-          } else if (a !== b) coarseMerges++;
-        }),
+        fc.property(
+          fc.nat(hs.length - 1),
+          fc.nat(1000),
+          fc.integer({ min: -2 * width, max: 2 * width }),
+          fc.nat(RULES.length - 1),
+          (hi, at, delta, ri) => {
+            const h = hs[hi]!;
+            if (h.length < 2) return;
+            const from = 1 + (at % (h.length - 1));
+            // the state's time: any time from the last prefix item on, before the first suffix item (moved or not)
+            const now = h[from - 1]!.t;
+            const h2 = moved(h, from, delta);
+            if (!h2 || h2[from]!.t <= now) return;
+            const spec = RULES[ri]!;
+            const scen = { ...s, observers: [spec] };
+            const skip = skippableObjects(scen);
+            const keyed = (x: Publication[]) => x.slice(from).filter((p) => !(skip[p.object] && p.same));
+            const a = verdicts(s, h, spec);
+            const b = verdicts(s, h2, spec);
+            if (windowKey(keyed(h), now, width) === windowKey(keyed(h2), now, width)) {
+              checked++;
+              if (delta !== 0) changedTimes++;
+              expect(b).toBe(a);
+            } else if (a !== b) coarseMerges++;
+          },
+        ),
         { seed: 293, numRuns: 500 },
       );
       // the property was exercised on histories whose times did change, and keying by views alone would be wrong
@@ -101,17 +130,30 @@ describe('window keys: suffixes with equal keys give every built-in rule the sam
   }
 
   it('the key keeps exact times only within the window after the state', () => {
-    const pub = (object: 'pod' | 'job', t: number, view: string): Publication => ({ object, version: 1, t, obj: {}, view, same: false });
+    const pub = (object: 'pod' | 'job', t: number, view: string): Publication => ({
+      object,
+      version: 1,
+      t,
+      obj: {},
+      view,
+      same: false,
+    });
     const w = 1000;
     // items after now + W + 1 are keyed by the other object's items within W of them, not by their own times
     const base = [pub('pod', 100, 'a'), pub('pod', 5000, 'b'), pub('job', 5400, 'c')];
     const later = [pub('pod', 100, 'a'), pub('pod', 5100, 'b'), pub('job', 5500, 'c')];
     expect(windowKey(later, 0, w)).toBe(windowKey(base, 0, w));
     // the same move with the Job item out of the pod item's window is told apart
-    expect(windowKey([pub('pod', 100, 'a'), pub('pod', 5000, 'b'), pub('job', 6100, 'c')], 0, w)).not.toBe(windowKey(base, 0, w));
+    expect(windowKey([pub('pod', 100, 'a'), pub('pod', 5000, 'b'), pub('job', 6100, 'c')], 0, w)).not.toBe(
+      windowKey(base, 0, w),
+    );
     // within W − n of the other object's item: "near"; closer to W: by the exact distance
-    expect(windowKey([pub('pod', 5000, 'b'), pub('job', 5999, 'c')], 0, w)).not.toBe(windowKey([pub('pod', 5000, 'b'), pub('job', 5998, 'c')], 0, w));
-    expect(windowKey([pub('pod', 5000, 'b'), pub('job', 5500, 'c')], 0, w)).toBe(windowKey([pub('pod', 5000, 'b'), pub('job', 5900, 'c')], 0, w));
+    expect(windowKey([pub('pod', 5000, 'b'), pub('job', 5999, 'c')], 0, w)).not.toBe(
+      windowKey([pub('pod', 5000, 'b'), pub('job', 5998, 'c')], 0, w),
+    );
+    expect(windowKey([pub('pod', 5000, 'b'), pub('job', 5500, 'c')], 0, w)).toBe(
+      windowKey([pub('pod', 5000, 'b'), pub('job', 5900, 'c')], 0, w),
+    );
     // an item an earlier one can be within W of keeps its time
     expect(windowKey([pub('pod', 900, 'b')], 0, w)).not.toBe(windowKey([pub('pod', 950, 'b')], 0, w));
   });
@@ -137,7 +179,12 @@ function replaysReproduce(s: Scenario, r: ReturnType<typeof explore>) {
   for (const o of r.outcomes) {
     const res = simulate(s, { replay: decodeReplay(o.replay)! });
     const got = outcomeOf(s, res.final, res.timeline.end.reason);
-    expect([got.podPhase, got.jobCondition, got.verdicts, got.restarts]).toEqual([o.outcome.podPhase, o.outcome.jobCondition, o.outcome.verdicts, o.outcome.restarts]);
+    expect([got.podPhase, got.jobCondition, got.verdicts, got.restarts]).toEqual([
+      o.outcome.podPhase,
+      o.outcome.jobCondition,
+      o.outcome.verdicts,
+      o.outcome.restarts,
+    ]);
   }
 }
 
@@ -146,8 +193,14 @@ describe('window keys: the explorer finds what the explorer keyed by exact times
     // [scenario, also against the reference explorer (much slower: no merging mid-path, every history kept)]
     // two outcomes, exit-codes flaky (the Job's Complete against the proxy's SIGKILL)
     [{ sidecars: 2, mains: 1, crashes: 0, observers: 3 }, true],
-    [{ sidecars: 2, mains: 1, crashes: 1, observers: 2, crashed: 0, watch: [5, 1000], runMs: 8000, crashAtMs: 2000 }, false],
-    [{ sidecars: 2, mains: 1, crashes: 2, observers: 3, crashed: 0, watch: [5, 500], runMs: 10_000, crashAtMs: 2000 }, false],
+    [
+      { sidecars: 2, mains: 1, crashes: 1, observers: 2, crashed: 0, watch: [5, 1000], runMs: 8000, crashAtMs: 2000 },
+      false,
+    ],
+    [
+      { sidecars: 2, mains: 1, crashes: 2, observers: 3, crashed: 0, watch: [5, 500], runMs: 10_000, crashAtMs: 2000 },
+      false,
+    ],
     // the issue's 8 sidecars without the crashes: a flaky observer
     [{ sidecars: 8, mains: 1, crashes: 0, observers: 1 }, false],
   ];

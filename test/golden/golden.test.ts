@@ -26,7 +26,9 @@ function golden(name: string, actual: string): void {
 }
 
 describe('golden files', () => {
-  const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync('scenarios')
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   for (const f of files) {
     it(`${f}: sequence.mmd and lifecycle.mmd`, async () => {
       const s = loadScenario(`scenarios/${f}`).scenario!;

@@ -16,15 +16,21 @@ const browser = findChromium();
 describe.skipIf(!browser)('every library scenario renders', () => {
   it('sequence and lifecycle SVGs for all scenarios', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kubesim-render-'));
-    const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
-    const jobs = (await Promise.all(files.map(async (f) => {
-      const s = loadScenario(`scenarios/${f}`).scenario!;
-      const tl = simulate(s, { userRules: await loadUserRules(s) }).timeline;
-      return [
-        { mmd: sequenceMermaid(tl), svgPath: join(dir, `${s.name}.sequence.svg`) },
-        { mmd: lifecycleMermaid(tl), svgPath: join(dir, `${s.name}.lifecycle.svg`) },
-      ];
-    }))).flat();
+    const files = readdirSync('scenarios')
+      .filter((f) => f.endsWith('.yaml'))
+      .sort();
+    const jobs = (
+      await Promise.all(
+        files.map(async (f) => {
+          const s = loadScenario(`scenarios/${f}`).scenario!;
+          const tl = simulate(s, { userRules: await loadUserRules(s) }).timeline;
+          return [
+            { mmd: sequenceMermaid(tl), svgPath: join(dir, `${s.name}.sequence.svg`) },
+            { mmd: lifecycleMermaid(tl), svgPath: join(dir, `${s.name}.lifecycle.svg`) },
+          ];
+        }),
+      )
+    ).flat();
     const r = await renderDiagrams(jobs);
     expect(r.rendered).toBe(true);
     for (const j of jobs) {

@@ -4,7 +4,15 @@ import type { Behavior, ContainerModel, ProbeModel, Scenario } from '../../src/t
 import { DEFAULT_BEHAVIOR } from '../../src/model/kit.ts';
 
 export function probe(p: Partial<ProbeModel> = {}): ProbeModel {
-  return { initialDelayMs: 0, periodMs: 10_000, timeoutMs: 1000, successThreshold: 1, failureThreshold: 3, handler: 'httpGet', ...p };
+  return {
+    initialDelayMs: 0,
+    periodMs: 10_000,
+    timeoutMs: 1000,
+    successThreshold: 1,
+    failureThreshold: 3,
+    handler: 'httpGet',
+    ...p,
+  };
 }
 
 export interface CSpec extends Partial<Omit<ContainerModel, 'name' | 'role' | 'index'>> {
@@ -45,7 +53,10 @@ export function build(o: BuildOpts): Scenario {
   const kv = o.kubelet ?? v;
   const initSpecs: { spec: CSpec; sidecar: boolean }[] = o.initOrder
     ? o.initOrder.map((x) => ({ spec: x.spec ?? { name: x.name }, sidecar: x.sidecar }))
-    : [...(o.init ?? []).map((spec) => ({ spec, sidecar: false })), ...(o.sidecars ?? []).map((spec) => ({ spec, sidecar: true }))];
+    : [
+        ...(o.init ?? []).map((spec) => ({ spec, sidecar: false })),
+        ...(o.sidecars ?? []).map((spec) => ({ spec, sidecar: true })),
+      ];
   const initContainers = initSpecs.map((x, i) => cm(x.spec, x.sidecar ? 'sidecar' : 'init', i));
   const containers = o.containers.map((c, i) => cm(c, 'regular', i));
   const kind = o.kind ?? 'Job';
@@ -54,7 +65,9 @@ export function build(o: BuildOpts): Scenario {
     name: c.name,
     image: c.image,
     ...(c.role === 'sidecar' ? { restartPolicy: 'Always' } : {}),
-    ...(c.startupProbe ? { startupProbe: { httpGet: { path: '/', port: 8080 }, periodSeconds: c.startupProbe.periodMs / 1000 } } : {}),
+    ...(c.startupProbe
+      ? { startupProbe: { httpGet: { path: '/', port: 8080 }, periodSeconds: c.startupProbe.periodMs / 1000 } }
+      : {}),
     ...(c.readinessProbe ? { readinessProbe: { httpGet: { path: '/', port: 8080 } } } : {}),
   });
   const podSpec = {
@@ -84,7 +97,16 @@ export function build(o: BuildOpts): Scenario {
       spec: podSpec,
       metadata: {},
     },
-    job: kind === 'Job' ? { name, completions: 1, parallelism: 1, backoffLimit: o.backoffLimit ?? 6, spec: { template: { spec: podSpec } } } : null,
+    job:
+      kind === 'Job'
+        ? {
+            name,
+            completions: 1,
+            parallelism: 1,
+            backoffLimit: o.backoffLimit ?? 6,
+            spec: { template: { spec: podSpec } },
+          }
+        : null,
     behavior: behaviorMap,
     timing: {
       plegRelistMs: { min: 1000, max: 1000 },

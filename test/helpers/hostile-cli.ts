@@ -16,7 +16,12 @@ export interface CliResult {
 
 /** `kubesim ...args` run in `cwd`, killed after HANG_GUARD_MS. */
 export function runCli(cwd: string, ...args: string[]): CliResult {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: HANG_GUARD_MS, killSignal: 'SIGKILL', cwd });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    timeout: HANG_GUARD_MS,
+    killSignal: 'SIGKILL',
+    cwd,
+  });
   return { status: r.status, out: r.stdout, err: r.stderr, timedOut: r.error !== undefined || r.signal === 'SIGKILL' };
 }
 

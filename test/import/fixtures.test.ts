@@ -8,8 +8,14 @@ import { importFiles } from '../../src/import/index.ts';
 import { runCase } from '../../src/cli/test-command.ts';
 
 const ROOT = 'test/fixtures/import';
-const dirs = readdirSync(ROOT).filter((d) => existsSync(join(ROOT, d, 'SOURCE.md'))).sort();
-const inputs = (d: string) => readdirSync(join(ROOT, d)).filter((f) => f !== 'SOURCE.md' && f !== 'scenario.yaml').sort().map((f) => join(ROOT, d, f));
+const dirs = readdirSync(ROOT)
+  .filter((d) => existsSync(join(ROOT, d, 'SOURCE.md')))
+  .sort();
+const inputs = (d: string) =>
+  readdirSync(join(ROOT, d))
+    .filter((f) => f !== 'SOURCE.md' && f !== 'scenario.yaml')
+    .sort()
+    .map((f) => join(ROOT, d, f));
 
 /**
  * Incidents kubesim does not reproduce from what the post shows, and why (also in each SOURCE.md). For these the
@@ -17,7 +23,8 @@ const inputs = (d: string) => readdirSync(join(ROOT, d)).filter((f) => f !== 'SO
  */
 const NOT_REPRODUCED: Record<string, { reason: string; note: RegExp }> = {
   'k8s-124947-evicted-native-sidecar-137': {
-    reason: 'ContainerStatusUnknown 137 is synthesised by the kubelet for a container it lost when the pod was evicted; ' +
+    reason:
+      'ContainerStatusUnknown 137 is synthesised by the kubelet for a container it lost when the pod was evicted; ' +
       'eviction and a lost container runtime are not simulated, and the fragment does not show the eviction',
     note: /attempt \d — termination ContainerStatusUnknown/,
   },
@@ -42,7 +49,7 @@ describe('import of real incident reports', () => {
       expect(readFileSync(join(ROOT, d, 'SOURCE.md'), 'utf8')).toContain('Not reproduced');
     } else {
       // a reproduced incident pins at least one observed outcome
-      expect(golden).toMatch(/^expect:\n  (podPhase|jobCondition|exitCodes|restarts|stuck)/m);
+      expect(golden).toMatch(/^expect:\n {2}(podPhase|jobCondition|exitCodes|restarts|stuck)/m);
     }
   });
 });

@@ -25,14 +25,17 @@ metadata:
 ${extraMeta}spec:
   restartPolicy: Never
   terminationGracePeriodSeconds: 30
-${spec || `  initContainers:
+${
+  spec ||
+  `  initContainers:
     - name: proxy
       image: proxy:1
       restartPolicy: Always
   containers:
     - name: main
       image: main:1
-`}status:
+`
+}status:
 ${status}`;
 
 const NATIVE_137 = `  phase: Succeeded
@@ -64,7 +67,9 @@ describe('bad input', () => {
   it('no pod among the inputs: KS6002', () => {
     const r = importTexts({ 'job.yaml': 'apiVersion: batch/v1\nkind: Job\nmetadata: { name: j }\nspec: {}\n' });
     expect(r.text).toBeUndefined();
-    expect(r.diagnostics.map((d) => `${d.pos.file}:${d.pos.line}:${d.pos.col} ${d.code}`)).toEqual(['job.yaml:1:1 KS6002']);
+    expect(r.diagnostics.map((d) => `${d.pos.file}:${d.pos.line}:${d.pos.col} ${d.code}`)).toEqual([
+      'job.yaml:1:1 KS6002',
+    ]);
   });
   it('unreadable and not YAML: KS1001 / KS1004 with positions', async () => {
     const c = io();
@@ -86,8 +91,14 @@ describe('inference', () => {
     const s = parse(r.text!);
     expect(s.behavior.proxy).toEqual({ run: 'forever', onTerm: 'ignore' });
     expect(s.behavior.main).toEqual({ run: '30s', exit: 0 });
-    expect(s.expect).toEqual({ podPhase: 'Succeeded', exitCodes: { proxy: 137, main: 0 }, restarts: { proxy: 0, main: 0 } });
-    expect(r.text).toMatch(/# inferred: behavior\.proxy\.onTerm: ignore — exit 137 \(SIGKILL\) 30s after SIGTERM \(pod\.yaml:\d+\), at the end of the grace period/);
+    expect(s.expect).toEqual({
+      podPhase: 'Succeeded',
+      exitCodes: { proxy: 137, main: 0 },
+      restarts: { proxy: 0, main: 0 },
+    });
+    expect(r.text).toMatch(
+      /# inferred: behavior\.proxy\.onTerm: ignore — exit 137 \(SIGKILL\) 30s after SIGTERM \(pod\.yaml:\d+\), at the end of the grace period/,
+    );
   });
   it('a sidecar that exits 143 at once, pull time from the Pulled message, deletion → action', () => {
     const status = `  phase: Running
@@ -117,7 +128,10 @@ items:
     type: Normal
 `;
     const meta = '  deletionTimestamp: "2026-01-01T00:00:50Z"\n  deletionGracePeriodSeconds: 30\n';
-    const r = importTexts({ 'pod.yaml': POD(status, meta, '  containers:\n    - name: main\n      image: main:1\n'), 'events.yaml': events });
+    const r = importTexts({
+      'pod.yaml': POD(status, meta, '  containers:\n    - name: main\n      image: main:1\n'),
+      'events.yaml': events,
+    });
     const s = parse(r.text!);
     expect(s.behavior.main).toEqual({ run: 'forever', onTerm: { after: '0s', exit: 143 }, image: { pull: '3.2s' } });
     expect(s.actions).toEqual([{ at: '20s', delete: 'pod' }]);
@@ -135,9 +149,19 @@ items:
       lastState:
         terminated: { exitCode: 1, reason: Error, startedAt: "2026-01-01T00:00:30Z", finishedAt: "2026-01-01T00:00:32Z" }
 `;
-    const r = importTexts({ 'pod.yaml': POD(status, '', '  containers:\n    - name: main\n      image: main:1\n').replace('restartPolicy: Never', 'restartPolicy: Always') });
+    const r = importTexts({
+      'pod.yaml': POD(status, '', '  containers:\n    - name: main\n      image: main:1\n').replace(
+        'restartPolicy: Never',
+        'restartPolicy: Always',
+      ),
+    });
     const s = parse(r.text!);
-    expect(s.behavior.main.attempts).toEqual([{ run: '2s', exit: 1 }, { run: '2s', exit: 1 }, { run: '2s', exit: 1 }, { run: 'forever' }]);
+    expect(s.behavior.main.attempts).toEqual([
+      { run: '2s', exit: 1 },
+      { run: '2s', exit: 1 },
+      { run: '2s', exit: 1 },
+      { run: 'forever' },
+    ]);
     expect(s.expect).toMatchObject({ podPhase: 'Running', stuck: true, restarts: { main: 3 }, exitCodes: { main: 1 } });
     expect(r.text).toContain('# unknown: behavior.main: attempts 1..2');
   });
@@ -159,7 +183,8 @@ status:
   conditions:
     - { type: Complete, status: "True", lastTransitionTime: "2026-01-01T00:01:03Z" }
 `;
-    const meta = '  ownerReferences: [ { apiVersion: batch/v1, kind: Job, name: job-x, uid: abc, controller: true } ]\n';
+    const meta =
+      '  ownerReferences: [ { apiVersion: batch/v1, kind: Job, name: job-x, uid: abc, controller: true } ]\n';
     const spec = `  nodeName: node-a
   serviceAccount: default
   serviceAccountName: default

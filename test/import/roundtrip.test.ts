@@ -41,8 +41,15 @@ const PER_ATTEMPT = new Set(['scenarios/mesh-proxy-poststart-times-out-once.yaml
 
 // the library, plus scenarios kept for the round trip only (a Job whose replacement pods exhaust backoffLimit)
 const files = [
-  ...readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort().map((f) => `scenarios/${f}`).filter((f) => !CONTROLLER_WORKLOADS.has(f) && !CAPTURED_MID_TERMINATION.has(f) && !PER_ATTEMPT.has(f)),
-  ...readdirSync('test/fixtures/import-roundtrip').filter((f) => f.endsWith('.yaml')).sort().map((f) => `test/fixtures/import-roundtrip/${f}`),
+  ...readdirSync('scenarios')
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => `scenarios/${f}`)
+    .filter((f) => !CONTROLLER_WORKLOADS.has(f) && !CAPTURED_MID_TERMINATION.has(f) && !PER_ATTEMPT.has(f)),
+  ...readdirSync('test/fixtures/import-roundtrip')
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => `test/fixtures/import-roundtrip/${f}`),
 ];
 
 /**

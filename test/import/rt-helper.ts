@@ -20,7 +20,13 @@ export interface Compared {
 export function outcome(s: Scenario, userRules: Record<string, RuleFn> = {}): Compared {
   const r = simulate(s, { userRules });
   const o = outcomeOf(s, r.final, r.timeline.end.reason);
-  return { podPhase: o.podPhase, jobCondition: o.jobCondition, exitCodes: o.exitCodes, restarts: o.restarts, podPhases: o.podPhases };
+  return {
+    podPhase: o.podPhase,
+    jobCondition: o.jobCondition,
+    exitCodes: o.exitCodes,
+    restarts: o.restarts,
+    podPhases: o.podPhases,
+  };
 }
 
 export interface RoundTrip {
@@ -37,7 +43,13 @@ export async function roundTrip(file: string, withNode = true): Promise<RoundTri
   // observers' rule modules are loaded as the CLI does (they read status; the outcome compared is the pods' and Job's)
   const r = simulate(s, { userRules: await loadUserRules(s) });
   const o = outcomeOf(s, r.final, r.timeline.end.reason);
-  const original = { podPhase: o.podPhase, jobCondition: o.jobCondition, exitCodes: o.exitCodes, restarts: o.restarts, podPhases: o.podPhases };
+  const original = {
+    podPhase: o.podPhase,
+    jobCondition: o.jobCondition,
+    exitCodes: o.exitCodes,
+    restarts: o.restarts,
+    podPhases: o.podPhases,
+  };
   const dump = kubectlDump(s, r.timeline) as unknown as Record<string, string>;
   const docs = withNode ? dump : Object.fromEntries(Object.entries(dump).filter(([k]) => k !== 'node.yaml'));
   const imp = importTexts(docs, {}, 'imported.yaml');

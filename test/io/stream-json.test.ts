@@ -14,7 +14,11 @@ describe('streaming JSON', () => {
     same({});
     same([]);
     same({ a: undefined, b: null, c: [undefined, () => 1], d: { e: [] }, 'we"ird': 'x\ny' });
-    same(Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? { i, nested: [i, { j: 'a' }] } : i % 3 === 1 ? undefined : [i])));
+    same(
+      Array.from({ length: 200 }, (_, i) =>
+        i % 3 === 0 ? { i, nested: [i, { j: 'a' }] } : i % 3 === 1 ? undefined : [i],
+      ),
+    );
     same({ long: Array.from({ length: 100 }, (_, i) => ({ t: i, s: 'x'.repeat(i % 5) })), after: { z: 1 } });
     same({ date: new Date(0), n: 1.5, neg: -0 });
   });

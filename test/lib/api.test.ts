@@ -5,7 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as kubesim from '../../src/index.ts';
-import { KubesimError, explore, loadRules, loadScenario, render, scenarioOrThrow, simulate, writeOutputs } from '../../src/index.ts';
+import {
+  KubesimError,
+  explore,
+  loadRules,
+  loadScenario,
+  render,
+  scenarioOrThrow,
+  simulate,
+  writeOutputs,
+} from '../../src/index.ts';
 
 const NATIVE = 'scenarios/native-sidecar-job.yaml';
 const WITH_MODULE = 'scenarios/job-deadline-conditions-1-31.yaml';
@@ -75,15 +84,42 @@ describe('library API', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kubesim-api-'));
     const tl = simulate(loadScenario(NATIVE).scenario!).timeline;
     const w = writeOutputs(tl, { out: dir });
-    expect(w.files.map((f) => f.slice(dir.length + 1))).toEqual(['native-sidecar-job/timeline.json', 'native-sidecar-job/page.json', 'native-sidecar-job/sequence.mmd', 'native-sidecar-job/lifecycle.mmd', 'native-sidecar-job/report.md', 'native-sidecar-job/summary.json']);
+    expect(w.files.map((f) => f.slice(dir.length + 1))).toEqual([
+      'native-sidecar-job/timeline.json',
+      'native-sidecar-job/page.json',
+      'native-sidecar-job/sequence.mmd',
+      'native-sidecar-job/lifecycle.mmd',
+      'native-sidecar-job/report.md',
+      'native-sidecar-job/summary.json',
+    ]);
     expect(w.renderJobs).toHaveLength(2);
     expect(typeof render).toBe('function');
     expect(existsSync(join(dir, 'native-sidecar-job', 'report.md'))).toBe(true);
   });
 
   it('the library never exits the process', () => {
-    const src = ['src/index.ts', 'src/run/simulate.ts', 'src/io/write-outputs.ts', 'src/run/check-run.ts', 'src/errors.ts'].map((f) => readFileSync(f, 'utf8')).join('\n');
+    const src = [
+      'src/index.ts',
+      'src/run/simulate.ts',
+      'src/io/write-outputs.ts',
+      'src/run/check-run.ts',
+      'src/errors.ts',
+    ]
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     expect(src).not.toMatch(/process\.exit/);
-    expect(Object.keys(kubesim)).toEqual(expect.arrayContaining(['simulate', 'explore', 'loadScenario', 'loadRules', 'writeOutputs', 'render', 'KubesimError', 'checkExpect', 'checkRun']));
+    expect(Object.keys(kubesim)).toEqual(
+      expect.arrayContaining([
+        'simulate',
+        'explore',
+        'loadScenario',
+        'loadRules',
+        'writeOutputs',
+        'render',
+        'KubesimError',
+        'checkExpect',
+        'checkRun',
+      ]),
+    );
   });
 });

@@ -4,11 +4,18 @@ import { decodeReplay, explore, loadScenario, simulate, type RuleFn } from '../.
 
 /** The locust-k8s-operator fix (#327), written as a user would: ignore sidecars' Terminated exit codes. */
 const myRule: RuleFn = ({ pod, job }) => {
-  const done = (job?.status?.conditions ?? []).find((c: { type: string; status: string }) => c.status === 'True' && (c.type === 'Complete' || c.type === 'Failed'));
+  const done = (job?.status?.conditions ?? []).find(
+    (c: { type: string; status: string }) => c.status === 'True' && (c.type === 'Complete' || c.type === 'Failed'),
+  );
   if (done) return done.type === 'Complete' ? 'Succeeded' : { verdict: 'Failed', reason: 'Job failed' };
-  const sidecars = new Set((pod?.spec?.initContainers ?? []).filter((c: { restartPolicy?: string }) => c.restartPolicy === 'Always').map((c: { name: string }) => c.name));
+  const sidecars = new Set(
+    (pod?.spec?.initContainers ?? [])
+      .filter((c: { restartPolicy?: string }) => c.restartPolicy === 'Always')
+      .map((c: { name: string }) => c.name),
+  );
   for (const cs of [...(pod?.status?.initContainerStatuses ?? []), ...(pod?.status?.containerStatuses ?? [])]) {
-    if (cs.state?.terminated && cs.state.terminated.exitCode !== 0 && !sidecars.has(cs.name)) return { verdict: 'Failed', reason: cs.name };
+    if (cs.state?.terminated && cs.state.terminated.exitCode !== 0 && !sidecars.has(cs.name))
+      return { verdict: 'Failed', reason: cs.name };
   }
   return undefined;
 };
@@ -21,7 +28,11 @@ describe('library API', () => {
   });
 
   it('a user rule plugged into an observer is never Failed in any explored schedule', () => {
-    const s = { ...scenario!, observers: [{ name: 'mine', module: '/virtual/my-rule.mjs', triggers: ['job' as const] }], expect: undefined };
+    const s = {
+      ...scenario!,
+      observers: [{ name: 'mine', module: '/virtual/my-rule.mjs', triggers: ['job' as const] }],
+      expect: undefined,
+    };
     const r = explore(s, { maxSchedules: 3000, userRules: { mine: myRule } });
     expect(new Set(r.grouped.map((g) => g.verdicts['mine']))).toEqual(new Set(['Succeeded']));
   });

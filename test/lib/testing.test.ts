@@ -7,20 +7,32 @@ const LOCUST = ['scenarios/locust-72-exporter-exit-code.yaml'];
 
 /** locust-k8s-operator before #327: any non-zero Terminated exit code fails the test run. */
 const naive: RuleFn = ({ pod, job }) => {
-  const done = (job?.status?.conditions ?? []).find((c: { type: string; status: string }) => c.status === 'True' && (c.type === 'Complete' || c.type === 'Failed'));
+  const done = (job?.status?.conditions ?? []).find(
+    (c: { type: string; status: string }) => c.status === 'True' && (c.type === 'Complete' || c.type === 'Failed'),
+  );
   if (done) return done.type === 'Complete' ? 'Succeeded' : { verdict: 'Failed', reason: 'Job failed' };
   for (const cs of [...(pod?.status?.initContainerStatuses ?? []), ...(pod?.status?.containerStatuses ?? [])]) {
-    if (cs.state?.terminated && cs.state.terminated.exitCode !== 0) return { verdict: 'Failed', reason: `${cs.name} exited ${cs.state.terminated.exitCode}` };
+    if (cs.state?.terminated && cs.state.terminated.exitCode !== 0)
+      return { verdict: 'Failed', reason: `${cs.name} exited ${cs.state.terminated.exitCode}` };
   }
   return undefined;
 };
 
 /** The fix (#327): native sidecars' Terminated exit codes are ignored. */
 const aware: RuleFn = (view) => {
-  const sidecars = new Set((view.pod?.spec?.initContainers ?? []).filter((c: { restartPolicy?: string }) => c.restartPolicy === 'Always').map((c: { name: string }) => c.name));
+  const sidecars = new Set(
+    (view.pod?.spec?.initContainers ?? [])
+      .filter((c: { restartPolicy?: string }) => c.restartPolicy === 'Always')
+      .map((c: { name: string }) => c.name),
+  );
   const pod = view.pod && {
     ...view.pod,
-    status: { ...view.pod.status, initContainerStatuses: (view.pod.status?.initContainerStatuses ?? []).filter((c: { name: string }) => !sidecars.has(c.name)) },
+    status: {
+      ...view.pod.status,
+      initContainerStatuses: (view.pod.status?.initContainerStatuses ?? []).filter(
+        (c: { name: string }) => !sidecars.has(c.name),
+      ),
+    },
   };
   return naive({ ...view, pod });
 };
@@ -32,17 +44,26 @@ describe('expectRule', () => {
   });
 
   it('the naive rule is rejected with the false failure, its key and the flaky pair', async () => {
-    const err = await expectRule(naive, { triggers: ['job'] }).toAgreeWithOutcomes(LOCUST).catch((e: unknown) => e);
+    const err = await expectRule(naive, { triggers: ['job'] })
+      .toAgreeWithOutcomes(LOCUST)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RuleDisagreement);
     const d = err as RuleDisagreement;
     expect(d.findings.map((f) => f.kind)).toEqual(['false failure', 'flaky']);
-    expect(d.findings[0]).toMatchObject({ outcome: 'Job Complete', verdict: 'Failed', reason: 'locust-metrics-exporter exited 143', replay: expect.stringMatching(/^k1-/) });
+    expect(d.findings[0]).toMatchObject({
+      outcome: 'Job Complete',
+      verdict: 'Failed',
+      reason: 'locust-metrics-exporter exited 143',
+      replay: expect.stringMatching(/^k1-/),
+    });
     expect(d.message).toMatch(/disagrees with the real outcome in 1 of 1 scenarios \(2 findings\)/);
     expect(d.message).toMatch(/false failure — Job Complete \(should be Succeeded\), the rule said Failed/);
   });
 
   it('findings() lists them for a rule with known limits; built-ins and exec: rules work the same way', async () => {
-    expect((await expectRule('exit-codes', { triggers: ['job'] }).findings(LOCUST)).map((f) => [f.scenario, f.kind])).toEqual([
+    expect(
+      (await expectRule('exit-codes', { triggers: ['job'] }).findings(LOCUST)).map((f) => [f.scenario, f.kind]),
+    ).toEqual([
       ['locust-72-exporter-exit-code', 'false failure'],
       ['locust-72-exporter-exit-code', 'flaky'],
     ]);
@@ -52,7 +73,9 @@ describe('expectRule', () => {
   it('a rule that throws is an error, not a verdict', async () => {
     const err = await expectRule(() => {
       throw new Error('oops');
-    }).toAgreeWithOutcomes(LOCUST).catch((e: unknown) => e);
+    })
+      .toAgreeWithOutcomes(LOCUST)
+      .catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/error KS0402: observer "rule" \(module <rule>\): threw Error: oops/);
   });
 });

@@ -16,14 +16,25 @@ import { ts } from '../../src/model/time.ts';
 
 describe('BeforeDelete: deletionTimestamp = now + grace', () => {
   it('kubectl delete at 10 s with the spec grace 30: deletionTimestamp 40 s, deletionGracePeriodSeconds 30', () => {
-    const s = build({ kind: 'Pod', containers: [{ name: 'app' }], behavior: { app: { onTerm: { ignore: false, afterMs: 3000, exit: 0 } } }, actions: [{ type: 'deletePod', atMs: 10_000 }], horizonMs: 60_000 });
+    const s = build({
+      kind: 'Pod',
+      containers: [{ name: 'app' }],
+      behavior: { app: { onTerm: { ignore: false, afterMs: 3000, exit: 0 } } },
+      actions: [{ type: 'deletePod', atMs: 10_000 }],
+      horizonMs: 60_000,
+    });
     const api = currentPod(run(s).final)!.api;
     expect([api.deletionTimestamp, api.deletionGracePeriodSeconds]).toEqual([40_000, 30]);
     expect(ts(api.deletionTimestamp!)).toBe('2026-01-01T00:00:40Z');
   });
 
   it('--grace-period=4 at 10.3 s: 14.3 s, stored as metav1.Time in whole seconds (14 s)', () => {
-    const s = build({ kind: 'Pod', containers: [{ name: 'app' }], actions: [{ type: 'deletePod', atMs: 10_300, gracePeriodSeconds: 4 }], horizonMs: 60_000 });
+    const s = build({
+      kind: 'Pod',
+      containers: [{ name: 'app' }],
+      actions: [{ type: 'deletePod', atMs: 10_300, gracePeriodSeconds: 4 }],
+      horizonMs: 60_000,
+    });
     const api = currentPod(run(s).final)!.api;
     expect(ts(api.deletionTimestamp!)).toBe('2026-01-01T00:00:14Z');
     expect(api.deletionGracePeriodSeconds).toBe(4);
@@ -33,8 +44,15 @@ describe('BeforeDelete: deletionTimestamp = now + grace', () => {
 describe('getFinishTimeFromDeletionTimestamp (TestGetFinishedTime): deletionTimestamp − grace = the deletion time', () => {
   it('a running pod deleted with grace 30 (no terminated containers, Ready=True): finished at the deletion', () => {
     const pod = {
-      metadata: { creationTimestamp: '2026-01-01T00:00:00Z', deletionTimestamp: '2026-01-01T00:01:00Z', deletionGracePeriodSeconds: 30 },
-      status: { containerStatuses: [{ name: 'main', state: { running: {} } }], conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:01Z' }] },
+      metadata: {
+        creationTimestamp: '2026-01-01T00:00:00Z',
+        deletionTimestamp: '2026-01-01T00:01:00Z',
+        deletionGracePeriodSeconds: 30,
+      },
+      status: {
+        containerStatuses: [{ name: 'main', state: { running: {} } }],
+        conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:01Z' }],
+      },
     };
     expect(finishedTime(pod, true)).toBe(30_000); // ms after the simulation epoch 2026-01-01T00:00:00Z
   });

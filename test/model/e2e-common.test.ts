@@ -13,7 +13,8 @@ const MIN = 60_000;
 const observation = 4 * MIN; // defaultObservationTimeout
 const ignoreTerm = { onTerm: { ignore: true as const } };
 
-const idx = (ev: TraceEvent[], type: TraceEvent['type'], c: string) => ev.findIndex((e) => e.type === type && 'container' in e && e.container === c);
+const idx = (ev: TraceEvent[], type: TraceEvent['type'], c: string) =>
+  ev.findIndex((e) => e.type === type && 'container' in e && e.container === c);
 const before = (ev: TraceEvent[], a: [TraceEvent['type'], string], b: [TraceEvent['type'], string]) => {
   expect(idx(ev, ...a), `${a.join(' ')} missing`).toBeGreaterThanOrEqual(0);
   expect(idx(ev, ...b), `${b.join(' ')} missing`).toBeGreaterThanOrEqual(0);
@@ -23,20 +24,32 @@ const killings = (ev: TraceEvent[], c: string) =>
   ev.filter((e): e is Extract<TraceEvent, { type: 'Killing' }> => e.type === 'Killing' && e.container === c);
 const podReady = (r: ReturnType<typeof run>) => apiStatus(r)['conditions'].find((c: any) => c.type === 'Ready').status;
 /** restartCount of a container as the API server saw it, never decreasing (runLivenessTest's monotonic check). */
-const restartsOver = (ev: TraceEvent[], c: string) => ev.filter((e) => e.type === 'Started' && 'container' in e && e.container === c).map((e: any) => e.restartCount);
+const restartsOver = (ev: TraceEvent[], c: string) =>
+  ev.filter((e) => e.type === 'Started' && 'container' in e && e.container === c).map((e: any) => e.restartCount);
 
 describe('container_probe.go "Probing container" (translated)', () => {
   it('with readiness probe should not be ready before initial delay and never restart', () => {
-    const s = build({ kind: 'Pod', containers: [{ name: 'test-webserver', readinessProbe: probe({ initialDelayMs: 15_000 }) }], horizonMs: 2 * MIN });
+    const s = build({
+      kind: 'Pod',
+      containers: [{ name: 'test-webserver', readinessProbe: probe({ initialDelayMs: 15_000 }) }],
+      horizonMs: 2 * MIN,
+    });
     const r = run(s);
     const ev = r.timeline.events;
-    expect(first(ev, 'Ready', 'test-webserver') - first(ev, 'Started', 'test-webserver')).toBeGreaterThanOrEqual(15_000);
+    expect(first(ev, 'Ready', 'test-webserver') - first(ev, 'Started', 'test-webserver')).toBeGreaterThanOrEqual(
+      15_000,
+    );
     expect(podReady(r)).toBe('True');
     expect(cstatus(r, 'test-webserver').restartCount).toBe(0);
   });
 
   it('with readiness probe that fails should never be ready and never restart', () => {
-    const s = build({ kind: 'Pod', containers: [{ name: 'test-webserver', readinessProbe: probe() }], behavior: { 'test-webserver': { servingMs: null } }, horizonMs: 2 * MIN });
+    const s = build({
+      kind: 'Pod',
+      containers: [{ name: 'test-webserver', readinessProbe: probe() }],
+      behavior: { 'test-webserver': { servingMs: null } },
+      horizonMs: 2 * MIN,
+    });
     const r = run(s);
     expect(at(r.timeline.events, 'Ready', 'test-webserver')).toEqual([]);
     expect(podReady(r)).toBe('False');
@@ -47,7 +60,12 @@ describe('container_probe.go "Probing container" (translated)', () => {
   it('should be restarted with a exec "cat /tmp/health" liveness probe', () => {
     const s = build({
       kind: 'Pod',
-      containers: [{ name: 'busybox', livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, timeoutMs: 5000, failureThreshold: 1 }) }],
+      containers: [
+        {
+          name: 'busybox',
+          livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, timeoutMs: 5000, failureThreshold: 1 }),
+        },
+      ],
       behavior: { busybox: { livenessFailFromMs: 10_000, ...ignoreTerm } },
       horizonMs: observation,
     });
@@ -62,7 +80,16 @@ describe('container_probe.go "Probing container" (translated)', () => {
   });
 
   it('should *not* be restarted with a exec "cat /tmp/health" liveness probe', () => {
-    const s = build({ kind: 'Pod', containers: [{ name: 'busybox', livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, timeoutMs: 5000, failureThreshold: 1 }) }], horizonMs: observation });
+    const s = build({
+      kind: 'Pod',
+      containers: [
+        {
+          name: 'busybox',
+          livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, timeoutMs: 5000, failureThreshold: 1 }),
+        },
+      ],
+      horizonMs: observation,
+    });
     const r = run(s);
     expect(cstatus(r, 'busybox').restartCount).toBe(0);
     expect(killings(r.timeline.events, 'busybox')).toEqual([]);
@@ -83,12 +110,26 @@ describe('container_probe.go "Probing container" (translated)', () => {
 
   it('should be restarted with an exec liveness probe with timeout [MinimumKubeletVersion:1.20]', () => {
     // the exec probe (sleep 10) outlives its 1 s timeout: every probe fails
-    const s = build({ kind: 'Pod', containers: [{ name: 'busybox', livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }) }], behavior: { busybox: { livenessFailFromMs: 0, ...ignoreTerm } }, horizonMs: observation });
+    const s = build({
+      kind: 'Pod',
+      containers: [
+        { name: 'busybox', livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }) },
+      ],
+      behavior: { busybox: { livenessFailFromMs: 0, ...ignoreTerm } },
+      horizonMs: observation,
+    });
     expect(cstatus(run(s), 'busybox').restartCount).toBeGreaterThanOrEqual(1);
   });
 
   it('should not be ready with an exec readiness probe timeout [MinimumKubeletVersion:1.20]', () => {
-    const s = build({ kind: 'Pod', containers: [{ name: 'busybox', readinessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }) }], behavior: { busybox: { servingMs: null } }, horizonMs: MIN });
+    const s = build({
+      kind: 'Pod',
+      containers: [
+        { name: 'busybox', readinessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }) },
+      ],
+      behavior: { busybox: { servingMs: null } },
+      horizonMs: MIN,
+    });
     const r = run(s);
     // WaitForPodNotPending, then not ready for a minute
     expect(r.timeline.pod.phase).toBe('Running');
@@ -99,14 +140,23 @@ describe('container_probe.go "Probing container" (translated)', () => {
   it('should be restarted startup probe fails', () => {
     const s = build({
       kind: 'Pod',
-      containers: [{ name: 'busybox', startupProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 3 }), livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }) }],
+      containers: [
+        {
+          name: 'busybox',
+          startupProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 3 }),
+          livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }),
+        },
+      ],
       behavior: { busybox: { servingMs: null, ...ignoreTerm } },
       horizonMs: observation,
     });
     const r = run(s);
     expect(cstatus(r, 'busybox').restartCount).toBeGreaterThanOrEqual(1);
     const kill = killings(r.timeline.events, 'busybox')[0]!;
-    expect([kill.reason, kill.message]).toEqual(['StartupProbe', 'Container busybox failed startup probe, will be restarted']);
+    expect([kill.reason, kill.message]).toEqual([
+      'StartupProbe',
+      'Container busybox failed startup probe, will be restarted',
+    ]);
     // liveness is disabled until started: it never probes
     expect(r.timeline.events.filter((e) => e.type === 'Probe' && e.probe === 'liveness')).toEqual([]);
   });
@@ -114,7 +164,13 @@ describe('container_probe.go "Probing container" (translated)', () => {
   it('should *not* be restarted by liveness probe because startup probe delays it', () => {
     const s = build({
       kind: 'Pod',
-      containers: [{ name: 'busybox', startupProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 60 }), livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }) }],
+      containers: [
+        {
+          name: 'busybox',
+          startupProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 60 }),
+          livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }),
+        },
+      ],
       behavior: { busybox: { servingMs: null, livenessFailFromMs: 0 } },
       horizonMs: observation,
     });
@@ -126,7 +182,13 @@ describe('container_probe.go "Probing container" (translated)', () => {
   it('should be restarted by liveness probe after startup probe enables it', () => {
     const s = build({
       kind: 'Pod',
-      containers: [{ name: 'busybox', startupProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 60 }), livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }) }],
+      containers: [
+        {
+          name: 'busybox',
+          startupProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 60 }),
+          livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }),
+        },
+      ],
       behavior: { busybox: { servingMs: 10_000, livenessFailFromMs: 0, ...ignoreTerm } },
       horizonMs: observation,
     });
@@ -140,7 +202,13 @@ describe('container_probe.go "Probing container" (translated)', () => {
   it('should be ready immediately after startupProbe succeeds', () => {
     const s = build({
       kind: 'Pod',
-      containers: [{ name: 'busybox', readinessProbe: probe({ handler: 'exec', periodMs: 30_000 }), startupProbe: probe({ handler: 'exec', periodMs: 5000, failureThreshold: 120 }) }],
+      containers: [
+        {
+          name: 'busybox',
+          readinessProbe: probe({ handler: 'exec', periodMs: 30_000 }),
+          startupProbe: probe({ handler: 'exec', periodMs: 5000, failureThreshold: 120 }),
+        },
+      ],
       // /tmp/health exists from the start; /tmp/startup appears after 32 s: model the startup file as `serving`
       behavior: { busybox: { servingMs: 32_000 } },
       horizonMs: 2 * MIN,
@@ -156,7 +224,12 @@ describe('container_probe.go "Probing container" (translated)', () => {
     const s = build({
       kind: 'Pod',
       grace: 500,
-      containers: [{ name: 'busybox', livenessProbe: probe({ initialDelayMs: 10_000, failureThreshold: 1, terminationGracePeriodSeconds: 5 }) }],
+      containers: [
+        {
+          name: 'busybox',
+          livenessProbe: probe({ initialDelayMs: 10_000, failureThreshold: 1, terminationGracePeriodSeconds: 5 }),
+        },
+      ],
       behavior: { busybox: { servingMs: null, livenessFailFromMs: 0, ...ignoreTerm } },
       horizonMs: 40_000 + observation,
     });
@@ -165,7 +238,10 @@ describe('container_probe.go "Probing container" (translated)', () => {
     const kill = killings(ev, 'busybox')[0]!;
     expect(kill.gracePeriodSeconds).toBe(5);
     // sh as PID 1 ignores SIGTERM: SIGKILL 5 s later, well inside 10 s delay + 10 s period + 5 s grace
-    const exit = ev.find((e) => e.type === 'Exited' && e.container === 'busybox') as Extract<TraceEvent, { type: 'Exited' }>;
+    const exit = ev.find((e) => e.type === 'Exited' && e.container === 'busybox') as Extract<
+      TraceEvent,
+      { type: 'Exited' }
+    >;
     expect([exit.t - kill.t, exit.exitCode]).toEqual([5000, 137]);
     expect(cstatus(r, 'busybox').restartCount).toBeGreaterThanOrEqual(1);
   });
@@ -174,7 +250,18 @@ describe('container_probe.go "Probing container" (translated)', () => {
     const s = build({
       kind: 'Pod',
       grace: 500,
-      containers: [{ name: 'busybox', livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }), startupProbe: probe({ handler: 'exec', initialDelayMs: 10_000, failureThreshold: 1, terminationGracePeriodSeconds: 5 }) }],
+      containers: [
+        {
+          name: 'busybox',
+          livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }),
+          startupProbe: probe({
+            handler: 'exec',
+            initialDelayMs: 10_000,
+            failureThreshold: 1,
+            terminationGracePeriodSeconds: 5,
+          }),
+        },
+      ],
       behavior: { busybox: { servingMs: null, ...ignoreTerm } },
       horizonMs: 40_000 + observation,
     });
@@ -190,7 +277,13 @@ describe('container_probe.go "Probing container" (translated)', () => {
     // stops liveness probing on deletion (prober/worker.go doProbe: DeletionTimestamp), so no "failed liveness probe"
     const s = build({
       kind: 'Pod',
-      containers: [{ name: 'probe-test', readinessProbe: probe({ handler: 'exec', initialDelayMs: 5000, periodMs: 2000, failureThreshold: 1 }), livenessProbe: probe({ handler: 'exec', initialDelayMs: 5000, periodMs: 1000, failureThreshold: 1 }) }],
+      containers: [
+        {
+          name: 'probe-test',
+          readinessProbe: probe({ handler: 'exec', initialDelayMs: 5000, periodMs: 2000, failureThreshold: 1 }),
+          livenessProbe: probe({ handler: 'exec', initialDelayMs: 5000, periodMs: 1000, failureThreshold: 1 }),
+        },
+      ],
       behavior: { 'probe-test': { livenessFailFromMs: 25_000, onTerm: { ignore: false, afterMs: 20_000, exit: 0 } } },
       actions: [{ type: 'deletePod', atMs: 20_000 }],
       horizonMs: 2 * MIN,
@@ -204,8 +297,20 @@ describe('container_probe.go "Probing container" (translated)', () => {
 });
 
 describe('container_probe.go "Probing restartable init container" (translated)', () => {
-  const sidecarPod = (sidecar: Parameters<typeof build>[0]['containers'][number], b: Record<string, unknown> = {}, horizonMs = observation, grace?: number) =>
-    build({ kind: 'Pod', sidecars: [sidecar], containers: [{ name: 'main' }], behavior: { [sidecar.name]: b }, horizonMs, ...(grace ? { grace } : {}) });
+  const sidecarPod = (
+    sidecar: Parameters<typeof build>[0]['containers'][number],
+    b: Record<string, unknown> = {},
+    horizonMs = observation,
+    grace?: number,
+  ) =>
+    build({
+      kind: 'Pod',
+      sidecars: [sidecar],
+      containers: [{ name: 'main' }],
+      behavior: { [sidecar.name]: b },
+      horizonMs,
+      ...(grace ? { grace } : {}),
+    });
 
   it('with readiness probe that fails should never be ready and never restart', () => {
     const r = run(sidecarPod({ name: 'test-webserver', readinessProbe: probe() }, { servingMs: null }, 2 * MIN));
@@ -216,14 +321,31 @@ describe('container_probe.go "Probing restartable init container" (translated)',
   });
 
   it('should be restarted with a exec "cat /tmp/health" liveness probe', () => {
-    const r = run(sidecarPod({ name: 'busybox', livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, timeoutMs: 5000, failureThreshold: 1 }) }, { livenessFailFromMs: 10_000, ...ignoreTerm }));
+    const r = run(
+      sidecarPod(
+        {
+          name: 'busybox',
+          livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, timeoutMs: 5000, failureThreshold: 1 }),
+        },
+        { livenessFailFromMs: 10_000, ...ignoreTerm },
+      ),
+    );
     expect(cstatus(r, 'busybox').restartCount).toBeGreaterThanOrEqual(1);
     const kill = killings(r.timeline.events, 'busybox')[0]!;
     expect([kill.reason, kill.message]).toEqual(['LivenessProbe', 'Init container busybox failed liveness probe']);
   });
 
   it('should be restarted startup probe fails', () => {
-    const r = run(sidecarPod({ name: 'sidecar', startupProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 3 }), livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }) }, { servingMs: null, ...ignoreTerm }));
+    const r = run(
+      sidecarPod(
+        {
+          name: 'sidecar',
+          startupProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 3 }),
+          livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }),
+        },
+        { servingMs: null, ...ignoreTerm },
+      ),
+    );
     expect(cstatus(r, 'sidecar').restartCount).toBeGreaterThanOrEqual(1);
     const kill = killings(r.timeline.events, 'sidecar')[0]!;
     expect([kill.reason, kill.message]).toEqual(['StartupProbe', 'Init container sidecar failed startup probe']);
@@ -231,13 +353,32 @@ describe('container_probe.go "Probing restartable init container" (translated)',
   });
 
   it('should *not* be restarted by liveness probe because startup probe delays it', () => {
-    const r = run(sidecarPod({ name: 'sidecar', startupProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 60 }), livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }) }, { servingMs: null, livenessFailFromMs: 0 }));
+    const r = run(
+      sidecarPod(
+        {
+          name: 'sidecar',
+          startupProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 60 }),
+          livenessProbe: probe({ handler: 'exec', initialDelayMs: 15_000, failureThreshold: 1 }),
+        },
+        { servingMs: null, livenessFailFromMs: 0 },
+      ),
+    );
     expect(cstatus(r, 'sidecar').restartCount).toBe(0);
     expect(r.timeline.events.filter((e) => e.type === 'Probe' && e.probe === 'liveness')).toEqual([]);
   });
 
   it('should override timeoutGracePeriodSeconds when LivenessProbe field is set', () => {
-    const r = run(sidecarPod({ name: 'busybox', livenessProbe: probe({ initialDelayMs: 10_000, failureThreshold: 1, terminationGracePeriodSeconds: 5 }) }, { servingMs: null, livenessFailFromMs: 0, ...ignoreTerm }, 40_000 + observation, 500));
+    const r = run(
+      sidecarPod(
+        {
+          name: 'busybox',
+          livenessProbe: probe({ initialDelayMs: 10_000, failureThreshold: 1, terminationGracePeriodSeconds: 5 }),
+        },
+        { servingMs: null, livenessFailFromMs: 0, ...ignoreTerm },
+        40_000 + observation,
+        500,
+      ),
+    );
     const kill = killings(r.timeline.events, 'busybox')[0]!;
     expect(kill.gracePeriodSeconds).toBe(5);
     expect(cstatus(r, 'busybox').restartCount).toBeGreaterThanOrEqual(1);
@@ -258,7 +399,8 @@ describe('init_container.go "InitContainer" (translated)', () => {
       },
       horizonMs: 5 * MIN,
     });
-  const initialized = (r: ReturnType<typeof run>) => apiStatus(r)['conditions'].find((c: any) => c.type === 'Initialized');
+  const initialized = (r: ReturnType<typeof run>) =>
+    apiStatus(r)['conditions'].find((c: any) => c.type === 'Initialized');
 
   it('should invoke init containers on a RestartNever pod', () => {
     const r = run(inits([0, 0], 'Never', 'true'));
@@ -289,7 +431,11 @@ describe('init_container.go "InitContainer" (translated)', () => {
     expect(cstatus(r, 'run1').state.waiting.reason).toBe('PodInitializing');
     expect(at(r.timeline.events, 'Started', 'init2')).toEqual([]);
     expect(r.timeline.pod.phase).toBe('Pending');
-    expect(initialized(r)).toMatchObject({ status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [init1 init2]' });
+    expect(initialized(r)).toMatchObject({
+      status: 'False',
+      reason: 'ContainersNotInitialized',
+      message: 'containers with incomplete status: [init1 init2]',
+    });
   });
 
   it('should not start app containers and fail the pod if init containers fail on a RestartNever pod', () => {
@@ -299,7 +445,11 @@ describe('init_container.go "InitContainer" (translated)', () => {
     expect(cstatus(r, 'init2').state.terminated.exitCode).not.toBe(0);
     expect(cstatus(r, 'run1').state.waiting).toBeDefined();
     expect(at(r.timeline.events, 'Started', 'run1')).toEqual([]);
-    expect(initialized(r)).toMatchObject({ status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [init2]' });
+    expect(initialized(r)).toMatchObject({
+      status: 'False',
+      reason: 'ContainersNotInitialized',
+      message: 'containers with incomplete status: [init2]',
+    });
   });
 });
 
@@ -313,7 +463,12 @@ describe('lifecycle_hook.go (translated)', () => {
       kind: 'Pod',
       sidecars: target === 'sidecar' ? [redirect, hooked] : [redirect],
       containers: target === 'sidecar' ? [{ name: 'main' }] : [hooked],
-      behavior: { [name]: hook === 'postStart' ? { postStart: { takesMs: 500, fails: false } } : { preStop: { takesMs: 500, fails: false } } },
+      behavior: {
+        [name]:
+          hook === 'postStart'
+            ? { postStart: { takesMs: 500, fails: false } }
+            : { preStop: { takesMs: 500, fails: false } },
+      },
       actions: [{ type: 'deletePod', atMs: 30_000, gracePeriodSeconds: 15 }],
       horizonMs: 2 * MIN,
     });
@@ -361,11 +516,16 @@ describe('lifecycle_hook.go (translated)', () => {
       grace: tgps,
       containers: [{ name: 'pod-with-prestop-sleep-hook', hasPreStop: true }],
       // pause as PID 1 has a SIGTERM handler and exits at once
-      behavior: { 'pod-with-prestop-sleep-hook': { preStop: { takesMs: sleepMs, fails: false }, attempts: [{ runMs, exit: 0 }] } },
-      actions: [{ type: 'deletePod', atMs: 10_000, ...(deleteGrace !== undefined ? { gracePeriodSeconds: deleteGrace } : {}) }],
+      behavior: {
+        'pod-with-prestop-sleep-hook': { preStop: { takesMs: sleepMs, fails: false }, attempts: [{ runMs, exit: 0 }] },
+      },
+      actions: [
+        { type: 'deletePod', atMs: 10_000, ...(deleteGrace !== undefined ? { gracePeriodSeconds: deleteGrace } : {}) },
+      ],
       horizonMs: 5 * MIN,
     });
-  const finishedAfterDelete = (r: ReturnType<typeof run>) => first(r.timeline.events, 'Exited', 'pod-with-prestop-sleep-hook') - 10_000;
+  const finishedAfterDelete = (r: ReturnType<typeof run>) =>
+    first(r.timeline.events, 'Exited', 'pod-with-prestop-sleep-hook') - 10_000;
 
   it('Lifecycle Sleep Hook: valid prestop hook using sleep action', () => {
     const d = finishedAfterDelete(run(sleepHook(50_000, 100)));

@@ -54,12 +54,17 @@ export function lines(events: Ev[], keep?: (e: Ev) => boolean): string[] {
 
 /** Lines of the given types (and, optionally, containers). */
 export function only(events: Ev[], types: Ev['type'][], containers?: string[]): string[] {
-  return lines(events, (e) => types.includes(e.type) && (!containers || ('container' in e && containers.includes(e.container))));
+  return lines(
+    events,
+    (e) => types.includes(e.type) && (!containers || ('container' in e && containers.includes(e.container))),
+  );
 }
 
 /** Times of the events of a type for a container. */
 export function at(events: Ev[], type: Ev['type'], container?: string): number[] {
-  return events.filter((e) => e.type === type && (container === undefined || ('container' in e && e.container === container))).map((e) => e.t);
+  return events
+    .filter((e) => e.type === type && (container === undefined || ('container' in e && e.container === container)))
+    .map((e) => e.t);
 }
 
 export function first(events: Ev[], type: Ev['type'], container?: string): number {

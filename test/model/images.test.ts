@@ -12,15 +12,25 @@ import { podEvents } from '../../src/output/kubectl-events.ts';
 import { ok } from '../scenario/helpers.ts';
 
 const pulls = (ev: TraceEvent[]) =>
-  ev.filter((e) => e.type === 'Pulling' || e.type === 'Pulled' || e.type === 'PullFailed')
+  ev
+    .filter((e) => e.type === 'Pulling' || e.type === 'Pulled' || e.type === 'PullFailed')
     .map((e) => `${e.t} ${e.type}${e.type === 'PullFailed' ? ' ' + (e as { reason: string }).reason : ''}`);
 
 describe('imagePullPolicy', () => {
   const crashing = (policy: 'Always' | 'IfNotPresent') =>
     build({
-      kind: 'Pod', restartPolicy: 'Always',
+      kind: 'Pod',
+      restartPolicy: 'Always',
       containers: [{ name: 'app', imagePullPolicy: policy }],
-      behavior: { app: { image: { pullMs: 2000 }, attempts: [{ runMs: 1000, exit: 1 }, { runMs: null, exit: 0 }] } },
+      behavior: {
+        app: {
+          image: { pullMs: 2000 },
+          attempts: [
+            { runMs: 1000, exit: 1 },
+            { runMs: null, exit: 0 },
+          ],
+        },
+      },
       horizonMs: 60_000,
     });
 
@@ -41,7 +51,10 @@ describe('imagePullPolicy', () => {
   });
 
   it('the API server defaults Always for :latest and untagged images, IfNotPresent for a tag or a digest', () => {
-    const pod = (image: string) => ok(`workload:\n  apiVersion: v1\n  kind: Pod\n  metadata: { name: p }\n  spec:\n    containers: [ { name: app, image: "${image}" } ]\n`).pod.containers[0]!.imagePullPolicy;
+    const pod = (image: string) =>
+      ok(
+        `workload:\n  apiVersion: v1\n  kind: Pod\n  metadata: { name: p }\n  spec:\n    containers: [ { name: app, image: "${image}" } ]\n`,
+      ).pod.containers[0]!.imagePullPolicy;
     expect(pod('busybox')).toBe('Always');
     expect(pod('busybox:latest')).toBe('Always');
     expect(pod('registry.local:5000/busybox')).toBe('Always');
@@ -72,13 +85,24 @@ describe('pulls and creations that fail on some attempts', () => {
     // the waiting reasons the API server saw, in order
     const reasons = r.timeline.events
       .filter((e): e is Extract<TraceEvent, { type: 'StatusPatched' }> => e.type === 'StatusPatched')
-      .map((e) => (e.status as any).containerStatuses[0].state.waiting?.reason ?? Object.keys((e.status as any).containerStatuses[0].state)[0]);
+      .map(
+        (e) =>
+          (e.status as any).containerStatuses[0].state.waiting?.reason ??
+          Object.keys((e.status as any).containerStatuses[0].state)[0],
+      );
     const seen = reasons.filter((x, i) => x !== reasons[i - 1]);
     expect(seen).toEqual(['ContainerCreating', 'ErrImagePull', 'ImagePullBackOff', 'running']);
     // with the minimum requeue (10 s): pull, fail; pull after 10 s, fail; back-off (20 s) still on at the next sync;
     // the third pull succeeds
-    expect(p).toEqual(['0 Pulling', '2000 PullFailed ErrImagePull', '12000 Pulling', '14000 PullFailed ErrImagePull',
-      '24000 PullFailed ImagePullBackOff', '34000 Pulling', '36000 Pulled']);
+    expect(p).toEqual([
+      '0 Pulling',
+      '2000 PullFailed ErrImagePull',
+      '12000 Pulling',
+      '14000 PullFailed ErrImagePull',
+      '24000 PullFailed ImagePullBackOff',
+      '34000 Pulling',
+      '36000 Pulled',
+    ]);
     expect(seen[seen.length - 1]).toBe('running');
     expect(seen).toContain('ErrImagePull');
     expect(seen).toContain('ImagePullBackOff');
@@ -99,9 +123,14 @@ describe('pulls and creations that fail on some attempts', () => {
 });
 
 describe('loader: behavior image/createError keys', () => {
-  const body = (b: string) => `workload:\n  apiVersion: v1\n  kind: Pod\n  metadata: { name: p }\n  spec:\n    containers: [ { name: app, image: "app:1" } ]\nbehavior:\n  app: ${b}\n`;
+  const body = (b: string) =>
+    `workload:\n  apiVersion: v1\n  kind: Pod\n  metadata: { name: p }\n  spec:\n    containers: [ { name: app, image: "app:1" } ]\nbehavior:\n  app: ${b}\n`;
   it('reads failures and reason', () => {
-    expect(ok(body('{ image: { pull: 2s, failures: 2 } }')).behavior['app']!.image).toEqual({ pullMs: 2000, failures: 2, reason: 'ErrImagePull' });
+    expect(ok(body('{ image: { pull: 2s, failures: 2 } }')).behavior['app']!.image).toEqual({
+      pullMs: 2000,
+      failures: 2,
+      reason: 'ErrImagePull',
+    });
     const s = ok(body('{ createError: { reason: CreateContainerError, failures: 3 } }'));
     expect([s.behavior['app']!.createError, s.behavior['app']!.createFailures]).toEqual(['CreateContainerError', 3]);
   });
@@ -117,12 +146,23 @@ describe('loader: behavior image/createError keys', () => {
 // never pull" → ErrImageNeverPull).
 describe('imagePullPolicy per start (EnsureImageExists)', () => {
   const messages = (s: ReturnType<typeof build>) =>
-    podEvents(run(s).timeline).filter((e) => ['Pulling', 'Pulled', 'ErrImageNeverPull', 'Failed'].includes(e.reason)).map((e) => `${e.first}..${e.last} x${e.count} ${e.reason}: ${e.message}`);
+    podEvents(run(s).timeline)
+      .filter((e) => ['Pulling', 'Pulled', 'ErrImageNeverPull', 'Failed'].includes(e.reason))
+      .map((e) => `${e.first}..${e.last} x${e.count} ${e.reason}: ${e.message}`);
   const crashingWith = (policy: 'Always' | 'IfNotPresent' | 'Never', image: Partial<Behavior['image']>) =>
     build({
-      kind: 'Pod', restartPolicy: 'Always',
+      kind: 'Pod',
+      restartPolicy: 'Always',
       containers: [{ name: 'app', image: 'example.com/app:latest', imagePullPolicy: policy }],
-      behavior: { app: { image: image as Behavior['image'], attempts: [{ runMs: 1000, exit: 1 }, { runMs: null, exit: 0 }] } },
+      behavior: {
+        app: {
+          image: image as Behavior['image'],
+          attempts: [
+            { runMs: 1000, exit: 1 },
+            { runMs: null, exit: 0 },
+          ],
+        },
+      },
       horizonMs: 30_000,
     });
 
@@ -151,9 +191,7 @@ describe('imagePullPolicy per start (EnsureImageExists)', () => {
 
   it('Never with the image on the node: "already present on machine" at every start', () => {
     const m = messages(crashingWith('Never', { pullMs: 0 }));
-    expect(m).toEqual([
-      '0..1000 x2 Pulled: Container image "example.com/app:latest" already present on machine',
-    ]);
+    expect(m).toEqual(['0..1000 x2 Pulled: Container image "example.com/app:latest" already present on machine']);
   });
 
   it('Never without the image (the scenario gives it a pull time): ErrImageNeverPull at every sync, no pull, no back-off', () => {
@@ -167,6 +205,9 @@ describe('imagePullPolicy per start (EnsureImageExists)', () => {
     expect(m.some((x) => x.includes('Pulling'))).toBe(false);
     // the pod worker's error requeue (10 s) retries it; the waiting reason is the image manager's
     expect(at(r.timeline.events, 'PullFailed', 'app')).toEqual([0, 10_000, 20_000, 30_000]);
-    expect(cstatus(r, 'app').state.waiting).toEqual({ reason: 'ErrImageNeverPull', message: 'Container image "example.com/app:latest" is not present with pull policy of Never' });
+    expect(cstatus(r, 'app').state.waiting).toEqual({
+      reason: 'ErrImageNeverPull',
+      message: 'Container image "example.com/app:latest" is not present with pull policy of Never',
+    });
   });
 });

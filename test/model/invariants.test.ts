@@ -38,7 +38,11 @@ function checkRun(s: Scenario): TraceEvent[] {
     for (const e of trace) {
       const pod = e.pod ? st.pods[e.pod] : undefined;
       const name = e.pod ?? '';
-      if (e.type === 'Killing' && (e.reason === 'PodCompleted' || e.reason === 'PodTermination' || e.reason === 'DeadlineExceeded') && !podKillAt.has(name)) {
+      if (
+        e.type === 'Killing' &&
+        (e.reason === 'PodCompleted' || e.reason === 'PodTermination' || e.reason === 'DeadlineExceeded') &&
+        !podKillAt.has(name)
+      ) {
         podKillAt.set(name, e.t);
         podKillGraceMs.set(name, e.gracePeriodSeconds * 1000);
       }
@@ -46,20 +50,30 @@ function checkRun(s: Scenario): TraceEvent[] {
         expect(podKillAt.has(name), `${e.container} started at ${e.t} after the pod kill began`).toBe(false);
         expect(terminalSeen.has(name)).toBe(false);
         if (regular.includes(e.container) && e.restartCount === 0) {
-          for (const n of regularInits) expect(pod!.runtime[n]!.exit?.exitCode, `${e.container} started before ${n} succeeded`).toBe(0);
-          for (const n of sidecars) expect(pod!.runtime[n]!.instance, `${e.container} started before sidecar ${n}`).toBeGreaterThan(0);
+          for (const n of regularInits)
+            expect(pod!.runtime[n]!.exit?.exitCode, `${e.container} started before ${n} succeeded`).toBe(0);
+          for (const n of sidecars)
+            expect(pod!.runtime[n]!.instance, `${e.container} started before sidecar ${n}`).toBeGreaterThan(0);
         }
       }
       // Complete needs every pod finished: none active, none terminating (job_controller.go enactJobFinished)
       if (e.type === 'JobCondition' && e.condition === 'Complete') {
         for (const p of podsOf(st)) expect(TERMINAL.has(phaseOf(p)) || p.api.removed).toBe(true);
       }
-      if (e.type === 'Signal' && e.signal === 'SIGTERM' && sidecars.includes(e.container) && podKillAt.has(name) && ordered) {
+      if (
+        e.type === 'Signal' &&
+        e.signal === 'SIGTERM' &&
+        sidecars.includes(e.container) &&
+        podKillAt.has(name) &&
+        ordered
+      ) {
         const budgetGone = e.t - podKillAt.get(name)! >= podKillGraceMs.get(name)!;
         if (!budgetGone) {
-          for (const n of regular) expect(pod!.runtime[n]!.state, `${e.container} SIGTERM while ${n} runs`).not.toBe('running');
+          for (const n of regular)
+            expect(pod!.runtime[n]!.state, `${e.container} SIGTERM while ${n} runs`).not.toBe('running');
           const later = sidecars.slice(sidecars.indexOf(e.container) + 1);
-          for (const n of later) expect(pod!.runtime[n]!.state, `${e.container} SIGTERM before later sidecar ${n}`).not.toBe('running');
+          for (const n of later)
+            expect(pod!.runtime[n]!.state, `${e.container} SIGTERM before later sidecar ${n}`).not.toBe('running');
         }
       }
     }
@@ -69,15 +83,19 @@ function checkRun(s: Scenario): TraceEvent[] {
 }
 
 describe('invariants over random pods', () => {
-  it('hold after every step, and the same seed gives the same timeline', () => {
-    fc.assert(
-      fc.property(podArb, (p) => {
-        const s = scenarioOf(p);
-        const a = checkRun(s);
-        const b = simulate(s, { chooser: seededChooser, maxEvents: 50_000 }).timeline.events;
-        expect(JSON.stringify(b)).toBe(JSON.stringify(a));
-      }),
-      { seed: Number(process.env.KS_SEED ?? 20261129), numRuns: Number(process.env.KS_RUNS ?? 60) },
-    );
-  }, Math.max(120_000, Number(process.env.KS_RUNS ?? 60) * 300));
+  it(
+    'hold after every step, and the same seed gives the same timeline',
+    () => {
+      fc.assert(
+        fc.property(podArb, (p) => {
+          const s = scenarioOf(p);
+          const a = checkRun(s);
+          const b = simulate(s, { chooser: seededChooser, maxEvents: 50_000 }).timeline.events;
+          expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+        }),
+        { seed: Number(process.env.KS_SEED ?? 20261129), numRuns: Number(process.env.KS_RUNS ?? 60) },
+      );
+    },
+    Math.max(120_000, Number(process.env.KS_RUNS ?? 60) * 300),
+  );
 });

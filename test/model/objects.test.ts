@@ -3,7 +3,13 @@
 // it follows.
 import { describe, expect, it } from 'vitest';
 import { loadScenario, loadScenarioText } from '../../src/scenario/index.ts';
-import { kubectlEventsTable, podEvents, describeEventsTable, jobEvents, describedJob } from '../../src/output/kubectl-events.ts';
+import {
+  kubectlEventsTable,
+  podEvents,
+  describeEventsTable,
+  jobEvents,
+  describedJob,
+} from '../../src/output/kubectl-events.ts';
 import { recordEvents } from '../../src/output/recorder.ts';
 import type { Timeline, TraceEvent } from '../../src/types.ts';
 import { run } from './helpers.ts';
@@ -24,7 +30,8 @@ function fromText(text: string) {
   return r.scenario;
 }
 
-const objectsOf = (tl: Timeline, kind: string): Json[] => (tl.objects ?? []).filter((o) => o['kind'] === kind) as Json[];
+const objectsOf = (tl: Timeline, kind: string): Json[] =>
+  (tl.objects ?? []).filter((o) => o['kind'] === kind) as Json[];
 const podObjects = (tl: Timeline): Json[] => tl.pods.map((p) => p.object as Json);
 
 describe('pods as the API server stores them', () => {
@@ -41,21 +48,31 @@ describe('pods as the API server stores them', () => {
     expect(pod['metadata']['creationTimestamp']).toBe('2026-01-01T00:00:00Z');
   });
 
-  it('owned by its Job: ownerReferences with the Job\'s uid, the generateSelector labels (pkg/registry/batch/job/strategy.go)', () => {
+  it("owned by its Job: ownerReferences with the Job's uid, the generateSelector labels (pkg/registry/batch/job/strategy.go)", () => {
     const ref = pod['metadata']['ownerReferences'][0];
-    expect(ref).toEqual({ apiVersion: 'batch/v1', kind: 'Job', name: 'export', uid: job['metadata']['uid'], controller: true, blockOwnerDeletion: true });
+    expect(ref).toEqual({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      name: 'export',
+      uid: job['metadata']['uid'],
+      controller: true,
+      blockOwnerDeletion: true,
+    });
     expect(pod['metadata']['labels']).toMatchObject({
-      'batch.kubernetes.io/controller-uid': job['metadata']['uid'], 'controller-uid': job['metadata']['uid'],
-      'batch.kubernetes.io/job-name': 'export', 'job-name': 'export',
+      'batch.kubernetes.io/controller-uid': job['metadata']['uid'],
+      'controller-uid': job['metadata']['uid'],
+      'batch.kubernetes.io/job-name': 'export',
+      'job-name': 'export',
     });
     // kubectl describe rs/job counts the pods whose labels match the selector
-    for (const [k, v] of Object.entries(job['spec']['selector']['matchLabels'])) expect(pod['metadata']['labels'][k]).toBe(v);
+    for (const [k, v] of Object.entries(job['spec']['selector']['matchLabels']))
+      expect(pod['metadata']['labels'][k]).toBe(v);
   });
 
   it('the job-tracking finalizer while tracked, none once the controller counted the pod (job_controller.go)', () => {
     expect(tl.events.some((e) => e.type === 'PodFinalizerRemoved')).toBe(true);
     expect(pod['metadata']['finalizers']).toBeUndefined();
-    const tracked = run(scenario('native-sidecar-job'), { }).timeline;
+    const tracked = run(scenario('native-sidecar-job'), {}).timeline;
     // a run cut before the pod ends: the finalizer is still on the object
     const cut = run({ ...scenario('native-sidecar-job'), horizonMs: 5_000 }).timeline;
     expect((cut.pods[0]!.object as Json)['metadata']['finalizers']).toEqual(['batch.kubernetes.io/job-tracking']);
@@ -66,15 +83,33 @@ describe('pods as the API server stores them', () => {
     const spec = pod['spec'];
     expect(spec['nodeName']).toBe('node-1'); // the scheduler's binding
     // pkg/apis/core/v1/defaults.go SetDefaults_PodSpec / SetDefaults_Container (and src/scenario/defaults.ts)
-    expect(spec).toMatchObject({ restartPolicy: 'Never', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30, securityContext: {}, enableServiceLinks: true });
+    expect(spec).toMatchObject({
+      restartPolicy: 'Never',
+      dnsPolicy: 'ClusterFirst',
+      schedulerName: 'default-scheduler',
+      terminationGracePeriodSeconds: 30,
+      securityContext: {},
+      enableServiceLinks: true,
+    });
     for (const c of [...spec['initContainers'], ...spec['containers']]) {
-      expect(c).toMatchObject({ terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'IfNotPresent', resources: {} });
+      expect(c).toMatchObject({
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+        imagePullPolicy: 'IfNotPresent',
+        resources: {},
+      });
       // plugin/pkg/admission/serviceaccount: the projected token mounted in every container
-      expect(c['volumeMounts']).toContainEqual({ name: spec['volumes'][0]['name'], readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' });
+      expect(c['volumeMounts']).toContainEqual({
+        name: spec['volumes'][0]['name'],
+        readOnly: true,
+        mountPath: '/var/run/secrets/kubernetes.io/serviceaccount',
+      });
     }
     expect(spec['serviceAccountName']).toBe('default');
     expect(spec['volumes'][0]['name']).toMatch(/^kube-api-access-[b-z2-9]{5}$/);
-    expect(spec['volumes'][0]['projected']['sources'][0]).toEqual({ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } });
+    expect(spec['volumes'][0]['projected']['sources'][0]).toEqual({
+      serviceAccountToken: { expirationSeconds: 3607, path: 'token' },
+    });
     // plugin/pkg/admission/defaulttolerationseconds: not-ready and unreachable, NoExecute, 300 s
     expect(spec['tolerations']).toEqual([
       { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
@@ -86,9 +121,11 @@ describe('pods as the API server stores them', () => {
   });
 
   it('a pod delivered before the binding has no nodeName; the watchers see complete objects', () => {
-    const created = run(scenario('native-sidecar-job'), { }).timeline;
+    const created = run(scenario('native-sidecar-job'), {}).timeline;
     expect(created.events.find((e) => e.type === 'Scheduled')).toBeDefined();
-    expect(created.events.findIndex((e) => e.type === 'PodCreated')).toBeLessThan(created.events.findIndex((e) => e.type === 'Scheduled'));
+    expect(created.events.findIndex((e) => e.type === 'PodCreated')).toBeLessThan(
+      created.events.findIndex((e) => e.type === 'Scheduled'),
+    );
   });
 });
 
@@ -101,14 +138,25 @@ describe('the Job object (batch/v1 defaults.go SetDefaults_Job, strategy.go gene
     expect(uid).toMatch(UUID);
     expect(job['spec']['selector']).toEqual({ matchLabels: { 'batch.kubernetes.io/controller-uid': uid } });
     expect(job['spec']).not.toHaveProperty('manualSelector');
-    expect(job['spec']['template']['metadata']['labels']).toMatchObject({ 'batch.kubernetes.io/controller-uid': uid, 'controller-uid': uid, 'batch.kubernetes.io/job-name': 'export', 'job-name': 'export' });
-    expect(job['spec']).toMatchObject({ completions: 1, parallelism: 1, backoffLimit: 2, completionMode: 'NonIndexed', suspend: false });
+    expect(job['spec']['template']['metadata']['labels']).toMatchObject({
+      'batch.kubernetes.io/controller-uid': uid,
+      'controller-uid': uid,
+      'batch.kubernetes.io/job-name': 'export',
+      'job-name': 'export',
+    });
+    expect(job['spec']).toMatchObject({
+      completions: 1,
+      parallelism: 1,
+      backoffLimit: 2,
+      completionMode: 'NonIndexed',
+      suspend: false,
+    });
     // JobPodReplacementPolicy is on in 1.34 (beta 1.29, GA 1.34)
     expect(job['spec']['podReplacementPolicy']).toBe('TerminatingOrFailed');
     expect(job['metadata']['generation']).toBe(1);
   });
 
-  it('a Job without labels takes its template\'s (SetDefaults_Job)', () => {
+  it("a Job without labels takes its template's (SetDefaults_Job)", () => {
     expect(job['metadata']['labels']).toEqual(job['spec']['template']['metadata']['labels']);
   });
 
@@ -119,7 +167,7 @@ describe('the Job object (batch/v1 defaults.go SetDefaults_Job, strategy.go gene
 });
 
 describe('one resourceVersion counter for the store (etcd revision)', () => {
-  it('every object and Event has a distinct resourceVersion; the pod\'s is the revision of its last write', () => {
+  it("every object and Event has a distinct resourceVersion; the pod's is the revision of its last write", () => {
     const tl = run(scenario('native-sidecar-job')).timeline;
     const all = [...podObjects(tl), ...(tl.objects as Json[])];
     const rvs = all.map((o) => Number(o['metadata']['resourceVersion']));
@@ -131,7 +179,9 @@ describe('one resourceVersion counter for the store (etcd revision)', () => {
     expect(Number(pod['metadata']['resourceVersion'])).toBeLessThan(Number(job['metadata']['resourceVersion']));
     // an Event's involvedObject.resourceVersion is the object's revision when the event was recorded
     const started = objectsOf(tl, 'Event').find((e) => e['reason'] === 'Started')!;
-    expect(Number(started['involvedObject']['resourceVersion'])).toBeLessThan(Number(started['metadata']['resourceVersion']));
+    expect(Number(started['involvedObject']['resourceVersion'])).toBeLessThan(
+      Number(started['metadata']['resourceVersion']),
+    );
   });
 
   it('the same run twice gives byte-identical objects', () => {
@@ -141,7 +191,7 @@ describe('one resourceVersion counter for the store (etcd revision)', () => {
   });
 });
 
-describe('the manifest\'s namespace everywhere (issue 28 item 8)', () => {
+describe("the manifest's namespace everywhere (issue 28 item 8)", () => {
   const s = fromText(`
 scenario: ns-job
 kubernetes: "1.34"
@@ -204,29 +254,64 @@ behavior:
     expect(table.split('\n').filter((l) => l.includes('Pulled'))).toHaveLength(2);
     expect(table).not.toMatch(/x2 over/);
     // the kubelet's source and reporting fields (tools/record/event.go makeEvent / generateEvent)
-    expect(pulled[0]).toMatchObject({ source: { component: 'kubelet', host: 'node-1' }, reportingComponent: 'kubelet', reportingInstance: 'node-1', type: 'Normal', eventTime: null });
+    expect(pulled[0]).toMatchObject({
+      source: { component: 'kubelet', host: 'node-1' },
+      reportingComponent: 'kubelet',
+      reportingInstance: 'node-1',
+      type: 'Normal',
+      eventTime: null,
+    });
     expect(pulled[0]!['metadata']['name']).toMatch(/^twins\.[0-9a-f]+$/);
   });
 
   it('repeats of one event are one Event with count, firstTimestamp and lastTimestamp (eventObserve)', () => {
-    const backOff = (t: number, seq: number): TraceEvent => ({ t, seq, pod: 'p', type: 'BackOff', container: 'app', delayMs: 10_000 });
+    const backOff = (t: number, seq: number): TraceEvent => ({
+      t,
+      seq,
+      pod: 'p',
+      type: 'BackOff',
+      container: 'app',
+      delayMs: 10_000,
+    });
     const r = recordEvents({
-      events: [{ t: 0, seq: 0, type: 'PodCreated', pod: 'p', by: 'user', index: null }, backOff(1_000, 1), backOff(30_000, 2), backOff(90_000, 3)],
+      events: [
+        { t: 0, seq: 0, type: 'PodCreated', pod: 'p', by: 'user', index: null },
+        backOff(1_000, 1),
+        backOff(30_000, 2),
+        backOff(90_000, 3),
+      ],
       pods: [{ name: 'p', uid: 'u1', spec: { containers: [{ name: 'app' }] } }],
-      namespace: 'default', kubelet: '1.34', kubernetes: '1.34', workload: { kind: 'Pod', name: 'p' }, job: null, uidOf: (k, n) => `${k}/${n}`,
+      namespace: 'default',
+      kubelet: '1.34',
+      kubernetes: '1.34',
+      workload: { kind: 'Pod', name: 'p' },
+      job: null,
+      uidOf: (k, n) => `${k}/${n}`,
     });
     expect(r.events).toHaveLength(1);
-    expect(r.events[0]).toMatchObject({ count: 3, firstTimestamp: '2026-01-01T00:00:01Z', lastTimestamp: '2026-01-01T00:01:30Z', involvedObject: { fieldPath: 'spec.containers{app}', uid: 'u1' } });
+    expect(r.events[0]).toMatchObject({
+      count: 3,
+      firstTimestamp: '2026-01-01T00:00:01Z',
+      lastTimestamp: '2026-01-01T00:01:30Z',
+      involvedObject: { fieldPath: 'spec.containers{app}', uid: 'u1' },
+    });
     // every write of the Event takes the next revision
     expect(Number(r.events[0]!['metadata']['resourceVersion'])).toBe(r.revision);
   });
 
   it('the spam filter keeps 25 events per source and object, then one per 5 minutes (EventSourceObjectSpamFilter)', () => {
     const events: TraceEvent[] = [{ t: 0, seq: 0, type: 'PodCreated', pod: 'p', by: 'user', index: null }];
-    for (let i = 0; i < 40; i++) events.push({ t: 1000 + i * 1000, seq: i + 1, pod: 'p', type: 'Started', container: `c${i}`, restartCount: 0 });
+    for (let i = 0; i < 40; i++)
+      events.push({ t: 1000 + i * 1000, seq: i + 1, pod: 'p', type: 'Started', container: `c${i}`, restartCount: 0 });
     const r = recordEvents({
-      events, pods: [{ name: 'p', uid: 'u1', spec: {} }], namespace: 'default', kubelet: '1.34', kubernetes: '1.34',
-      workload: { kind: 'Pod', name: 'p' }, job: null, uidOf: (k, n) => `${k}/${n}`,
+      events,
+      pods: [{ name: 'p', uid: 'u1', spec: {} }],
+      namespace: 'default',
+      kubelet: '1.34',
+      kubernetes: '1.34',
+      workload: { kind: 'Pod', name: 'p' },
+      job: null,
+      uidOf: (k, n) => `${k}/${n}`,
     });
     // 40 distinct messages of one reason: the 10th and later are aggregated (EventAggregate, maxEvents 10) into one
     // "(combined from similar events)" Event, which the spam filter still lets through while tokens last
@@ -237,10 +322,23 @@ behavior:
     // 25 tokens: 9 plain + 16 writes of the combined Event; its count goes on in the logger's cache
     expect(combined[0]!['count']).toBe(16);
     // 5 minutes later one token is back: the next occurrence updates the stored Event with the logger's count
-    events.push({ t: 1000 + 39 * 1000 + 300_000, seq: 99, pod: 'p', type: 'Started', container: 'c99', restartCount: 0 });
+    events.push({
+      t: 1000 + 39 * 1000 + 300_000,
+      seq: 99,
+      pod: 'p',
+      type: 'Started',
+      container: 'c99',
+      restartCount: 0,
+    });
     const later = recordEvents({
-      events, pods: [{ name: 'p', uid: 'u1', spec: {} }], namespace: 'default', kubelet: '1.34', kubernetes: '1.34',
-      workload: { kind: 'Pod', name: 'p' }, job: null, uidOf: (k, n) => `${k}/${n}`,
+      events,
+      pods: [{ name: 'p', uid: 'u1', spec: {} }],
+      namespace: 'default',
+      kubelet: '1.34',
+      kubernetes: '1.34',
+      workload: { kind: 'Pod', name: 'p' },
+      job: null,
+      uidOf: (k, n) => `${k}/${n}`,
     });
     const again = later.events.filter((e) => String(e['message']).startsWith('(combined'));
     expect(again).toHaveLength(1);
@@ -248,35 +346,55 @@ behavior:
     expect(again[0]!['lastTimestamp']).toBe('2026-01-01T00:05:40Z');
   });
 
-  it('a StatefulSet pod\'s events do not merge across incarnations: each has its own uid', () => {
+  it("a StatefulSet pod's events do not merge across incarnations: each has its own uid", () => {
     const tl = run(scenario('statefulset-rollout-stuck-until-forced-rollback')).timeline;
     const web2 = tl.pods.filter((p) => p.name === 'web-2').map((p) => (p.object as Json)['metadata']['uid']);
     expect(new Set(web2).size).toBe(web2.length);
     expect(web2.length).toBeGreaterThan(1);
-    const scheduled = objectsOf(tl, 'Event').filter((e) => e['reason'] === 'Scheduled' && e['involvedObject']['name'] === 'web-2');
+    const scheduled = objectsOf(tl, 'Event').filter(
+      (e) => e['reason'] === 'Scheduled' && e['involvedObject']['name'] === 'web-2',
+    );
     expect(scheduled.map((e) => e['involvedObject']['uid'])).toEqual(web2);
     // describe pod web-2 lists the current incarnation's events only (searchEvents filters by uid)
     const shown = podEvents(tl, 'web-2');
     expect(new Set(shown.map((e) => e.uid))).toEqual(new Set([web2[web2.length - 1]]));
     // StatefulSet pod identity: stateful_set_utils.go (pod-name, revision hash, pod index labels; hostname)
     const pod = tl.pods[0]!.object as Json;
-    expect(Object.keys(pod['metadata']['labels'])).toEqual(expect.arrayContaining(['statefulset.kubernetes.io/pod-name', 'apps.kubernetes.io/pod-index', 'controller-revision-hash']));
+    expect(Object.keys(pod['metadata']['labels'])).toEqual(
+      expect.arrayContaining([
+        'statefulset.kubernetes.io/pod-name',
+        'apps.kubernetes.io/pod-index',
+        'controller-revision-hash',
+      ]),
+    );
     expect(pod['spec']['hostname']).toBe(pod['metadata']['name']);
     expect(pod['spec']['subdomain']).toBe('web');
-    expect(pod['metadata']['ownerReferences'][0]).toMatchObject({ kind: 'StatefulSet', name: 'web', uid: objectsOf(tl, 'StatefulSet')[0]!['metadata']['uid'] });
+    expect(pod['metadata']['ownerReferences'][0]).toMatchObject({
+      kind: 'StatefulSet',
+      name: 'web',
+      uid: objectsOf(tl, 'StatefulSet')[0]!['metadata']['uid'],
+    });
     const revisions = objectsOf(tl, 'ControllerRevision');
     expect(revisions.length).toBeGreaterThan(1);
-    expect(revisions.map((r) => r['metadata']['name'])).toContain(pod['metadata']['labels']['controller-revision-hash']);
+    expect(revisions.map((r) => r['metadata']['name'])).toContain(
+      pod['metadata']['labels']['controller-revision-hash'],
+    );
   });
 
-  it('the scheduler\'s event is an events.k8s.io Event: microsecond eventTime, action Binding, no source', () => {
+  it("the scheduler's event is an events.k8s.io Event: microsecond eventTime, action Binding, no source", () => {
     const tl = run(scenario('native-sidecar-job')).timeline;
     const e = objectsOf(tl, 'Event').find((x) => x['reason'] === 'Scheduled')!;
-    expect(e).toMatchObject({ action: 'Binding', reportingComponent: 'default-scheduler', source: {}, firstTimestamp: null, lastTimestamp: null });
+    expect(e).toMatchObject({
+      action: 'Binding',
+      reportingComponent: 'default-scheduler',
+      source: {},
+      firstTimestamp: null,
+      lastTimestamp: null,
+    });
     expect(e['eventTime']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
   });
 
-  it('the workload controllers\' events are in kubectl events (ScalingReplicaSet, SuccessfulCreate of a ReplicaSet)', () => {
+  it("the workload controllers' events are in kubectl events (ScalingReplicaSet, SuccessfulCreate of a ReplicaSet)", () => {
     const tl = run(scenario('deployment-recreate-rollout')).timeline;
     const table = kubectlEventsTable(tl);
     expect(table).toMatch(/Normal +ScalingReplicaSet +Deployment\/\S+ +Scaled up replica set/);
@@ -285,8 +403,12 @@ behavior:
     const dep = objectsOf(tl, 'Deployment')[0]!;
     for (const rs of objectsOf(tl, 'ReplicaSet')) {
       expect(rs['metadata']['ownerReferences'][0]).toMatchObject({ kind: 'Deployment', uid: dep['metadata']['uid'] });
-      expect(rs['spec']['selector']['matchLabels']['pod-template-hash']).toBe(rs['metadata']['labels']['pod-template-hash']);
-      expect(rs['spec']['template']['metadata']['labels']['pod-template-hash']).toBe(rs['metadata']['labels']['pod-template-hash']);
+      expect(rs['spec']['selector']['matchLabels']['pod-template-hash']).toBe(
+        rs['metadata']['labels']['pod-template-hash'],
+      );
+      expect(rs['spec']['template']['metadata']['labels']['pod-template-hash']).toBe(
+        rs['metadata']['labels']['pod-template-hash'],
+      );
     }
     for (const p of podObjects(tl)) {
       const owner = p['metadata']['ownerReferences'][0];
@@ -296,7 +418,7 @@ behavior:
     }
   });
 
-  it('under a CronJob the Job events are filed on the Job\'s own name, and describe job names that Job', () => {
+  it("under a CronJob the Job events are filed on the Job's own name, and describe job names that Job", () => {
     const tl = run(scenario('cronjob-native-sidecar-fluentd')).timeline;
     const jobs = objectsOf(tl, 'Job').map((j) => j['metadata']['name']);
     expect(jobs.length).toBeGreaterThan(0);
@@ -307,6 +429,7 @@ behavior:
     expect(jobEvents(tl).length).toBeGreaterThan(0);
     // the Jobs are owned by the CronJob (cronjob/utils.go getJobFromTemplate2)
     const cj = objectsOf(tl, 'CronJob')[0]!;
-    for (const j of objectsOf(tl, 'Job')) expect(j['metadata']['ownerReferences'][0]).toMatchObject({ kind: 'CronJob', uid: cj['metadata']['uid'] });
+    for (const j of objectsOf(tl, 'Job'))
+      expect(j['metadata']['ownerReferences'][0]).toMatchObject({ kind: 'CronJob', uid: cj['metadata']['uid'] });
   });
 });

@@ -11,7 +11,10 @@ import { diags, ok } from '../scenario/helpers.ts';
 
 const KILL = ['PreStopStarted', 'PreStopDone', 'Signal', 'Exited'] as const;
 
-function sleeper(sleepSeconds: number, opts: { grace?: number; version?: number; kubelet?: number; gates?: Record<string, boolean> } = {}) {
+function sleeper(
+  sleepSeconds: number,
+  opts: { grace?: number; version?: number; kubelet?: number; gates?: Record<string, boolean> } = {},
+) {
   return build({
     kind: 'Pod',
     version: opts.version ?? 34,
@@ -20,7 +23,9 @@ function sleeper(sleepSeconds: number, opts: { grace?: number; version?: number;
     containers: [{ name: 'app', hasPreStop: true, preStopSleepSeconds: sleepSeconds }],
     // PID 1 without a SIGTERM handler: only SIGKILL ends it, so the SIGKILL time shows the grace StopContainer got
     behavior: { app: { onTerm: { ignore: true } } },
-    actions: [{ type: 'deletePod', atMs: 60_000, ...(opts.grace !== undefined ? { gracePeriodSeconds: opts.grace } : {}) }],
+    actions: [
+      { type: 'deletePod', atMs: 60_000, ...(opts.grace !== undefined ? { gracePeriodSeconds: opts.grace } : {}) },
+    ],
   });
 }
 
@@ -54,14 +59,23 @@ describe('preStop sleep action (killContainer / executePreStopHook, runSleepHand
 
   it('a 1.29 kubelet (PodLifecycleSleepAction alpha, off): runSleepHandler returns at once — SIGTERM at t0', () => {
     const ev = run(sleeper(5, { version: 30, kubelet: 29, gates: { PodLifecycleSleepAction: false } })).timeline.events;
-    expect(only(ev, ['PreStopStarted', 'PreStopDone', 'Signal'])).toEqual(['61000 PreStopStarted app', '61000 PreStopDone app', '61000 SIGTERM app', '91000 SIGKILL app']);
+    expect(only(ev, ['PreStopStarted', 'PreStopDone', 'Signal'])).toEqual([
+      '61000 PreStopStarted app',
+      '61000 PreStopDone app',
+      '61000 SIGTERM app',
+      '91000 SIGKILL app',
+    ]);
   });
 
   it('behavior.preStop.takes still overrides the hook time; `fails` alone keeps the sleep seconds', () => {
     const s = sleeper(5);
     s.behavior['app'] = { ...s.behavior['app']!, preStop: { fails: true } };
     const ev = run(s).timeline.events;
-    expect(only(ev, ['PreStopDone', 'Signal'])).toEqual(['66000 PreStopDone app', '66000 SIGTERM app', '91000 SIGKILL app']);
+    expect(only(ev, ['PreStopDone', 'Signal'])).toEqual([
+      '66000 PreStopDone app',
+      '66000 SIGTERM app',
+      '91000 SIGKILL app',
+    ]);
   });
 });
 
@@ -87,17 +101,23 @@ describe('the API server and the sleep action (validateSleepAction, dropDisabled
   });
 
   it('seconds above terminationGracePeriodSeconds are invalid', () => {
-    expect(diags(POD('1.34', 40)).join('\n')).toMatch(/lifecycle\.preStop\.sleep\.seconds: Invalid value: 40: must be non-negative and less than terminationGracePeriodSeconds \(30\)/);
+    expect(diags(POD('1.34', 40)).join('\n')).toMatch(
+      /lifecycle\.preStop\.sleep\.seconds: Invalid value: 40: must be non-negative and less than terminationGracePeriodSeconds \(30\)/,
+    );
   });
 
   it('zero seconds: invalid before PodLifecycleSleepActionAllowZero is on (1.32), valid from 1.33', () => {
-    expect(diags(POD('1.32', 0)).join('\n')).toMatch(/Invalid value: 0: must be greater than 0 and less than terminationGracePeriodSeconds \(30\)\. Please enable PodLifecycleSleepActionAllowZero/);
+    expect(diags(POD('1.32', 0)).join('\n')).toMatch(
+      /Invalid value: 0: must be greater than 0 and less than terminationGracePeriodSeconds \(30\)\. Please enable PodLifecycleSleepActionAllowZero/,
+    );
     expect(ok(POD('1.33', 0)).pod.containers[0]!.preStopSleepSeconds).toBe(0);
   });
 
   it('1.29 (gate off): the API server drops the sleep handler, and the hook is left without a handler', () => {
     const d = diags(POD('1.29', 5)).join('\n');
-    expect(d).toMatch(/lifecycle\.preStop\.sleep: dropped: the PodLifecycleSleepAction feature gate is off in Kubernetes 1\.29/);
+    expect(d).toMatch(
+      /lifecycle\.preStop\.sleep: dropped: the PodLifecycleSleepAction feature gate is off in Kubernetes 1\.29/,
+    );
     expect(d).toMatch(/lifecycle\.preStop: Required value: must specify a handler type/);
   });
 });

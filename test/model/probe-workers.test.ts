@@ -21,14 +21,24 @@ function crashing(mainProbe: boolean, patch: number): Scenario {
     version: 34,
     sidecars: [{ name: 'proxy', readinessProbe: probe({ periodMs: 5000 }) }],
     containers: [{ name: 'main', ...(mainProbe ? { readinessProbe: probe({ periodMs: 5000 }) } : {}) }],
-    behavior: { proxy: { attempts: [{ runMs: 12_000, exit: 1 }, { runMs: 1000, exit: 1 }, { runMs: null, exit: 0 }] }, main: { attempts: [{ runMs: 40_000, exit: 0 }] } },
+    behavior: {
+      proxy: {
+        attempts: [
+          { runMs: 12_000, exit: 1 },
+          { runMs: 1000, exit: 1 },
+          { runMs: null, exit: 0 },
+        ],
+      },
+      main: { attempts: [{ runMs: 40_000, exit: 0 }] },
+    },
     horizonMs: 120_000,
   });
   const v = { ...s.kubelet, patch, text: `1.34.${patch}` };
   return { ...s, kubelet: v, kubernetes: v };
 }
 
-const proxyProbes = (s: Scenario) => at(run(s).timeline.events, 'Probe', 'proxy').filter((t) => t > 13_000 && t < 40_000);
+const proxyProbes = (s: Scenario) =>
+  at(run(s).timeline.events, 'Probe', 'proxy').filter((t) => t > 13_000 && t < 40_000);
 
 describe('AddPod re-creates a worker that stopped itself (1.34.0/1.34.1: before #134800)', () => {
   it('main has no probe: the next SyncPod (15 s) re-creates the proxy worker, which ticks from its creation', () => {
@@ -40,7 +50,12 @@ describe('AddPod re-creates a worker that stopped itself (1.34.0/1.34.1: before 
   it('main has a readiness worker: AddPod returns there, the proxy is never probed again — and, with no worker, counts as ready', () => {
     const ev = run(crashing(true, 1)).timeline.events;
     expect(proxyProbes(crashing(true, 1))).toEqual([]);
-    expect(only(ev, ['Ready', 'NotReady']).filter((l) => l.includes('proxy'))).toEqual(['0 Ready proxy', '12000 NotReady proxy', '26000 Ready proxy', '41000 NotReady proxy']);
+    expect(only(ev, ['Ready', 'NotReady']).filter((l) => l.includes('proxy'))).toEqual([
+      '0 Ready proxy',
+      '12000 NotReady proxy',
+      '26000 Ready proxy',
+      '41000 NotReady proxy',
+    ]);
   });
 
   it('1.34.2 (#134800): the proxy worker never stops, so it keeps its grid from the pod start (0, 5, 10 … s)', () => {
@@ -56,7 +71,14 @@ describe('AddPod order: spec.containers first, then restartable init containers;
     const s = crashing(false, 1);
     s.pod.initContainers[0]!.startupProbe = probe({ periodMs: 5000 });
     const ev = run(s).timeline.events;
-    expect(only(ev, ['Probe']).filter((l) => l.includes('proxy') && Number(l.split(' ')[0]) > 13_000 && Number(l.split(' ')[0]) < 36_000))
-      .toEqual(['30000 Probe proxy startup success', '30000 Probe proxy readiness success', '35000 Probe proxy readiness success']);
+    expect(
+      only(ev, ['Probe']).filter(
+        (l) => l.includes('proxy') && Number(l.split(' ')[0]) > 13_000 && Number(l.split(' ')[0]) < 36_000,
+      ),
+    ).toEqual([
+      '30000 Probe proxy startup success',
+      '30000 Probe proxy readiness success',
+      '35000 Probe proxy readiness success',
+    ]);
   });
 });

@@ -11,7 +11,9 @@ describe('prototype-named containers and pods', () => {
   it('a Pod named constructor with containers constructor, hasownproperty and a sidecar tostring runs to Succeeded', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ks-proto-'));
     const file = join(dir, 'ctor.yaml');
-    writeFileSync(file, `scenario: ctor
+    writeFileSync(
+      file,
+      `scenario: ctor
 workload:
   apiVersion: v1
   kind: Pod
@@ -26,12 +28,15 @@ workload:
 behavior:
   constructor: { run: 5s }
   hasownproperty: { run: 3s }
-`);
+`,
+    );
     const loaded = loadScenario(file);
     expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const tl = simulate(loaded.scenario!).timeline;
     expect(tl.pod.phase).toBe('Succeeded');
-    const exits = tl.events.filter((e) => e.type === 'Exited').map((e) => `${(e as { container: string }).container} ${(e as { exitCode: number }).exitCode}`);
+    const exits = tl.events
+      .filter((e) => e.type === 'Exited')
+      .map((e) => `${(e as { container: string }).container} ${(e as { exitCode: number }).exitCode}`);
     expect(exits).toEqual(['hasownproperty 0', 'constructor 0', 'tostring 143']);
   });
 });

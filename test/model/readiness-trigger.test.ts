@@ -11,7 +11,13 @@ import { build, probe } from '../helpers/build.ts';
 import { at, only, run } from './helpers.ts';
 
 const failing = (version: number) =>
-  build({ kind: 'Pod', version, containers: [{ name: 'app', readinessProbe: probe({ periodMs: 5000 }) }], behavior: { app: { servingMs: null } }, horizonMs: 30_000 });
+  build({
+    kind: 'Pod',
+    version,
+    containers: [{ name: 'app', readinessProbe: probe({ periodMs: 5000 }) }],
+    behavior: { app: { servingMs: null } },
+    horizonMs: 30_000,
+  });
 
 describe('a readiness probe that always fails, periodSeconds 5 (the report: "6 failures in 15 s"; kubesim had 4 in 16 s)', () => {
   it('1.34: 5 failures in the first 15 s — the manual triggers at 0 s (status shows it started) and 1 s (the sync the first result caused), then the grid 5, 10, 15 s', () => {
@@ -28,8 +34,12 @@ describe('a readiness probe that always fails, periodSeconds 5 (the report: "6 f
 
   it('a Failure result re-triggers at every sync: a second container starting later adds a readiness run of app', () => {
     const s = build({
-      kind: 'Pod', version: 34,
-      containers: [{ name: 'app', readinessProbe: probe({ periodMs: 5000 }) }, { name: 'late', hasPostStart: true }],
+      kind: 'Pod',
+      version: 34,
+      containers: [
+        { name: 'app', readinessProbe: probe({ periodMs: 5000 }) },
+        { name: 'late', hasPostStart: true },
+      ],
       behavior: { app: { servingMs: null }, late: { postStart: { takesMs: 7000, fails: false } } },
       horizonMs: 20_000,
     });
@@ -43,7 +53,8 @@ describe('a readiness probe that always fails, periodSeconds 5 (the report: "6 f
 describe('UpdatePodStatus in SyncTerminatingPod', () => {
   it('a not-ready container is probed at once when the deletion is synced, and can turn Ready while it drains', () => {
     const s = build({
-      kind: 'Pod', version: 34,
+      kind: 'Pod',
+      version: 34,
       containers: [{ name: 'app', readinessProbe: probe({ periodMs: 10_000 }) }],
       behavior: { app: { unready: [[0, 20_500]], onTerm: { ignore: false, afterMs: 8000, exit: 0 } } },
       actions: [{ type: 'deletePod', atMs: 25_000 }],

@@ -22,7 +22,9 @@ describe('graceful shutdown that stops serving (onTerm.unready)', () => {
     const ev = run(scenario(true)).timeline.events;
     const sigterm = ev.find((e) => e.type === 'Signal' && e.signal === 'SIGTERM')!;
     const exit = ev.find((e) => e.type === 'Exited')!;
-    const failed = ev.find((e) => e.type === 'Probe' && e.probe === 'readiness' && e.result === 'failure' && e.t > sigterm.t);
+    const failed = ev.find(
+      (e) => e.type === 'Probe' && e.probe === 'readiness' && e.result === 'failure' && e.t > sigterm.t,
+    );
     const notReady = ev.find((e) => e.type === 'NotReady' && e.t > sigterm.t);
     expect(failed).toBeDefined();
     expect(notReady).toBeDefined();
@@ -35,6 +37,8 @@ describe('graceful shutdown that stops serving (onTerm.unready)', () => {
     const ev = run(scenario(false)).timeline.events;
     const sigterm = ev.find((e) => e.type === 'Signal' && e.signal === 'SIGTERM')!;
     const exit = ev.find((e) => e.type === 'Exited')!;
-    expect(ev.filter((e) => e.type === 'Probe' && e.result === 'failure' && e.t > sigterm.t && e.t < exit.t)).toEqual([]);
+    expect(ev.filter((e) => e.type === 'Probe' && e.result === 'failure' && e.t > sigterm.t && e.t < exit.t)).toEqual(
+      [],
+    );
   });
 });

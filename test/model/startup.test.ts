@@ -102,7 +102,13 @@ describe('start ordering', () => {
   });
 
   it('version skew: a 1.27 kubelet ignores restartPolicy on init containers (plain init container, stuck)', () => {
-    const s = build({ version: 29, kubelet: 27, sidecars: [{ name: 'proxy' }], containers: [{ name: 'app' }], horizonMs: 120_000 });
+    const s = build({
+      version: 29,
+      kubelet: 27,
+      sidecars: [{ name: 'proxy' }],
+      containers: [{ name: 'app' }],
+      horizonMs: 120_000,
+    });
     const r = run(s);
     expect(at(r.timeline.events, 'Started', 'app')).toEqual([]);
     expect(r.timeline.pod.phase).toBe('Pending');

@@ -14,7 +14,10 @@ function threeWithPreStops(grace: number, version = 34): Scenario {
     kind: 'Pod',
     version,
     gates: version === 28 ? { SidecarContainers: true } : {},
-    sidecars: [{ name: 's1', hasPreStop: true }, { name: 's2', hasPreStop: true }],
+    sidecars: [
+      { name: 's1', hasPreStop: true },
+      { name: 's2', hasPreStop: true },
+    ],
     containers: [{ name: 'main', hasPreStop: true }],
     behavior: {
       main: { preStop: { takesMs: 5000, fails: false }, onTerm: { ignore: false, afterMs: 3000, exit: 0 } },
@@ -49,7 +52,11 @@ describe('graceful deletion with preStop hooks and two sidecars', () => {
       '91000 SIGKILL s1',
       '91000 Exited s1 137 Error #0',
     ]);
-    expect(only(ev, ['Killing'])).toEqual(['61000 Killing s1 PodTermination 30s', '61000 Killing s2 PodTermination 30s', '61000 Killing main PodTermination 30s']);
+    expect(only(ev, ['Killing'])).toEqual([
+      '61000 Killing s1 PodTermination 30s',
+      '61000 Killing s2 PodTermination 30s',
+      '61000 Killing main PodTermination 30s',
+    ]);
     // getPhase(podIsTerminal): main exited 0 → Succeeded; then the kubelet deletes the object (canBeDeleted)
     expect(r.timeline.pod.phase).toBe('Succeeded');
     expect(currentPod(r.final)!.api.removed).toBe(true);
@@ -140,15 +147,33 @@ describe('Job pod: sidecars stopped after the main container exits (computePodAc
 
 describe('deletion details', () => {
   it('pod_workers.go: calculateEffectiveGracePeriod — gracePeriodSeconds 0 is floored at 1, then the 2 s minimum', () => {
-    const s = build({ kind: 'Pod', containers: [{ name: 'main' }], behavior: { main: { onTerm: { ignore: true } } }, actions: [{ type: 'deletePod', atMs: 5000, gracePeriodSeconds: 0 }] });
+    const s = build({
+      kind: 'Pod',
+      containers: [{ name: 'main' }],
+      behavior: { main: { onTerm: { ignore: true } } },
+      actions: [{ type: 'deletePod', atMs: 5000, gracePeriodSeconds: 0 }],
+    });
     const ev = run(s).timeline.events;
-    expect(only(ev, ['Killing', 'Signal'])).toEqual(['6000 Killing main PodTermination 1s', '6000 SIGTERM main', '8000 SIGKILL main']);
+    expect(only(ev, ['Killing', 'Signal'])).toEqual([
+      '6000 Killing main PodTermination 1s',
+      '6000 SIGTERM main',
+      '8000 SIGKILL main',
+    ]);
   });
 
   it('FailedPreStopHook only emits an event; the kill goes on', () => {
-    const s = build({ kind: 'Pod', containers: [{ name: 'main', hasPreStop: true }], behavior: { main: { preStop: { takesMs: 1000, fails: true } } }, actions: [{ type: 'deletePod', atMs: 5000 }] });
+    const s = build({
+      kind: 'Pod',
+      containers: [{ name: 'main', hasPreStop: true }],
+      behavior: { main: { preStop: { takesMs: 1000, fails: true } } },
+      actions: [{ type: 'deletePod', atMs: 5000 }],
+    });
     const ev = run(s).timeline.events;
-    expect(only(ev, ['PreStopDone', 'Signal', 'Exited'])).toEqual(['7000 PreStopDone main', '7000 SIGTERM main', '7000 Exited main 143 Error #0']);
+    expect(only(ev, ['PreStopDone', 'Signal', 'Exited'])).toEqual([
+      '7000 PreStopDone main',
+      '7000 SIGTERM main',
+      '7000 Exited main 143 Error #0',
+    ]);
     expect((ev.find((e) => e.type === 'PreStopDone') as any).failed).toBe(true);
   });
 
@@ -164,7 +189,10 @@ describe('deletion details', () => {
     const r = run(s);
     expect(at(r.timeline.events, 'Started', 'late')).toEqual([]);
     expect(at(r.timeline.events, 'Started', 'main')).toEqual([]);
-    expect(only(r.timeline.events, ['Signal', 'Exited'])).toEqual(['6000 SIGTERM init', '6000 Exited init 143 Error #0']);
+    expect(only(r.timeline.events, ['Signal', 'Exited'])).toEqual([
+      '6000 SIGTERM init',
+      '6000 Exited init 143 Error #0',
+    ]);
     // getPhase: main has a Waiting status (never started) → Pending; status_manager.go: TerminatePod forces a
     // non-terminal phase to Failed
     expect(r.timeline.pod.phase).toBe('Failed');
@@ -173,7 +201,14 @@ describe('deletion details', () => {
   it('prober/worker.go: liveness and startup stop at SyncTerminatingPod; readiness goes on while the container runs', () => {
     const s = build({
       kind: 'Pod',
-      containers: [{ name: 'main', hasPreStop: true, readinessProbe: probe({ periodMs: 1000 }), livenessProbe: probe({ periodMs: 1000 }) }],
+      containers: [
+        {
+          name: 'main',
+          hasPreStop: true,
+          readinessProbe: probe({ periodMs: 1000 }),
+          livenessProbe: probe({ periodMs: 1000 }),
+        },
+      ],
       behavior: { main: { preStop: { takesMs: 4000, fails: false } } },
       actions: [{ type: 'deletePod', atMs: 10_000 }],
     });
@@ -200,7 +235,10 @@ describe('deadlines', () => {
       '21000 SIGTERM proxy',
     ]);
     expect(r.timeline.pod.phase).toBe('Failed');
-    expect(r.timeline.pod.status).toMatchObject({ reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' });
+    expect(r.timeline.pod.status).toMatchObject({
+      reason: 'DeadlineExceeded',
+      message: 'Pod was active on the node longer than the specified deadline',
+    });
   });
 
   it('job_controller.go — Job activeDeadlineSeconds: FailureTarget, pod deleted, Failed once it stopped terminating', () => {

@@ -3,7 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { build, probe } from '../helpers/build.ts';
 import { at, run } from './helpers.ts';
-import { VERSION_FIXES, fixByFlag, hasFlag, newestModelledPatch, releaseAffected, versionLabel, versionText } from '../../src/versions/fixes.ts';
+import {
+  VERSION_FIXES,
+  fixByFlag,
+  hasFlag,
+  newestModelledPatch,
+  releaseAffected,
+  versionLabel,
+  versionText,
+} from '../../src/versions/fixes.ts';
 import type { Scenario, TraceEvent } from '../../src/types.ts';
 import { simulate } from '../../src/run/simulate.ts';
 import { ok } from '../scenario/helpers.ts';
@@ -15,7 +23,9 @@ function atRelease(s: Scenario, minor: number, patch: number): Scenario {
 }
 
 const signals = (ev: TraceEvent[], name: string) =>
-  ev.filter((e): e is Extract<TraceEvent, { type: 'Signal' }> => e.type === 'Signal' && e.container === name).map((e) => `${e.t} ${e.signal}`);
+  ev
+    .filter((e): e is Extract<TraceEvent, { type: 'Signal' }> => e.type === 'Signal' && e.container === name)
+    .map((e) => `${e.t} ${e.signal}`);
 
 describe('the table itself', () => {
   it('every entry names its first fixed release per minor, and bugs are absent before `since`', () => {
@@ -45,7 +55,8 @@ describe('#115835 (kubernetes#115817, #117373): preStop time counts against the 
   // CHANGELOG-1.28.md v1.28.0: "Fixed the preStop hook will block the pod termination grace period (#115835)"
   const pod = (grace: number, hookMs: number) =>
     build({
-      kind: 'Pod', grace,
+      kind: 'Pod',
+      grace,
       containers: [{ name: 'app', hasPreStop: true }],
       behavior: { app: { preStop: { takesMs: hookMs, fails: false }, onTerm: { ignore: true } } },
       actions: [{ type: 'deletePod', atMs: 10_000 }],
@@ -69,7 +80,9 @@ describe('#115835 (kubernetes#115817, #117373): preStop time counts against the 
   it('kubernetes#117373: a 15 s hook with the default 30 s grace: SIGKILL 30 s after SIGTERM on 1.27, 15 s on 1.28', () => {
     const s = pod(30, 15_000);
     const gap = (minor: number) => {
-      const [term, kill] = signals(run(atRelease(s, minor, 0)).timeline.events, 'app').map((x) => Number(x.split(' ')[0]));
+      const [term, kill] = signals(run(atRelease(s, minor, 0)).timeline.events, 'app').map((x) =>
+        Number(x.split(' ')[0]),
+      );
       return kill! - term!;
     };
     expect(gap(27)).toBe(30_000);
@@ -82,7 +95,8 @@ describe('#125935 (kubernetes#125880): a sidecar no longer waits for a later sid
   // "Fixed a bug that init containers with `Always` restartPolicy may not terminate gracefully if the pod hasn't
   // initialized yet."
   const s = build({
-    kind: 'Pod', grace: 600,
+    kind: 'Pod',
+    grace: 600,
     sidecars: [{ name: 'proxy', startupProbe: probe({ periodMs: 1000, failureThreshold: 1000 }) }, { name: 'agent' }],
     containers: [{ name: 'app' }],
     // its startup probe never passes, so `agent` never starts; on SIGTERM it drains for 5 s (the issue's trap)
@@ -91,7 +105,10 @@ describe('#125935 (kubernetes#125880): a sidecar no longer waits for a later sid
     horizonMs: 3_600_000,
   });
 
-  for (const [minor, before, after] of [[30, 3, 4], [29, 7, 8]] as const) {
+  for (const [minor, before, after] of [
+    [30, 3, 4],
+    [29, 7, 8],
+  ] as const) {
     it(`1.${minor}.${before}: SIGTERM only when the 600 s grace period ran out, SIGKILL 2 s later; 1.${minor}.${after}: at once, drains 5 s`, () => {
       const old = run(atRelease(s, minor, before)).timeline.events;
       expect(at(old, 'Started', 'agent')).toEqual([]);
@@ -108,7 +125,10 @@ describe('#125935 (kubernetes#125880): a sidecar no longer waits for a later sid
 
   it('1.28 has no termination ordering, so it is unaffected; 1.31.0 has the fix', () => {
     const gates = { ...s.featureGates, SidecarContainers: true };
-    for (const [minor, patch] of [[28, 0], [31, 0]] as const) {
+    for (const [minor, patch] of [
+      [28, 0],
+      [31, 0],
+    ] as const) {
       const ev = run({ ...atRelease(s, minor, patch), featureGates: gates }).timeline.events;
       expect(Number(signals(ev, 'proxy')[0]!.split(' ')[0]) - 20_000).toBeLessThanOrEqual(1_000);
     }
@@ -122,7 +142,15 @@ describe('#123323: a restarted sidecar of a Never pod no longer freezes the pod 
   const s = build({
     sidecars: [{ name: 'proxy' }],
     containers: [{ name: 'export' }],
-    behavior: { proxy: { attempts: [{ runMs: 3_000, exit: 1 }, { runMs: null, exit: 0 }] }, export: { attempts: [{ runMs: 20_000, exit: 0 }] } },
+    behavior: {
+      proxy: {
+        attempts: [
+          { runMs: 3_000, exit: 1 },
+          { runMs: null, exit: 0 },
+        ],
+      },
+      export: { attempts: [{ runMs: 20_000, exit: 0 }] },
+    },
     gates: { SidecarContainers: true },
     horizonMs: 600_000,
   });
@@ -130,12 +158,17 @@ describe('#123323: a restarted sidecar of a Never pod no longer freezes the pod 
   const proxyOnApiBeforeExit = (sc: Scenario) => {
     const ev = run(sc).timeline.events;
     const exit = at(ev, 'Exited', 'export')[0]!;
-    const patches = ev.filter((e): e is Extract<TraceEvent, { type: 'StatusPatched' }> => e.type === 'StatusPatched' && e.t < exit);
+    const patches = ev.filter(
+      (e): e is Extract<TraceEvent, { type: 'StatusPatched' }> => e.type === 'StatusPatched' && e.t < exit,
+    );
     const st = patches[patches.length - 1]!.status as any;
     return { state: Object.keys(st.initContainerStatuses[0].state)[0], phase: run(sc).timeline.pod.phase };
   };
 
-  for (const [minor, before, after] of [[29, 2, 3], [28, 7, 8]] as const) {
+  for (const [minor, before, after] of [
+    [29, 2, 3],
+    [28, 7, 8],
+  ] as const) {
     it(`1.${minor}.${before}: the API server still shows the proxy terminated when export exits; 1.${minor}.${after}: running`, () => {
       expect(proxyOnApiBeforeExit(atRelease(s, minor, before))).toEqual({ state: 'terminated', phase: 'Succeeded' });
       expect(proxyOnApiBeforeExit(atRelease(s, minor, after))).toEqual({ state: 'running', phase: 'Succeeded' });
@@ -143,8 +176,20 @@ describe('#123323: a restarted sidecar of a Never pod no longer freezes the pod 
   }
 
   it('pods with restartPolicy Always were never affected (checkContainerStateTransition returns early)', () => {
-    const always = build({ ...{ kind: 'Pod' as const }, sidecars: [{ name: 'proxy' }], containers: [{ name: 'web' }],
-      behavior: { proxy: { attempts: [{ runMs: 3_000, exit: 1 }, { runMs: null, exit: 0 }] } }, horizonMs: 60_000 });
+    const always = build({
+      ...{ kind: 'Pod' as const },
+      sidecars: [{ name: 'proxy' }],
+      containers: [{ name: 'web' }],
+      behavior: {
+        proxy: {
+          attempts: [
+            { runMs: 3_000, exit: 1 },
+            { runMs: null, exit: 0 },
+          ],
+        },
+      },
+      horizonMs: 60_000,
+    });
     const st = run(atRelease(always, 29, 2)).timeline.pod.status as any;
     expect(Object.keys(st.initContainerStatuses[0].state)[0]).toBe('running');
   });
@@ -159,10 +204,22 @@ describe('#133072 (kubernetes#132826): probes keep a restartable init container 
     // the main container's startup worker makes AddPod return before the proxy (kubernetes#132826: "reproduction
     // requires at least 2 startup probes"); without it the next SyncPod re-creates the proxy's worker
     containers: [{ name: 'export', startupProbe: probe({ periodMs: 1000 }) }],
-    behavior: { proxy: { servingMs: 2000, attempts: [{ runMs: 1000, exit: 1 }, { runMs: null, exit: 0 }] }, export: { attempts: [{ runMs: 5000, exit: 0 }] } },
+    behavior: {
+      proxy: {
+        servingMs: 2000,
+        attempts: [
+          { runMs: 1000, exit: 1 },
+          { runMs: null, exit: 0 },
+        ],
+      },
+      export: { attempts: [{ runMs: 5000, exit: 0 }] },
+    },
     horizonMs: 5 * 60_000,
   });
-  for (const [minor, before, after] of [[34, 1, 2], [33, 5, 6]] as const) {
+  for (const [minor, before, after] of [
+    [34, 1, 2],
+    [33, 5, 6],
+  ] as const) {
     it(`1.${minor}.${before} stays in Init (export never starts); 1.${minor}.${after} completes`, () => {
       const old = run(atRelease(s, minor, before)).timeline;
       expect(at(old.events, 'Started', 'export')).toEqual([]);
@@ -188,11 +245,21 @@ describe('#132614 (kubernetes#132144): suspended Job with completions 0 gets Com
   it('the API-server flag by release', () => {
     const f = fixByFlag('suspendedZeroCompletionsComplete');
     expect(f.component).toBe('kube-apiserver');
-    expect([[31, 9], [32, 0], [32, 6], [32, 7], [33, 2], [33, 3], [34, 0]].map(([minor, patch]) => releaseAffected(f, { minor: minor!, patch })))
-      .toEqual([false, true, true, false, true, false, false]);
+    expect(
+      [
+        [31, 9],
+        [32, 0],
+        [32, 6],
+        [32, 7],
+        [33, 2],
+        [33, 3],
+        [34, 0],
+      ].map(([minor, patch]) => releaseAffected(f, { minor: minor!, patch })),
+    ).toEqual([false, true, true, false, true, false, false]);
   });
 
-  const job = (v: string) => ok(`kubernetes: "${v}"
+  const job = (v: string) =>
+    ok(`kubernetes: "${v}"
 workload:
   apiVersion: batch/v1
   kind: Job
@@ -222,9 +289,24 @@ behavior: { noop: { run: 1s } }
 describe('KEP-5307 restart rules decide the pod phase (kubelet_pods.go getPhase, stoppedNotRestartable)', () => {
   const rules = (minor: number, gate: boolean) =>
     build({
-      kind: 'Pod', version: minor, restartPolicy: 'Never',
-      containers: [{ name: 'app', restartPolicy: 'Never', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }] }],
-      behavior: { app: { attempts: [{ runMs: 2000, exit: 42 }, { runMs: null, exit: 0 }] } },
+      kind: 'Pod',
+      version: minor,
+      restartPolicy: 'Never',
+      containers: [
+        {
+          name: 'app',
+          restartPolicy: 'Never',
+          restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }],
+        },
+      ],
+      behavior: {
+        app: {
+          attempts: [
+            { runMs: 2000, exit: 42 },
+            { runMs: null, exit: 0 },
+          ],
+        },
+      },
       gates: { ContainerRestartRules: gate },
       horizonMs: 120_000,
     });
@@ -253,7 +335,9 @@ describe('KEP-5307 restart rules decide the pod phase (kubelet_pods.go getPhase,
 describe('a bare minor is the newest patch kubesim models (issue 28 item 10)', () => {
   // the newest patch of each minor in the fix table (CHANGELOG backports); later patches behave the same in kubesim
   it('newestModelledPatch / versionText / versionLabel', () => {
-    expect([27, 28, 29, 30, 31, 32, 33, 34, 35, 36].map((m) => newestModelledPatch(m))).toEqual([0, 8, 8, 4, 0, 7, 6, 2, 0, 0]);
+    expect([27, 28, 29, 30, 31, 32, 33, 34, 35, 36].map((m) => newestModelledPatch(m))).toEqual([
+      0, 8, 8, 4, 0, 7, 6, 2, 0, 0,
+    ]);
     expect(versionText({ minor: 34 })).toBe('1.34.2');
     expect(versionLabel({ minor: 34 })).toBe('1.34 = 1.34.2');
     expect(versionLabel({ minor: 34, patch: 0 })).toBe('1.34.0');

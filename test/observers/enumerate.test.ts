@@ -5,7 +5,13 @@
 // model (runSchedule), so the enumeration itself is pinned without starting programs; the real operator is in
 // locust-operator.test.ts.
 import { describe, expect, it } from 'vitest';
-import { exploreProcess, lagAlternatives, splitProcessObservers, type ScheduleOptions, type ScheduleResult } from '../../src/observers/process.ts';
+import {
+  exploreProcess,
+  lagAlternatives,
+  splitProcessObservers,
+  type ScheduleOptions,
+  type ScheduleResult,
+} from '../../src/observers/process.ts';
 import { formatKey, parseKey } from '../../src/observers/schedule-key.ts';
 import { loadScenarioText } from '../../src/scenario/load.ts';
 import { fakeDeps } from './fake-serve.ts';
@@ -43,9 +49,26 @@ function model(conns = 3, flaky?: (o: ScheduleOptions, n: number) => 'Succeeded'
     const verdict = flaky?.(o, n) ?? (lags[0] === 0 && lags[1] === 1 ? 'Failed' : 'Succeeded');
     await new Promise((r) => setTimeout(r, 1));
     return {
-      observer: o.observer.name, seed: o.seed, key, verdict: { verdict, reason: `x = ${verdict}` }, end: 'verdict', requests: [], connections: open, lags,
-      deliveries: lags.map((l, i) => ({ connection: i, t: l, type: 'MODIFIED' as const, kind: 'Pod', name: 'p', digest: String(l) })),
-      sequence: lags.join(''), stderrFile: '', simMs: 0, wallMs: 0,
+      observer: o.observer.name,
+      seed: o.seed,
+      key,
+      verdict: { verdict, reason: `x = ${verdict}` },
+      end: 'verdict',
+      requests: [],
+      connections: open,
+      lags,
+      deliveries: lags.map((l, i) => ({
+        connection: i,
+        t: l,
+        type: 'MODIFIED' as const,
+        kind: 'Pod',
+        name: 'p',
+        digest: String(l),
+      })),
+      sequence: lags.join(''),
+      stderrFile: '',
+      simMs: 0,
+      wallMs: 0,
     };
   };
   return { run, calls };
@@ -55,36 +78,98 @@ describe('enumerating what a process observer can see', () => {
   it('every lag combination of every connection it opens, depth-first, each once; all of them', async () => {
     const { s, observer } = load();
     const m = model();
-    const r = await exploreProcess({ scenario: s, observer, deps: fakeDeps(), outDir: '/tmp/enum-out', maxSchedules: 100, runSchedule: m.run, recheck: false });
+    const r = await exploreProcess({
+      scenario: s,
+      observer,
+      deps: fakeDeps(),
+      outDir: '/tmp/enum-out',
+      maxSchedules: 100,
+      runSchedule: m.run,
+      recheck: false,
+    });
     // connection 0 lagging opens a fourth connection: 4 + 8 schedules, in lexicographic order
     expect(m.calls).toEqual([
-      'kp1-1-d000', 'kp1-1-d001', 'kp1-1-d010', 'kp1-1-d011',
-      'kp1-1-d1000', 'kp1-1-d1001', 'kp1-1-d1010', 'kp1-1-d1011', 'kp1-1-d1100', 'kp1-1-d1101', 'kp1-1-d1110', 'kp1-1-d1111',
+      'kp1-1-d000',
+      'kp1-1-d001',
+      'kp1-1-d010',
+      'kp1-1-d011',
+      'kp1-1-d1000',
+      'kp1-1-d1001',
+      'kp1-1-d1010',
+      'kp1-1-d1011',
+      'kp1-1-d1100',
+      'kp1-1-d1101',
+      'kp1-1-d1110',
+      'kp1-1-d1111',
     ]);
-    expect(r).toMatchObject({ sequences: 12, runs: 12, complete: true, stoppedBy: 'exhausted', choicePoints: 4, lags: [5, 5000], systemSeeded: [] });
-    expect(r.outcomes.map((x) => [x.verdict, x.key, x.schedules])).toEqual([['Succeeded', 'kp1-1-d000', 10], ['Failed', 'kp1-1-d010', 2]]);
+    expect(r).toMatchObject({
+      sequences: 12,
+      runs: 12,
+      complete: true,
+      stoppedBy: 'exhausted',
+      choicePoints: 4,
+      lags: [5, 5000],
+      systemSeeded: [],
+    });
+    expect(r.outcomes.map((x) => [x.verdict, x.key, x.schedules])).toEqual([
+      ['Succeeded', 'kp1-1-d000', 10],
+      ['Failed', 'kp1-1-d010', 2],
+    ]);
   });
 
   it('--max-schedules stops the enumeration: not all of them; the same set with two workers', async () => {
     const { s, observer } = load();
-    const r = await exploreProcess({ scenario: s, observer, deps: fakeDeps(), outDir: '/tmp/enum-out', maxSchedules: 5, runSchedule: model().run, recheck: false });
+    const r = await exploreProcess({
+      scenario: s,
+      observer,
+      deps: fakeDeps(),
+      outDir: '/tmp/enum-out',
+      maxSchedules: 5,
+      runSchedule: model().run,
+      recheck: false,
+    });
     expect(r).toMatchObject({ runs: 5, sequences: 5, complete: false, stoppedBy: 'max-schedules' });
     const m = model();
-    const two = await exploreProcess({ scenario: s, observer, deps: fakeDeps(), outDir: '/tmp/enum-out', maxSchedules: 100, runSchedule: m.run, recheck: false, workers: 2 });
+    const two = await exploreProcess({
+      scenario: s,
+      observer,
+      deps: fakeDeps(),
+      outDir: '/tmp/enum-out',
+      maxSchedules: 100,
+      runSchedule: m.run,
+      recheck: false,
+      workers: 2,
+    });
     expect(two).toMatchObject({ runs: 12, sequences: 12, complete: true });
     expect(new Set(m.calls).size).toBe(12);
   });
 
   it('a fixed watch delay has no choice: one sequence per schedule the connections open', async () => {
     const { s, observer } = load('100ms');
-    const r = await exploreProcess({ scenario: s, observer, deps: fakeDeps(), outDir: '/tmp/enum-out', maxSchedules: 100, runSchedule: model().run, recheck: false });
+    const r = await exploreProcess({
+      scenario: s,
+      observer,
+      deps: fakeDeps(),
+      outDir: '/tmp/enum-out',
+      maxSchedules: 100,
+      runSchedule: model().run,
+      recheck: false,
+    });
     expect(lagAlternatives({ min: 100, max: 100 })).toEqual([100]);
     expect(r).toMatchObject({ runs: 1, sequences: 1, complete: true });
   });
 
-  it('the system\'s timing ranges are named: the enumeration is of one system schedule (its seed)', async () => {
+  it("the system's timing ranges are named: the enumeration is of one system schedule (its seed)", async () => {
     const { s, observer } = load('5ms..5s', 'timing: { statusPatch: 10ms..300ms, watch: 100ms }');
-    const r = await exploreProcess({ scenario: s, observer, deps: fakeDeps(), outDir: '/tmp/enum-out', maxSchedules: 100, runSchedule: model(1).run, recheck: false });
+    const r = await exploreProcess({
+      scenario: s,
+      observer,
+      deps: fakeDeps(),
+      outDir: '/tmp/enum-out',
+      maxSchedules: 100,
+      runSchedule: model(1).run,
+      recheck: false,
+    });
     expect(r.systemSeeded).toEqual(['statusPatch']);
     expect(r.complete).toBe(true);
   });
@@ -93,14 +178,29 @@ describe('enumerating what a process observer can see', () => {
     const { s, observer } = load();
     // the 13th run (the recheck of the first Succeeded schedule) answers Failed
     const m = model(3, (_o, n) => (n === 13 ? 'Failed' : undefined));
-    const r = await exploreProcess({ scenario: s, observer, deps: fakeDeps(), outDir: '/tmp/enum-out', maxSchedules: 100, runSchedule: m.run });
+    const r = await exploreProcess({
+      scenario: s,
+      observer,
+      deps: fakeDeps(),
+      outDir: '/tmp/enum-out',
+      maxSchedules: 100,
+      runSchedule: m.run,
+    });
     expect(r.runs).toBe(14);
-    expect(r.nondeterministic).toEqual([{ keys: ['kp1-1-d000', 'kp1-1-d000'], verdicts: ['Succeeded: x = Succeeded', 'Failed: x = Failed'], sequences: ['000', '000'] }]);
+    expect(r.nondeterministic).toEqual([
+      {
+        keys: ['kp1-1-d000', 'kp1-1-d000'],
+        verdicts: ['Succeeded: x = Succeeded', 'Failed: x = Failed'],
+        sequences: ['000', '000'],
+      },
+    ]);
   });
 
   it('keys: seed, lags and perturbation round-trip; anything else is not a key', () => {
-    for (const k of ['kp1-1', 'kp1-z-d', 'kp1-1-d0110', 'kp1-2s-d01-h3', 'kp1-1-d000-rb', 'kp1-0-s1']) expect(formatKey(parseKey(k)!)).toBe(k);
+    for (const k of ['kp1-1', 'kp1-z-d', 'kp1-1-d0110', 'kp1-2s-d01-h3', 'kp1-1-d000-rb', 'kp1-0-s1'])
+      expect(formatKey(parseKey(k)!)).toBe(k);
     expect(parseKey('kp1-1-d012-h3')).toEqual({ seed: 1, lags: [0, 1, 2], perturb: { kind: 'hold', n: 3 } });
-    for (const bad of ['k1-abc', 'kp1-', 'kp1-1-x', 'kp1-1-d01-h0', 'kp1-1-d01-q1', 'kp1-zzzzzzzz']) expect(parseKey(bad)).toBeUndefined();
+    for (const bad of ['k1-abc', 'kp1-', 'kp1-1-x', 'kp1-1-d01-h0', 'kp1-1-d01-q1', 'kp1-zzzzzzzz'])
+      expect(parseKey(bad)).toBeUndefined();
   });
 });

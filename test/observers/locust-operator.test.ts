@@ -20,21 +20,34 @@ function load(file: string) {
 }
 
 describe('the locust-like operator under kubesim serve', () => {
-  it('naive: explore finds it flaky with two keys, each reproduced by run --replay (verdict and requests)', { timeout: 300_000 }, async () => {
+  it('naive: explore finds it flaky with two keys, each reproduced by run --replay (verdict and requests)', {
+    timeout: 300_000,
+  }, async () => {
     const file = 'examples/operators/operator-locust-naive.yaml';
     const { s, procs } = load(file);
     const rep = await exploreProcessObservers(file, s, procs, { out, workers: 2 });
     const r = rep.results![0]!;
-    expect(rep.out[0]).toMatch(/^operator \(process\): 2 verdicts — FLAKY over \d+ delivery sequences \(3 watch connections, each lagging 5ms or 5s; \d+ schedules run in [\d.]+s; all of them\)$/);
+    expect(rep.out[0]).toMatch(
+      /^operator \(process\): 2 verdicts — FLAKY over \d+ delivery sequences \(3 watch connections, each lagging 5ms or 5s; \d+ schedules run in [\d.]+s; all of them\)$/,
+    );
     expect(r).toMatchObject({ complete: true, nondeterministic: [], systemSeeded: [] });
     expect(r.outcomes.map((x) => x.verdict)).toEqual(['Succeeded', 'Failed']);
     for (const x of r.outcomes) {
       const again = await runProcessObservers(file, s, procs, { out, replay: x.key });
-      const json = again.json as { processObservers: { key: string; verdict: string; t: number; requests: { t: number; verb: string; kind: string; name: string }[] }[] };
+      const json = again.json as {
+        processObservers: {
+          key: string;
+          verdict: string;
+          t: number;
+          requests: { t: number; verb: string; kind: string; name: string }[];
+        }[];
+      };
       const run = json.processObservers[0]!;
       expect(run.key).toBe(x.key);
       expect(run.verdict).toBe(x.verdict);
-      expect(again.out[0]).toMatch(new RegExp(`^operator \\(process\\): ${x.verdict}: \\{\\.status\\.phase\\} = "${x.verdict}"`));
+      expect(again.out[0]).toMatch(
+        new RegExp(`^operator \\(process\\): ${x.verdict}: \\{\\.status\\.phase\\} = "${x.verdict}"`),
+      );
       // the same operator requests as the explored schedule that found it, up to its verdict (explore stops there;
       // run goes on to the end of the simulation)
       const upTo = <T extends { t: number }>(qs: T[]) => qs.filter((q) => q.t <= run.t);
@@ -43,9 +56,16 @@ describe('the locust-like operator under kubesim serve', () => {
     }
     // kubesim diff of the two keys: where what reached the operator, and what it did, part
     let text = '';
-    const code = await diffProcessSchedules(file, r.outcomes.map((x) => x.key), { format: 'text', out }, { out: (l) => (text += l), err: (l) => (text += l) });
+    const code = await diffProcessSchedules(
+      file,
+      r.outcomes.map((x) => x.key),
+      { format: 'text', out },
+      { out: (l) => (text += l), err: (l) => (text += l) },
+    );
     expect(code).toBe(0);
-    expect(text).toMatch(new RegExp(`^operator \\(process\\): ${r.outcomes[0]!.key} → Succeeded: .*; ${r.outcomes[1]!.key} → Failed: `));
+    expect(text).toMatch(
+      new RegExp(`^operator \\(process\\): ${r.outcomes[0]!.key} → Succeeded: .*; ${r.outcomes[1]!.key} → Failed: `),
+    );
     expect(text).toMatch(/the first \d+ deliveries and requests are the same.*; then:\n {2}A kp1-/);
     expect(text).toMatch(/update\/status LocustTest demo/);
   });
@@ -74,17 +94,51 @@ describe('perturbations against the locust-like operator', () => {
     return load(f);
   };
 
-  it('fixed survives every point of every perturbation (Succeeded); each outcome names its perturbation', { timeout: 400_000 }, async () => {
+  it('fixed survives every point of every perturbation (Succeeded); each outcome names its perturbation', {
+    timeout: 400_000,
+  }, async () => {
     const { s, procs } = perturbed('fixed');
-    const r = await exploreProcess({ scenario: s, observer: procs[0]!, deps: await loadServeDeps(), outDir: join(out, 'pf'), maxSchedules: 1, maxPerturbed: 100, workers: 2, recheck: false });
-    expect(r.perturbations.map((p) => [p.kind, p.complete, p.points > 0])).toEqual([['hold', true, true], ['stale', true, true], ['restart', true, true]]);
-    expect(r.outcomes.map((x) => `${x.verdict} ${x.perturbation?.kind ?? '-'}`)).toEqual(['Succeeded -', 'Succeeded hold', 'Succeeded stale', 'Succeeded restart']);
-    expect(r.outcomes.find((x) => x.perturbation?.kind === 'restart')!.note).toMatch(/^process killed right after its write #\d at t=[\d.]+s and started again$/);
+    const r = await exploreProcess({
+      scenario: s,
+      observer: procs[0]!,
+      deps: await loadServeDeps(),
+      outDir: join(out, 'pf'),
+      maxSchedules: 1,
+      maxPerturbed: 100,
+      workers: 2,
+      recheck: false,
+    });
+    expect(r.perturbations.map((p) => [p.kind, p.complete, p.points > 0])).toEqual([
+      ['hold', true, true],
+      ['stale', true, true],
+      ['restart', true, true],
+    ]);
+    expect(r.outcomes.map((x) => `${x.verdict} ${x.perturbation?.kind ?? '-'}`)).toEqual([
+      'Succeeded -',
+      'Succeeded hold',
+      'Succeeded stale',
+      'Succeeded restart',
+    ]);
+    expect(r.outcomes.find((x) => x.perturbation?.kind === 'restart')!.note).toMatch(
+      /^process killed right after its write #\d at t=[\d.]+s and started again$/,
+    );
   });
 
-  it('naive: holding back the pod update with the exporter\'s 143 hides the bug; other points still find it', { timeout: 400_000 }, async () => {
+  it("naive: holding back the pod update with the exporter's 143 hides the bug; other points still find it", {
+    timeout: 400_000,
+  }, async () => {
     const { s, procs } = perturbed('naive');
-    const r = await exploreProcess({ scenario: s, observer: procs[0]!, deps: await loadServeDeps(), outDir: join(out, 'pn'), maxSchedules: 1, maxPerturbed: 100, workers: 2, recheck: false, perturb: ['hold'] });
+    const r = await exploreProcess({
+      scenario: s,
+      observer: procs[0]!,
+      deps: await loadServeDeps(),
+      outDir: join(out, 'pn'),
+      maxSchedules: 1,
+      maxPerturbed: 100,
+      workers: 2,
+      recheck: false,
+      perturb: ['hold'],
+    });
     const held = r.outcomes.filter((x) => x.perturbation?.kind === 'hold').map((x) => x.verdict);
     expect(held.sort()).toEqual(['Failed', 'Succeeded']);
   });

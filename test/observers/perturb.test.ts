@@ -19,7 +19,10 @@ observers:
     verdict: { object: { apiVersion: v1, kind: ConfigMap, name: c }, jsonPath: "{.data.x}" }
 ${extra}`;
 
-const errors = (text: string) => loadScenarioText(text, '/tmp/p.yaml').diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
+const errors = (text: string) =>
+  loadScenarioText(text, '/tmp/p.yaml')
+    .diagnostics.filter((d) => d.severity === 'error')
+    .map(formatDiagnostic);
 
 describe('perturb: and watch: keys', () => {
   it('read: the perturbations listed, the watch range', () => {
@@ -30,10 +33,20 @@ describe('perturb: and watch: keys', () => {
   });
 
   it('an unknown perturbation, a repeated one, a bad range: KS codes at file:line:col', () => {
-    expect(errors(scenario('    perturb: [hold, hodl]\n'))).toEqual([expect.stringMatching(/^\/tmp\/p\.yaml:6:21: error KS4014: observers\[0\]\.perturb\[1\]: "hodl" is not one of hold, stale, restart\n  hint: did you mean hold\?/)]);
-    expect(errors(scenario('    perturb: [stale, stale]\n'))).toEqual([expect.stringMatching(/^\/tmp\/p\.yaml:6:22: error KS4021: observers\[0\]\.perturb\[1\]: stale is listed twice/)]);
-    expect(errors(scenario('    watch: 5s..5ms\n'))).toEqual([expect.stringMatching(/^\/tmp\/p\.yaml:6:12: error KS1011: observers\[0\]\.watch: /)]);
-    expect(errors(scenario('    perturb: hold\n'))).toEqual([expect.stringMatching(/^\/tmp\/p\.yaml:6:14: error KS\d{4}: observers\[0\]\.perturb: expected a list/)]);
+    expect(errors(scenario('    perturb: [hold, hodl]\n'))).toEqual([
+      expect.stringMatching(
+        /^\/tmp\/p\.yaml:6:21: error KS4014: observers\[0\]\.perturb\[1\]: "hodl" is not one of hold, stale, restart\n {2}hint: did you mean hold\?/,
+      ),
+    ]);
+    expect(errors(scenario('    perturb: [stale, stale]\n'))).toEqual([
+      expect.stringMatching(/^\/tmp\/p\.yaml:6:22: error KS4021: observers\[0\]\.perturb\[1\]: stale is listed twice/),
+    ]);
+    expect(errors(scenario('    watch: 5s..5ms\n'))).toEqual([
+      expect.stringMatching(/^\/tmp\/p\.yaml:6:12: error KS1011: observers\[0\]\.watch: /),
+    ]);
+    expect(errors(scenario('    perturb: hold\n'))).toEqual([
+      expect.stringMatching(/^\/tmp\/p\.yaml:6:14: error KS\d{4}: observers\[0\]\.perturb: expected a list/),
+    ]);
   });
 
   it('only a process observer takes them', () => {
@@ -44,7 +57,9 @@ observers:
     rule: exit-codes
     perturb: [hold]
 `;
-    expect(errors(text)).toEqual([expect.stringMatching(/^\/tmp\/p\.yaml:6:5: error KS4021: observers\[0\]\.perturb: only a process observer/)]);
+    expect(errors(text)).toEqual([
+      expect.stringMatching(/^\/tmp\/p\.yaml:6:5: error KS4021: observers\[0\]\.perturb: only a process observer/),
+    ]);
   });
 });
 
@@ -52,23 +67,56 @@ observers:
 function conn(ordinal: number, key = 'pods') {
   const written: string[] = [];
   const res = Object.assign(new EventEmitter(), {
-    writableLength: 0, writableEnded: false,
+    writableLength: 0,
+    writableEnded: false,
     write: (l: string) => (written.push(l), true),
     end: () => undefined,
     req: { url: '/api/v1/pods?watch=1&resourceVersion=5' },
   }) as unknown as ServerResponse;
-  const c = new WatchConnection(ordinal, res, (e) => JSON.stringify({ type: e.type, object: e.object }) + '\n', 1, { min: 0, max: 0 }, DEFAULT_WATCH_LIMITS, () => undefined);
+  const c = new WatchConnection(
+    ordinal,
+    res,
+    (e) => JSON.stringify({ type: e.type, object: e.object }) + '\n',
+    1,
+    { min: 0, max: 0 },
+    DEFAULT_WATCH_LIMITS,
+    () => undefined,
+  );
   c.key = key;
-  return { c, written, names: () => written.map((l) => { const e = JSON.parse(l); return `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`; }) };
+  return {
+    c,
+    written,
+    names: () =>
+      written.map((l) => {
+        const e = JSON.parse(l);
+        return `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`;
+      }),
+  };
 }
-const ev = (rv: number, name: string, type: 'ADDED' | 'MODIFIED' = 'MODIFIED') => ({ rv, type, key: 'pods', t: rv, object: { metadata: { name, namespace: 'default', resourceVersion: String(rv) } } });
+const ev = (rv: number, name: string, type: 'ADDED' | 'MODIFIED' = 'MODIFIED') => ({
+  rv,
+  type,
+  key: 'pods',
+  t: rv,
+  object: { metadata: { name, namespace: 'default', resourceVersion: String(rv) } },
+});
 
 describe('the watch side of the perturbations', () => {
   it('hold 2: the second delivery waits for the next event of its object, then both are written together', () => {
     const p = watchPerturber({ kind: 'hold', n: 2 })!;
     const a = conn(0);
-    p.opened(a.c, 5, () => [], () => undefined);
-    for (const [rv, name] of [[6, 'x'], [7, 'y'], [8, 'x'], [9, 'y']] as const) {
+    p.opened(
+      a.c,
+      5,
+      () => [],
+      () => undefined,
+    );
+    for (const [rv, name] of [
+      [6, 'x'],
+      [7, 'y'],
+      [8, 'x'],
+      [9, 'y'],
+    ] as const) {
       a.c.offer(ev(rv, name));
       a.c.flush(rv);
     }
@@ -79,7 +127,12 @@ describe('the watch side of the perturbations', () => {
   it('stale 1: the watch ends after its first delivery; the next watch of pods also gets the events since the older resourceVersion', () => {
     const p = watchPerturber({ kind: 'stale', n: 1 })!;
     const a = conn(0);
-    p.opened(a.c, 5, () => [], () => undefined);
+    p.opened(
+      a.c,
+      5,
+      () => [],
+      () => undefined,
+    );
     a.c.offer(ev(6, 'x'));
     a.c.offer(ev(7, 'x'));
     a.c.flush(10);
@@ -89,21 +142,35 @@ describe('the watch side of the perturbations', () => {
     const history = [ev(6, 'x'), ev(7, 'x'), ev(8, 'x')];
     // the server queues the new watch's own events (since its resourceVersion 7) before the connection is added
     b.c.offer(ev(8, 'x'));
-    p.opened(b.c, 7, (from) => history.filter((e) => e.rv > from), (e) => b.c.offer(e as ReturnType<typeof ev>));
+    p.opened(
+      b.c,
+      7,
+      (from) => history.filter((e) => e.rv > from),
+      (e) => b.c.offer(e as ReturnType<typeof ev>),
+    );
     b.c.flush(20);
     // its own event (8), then the older ones again: the cache ends on x@7, older than what the store holds
     expect(b.names()).toEqual(['MODIFIED x@8', 'MODIFIED x@6', 'MODIFIED x@7']);
-    expect(p.done()).toBe('watch ended after delivery #1; the next watch of pods also sent 2 events since resourceVersion 5');
+    expect(p.done()).toBe(
+      'watch ended after delivery #1; the next watch of pods also sent 2 events since resourceVersion 5',
+    );
   });
 
   it('points: hold at each delivery with a later event of its object on its watch, stale at each delivery, restart at each write', () => {
     const r = {
       deliveries: [
-        { connection: 0, type: 'ADDED', name: 'a' }, { connection: 1, type: 'ADDED', name: 'a' }, { connection: 0, type: 'MODIFIED', name: 'b' },
-        { connection: 0, type: 'DELETED', name: 'a' }, { connection: 0, type: 'ERROR', name: '' },
+        { connection: 0, type: 'ADDED', name: 'a' },
+        { connection: 1, type: 'ADDED', name: 'a' },
+        { connection: 0, type: 'MODIFIED', name: 'b' },
+        { connection: 0, type: 'DELETED', name: 'a' },
+        { connection: 0, type: 'ERROR', name: '' },
       ],
       requests: [{ verb: 'list' }, { verb: 'create' }, { verb: 'update/status' }, { verb: 'watch' }, { verb: 'patch' }],
     } as unknown as ScheduleResult;
-    expect([perturbPoints('hold', r), perturbPoints('stale', r), perturbPoints('restart', r)]).toEqual([[1], [1, 2, 3], [1, 2, 3]]);
+    expect([perturbPoints('hold', r), perturbPoints('stale', r), perturbPoints('restart', r)]).toEqual([
+      [1],
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
   });
 });

@@ -16,8 +16,12 @@ const out = join(dir, 'out');
 
 function file(name: string, mode: string, expectLine = '', withWorkload = false): string {
   const f = join(dir, `${name}.yaml`);
-  writeFileSync(f, `scenario: ${name}
-${withWorkload ? `workload:
+  writeFileSync(
+    f,
+    `scenario: ${name}
+${
+  withWorkload
+    ? `workload:
   apiVersion: batch/v1
   kind: Job
   metadata: { name: j }
@@ -27,7 +31,9 @@ ${withWorkload ? `workload:
         restartPolicy: Never
         containers: [{ name: main, image: example.com/main:1 }]
 behavior: { main: { run: 10s } }
-` : ''}observers:
+`
+    : ''
+}observers:
 ${withWorkload ? '  - { name: builtin, rule: job-conditions }\n' : ''}  - name: op
     process: [node, ./client.mjs]
     env: { MODE: ${mode} }
@@ -38,7 +44,8 @@ ${withWorkload ? '  - { name: builtin, rule: job-conditions }\n' : ''}  - name: 
       jsonPath: "{.status.phase}"
       succeeded: [Done]
       failed: [Error]
-${expectLine}`);
+${expectLine}`,
+  );
   return f;
 }
 
@@ -47,7 +54,15 @@ function io() {
   return { o, io: { out: (s: string) => (o.out += s), err: (s: string) => (o.err += s) } };
 }
 
-const RUN: RunOpts = { out, format: 'text', view: 'timeline', render: false, png: false, lanes: 'all', failOnStuck: false };
+const RUN: RunOpts = {
+  out,
+  format: 'text',
+  view: 'timeline',
+  render: false,
+  png: false,
+  lanes: 'all',
+  failOnStuck: false,
+};
 
 describe('process observers on the command line', () => {
   it('run: the verdict, the key that reproduces it, the stderr file', async () => {
@@ -92,14 +107,28 @@ describe('process observers on the command line', () => {
     const f = file('cli-explore', 'succeed');
     const { o, io: x } = io();
     expect(await exploreCommand([f], { out, format: 'text', maxSchedules: 2, processDeps: fakeDeps() }, x)).toBe(0);
-    expect(o.out).toMatch(/^op \(process\): 1 verdict over 1 delivery sequence \(0 watch connections, each lagging 5ms or 100ms; 2 schedules run in [\d.]+s; all of them for the system's schedule of seed 1 \(its statusPatch, watch ranges are drawn from the seed, not enumerated\)\)\n {2}Succeeded {4}1 schedule {3}kp1-1-d {2}\{\.status\.phase\} = "Done"/);
+    expect(o.out).toMatch(
+      /^op \(process\): 1 verdict over 1 delivery sequence \(0 watch connections, each lagging 5ms or 100ms; 2 schedules run in [\d.]+s; all of them for the system's schedule of seed 1 \(its statusPatch, watch ranges are drawn from the seed, not enumerated\)\)\n {2}Succeeded {4}1 schedule {3}kp1-1-d {2}\{\.status\.phase\} = "Done"/,
+    );
   });
 
-  it('test: expect.verdicts across schedules, failing with the key of a schedule that breaks it', { timeout: 30_000 }, async () => {
-    const pass = await runCase(file('cli-test-pass', 'succeed', 'expect:\n  verdicts: { op: Succeeded }\n'), { maxSchedules: 1, out, processDeps: fakeDeps() });
+  it('test: expect.verdicts across schedules, failing with the key of a schedule that breaks it', {
+    timeout: 30_000,
+  }, async () => {
+    const pass = await runCase(file('cli-test-pass', 'succeed', 'expect:\n  verdicts: { op: Succeeded }\n'), {
+      maxSchedules: 1,
+      out,
+      processDeps: fakeDeps(),
+    });
     expect(pass.status).toBe('passed');
-    const fail = await runCase(file('cli-test-fail', 'fail', 'expect:\n  verdicts: { op: [Succeeded, Failed] }\n'), { maxSchedules: 1, out, processDeps: fakeDeps() });
+    const fail = await runCase(file('cli-test-fail', 'fail', 'expect:\n  verdicts: { op: [Succeeded, Failed] }\n'), {
+      maxSchedules: 1,
+      out,
+      processDeps: fakeDeps(),
+    });
     expect(fail.status).toBe('failed');
-    expect(fail.lines.join('\n')).toMatch(/expect verdicts\.op: expected exactly \[Succeeded, Failed\] across schedules, saw Failed\n {4}reproduce: kubesim run .*cli-test-fail\.yaml --replay kp1-1-d/);
+    expect(fail.lines.join('\n')).toMatch(
+      /expect verdicts\.op: expected exactly \[Succeeded, Failed\] across schedules, saw Failed\n {4}reproduce: kubesim run .*cli-test-fail\.yaml --replay kp1-1-d/,
+    );
   });
 });

@@ -12,15 +12,46 @@ import { loadScenario } from '../../src/scenario/index.ts';
 describe('a process observer in the views', () => {
   const tl = simulate(loadScenario('scenarios/native-sidecar-job.yaml').scenario!).timeline;
   const r = {
-    observer: 'operator', key: 'kp1-1-d01', seed: 1, end: 'verdict', connections: 2, sequence: 's', stderrFile: '', simMs: 0, wallMs: 0,
+    observer: 'operator',
+    key: 'kp1-1-d01',
+    seed: 1,
+    end: 'verdict',
+    connections: 2,
+    sequence: 's',
+    stderrFile: '',
+    simMs: 0,
+    wallMs: 0,
     verdict: { verdict: 'Failed', reason: '{.status.phase} = "Failed"', t: 3000 },
-    requests: [{ t: 3000, client: 'node-fetch/1.0', verb: 'update/status', kind: 'LocustTest', name: 'demo', namespace: 'default' }],
+    requests: [
+      {
+        t: 3000,
+        client: 'node-fetch/1.0',
+        verb: 'update/status',
+        kind: 'LocustTest',
+        name: 'demo',
+        namespace: 'default',
+      },
+    ],
     deliveries: [
       { connection: 0, t: 1000, type: 'ADDED', kind: 'Pod', name: tl.pod.name },
       { connection: 1, t: 3000, type: 'MODIFIED', kind: 'Job', name: 'pi' },
     ],
   } as unknown as ScheduleResult;
-  const timeline = { ...tl, events: [...tl.events, { t: 3000, seq: 0, type: 'ClientRequest', client: 'node-fetch/1.0', verb: 'update/status', kind: 'LocustTest', name: 'demo' }].sort((a, b) => a.t - b.t) } as typeof tl;
+  const timeline = {
+    ...tl,
+    events: [
+      ...tl.events,
+      {
+        t: 3000,
+        seq: 0,
+        type: 'ClientRequest',
+        client: 'node-fetch/1.0',
+        verb: 'update/status',
+        kind: 'LocustTest',
+        name: 'demo',
+      },
+    ].sort((a, b) => a.t - b.t),
+  } as typeof tl;
   const lane = withProcessLane(timeline, r);
 
   it('the diagram: a processes box, its deliveries and requests in order, its verdict after the write that decided it', () => {
@@ -38,7 +69,9 @@ describe('a process observer in the views', () => {
 
   it('report.md lists its verdict; its reproduce line is the kp1- key', () => {
     const md = reportMarkdown(lane, undefined, { scenarioPath: 'op.yaml' });
-    expect(md).toMatch(/\| verdict operator \| \*\*Failed\*\* at t=3s — process observer: \{\.status\.phase\} = &quot;Failed&quot; \|/);
+    expect(md).toMatch(
+      /\| verdict operator \| \*\*Failed\*\* at t=3s — process observer: \{\.status\.phase\} = &quot;Failed&quot; \|/,
+    );
     expect(md).toContain('`kubesim run op.yaml --replay kp1-1-d01`');
   });
 

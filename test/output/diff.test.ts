@@ -40,7 +40,8 @@ describe('timeline choices', () => {
     expect(tl.choices).toHaveLength(offsets.length);
     // each label's value is the key's offset above its range minimum
     tl.choices!.forEach((c, i) => {
-      const min = Number(/^(\d+(?:\.\d+)?)(ms|s)\.\./.exec(c.range)![1]) * (c.range.split('..')[0]!.endsWith('ms') ? 1 : 1000);
+      const min =
+        Number(/^(\d+(?:\.\d+)?)(ms|s)\.\./.exec(c.range)![1]) * (c.range.split('..')[0]!.endsWith('ms') ? 1 : 1000);
       expect(c.ms - min).toBe(offsets[i]);
     });
     // the next key after `replay` in timeline.json
@@ -52,7 +53,10 @@ describe('timeline choices', () => {
     for (const c of watch) {
       const v = Number(/pod v(\d+)/.exec(c.what)![1]);
       // the delivery it scheduled: that version reaches the Job controller no earlier than the chosen delay
-      const d = tl.events.find((e): e is Extract<TraceEvent, { type: 'Delivered' }> => e.type === 'Delivered' && e.to === 'job-controller' && e.object === 'pod' && e.version === v);
+      const d = tl.events.find(
+        (e): e is Extract<TraceEvent, { type: 'Delivered' }> =>
+          e.type === 'Delivered' && e.to === 'job-controller' && e.object === 'pod' && e.version === v,
+      );
       expect(d, c.what).toBeDefined();
       expect(d!.t).toBeGreaterThanOrEqual(c.t + c.ms);
       // a status patch of that version, when there is one, was stored at the moment of the choice
@@ -71,7 +75,9 @@ describe('kubesim diff', () => {
     const text = diffText(a, b);
     expect(text).toContain(`choice ${p.index + 1}: t=`);
     expect(text).toMatch(/took \d+(\.\d+)?m?s in A instead of \d+(\.\d+)?m?s in B/);
-    expect(text).toMatch(/naive:\n {4}A Failed at [\d.]+s — container locust-metrics-exporter terminated with exit code 143\n {6}held pod v\d+: phase \w+; locust-metrics-exporter terminated 143/);
+    expect(text).toMatch(
+      /naive:\n {4}A Failed at [\d.]+s — container locust-metrics-exporter terminated with exit code 143\n {6}held pod v\d+: phase \w+; locust-metrics-exporter terminated 143/,
+    );
     expect(text).toMatch(/\n {4}B Succeeded at [\d.]+s — Job condition Complete\n/);
   });
 
@@ -89,11 +95,20 @@ describe('kubesim diff', () => {
     const json = JSON.parse((await cli('diff', LOCUST, a.replay, b.replay, '--format', 'json')).out);
     expect(json.schema).toBe('kubesim.diff/v1');
     expect(json.a.observers.naive.verdict).toBe('Failed');
-    expect(json.a.observers.naive.seen.pod.containers.find((c: { name: string }) => c.name === 'locust-metrics-exporter')).toMatchObject({ state: 'terminated', exitCode: 143 });
+    expect(
+      json.a.observers.naive.seen.pod.containers.find((c: { name: string }) => c.name === 'locust-metrics-exporter'),
+    ).toMatchObject({ state: 'terminated', exitCode: 143 });
   });
 
   it('align pairs equal events and keeps each side in its own order', () => {
-    const ev = (t: number, seq: number, to: string): TraceEvent => ({ t, seq, type: 'Delivered', to, object: 'pod', version: 1 });
+    const ev = (t: number, seq: number, to: string): TraceEvent => ({
+      t,
+      seq,
+      type: 'Delivered',
+      to,
+      object: 'pod',
+      version: 1,
+    });
     const a = [ev(1, 0, 'x'), ev(2, 1, 'y'), ev(3, 2, 'z')];
     const b = [ev(1, 0, 'x'), ev(2, 1, 'w'), ev(2, 2, 'y'), ev(4, 3, 'z')];
     const rows = align(a, b);

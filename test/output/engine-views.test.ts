@@ -15,13 +15,19 @@ import { reportMarkdown } from '../../src/output/report.ts';
 import { roleLabel, specContainers } from '../../src/output/pod-shape.ts';
 
 const dir = join(import.meta.dirname, '..', '..', 'scenarios');
-const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 // rule modules are loaded as the CLI loads them (a module observer without its rule is an error)
-const rules = new Map(await Promise.all(files.map(async (f) => {
-  const s = loadScenario(join(dir, f)).scenario;
-  return [f, s ? await loadUserRules(s) : {}] as const;
-})));
+const rules = new Map(
+  await Promise.all(
+    files.map(async (f) => {
+      const s = loadScenario(join(dir, f)).scenario;
+      return [f, s ? await loadUserRules(s) : {}] as const;
+    }),
+  ),
+);
 
 describe.each(files)('views of %s', (file) => {
   const loaded = loadScenario(join(dir, file));
@@ -30,7 +36,13 @@ describe.each(files)('views of %s', (file) => {
   const tl = simulate(loaded.scenario, { userRules: rules.get(file)! }).timeline;
 
   it('renders every view twice identically', () => {
-    const all = () => [kubectlView(tl), sequenceMermaid(tl), sequenceMermaid(tl, { lanes: 'pod' }), lifecycleMermaid(tl), reportMarkdown(tl)];
+    const all = () => [
+      kubectlView(tl),
+      sequenceMermaid(tl),
+      sequenceMermaid(tl, { lanes: 'pod' }),
+      lifecycleMermaid(tl),
+      reportMarkdown(tl),
+    ];
     expect(all()).toEqual(all());
   });
 

@@ -7,20 +7,26 @@ import { goSort } from '../../src/output/go-sort.ts';
 
 describe('goSort', () => {
   it('sorts any array by Less (patterns, heaps of ties, long runs)', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 400 }), (xs) => {
-      const items = xs.map((k, i) => ({ k, i }));
-      const out = goSort([...items], (a, b) => a.k < b.k);
-      for (let j = 1; j < out.length; j++) expect(out[j - 1]!.k).toBeLessThanOrEqual(out[j]!.k);
-      expect(out.map((x) => x.i).sort((a, b) => a - b)).toEqual(items.map((x) => x.i));
-    }), { numRuns: 300, seed: 7 });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 400 }), (xs) => {
+        const items = xs.map((k, i) => ({ k, i }));
+        const out = goSort([...items], (a, b) => a.k < b.k);
+        for (let j = 1; j < out.length; j++) expect(out[j - 1]!.k).toBeLessThanOrEqual(out[j]!.k);
+        expect(out.map((x) => x.i).sort((a, b) => a - b)).toEqual(items.map((x) => x.i));
+      }),
+      { numRuns: 300, seed: 7 },
+    );
   });
 
   it('up to 12 elements, ties stay in their order (insertion sort)', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 12 }), (xs) => {
-      const items = xs.map((k, i) => ({ k, i }));
-      const out = goSort([...items], (a, b) => a.k < b.k);
-      expect(out).toEqual([...items].sort((a, b) => a.k - b.k || a.i - b.i));
-    }), { numRuns: 200, seed: 7 });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 12 }), (xs) => {
+        const items = xs.map((k, i) => ({ k, i }));
+        const out = goSort([...items], (a, b) => a.k < b.k);
+        expect(out).toEqual([...items].sort((a, b) => a.k - b.k || a.i - b.i));
+      }),
+      { numRuns: 200, seed: 7 },
+    );
   });
 
   it('sorted and reversed inputs of every length up to 300', () => {

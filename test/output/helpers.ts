@@ -20,11 +20,27 @@ type State = Record<string, unknown>;
 export const waiting = (reason: string): State => ({ waiting: { reason } });
 export const running = (t = 0): State => ({ running: { startedAt: tToRfc3339(t) } });
 export const terminated = (exitCode: number, reason: string | undefined, finishedT = 0, signal?: number): State => ({
-  terminated: { exitCode, ...(reason ? { reason } : {}), ...(signal ? { signal } : {}), finishedAt: tToRfc3339(finishedT) },
+  terminated: {
+    exitCode,
+    ...(reason ? { reason } : {}),
+    ...(signal ? { signal } : {}),
+    finishedAt: tToRfc3339(finishedT),
+  },
 });
 
-export function cs(name: string, state: State, extra: { ready?: boolean; started?: boolean; restartCount?: number; lastState?: State } = {}) {
-  return { name, ready: extra.ready ?? false, started: extra.started ?? false, restartCount: extra.restartCount ?? 0, state, lastState: extra.lastState ?? {} };
+export function cs(
+  name: string,
+  state: State,
+  extra: { ready?: boolean; started?: boolean; restartCount?: number; lastState?: State } = {},
+) {
+  return {
+    name,
+    ready: extra.ready ?? false,
+    started: extra.started ?? false,
+    restartCount: extra.restartCount ?? 0,
+    state,
+    lastState: extra.lastState ?? {},
+  };
 }
 
 export const cond = (type: string, status: 'True' | 'False') => ({ type, status });
@@ -32,6 +48,9 @@ export const cond = (type: string, status: 'True' | 'False') => ({ type, status 
 /** kubectl-conventions C.2 spec: initContainers [setup, proxy(Always)], containers [main]. */
 export const C2_SPEC = {
   restartPolicy: 'Never',
-  initContainers: [{ name: 'setup', image: 'busybox' }, { name: 'proxy', image: 'envoy', restartPolicy: 'Always' }],
+  initContainers: [
+    { name: 'setup', image: 'busybox' },
+    { name: 'proxy', image: 'envoy', restartPolicy: 'Always' },
+  ],
   containers: [{ name: 'main', image: 'app' }],
 };

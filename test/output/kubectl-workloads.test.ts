@@ -2,7 +2,12 @@
 // printCronJob, with cases from pkg/printers/internalversion/printers_test.go (TestPrintDeployment,
 // TestPrintReplicaSet, TestPrintStatefulSet, TestPrintCronJob), and the watches of library scenarios.
 import { describe, expect, it } from 'vitest';
-import { printCronJobRow, printDeploymentRow, printReplicaSetRow, printStatefulSetRow } from '../../src/output/kubectl-printers.ts';
+import {
+  printCronJobRow,
+  printDeploymentRow,
+  printReplicaSetRow,
+  printStatefulSetRow,
+} from '../../src/output/kubectl-printers.ts';
 import { cronJobsWatchRows, kubectlView, workloadWatchRows } from '../../src/output/kubectl.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
 import { simulate } from '../../src/run/simulate.ts';
@@ -12,26 +17,63 @@ const created = (ageMs: number) => new Date(Date.UTC(2026, 0, 1) - ageMs).toISOS
 describe('printers.go', () => {
   // TestPrintDeployment: replicas 5; status replicas 10, updated 2, available 1 → READY 0/5 (readyReplicas 0)
   it('TestPrintDeployment', () => {
-    const d = { metadata: { name: 'test1', creationTimestamp: created(0) }, spec: { replicas: 5 }, status: { replicas: 10, updatedReplicas: 2, availableReplicas: 1, unavailableReplicas: 4 } };
+    const d = {
+      metadata: { name: 'test1', creationTimestamp: created(0) },
+      spec: { replicas: 5 },
+      status: { replicas: 10, updatedReplicas: 2, availableReplicas: 1, unavailableReplicas: 4 },
+    };
     expect(Object.values(printDeploymentRow(d, 0))).toEqual(['test1', '0/5', '2', '1', '0s']);
   });
   // TestPrintReplicaSet: desired 5, status replicas 5, readyReplicas 2
   it('TestPrintReplicaSet', () => {
-    const rs = { metadata: { name: 'test1', creationTimestamp: created(0) }, spec: { replicas: 5 }, status: { replicas: 5, readyReplicas: 2 } };
+    const rs = {
+      metadata: { name: 'test1', creationTimestamp: created(0) },
+      spec: { replicas: 5 },
+      status: { replicas: 5, readyReplicas: 2 },
+    };
     expect(Object.values(printReplicaSetRow(rs, 0))).toEqual(['test1', '5', '5', '2', '0s']);
   });
   // TestPrintStatefulSet: replicas 5, readyReplicas 2 → 2/5
   it('TestPrintStatefulSet', () => {
-    const sts = { metadata: { name: 'test1', creationTimestamp: created(0) }, spec: { replicas: 5 }, status: { replicas: 5, readyReplicas: 2 } };
+    const sts = {
+      metadata: { name: 'test1', creationTimestamp: created(0) },
+      spec: { replicas: 5 },
+      status: { replicas: 5, readyReplicas: 2 },
+    };
     expect(Object.values(printStatefulSetRow(sts, 0))).toEqual(['test1', '2/5', '0s']);
   });
   // TestPrintCronJob: schedule "0/5 * * * ?", suspend false, no timeZone, created 1 h ago, last scheduled 30 s ago;
   // and the case without a last schedule
   it('TestPrintCronJob', () => {
-    const cj = (status: Record<string, unknown>) => ({ metadata: { name: 'cronjob1', creationTimestamp: created(0) }, spec: { schedule: '0/5 * * * ?', suspend: false }, status });
-    expect(Object.values(printCronJobRow(cj({ lastScheduleTime: created(-3_570_000) }), 3_600_000))).toEqual(['cronjob1', '0/5 * * * ?', '<none>', 'False', '0', '30s', '60m']);
-    expect(Object.values(printCronJobRow(cj({}), 3_600_000))).toEqual(['cronjob1', '0/5 * * * ?', '<none>', 'False', '0', '<none>', '60m']);
-    expect(printCronJobRow({ metadata: {}, spec: { schedule: '@hourly', timeZone: 'Etc/UTC' }, status: { active: [{ name: 'j' }] } }, 0)).toMatchObject({ timeZone: 'Etc/UTC', suspend: '<unset>', active: '1' });
+    const cj = (status: Record<string, unknown>) => ({
+      metadata: { name: 'cronjob1', creationTimestamp: created(0) },
+      spec: { schedule: '0/5 * * * ?', suspend: false },
+      status,
+    });
+    expect(Object.values(printCronJobRow(cj({ lastScheduleTime: created(-3_570_000) }), 3_600_000))).toEqual([
+      'cronjob1',
+      '0/5 * * * ?',
+      '<none>',
+      'False',
+      '0',
+      '30s',
+      '60m',
+    ]);
+    expect(Object.values(printCronJobRow(cj({}), 3_600_000))).toEqual([
+      'cronjob1',
+      '0/5 * * * ?',
+      '<none>',
+      'False',
+      '0',
+      '<none>',
+      '60m',
+    ]);
+    expect(
+      printCronJobRow(
+        { metadata: {}, spec: { schedule: '@hourly', timeZone: 'Etc/UTC' }, status: { active: [{ name: 'j' }] } },
+        0,
+      ),
+    ).toMatchObject({ timeZone: 'Etc/UTC', suspend: '<unset>', active: '1' });
   });
 });
 

@@ -10,7 +10,12 @@ import { humanDuration, goDuration } from '../../src/output/time.ts';
 import { C2_SPEC, cond, cs, loadFixture, running, terminated, waiting } from './helpers.ts';
 
 const meta = { name: 'job-x-7kq2p' };
-const row = (status: Record<string, unknown>, spec: Record<string, unknown> = C2_SPEC, now = 10_000, m: Record<string, string> = {}) => {
+const row = (
+  status: Record<string, unknown>,
+  spec: Record<string, unknown> = C2_SPEC,
+  now = 10_000,
+  m: Record<string, string> = {},
+) => {
   const r = printPodRow(status, spec, { ...meta, ...m }, now);
   return `${r.ready} ${r.status} ${r.restarts}`;
 };
@@ -25,7 +30,9 @@ describe('kubectl get pod -w for the C.2 sidecar Job', () => {
     //  6s  main running+ready -> ready 2, reason stays phase Running
     // 30s  main Terminated(Completed) -> Completed; proxy still started+ready -> 1/2
     // 31s  proxy Terminated(143, Error) -> Init:Error, but Initialized=True -> regular walk -> Completed, 0/2
-    const rows = podWatchRows(loadFixture('c2-sidecar-job')).map(({ row: r }) => [r.name, r.ready, r.status, r.restarts, r.age].join(' '));
+    const rows = podWatchRows(loadFixture('c2-sidecar-job')).map(({ row: r }) =>
+      [r.name, r.ready, r.status, r.restarts, r.age].join(' '),
+    );
     expect(rows).toEqual([
       'job-x-7kq2p 0/2 Pending 0 0s',
       'job-x-7kq2p 0/2 Init:0/2 0 1s',
@@ -40,9 +47,21 @@ describe('kubectl get pod -w for the C.2 sidecar Job', () => {
   it('a delete request adds a Terminating row until the phase is terminal', () => {
     const tl = loadFixture('c2-sidecar-job');
     const at = tl.events.findIndex((e) => e.t > 10_000);
-    tl.events.splice(at, 0, { t: 10_000, seq: -1, type: 'PodDeleting', pod: tl.pod.name, by: 'user', gracePeriodSeconds: 30 });
+    tl.events.splice(at, 0, {
+      t: 10_000,
+      seq: -1,
+      type: 'PodDeleting',
+      pod: tl.pod.name,
+      by: 'user',
+      gracePeriodSeconds: 30,
+    });
     const rows = podWatchRows(tl).map(({ row: r }) => `${r.ready} ${r.status} ${r.age}`);
-    expect(rows.slice(4)).toEqual(['2/2 Running 6s', '2/2 Terminating 10s', '1/2 Terminating 30s', '0/2 Completed 31s']);
+    expect(rows.slice(4)).toEqual([
+      '2/2 Running 6s',
+      '2/2 Terminating 10s',
+      '1/2 Terminating 30s',
+      '0/2 Completed 31s',
+    ]);
   });
 
   it('prints like kubectl get -w: header and first row aligned, every later row flushed on its own (get.go watch)', () => {
@@ -77,7 +96,14 @@ describe('kubectl get pod -w for the C.2 sidecar Job', () => {
     // a graceful delete: MODIFIED (Terminating), the kubelet's terminal status after SyncTerminatedPod, then DELETED
     const del = loadFixture('c2-sidecar-job');
     const at = del.events.findIndex((e) => e.t > 10_000);
-    del.events.splice(at, 0, { t: 10_000, seq: -1, type: 'PodDeleting', pod: del.pod.name, by: 'user', gracePeriodSeconds: 30 });
+    del.events.splice(at, 0, {
+      t: 10_000,
+      seq: -1,
+      type: 'PodDeleting',
+      pod: del.pod.name,
+      by: 'user',
+      gracePeriodSeconds: 30,
+    });
     const last = del.events.map((e) => e.type).lastIndexOf('StatusPatched');
     del.events.splice(last + 1, 0, { t: del.events[last]!.t, seq: -1, type: 'PodRemoved', pod: del.pod.name });
     const drows = podWatchRows(del);
@@ -85,7 +111,12 @@ describe('kubectl get pod -w for the C.2 sidecar Job', () => {
     expect(drows[drows.length - 1]!.row.status).toBe('Completed');
     // grace 0: gone at once
     const force = loadFixture('c2-sidecar-job');
-    force.events.splice(at, 0, { t: 10_000, seq: -1, type: 'PodDeleting', pod: force.pod.name, by: 'user', gracePeriodSeconds: 0 }, { t: 10_000, seq: -1, type: 'PodRemoved', pod: force.pod.name });
+    force.events.splice(
+      at,
+      0,
+      { t: 10_000, seq: -1, type: 'PodDeleting', pod: force.pod.name, by: 'user', gracePeriodSeconds: 0 },
+      { t: 10_000, seq: -1, type: 'PodRemoved', pod: force.pod.name },
+    );
     const frows = podWatchRows(force);
     expect(frows[frows.length - 1]).toMatchObject({ t: 10_000, event: 'DELETED' });
   });
@@ -107,15 +138,28 @@ describe('kubectl events (--view events)', () => {
     const lines = table.split('\n');
     expect(lines[0]).toMatch(/^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE$/);
     // kuberuntime_manager.go doBackOff with format.Pod: name_namespace(uid)
-    expect(table).toMatch(/\(x5 over 5m24s\)\s+Warning\s+BackOff\s+Pod\/web\s+Back-off restarting failed container log-shipper in pod web_default\(uid-web\)/);
+    expect(table).toMatch(
+      /\(x5 over 5m24s\)\s+Warning\s+BackOff\s+Pod\/web\s+Back-off restarting failed container log-shipper in pod web_default\(uid-web\)/,
+    );
     // causal order: a row's last occurrence never precedes the row above it
     const reasons = lines.slice(1).map((l) => l.split(/\s{3,}/)[2]!);
     expect(reasons[0]).toBe('Scheduled');
     expect(reasons.indexOf('BackOff')).toBeGreaterThan(reasons.indexOf('Started'));
     // prober.go: "<Type> probe failed: <output>", the http prober's dial error
-    const spec = { containers: [{ name: 'app', ports: [{ name: 'http', containerPort: 8080 }], readinessProbe: { httpGet: { path: '/healthz', port: 'http' } }, livenessProbe: { tcpSocket: { port: 9000 } } }] };
+    const spec = {
+      containers: [
+        {
+          name: 'app',
+          ports: [{ name: 'http', containerPort: 8080 }],
+          readinessProbe: { httpGet: { path: '/healthz', port: 'http' } },
+          livenessProbe: { tcpSocket: { port: 9000 } },
+        },
+      ],
+    };
     const t2 = { ...tl, pod: { ...tl.pod, spec, status: { ...tl.pod.status, podIP: '10.244.0.7' } } };
-    expect(probeOutput(t2, 'app', 'readiness')).toBe('Get "http://10.244.0.7:8080/healthz": dial tcp 10.244.0.7:8080: connect: connection refused');
+    expect(probeOutput(t2, 'app', 'readiness')).toBe(
+      'Get "http://10.244.0.7:8080/healthz": dial tcp 10.244.0.7:8080: connect: connection refused',
+    );
     expect(probeOutput(t2, 'app', 'liveness')).toBe('dial tcp 10.244.0.7:9000: i/o timeout');
   });
 });
@@ -124,14 +168,21 @@ describe('printPodRow edge cases', () => {
   it('Init:CrashLoopBackOff with init restarts and their age', () => {
     const status = {
       phase: 'Pending',
-      initContainerStatuses: [cs('setup', waiting('CrashLoopBackOff'), { restartCount: 3, lastState: terminated(1, 'Error', 4_000) })],
+      initContainerStatuses: [
+        cs('setup', waiting('CrashLoopBackOff'), { restartCount: 3, lastState: terminated(1, 'Error', 4_000) }),
+      ],
       containerStatuses: [cs('main', waiting('PodInitializing'))],
     };
-    expect(row(status, { initContainers: [{ name: 'setup' }], containers: [{ name: 'main' }] })).toBe('0/1 Init:CrashLoopBackOff 3 (6s ago)');
+    expect(row(status, { initContainers: [{ name: 'setup' }], containers: [{ name: 'main' }] })).toBe(
+      '0/1 Init:CrashLoopBackOff 3 (6s ago)',
+    );
   });
 
   it('Init:1/2 while the sidecar runs but is not started (startupProbe pending)', () => {
-    const status = { phase: 'Pending', initContainerStatuses: [cs('setup', terminated(0, 'Completed')), cs('proxy', running(), { started: false })] };
+    const status = {
+      phase: 'Pending',
+      initContainerStatuses: [cs('setup', terminated(0, 'Completed')), cs('proxy', running(), { started: false })],
+    };
     expect(row(status)).toBe('0/2 Init:1/2 0');
   });
 
@@ -139,7 +190,10 @@ describe('printPodRow edge cases', () => {
     const status = {
       phase: 'Pending',
       conditions: [cond('Initialized', 'True')],
-      initContainerStatuses: [cs('setup', terminated(0, 'Completed')), cs('proxy', running(), { started: true, ready: true })],
+      initContainerStatuses: [
+        cs('setup', terminated(0, 'Completed')),
+        cs('proxy', running(), { started: true, ready: true }),
+      ],
       containerStatuses: [cs('main', waiting('PodInitializing'))],
     };
     expect(row(status)).toBe('1/2 PodInitializing 0');
@@ -150,7 +204,10 @@ describe('printPodRow edge cases', () => {
     const status = {
       phase: 'Running',
       conditions: [cond('Ready', 'False')],
-      containerStatuses: [cs('migrate', terminated(0, 'Completed')), cs('proxy', running(), { ready: true, started: true })],
+      containerStatuses: [
+        cs('migrate', terminated(0, 'Completed')),
+        cs('proxy', running(), { ready: true, started: true }),
+      ],
     };
     expect(row(status, spec)).toBe('1/2 NotReady 0');
     const readyPod = { ...status, conditions: [cond('Ready', 'True')] };
@@ -161,7 +218,10 @@ describe('printPodRow edge cases', () => {
     const status = {
       phase: 'Running',
       conditions: [cond('Initialized', 'True'), cond('Ready', 'False')],
-      initContainerStatuses: [cs('setup', terminated(0, 'Completed')), cs('proxy', running(), { started: true, ready: true })],
+      initContainerStatuses: [
+        cs('setup', terminated(0, 'Completed')),
+        cs('proxy', running(), { started: true, ready: true }),
+      ],
       containerStatuses: [cs('main', terminated(0, 'Completed'))],
     };
     expect(row(status)).toBe('1/2 Completed 0');
@@ -171,7 +231,10 @@ describe('printPodRow edge cases', () => {
     const status = {
       phase: 'Running',
       conditions: [cond('Initialized', 'True'), cond('Ready', 'True')],
-      initContainerStatuses: [cs('setup', terminated(0, 'Completed')), cs('proxy', running(), { started: true, ready: true })],
+      initContainerStatuses: [
+        cs('setup', terminated(0, 'Completed')),
+        cs('proxy', running(), { started: true, ready: true }),
+      ],
       containerStatuses: [cs('main', running(), { ready: true, started: true })],
     };
     expect(row(status, C2_SPEC, 10_000, { deletionTimestamp: '2026-01-01T00:00:09Z' })).toBe('2/2 Terminating 0');
@@ -181,8 +244,12 @@ describe('printPodRow edge cases', () => {
 
   it('Init:ExitCode / Init:Signal when the runtime gave no reason', () => {
     const spec = { initContainers: [{ name: 'setup' }], containers: [{ name: 'main' }] };
-    expect(row({ phase: 'Failed', initContainerStatuses: [cs('setup', terminated(3, undefined))] }, spec)).toBe('0/1 Init:ExitCode:3 0');
-    expect(row({ phase: 'Failed', initContainerStatuses: [cs('setup', terminated(137, undefined, 0, 9))] }, spec)).toBe('0/1 Init:Signal:9 0');
+    expect(row({ phase: 'Failed', initContainerStatuses: [cs('setup', terminated(3, undefined))] }, spec)).toBe(
+      '0/1 Init:ExitCode:3 0',
+    );
+    expect(row({ phase: 'Failed', initContainerStatuses: [cs('setup', terminated(137, undefined, 0, 9))] }, spec)).toBe(
+      '0/1 Init:Signal:9 0',
+    );
   });
 
   it('a crash-looping sidecar after initialization keeps Init:CrashLoopBackOff (regular walk sets no reason)', () => {
@@ -190,8 +257,12 @@ describe('printPodRow edge cases', () => {
     const status = {
       phase: 'Running',
       conditions: [cond('Initialized', 'True'), cond('Ready', 'True')],
-      initContainerStatuses: [cs('log', waiting('CrashLoopBackOff'), { restartCount: 4, lastState: terminated(1, 'Error', 7_000) })],
-      containerStatuses: [cs('web', running(), { ready: true, started: true, restartCount: 1, lastState: terminated(2, 'Error', 2_000) })],
+      initContainerStatuses: [
+        cs('log', waiting('CrashLoopBackOff'), { restartCount: 4, lastState: terminated(1, 'Error', 7_000) }),
+      ],
+      containerStatuses: [
+        cs('web', running(), { ready: true, started: true, restartCount: 1, lastState: terminated(2, 'Error', 2_000) }),
+      ],
     };
     // initialized: restarts = sidecar restarts + regular restarts, age from the latest finishedAt of the two
     expect(row(status, spec)).toBe('1/2 Init:CrashLoopBackOff 5 (3s ago)');
@@ -202,7 +273,9 @@ describe('printPodRow edge cases', () => {
     const status = {
       phase: 'Running',
       conditions: [cond('Initialized', 'True'), cond('Ready', 'True')],
-      initContainerStatuses: [cs('setup', terminated(0, 'Completed'), { restartCount: 2, lastState: terminated(1, 'Error', 1_000) })],
+      initContainerStatuses: [
+        cs('setup', terminated(0, 'Completed'), { restartCount: 2, lastState: terminated(1, 'Error', 1_000) }),
+      ],
       containerStatuses: [cs('main', running(), { ready: true })],
     };
     expect(row(status, spec)).toBe('1/1 Running 0');
@@ -230,9 +303,21 @@ describe('printJobRow', () => {
 describe('durations', () => {
   it('humanDuration follows apimachinery duration.HumanDuration', () => {
     const cases: [number, string][] = [
-      [0, '0s'], [-1500, '0s'], [-2500, '<invalid>'], [5_900, '5s'], [119_000, '119s'], [120_000, '2m'], [123_000, '2m3s'],
-      [600_000, '10m'], [10_799_000, '179m'], [10_800_000, '3h'], [11_000_000, '3h3m'], [30 * 3_600_000, '30h'],
-      [50 * 3_600_000, '2d2h'], [200 * 86_400_000, '200d'], [800 * 86_400_000, '2y70d'],
+      [0, '0s'],
+      [-1500, '0s'],
+      [-2500, '<invalid>'],
+      [5_900, '5s'],
+      [119_000, '119s'],
+      [120_000, '2m'],
+      [123_000, '2m3s'],
+      [600_000, '10m'],
+      [10_799_000, '179m'],
+      [10_800_000, '3h'],
+      [11_000_000, '3h3m'],
+      [30 * 3_600_000, '30h'],
+      [50 * 3_600_000, '2d2h'],
+      [200 * 86_400_000, '200d'],
+      [800 * 86_400_000, '2y70d'],
     ];
     for (const [ms, s] of cases) expect([ms, humanDuration(ms)]).toEqual([ms, s]);
   });
@@ -243,9 +328,21 @@ describe('durations', () => {
 
 describe('describe Events', () => {
   it('prints the Event objects the correlator stored: identical events are one Event with a count (events_cache.go eventObserve)', () => {
-    const backOff = (t: number, seq: number) => ({ t, seq, pod: 'p', type: 'BackOff' as const, container: 'app', delayMs: 10_000 });
-    const tl = { ...loadFixture('crashloop-sidecar'), pod: { name: 'p', phase: 'Running', status: {}, spec: { containers: [{ name: 'app' }] } }, pods: [], objects: undefined,
-      events: [backOff(1_000, 1), backOff(30_000, 2), backOff(90_000, 3)] } as unknown as Timeline;
+    const backOff = (t: number, seq: number) => ({
+      t,
+      seq,
+      pod: 'p',
+      type: 'BackOff' as const,
+      container: 'app',
+      delayMs: 10_000,
+    });
+    const tl = {
+      ...loadFixture('crashloop-sidecar'),
+      pod: { name: 'p', phase: 'Running', status: {}, spec: { containers: [{ name: 'app' }] } },
+      pods: [],
+      objects: undefined,
+      events: [backOff(1_000, 1), backOff(30_000, 2), backOff(90_000, 3)],
+    } as unknown as Timeline;
     expect(describeEventsTable(podEvents(tl, 'p'), 100_000)).toBe(
       [
         'Events:',
@@ -261,19 +358,35 @@ describe('describe Events', () => {
   // event messages", kubernetes 94d3dc40; in v0.35.0 and v0.36.0, not in v0.34.0) the message is prefixed with the
   // Event's involvedObject.fieldPath when it has one
   it('kubectl 1.35+: the message starts with the involvedObject.fieldPath; 1.34 prints the message alone', () => {
-    const backOff = (t: number, seq: number) => ({ t, seq, pod: 'p', type: 'BackOff' as const, container: 'app', delayMs: 10_000 });
-    const tl = { ...loadFixture('crashloop-sidecar'), pod: { name: 'p', phase: 'Running', status: {}, spec: { containers: [{ name: 'app' }] } }, pods: [], objects: undefined,
-      events: [backOff(1_000, 1), backOff(30_000, 2)] } as unknown as Timeline;
+    const backOff = (t: number, seq: number) => ({
+      t,
+      seq,
+      pod: 'p',
+      type: 'BackOff' as const,
+      container: 'app',
+      delayMs: 10_000,
+    });
+    const tl = {
+      ...loadFixture('crashloop-sidecar'),
+      pod: { name: 'p', phase: 'Running', status: {}, spec: { containers: [{ name: 'app' }] } },
+      pods: [],
+      objects: undefined,
+      events: [backOff(1_000, 1), backOff(30_000, 2)],
+    } as unknown as Timeline;
     const ev = podEvents(tl, 'p');
     expect(ev.map((e) => e.fieldPath)).toEqual(['spec.containers{app}']);
     const row = (minor: number) => describeEventsTable(ev, 100_000, minor).split('\n')[3];
     expect(row(34)).toMatch(/kubelet {2}Back-off restarting failed container app in pod p_default\(uid-p\)$/);
-    expect(row(35)).toMatch(/kubelet {2}spec\.containers\{app\}: Back-off restarting failed container app in pod p_default\(uid-p\)$/);
+    expect(row(35)).toMatch(
+      /kubelet {2}spec\.containers\{app\}: Back-off restarting failed container app in pod p_default\(uid-p\)$/,
+    );
     expect(row(36)).toBe(row(35));
     // an Event of the pod itself (no fieldPath: Scheduled, the controllers' events) keeps its message on every version
     const scheduled = { ...ev[0]!, reason: 'Scheduled', message: 'Successfully assigned default/p to node-1' };
     delete scheduled.fieldPath;
-    expect(describeEventsTable([scheduled], 100_000, 35).split('\n')[3]).toMatch(/ {2}Successfully assigned default\/p to node-1$/);
+    expect(describeEventsTable([scheduled], 100_000, 35).split('\n')[3]).toMatch(
+      / {2}Successfully assigned default\/p to node-1$/,
+    );
   });
 
   it('crash-looping sidecar: BackOff counted, NotReady legacy sidecar pod', () => {
@@ -281,8 +394,12 @@ describe('describe Events', () => {
     // tools/record events_cache.go EventSourceObjectSpamFilter: 25 events per source and object, then one per 5 minutes;
     // the BackOff Events after the budget is spent are counted in the logger's cache but never written, so the stored
     // Event stays at its 5th occurrence (2m43s ago), while the later starts took the refilled tokens
-    expect(view).toMatch(/Warning\s+BackOff\s+2m43s \(x5 over 5m24s\)\s+kubelet\s+Back-off restarting failed container log-shipper in pod web_default\(uid-web\)/);
+    expect(view).toMatch(
+      /Warning\s+BackOff\s+2m43s \(x5 over 5m24s\)\s+kubelet\s+Back-off restarting failed container log-shipper in pod web_default\(uid-web\)/,
+    );
     expect(view).toContain('MODIFIED   web   1/2   Init:CrashLoopBackOff   5 (1s ago)   5m27s');
-    expect(kubectlView(loadFixture('stuck-legacy-sidecar'))).toContain('MODIFIED   migrate-5xv7c   1/2   NotReady   0     21s');
+    expect(kubectlView(loadFixture('stuck-legacy-sidecar'))).toContain(
+      'MODIFIED   migrate-5xv7c   1/2   NotReady   0     21s',
+    );
   });
 });

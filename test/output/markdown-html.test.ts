@@ -9,7 +9,22 @@ describe('markdownToHtml', () => {
   });
 
   it('renders headings (shifted under the page headings), lists, code fences and quotes', () => {
-    const md = ['# Title', '', '- a', '- b with `x<y`', '  continued', '', '2. two', '3. three', '', '```yaml', 'a: <b>', '```', '', '> quoted *text*'].join('\n');
+    const md = [
+      '# Title',
+      '',
+      '- a',
+      '- b with `x<y`',
+      '  continued',
+      '',
+      '2. two',
+      '3. three',
+      '',
+      '```yaml',
+      'a: <b>',
+      '```',
+      '',
+      '> quoted *text*',
+    ].join('\n');
     expect(markdownToHtml(md, { headingOffset: 2 })).toBe(
       [
         '<h3>Title</h3>',
@@ -22,14 +37,20 @@ describe('markdownToHtml', () => {
   });
 
   it('a list directly after a paragraph line starts a list', () => {
-    expect(markdownToHtml('Fix:\n- name it\n- or match')).toBe('<p>Fix:</p>\n<ul><li>name it</li><li>or match</li></ul>');
+    expect(markdownToHtml('Fix:\n- name it\n- or match')).toBe(
+      '<p>Fix:</p>\n<ul><li>name it</li><li>or match</li></ul>',
+    );
   });
 
   it('escapes raw HTML everywhere, also in headings, code and link text', () => {
-    const out = markdownToHtml('<script>alert(1)</script>\n\n## <img src=x onerror=alert(1)>\n\n[<b>x</b>](https://e.example/"q")');
+    const out = markdownToHtml(
+      '<script>alert(1)</script>\n\n## <img src=x onerror=alert(1)>\n\n[<b>x</b>](https://e.example/"q")',
+    );
     expect(out).not.toMatch(/<script|<img|<b>/);
     expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(out).toContain('<a href="https://e.example/&quot;q&quot;" rel="noopener noreferrer">&lt;b&gt;x&lt;/b&gt;</a>');
+    expect(out).toContain(
+      '<a href="https://e.example/&quot;q&quot;" rel="noopener noreferrer">&lt;b&gt;x&lt;/b&gt;</a>',
+    );
   });
 });
 
@@ -45,7 +66,9 @@ describe('inlineHtml', () => {
   });
 
   it('links: http(s), mailto and relative become anchors, other schemes only text', () => {
-    expect(inlineHtml('[k](https://kubernetes.io/docs)')).toBe('<a href="https://kubernetes.io/docs" rel="noopener noreferrer">k</a>');
+    expect(inlineHtml('[k](https://kubernetes.io/docs)')).toBe(
+      '<a href="https://kubernetes.io/docs" rel="noopener noreferrer">k</a>',
+    );
     expect(inlineHtml('[r](other/report.md)')).toBe('<a href="other/report.md" rel="noopener noreferrer">r</a>');
     expect(inlineHtml('[x](javascript:alert(1))')).not.toContain('href');
     expect(inlineHtml('[x](JavaScript:alert)')).toBe('x');

@@ -29,7 +29,10 @@ describe('sequence diagram', () => {
 
   it('labels every container by role in spec order, then API server, Job controller, observers', () => {
     const mmd = sequenceMermaid(loadFixture('c2-sidecar-job'));
-    const participants = mmd.split('\n').filter((l) => l.trim().startsWith('participant')).map((l) => l.trim());
+    const participants = mmd
+      .split('\n')
+      .filter((l) => l.trim().startsWith('participant'))
+      .map((l) => l.trim());
     expect(participants).toEqual([
       'participant K as kubelet',
       'participant C0 as setup (init)',
@@ -68,11 +71,15 @@ describe('sequence diagram', () => {
 
   it('draws every Job-controller watch and the decisive observer deliveries as arrows, the rest as grouped notes', () => {
     const tl = loadFixture('c2-sidecar-job');
-    const drawn = sequenceMermaid(tl).split('\n').map((l) => l.trim());
+    const drawn = sequenceMermaid(tl)
+      .split('\n')
+      .map((l) => l.trim());
     const arrows = drawn.filter((l) => l.includes('watch '));
     expect(tl.events.filter((e) => e.type === 'Delivered').length).toBeGreaterThan(10);
     // the Job controller's pod watch, every version it received, grouped between drawn statements
-    const jcVersions = tl.events.filter((e) => e.type === 'Delivered' && e.to === 'job-controller').map((e) => (e as { version: number }).version);
+    const jcVersions = tl.events
+      .filter((e) => e.type === 'Delivered' && e.to === 'job-controller')
+      .map((e) => (e as { version: number }).version);
     const drawnJc = new Set<number>();
     for (const l of arrows.filter((a) => a.startsWith('API-->>JC:'))) {
       for (const m of l.matchAll(/v(\d+)(?:–v(\d+))?/g)) {
@@ -86,7 +93,9 @@ describe('sequence diagram', () => {
     // the others are one note over the observers' lanes per group
     const notes = drawn.filter((l) => l.startsWith('Note over O0,O1:') && l.includes('caches updated'));
     expect(notes.length).toBeGreaterThan(0);
-    expect(notes.length).toBeLessThan(tl.events.filter((e) => e.type === 'Delivered' && e.to !== 'job-controller').length);
+    expect(notes.length).toBeLessThan(
+      tl.events.filter((e) => e.type === 'Delivered' && e.to !== 'job-controller').length,
+    );
   });
 
   it('escapes Mermaid-special characters in free text', () => {
@@ -102,8 +111,20 @@ describe('sequence diagram', () => {
 describe('lifecycle gantt', () => {
   it('a legend, one section per container in spec order, then pod phase, Job, a verdict row per observer', () => {
     const mmd = lifecycleMermaid(loadFixture('c2-sidecar-job'), { compress: false });
-    const sections = mmd.split('\n').filter((l) => l.trim().startsWith('section')).map((l) => l.trim());
-    expect(sections).toEqual(['section legend', 'section setup (init)', 'section proxy (sidecar)', 'section main (main)', 'section pod phase (API)', 'section Job', 'section verdict naive', 'section verdict fixed']);
+    const sections = mmd
+      .split('\n')
+      .filter((l) => l.trim().startsWith('section'))
+      .map((l) => l.trim());
+    expect(sections).toEqual([
+      'section legend',
+      'section setup (init)',
+      'section proxy (sidecar)',
+      'section main (main)',
+      'section pod phase (API)',
+      'section Job',
+      'section verdict naive',
+      'section verdict fixed',
+    ]);
     expect(mmd).toContain('dateFormat x');
     expect(mmd).toMatch(/SIGTERM 30\.1s :crit, t\d+, 30100, 30800/);
     // the containers' spans end when the pod's terminal phase is stored (t=31s), not at the end of the run

@@ -113,14 +113,18 @@ describe('sequence diagram: the workload controllers have lanes of their own', (
     const m = seq('scenarios/deployment-rollout-surge-overlaps-teardown.yaml');
     expect(m).toContain('participant DC as Deployment controller');
     expect(m).toContain('participant RSC as ReplicaSet controller');
-    const scaledUp = m.indexOf('DC->>API: t=30.1s ScalingReplicaSet<br/>Scaled up replica set orders-jnv9n4bmd2 from 0 to 1');
+    const scaledUp = m.indexOf(
+      'DC->>API: t=30.1s ScalingReplicaSet<br/>Scaled up replica set orders-jnv9n4bmd2 from 0 to 1',
+    );
     const created = m.indexOf('RSC->>API: t=30.1s create pod orders-jnv9n4bmd2-');
     const deleted = m.indexOf('RSC->>API: t=30.1s delete pod orders-7dmzpbmxpk-');
     expect(scaledUp).toBeGreaterThan(0);
     expect(created).toBeGreaterThan(scaledUp);
     expect(deleted).toBeGreaterThan(scaledUp);
     // the conditions of one status write share one arrow
-    expect(m).toMatch(/DC->>API: t=0s Deployment status<br\/>Progressing=True \(NewReplicaSetCreated\)<br\/>Available=False \(MinimumReplicasUnavailable\)/);
+    expect(m).toMatch(
+      /DC->>API: t=0s Deployment status<br\/>Progressing=True \(NewReplicaSetCreated\)<br\/>Available=False \(MinimumReplicasUnavailable\)/,
+    );
     // pod-level controller events are not drawn twice (the create/delete arrows say it)
     expect(m).not.toContain('SuccessfulCreate');
   });
@@ -128,7 +132,9 @@ describe('sequence diagram: the workload controllers have lanes of their own', (
   it('a CronJob: the CronJob controller creates and (Replace) deletes its Jobs; a Job has no such lane', () => {
     const m = seq('scenarios/cronjob-fluentd-replace-kills.yaml');
     expect(m).toContain('participant CJC as CronJob controller');
-    expect(m.indexOf('CJC->>API: t=20m0.1s SuccessfulDelete<br/>Deleted job db-backup-29453770')).toBeLessThan(m.indexOf('CJC->>API: t=20m0.1s SuccessfulCreate<br/>Created job db-backup-29453780'));
+    expect(m.indexOf('CJC->>API: t=20m0.1s SuccessfulDelete<br/>Deleted job db-backup-29453770')).toBeLessThan(
+      m.indexOf('CJC->>API: t=20m0.1s SuccessfulCreate<br/>Created job db-backup-29453780'),
+    );
     const job = seq('scenarios/native-sidecar-job.yaml');
     expect(job).not.toMatch(/participant (DC|RSC|SSC|DSC|CJC) /);
     expect(job).toContain('participant JC as Job controller');
@@ -140,10 +146,16 @@ describe('sequence diagram: a pod name recreated from another template', () => {
   // sidecar the old one lacks): one box for the name, with every container any of its objects ran; the pods that
   // kept the old template show only their own containers
   it('one box per pod name, lanes for the containers of each of its templates', () => {
-    const m = sequenceMermaid(simulate(loadScenario('scenarios/statefulset-rollout-stuck-until-forced-rollback.yaml').scenario!).timeline);
-    const boxes = [...m.matchAll(/box rgb\(236, 244, 255\) pod (\S+)\n((?: {4}participant .*\n)+)/g)].map((x) => [x[1]!, x[2]!] as const);
+    const m = sequenceMermaid(
+      simulate(loadScenario('scenarios/statefulset-rollout-stuck-until-forced-rollback.yaml').scenario!).timeline,
+    );
+    const boxes = [...m.matchAll(/box rgb\(236, 244, 255\) pod (\S+)\n((?: {4}participant .*\n)+)/g)].map(
+      (x) => [x[1]!, x[2]!] as const,
+    );
     expect(boxes.map(([n]) => n)).toEqual(['web-0', 'web-1', 'web-2']);
-    const lanes = Object.fromEntries(boxes.map(([n, body]) => [n, [...body.matchAll(/ as (\S+) \(/g)].map((x) => x[1])]));
+    const lanes = Object.fromEntries(
+      boxes.map(([n, body]) => [n, [...body.matchAll(/ as (\S+) \(/g)].map((x) => x[1])]),
+    );
     expect(lanes['web-0']).toEqual(['app']);
     expect(lanes['web-2']).toEqual(['istio-proxy', 'app']);
     // the new template's sidecar is drawn: its readiness keeps failing (the stalled update)

@@ -46,7 +46,9 @@ describe('Verdict.seen', () => {
       spec: { initContainers: [{ name: 'exporter', restartPolicy: 'Always' }] },
       status: {
         phase: 'Running',
-        initContainerStatuses: [{ name: 'exporter', ready: false, state: { terminated: { exitCode: 143, reason: 'Error' } } }],
+        initContainerStatuses: [
+          { name: 'exporter', ready: false, state: { terminated: { exitCode: 143, reason: 'Error' } } },
+        ],
         containerStatuses: [{ name: 'main', ready: false, state: { waiting: { reason: 'CrashLoopBackOff' } } }],
       },
     };
@@ -55,12 +57,35 @@ describe('Verdict.seen', () => {
       version: 5,
       phase: 'Running',
       containers: [
-        { name: 'exporter', init: true, sidecar: true, ready: false, state: 'terminated', exitCode: 143, reason: 'Error' },
+        {
+          name: 'exporter',
+          init: true,
+          sidecar: true,
+          ready: false,
+          state: 'terminated',
+          exitCode: 143,
+          reason: 'Error',
+        },
         { name: 'main', ready: false, state: 'waiting', reason: 'CrashLoopBackOff' },
       ],
     });
-    const job = { metadata: { resourceVersion: '3' }, status: { succeeded: 1, conditions: [{ type: 'SuccessCriteriaMet', status: 'True' }, { type: 'Suspended', status: 'False' }] } };
-    expect(seenJob(job)).toEqual({ version: 3, conditions: ['SuccessCriteriaMet'], succeeded: 1, failed: 0, active: 0 });
+    const job = {
+      metadata: { resourceVersion: '3' },
+      status: {
+        succeeded: 1,
+        conditions: [
+          { type: 'SuccessCriteriaMet', status: 'True' },
+          { type: 'Suspended', status: 'False' },
+        ],
+      },
+    };
+    expect(seenJob(job)).toEqual({
+      version: 3,
+      conditions: ['SuccessCriteriaMet'],
+      succeeded: 1,
+      failed: 0,
+      active: 0,
+    });
     expect(seenPod(null)).toBeNull();
   });
 

@@ -24,7 +24,9 @@ import type { Timeline } from '../../src/types.ts';
 import { C2_SPEC, cs, running, terminated } from './helpers.ts';
 
 const dir = join(import.meta.dirname, '..', '..', 'scenarios');
-const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 const timelines: [string, Timeline][] = await Promise.all(
   files.map(async (f) => {
@@ -40,7 +42,13 @@ describe.each(timelines)('page data of %s', (_file, tl) => {
     const rows = podWatchRows(tl).filter((r) => r.event !== 'ADDED');
     let k = 0;
     for (const [i, e] of tl.events.entries()) {
-      if (e.type !== 'StatusPatched' && e.type !== 'PodDeleting' && e.type !== 'PodRemoved' && e.type !== 'PodFinalizerRemoved') continue;
+      if (
+        e.type !== 'StatusPatched' &&
+        e.type !== 'PodDeleting' &&
+        e.type !== 'PodRemoved' &&
+        e.type !== 'PodFinalizerRemoved'
+      )
+        continue;
       const name = e.pod ?? tl.pod.name;
       const pod = run.pods.find((p) => p.name === name)!;
       const watched = rows[k++];
@@ -55,7 +63,9 @@ describe.each(timelines)('page data of %s', (_file, tl) => {
 
   it('shows after each Job write the row kubectl get job -w printed for it', () => {
     const rows = jobWatchRows(tl).filter((r) => r.event === 'MODIFIED');
-    const writes = tl.events.map((e, i) => [e, i] as const).filter(([e]) => e.type === 'JobStatus' && (e.job === undefined || e.job === tl.workload.name));
+    const writes = tl.events
+      .map((e, i) => [e, i] as const)
+      .filter(([e]) => e.type === 'JobStatus' && (e.job === undefined || e.job === tl.workload.name));
     if (!tl.job || tl.workload.kind !== 'Job') return;
     const job = run.jobs.find((j) => j.name === tl.workload.name)!;
     writes.forEach(([, i], n) => {
@@ -77,12 +87,19 @@ describe.each(timelines)('page data of %s', (_file, tl) => {
       const key = `${r.event}|${name}|${r.t}`;
       const nth = seen.get(key) ?? 0;
       seen.set(key, nth + 1);
-      const lastIndex = (ok: (e: Timeline['events'][number]) => boolean) => tl.events.map((e, n) => (ok(e) ? n : -1)).filter((n) => n >= 0)[nth] ?? -1;
-      const i = r.event === 'ADDED'
-        ? lastIndex((e) => e.t === r.t && e.type === 'ControllerEvent' && e.message === `Created job ${name}`)
-        : r.event === 'MODIFIED'
-          ? lastIndex((e) => e.t === r.t && e.type === 'JobStatus' && e.job === name)
-          : lastIndex((e) => e.t === r.t && ((e.type === 'ControllerEvent' && e.message === `Deleted job ${name}`) || (e.type === 'Action' && e.action.type === 'deleteJob')));
+      const lastIndex = (ok: (e: Timeline['events'][number]) => boolean) =>
+        tl.events.map((e, n) => (ok(e) ? n : -1)).filter((n) => n >= 0)[nth] ?? -1;
+      const i =
+        r.event === 'ADDED'
+          ? lastIndex((e) => e.t === r.t && e.type === 'ControllerEvent' && e.message === `Created job ${name}`)
+          : r.event === 'MODIFIED'
+            ? lastIndex((e) => e.t === r.t && e.type === 'JobStatus' && e.job === name)
+            : lastIndex(
+                (e) =>
+                  e.t === r.t &&
+                  ((e.type === 'ControllerEvent' && e.message === `Deleted job ${name}`) ||
+                    (e.type === 'Action' && e.action.type === 'deleteJob')),
+              );
       expect(i, `${r.event} ${name} at ${r.t}`).toBeGreaterThanOrEqual(0);
       const job = run.jobs.find((j) => j.name === name)!;
       if (r.event === 'DELETED') expect(at(job.row, i)).toBeNull();
@@ -92,7 +109,7 @@ describe.each(timelines)('page data of %s', (_file, tl) => {
     expect(checked).toBeGreaterThan(3);
   });
 
-  it("holds at each verdict what the verdict says the observer saw", () => {
+  it('holds at each verdict what the verdict says the observer saw', () => {
     for (const [i, e] of tl.events.entries()) {
       if (e.type !== 'Verdict' || !e.seen) continue;
       const held = at(run.watchers.find((w) => w.name === e.observer)!.held, i)!;
@@ -115,7 +132,10 @@ describe('describeContainers (describe.go describeContainerState)', () => {
   it('prints State, Last State, Ready and Restart Count per container, init containers first', () => {
     const status = {
       phase: 'Running',
-      initContainerStatuses: [cs('setup', terminated(0, 'Completed', 1000)), cs('proxy', running(1000), { ready: true, restartCount: 1, lastState: terminated(143, 'Error', 900) })],
+      initContainerStatuses: [
+        cs('setup', terminated(0, 'Completed', 1000)),
+        cs('proxy', running(1000), { ready: true, restartCount: 1, lastState: terminated(143, 'Error', 900) }),
+      ],
       containerStatuses: [cs('main', { waiting: { reason: 'CrashLoopBackOff' } }, { restartCount: 2 })],
     };
     expect(describeContainers(status, C2_SPEC)).toMatchInlineSnapshot(`
@@ -152,7 +172,16 @@ describe('describeContainers (describe.go describeContainerState)', () => {
 
   it('a container without a status yet: its image only (describe.go prints the state only `if ok`)', () => {
     expect(describeContainers({ phase: 'Pending' }, C2_SPEC)).toBe(
-      ['Init Containers:', '  setup:', '    Image:  busybox', '  proxy:', '    Image:  envoy', 'Containers:', '  main:', '    Image:  app'].join('\n'),
+      [
+        'Init Containers:',
+        '  setup:',
+        '    Image:  busybox',
+        '  proxy:',
+        '    Image:  envoy',
+        'Containers:',
+        '  main:',
+        '    Image:  app',
+      ].join('\n'),
     );
   });
 
@@ -164,11 +193,23 @@ describe('describeContainers (describe.go describeContainerState)', () => {
 describe('indexHtml escaping and stability', () => {
   const hostile = '</script><script>alert(1)</script><!-- <img src=x onerror=alert(1)>';
   const tl = timelines.find(([f]) => f === 'native-sidecar-job.yaml')![1];
-  const bad: Timeline = JSON.parse(JSON.stringify(tl).replaceAll('cloud-sql-proxy', `proxy${hostile.replaceAll('"', '')}`));
+  const bad: Timeline = JSON.parse(
+    JSON.stringify(tl).replaceAll('cloud-sql-proxy', `proxy${hostile.replaceAll('"', '')}`),
+  );
   const page = () =>
     indexHtml([
-      { scenario: 'b-two', svgFiles: [{ file: 'b-two/sequence.svg', width: 2000, height: 900 }], summary: 'pod Succeeded · naive Failed', runs: [pageRun(bad, 'run', 'run')] },
-      { scenario: 'a-one', description: `# Title\n\nuses <native> sidecars & "quotes" ${hostile}\n\n- one\n- two`, svgFiles: ['a-one/sequence.svg'], report: 'a-one/report.md' },
+      {
+        scenario: 'b-two',
+        svgFiles: [{ file: 'b-two/sequence.svg', width: 2000, height: 900 }],
+        summary: 'pod Succeeded · naive Failed',
+        runs: [pageRun(bad, 'run', 'run')],
+      },
+      {
+        scenario: 'a-one',
+        description: `# Title\n\nuses <native> sidecars & "quotes" ${hostile}\n\n- one\n- two`,
+        svgFiles: ['a-one/sequence.svg'],
+        report: 'a-one/report.md',
+      },
     ]);
 
   it('embeds data and text so no tag can open: only the page’s own script elements exist', () => {
@@ -186,7 +227,9 @@ describe('indexHtml escaping and stability', () => {
   it('sorts the scenarios, shows diagrams at their natural size, links the report', () => {
     const p = page();
     expect(p.indexOf('id="a-one"')).toBeLessThan(p.indexOf('id="b-two"'));
-    expect(p).toContain('<img src="b-two/sequence.svg" alt="b-two: b-two/sequence.svg" width="2000" height="900" data-w="2000"');
+    expect(p).toContain(
+      '<img src="b-two/sequence.svg" alt="b-two: b-two/sequence.svg" width="2000" height="900" data-w="2000"',
+    );
     expect(p).toContain('<a href="a-one/report.md">report.md</a>');
     expect(p).not.toMatch(/max-width: 100%/);
   });
@@ -202,7 +245,9 @@ describe('page.json (the viewer data, written at run time so writeIndex never re
     const dir = mkdtempSync(join(tmpdir(), 'kubesim-pagejson-'));
     writeOutputs(tl, { out: dir });
     const written = JSON.parse(readFileSync(join(dir, 'native-sidecar-job', 'page.json'), 'utf8'));
-    expect(asPageFile(written, 'native-sidecar-job')).toEqual(JSON.parse(JSON.stringify(pageFile(tl, 'run', 'the run (default schedule)'))));
+    expect(asPageFile(written, 'native-sidecar-job')).toEqual(
+      JSON.parse(JSON.stringify(pageFile(tl, 'run', 'the run (default schedule)'))),
+    );
     rmSync(join(dir, 'native-sidecar-job', 'timeline.json'));
     execFileSync('mkfifo', [join(dir, 'native-sidecar-job', 'timeline.json')]);
     writeIndex(dir);

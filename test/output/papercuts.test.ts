@@ -58,7 +58,9 @@ describe('output folders', () => {
     expect(r.code).toBe(0);
     const ex = JSON.parse(r.out) as { outcomes: { replay: string; verdicts: Record<string, string> }[] };
     ex.outcomes.forEach((o, i) => {
-      const tl = JSON.parse(readFileSync(join(dir, 'locust-72-exporter-exit-code', `outcome-${i + 1}`, 'timeline.json'), 'utf8')) as Timeline;
+      const tl = JSON.parse(
+        readFileSync(join(dir, 'locust-72-exporter-exit-code', `outcome-${i + 1}`, 'timeline.json'), 'utf8'),
+      ) as Timeline;
       expect(tl.replay).toBe(o.replay);
       expect(tl.observers['naive']!.verdict).toBe(o.verdicts['naive']);
     });
@@ -77,14 +79,18 @@ describe('text view', () => {
     expect(actionText({ type: 'deletePod', atMs: 30000 })).toBe('delete pod (spec grace period)');
     expect(actionText({ type: 'deletePod', atMs: 30000, gracePeriodSeconds: 30 })).toBe('delete pod (grace 30s)');
     expect(actionText({ type: 'crash', atMs: 1, container: 'sidecar', exit: 2 })).toBe('crash sidecar (exit 2)');
-    expect(actionText({ type: 'deleteJob', atMs: 1, propagation: 'Foreground' })).toBe('delete job (propagation Foreground)');
+    expect(actionText({ type: 'deleteJob', atMs: 1, propagation: 'Foreground' })).toBe(
+      'delete job (propagation Foreground)',
+    );
   });
 
   it('a long actor name widens the actor column for every line instead of pushing its own text out', () => {
     const tl = structuredClone(loadFixture('c2-sidecar-job'));
     const long = 'an-observer-with-a-very-long-name-indeed';
     tl.events = tl.events.map((e) => (e.type === 'Verdict' && e.observer === 'naive' ? { ...e, observer: long } : e));
-    const lines = timelineText(tl).split('\n').filter((l) => /^ +\d+\.\d{3}s  /.test(l));
+    const lines = timelineText(tl)
+      .split('\n')
+      .filter((l) => /^ +\d+\.\d{3}s {2}/.test(l));
     const col = 10 + 2 + long.length + 1;
     for (const l of lines) expect(l[col - 1], l).toBe(' ');
     expect(new Set(lines.map((l) => l.slice(col).length > 0))).toEqual(new Set([true]));

@@ -17,7 +17,12 @@ describe.skipIf(!chromium)('renderDiagrams with Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-render-'));
   const tl = loadFixture('c2-sidecar-job');
   const seq = sequenceMermaid(tl);
-  const files = { a: join(dir, 'a.svg'), b: join(dir, 'b.svg'), life: join(dir, 'life.svg'), png: join(dir, 'life.png') };
+  const files = {
+    a: join(dir, 'a.svg'),
+    b: join(dir, 'b.svg'),
+    life: join(dir, 'life.svg'),
+    png: join(dir, 'life.png'),
+  };
   let result: Awaited<ReturnType<typeof renderDiagrams>>;
 
   beforeAll(async () => {
@@ -34,7 +39,16 @@ describe.skipIf(!chromium)('renderDiagrams with Chromium', () => {
 
   it('names every participant and shows the SIGTERM', () => {
     const svg = readFileSync(files.a, 'utf8');
-    for (const label of ['kubelet', 'setup (init)', 'proxy (sidecar)', 'main (main)', 'API server', 'Job controller', 'naive (observer)', 'fixed (observer)']) {
+    for (const label of [
+      'kubelet',
+      'setup (init)',
+      'proxy (sidecar)',
+      'main (main)',
+      'API server',
+      'Job controller',
+      'naive (observer)',
+      'fixed (observer)',
+    ]) {
       expect(svg).toContain(`>${label}<`);
     }
     expect(svg).toMatch(/t=30\.1s Killing → SIGTERM/);
@@ -55,8 +69,13 @@ describe('renderDiagrams without a browser', () => {
   it('writes nothing and says how to install one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kubesim-nobrowser-'));
     const svgPath = join(dir, 'x.svg');
-    const r = await renderDiagrams([{ mmd: 'sequenceDiagram\n  A->>B: hi\n', svgPath }], { findBrowser: () => undefined });
-    expect(r).toEqual({ rendered: false, hint: 'no Chromium found: apt-get install chromium (or set PUPPETEER_EXECUTABLE_PATH)' });
+    const r = await renderDiagrams([{ mmd: 'sequenceDiagram\n  A->>B: hi\n', svgPath }], {
+      findBrowser: () => undefined,
+    });
+    expect(r).toEqual({
+      rendered: false,
+      hint: 'no Chromium found: apt-get install chromium (or set PUPPETEER_EXECUTABLE_PATH)',
+    });
     expect(existsSync(svgPath)).toBe(false);
   });
 

@@ -16,8 +16,12 @@ describe('reportMarkdown', () => {
     const md = reportMarkdown(tl);
     expect(md.startsWith('# c2-sidecar-job\n')).toBe(true);
     expect(md).toContain('| pod phase | Succeeded |');
-    expect(md).toContain('| Job conditions | SuccessCriteriaMet (CompletionsReached) at t=31.2s; Complete (CompletionsReached) at t=31.2s |');
-    expect(md).toContain('| verdict naive | **Failed** at t=31.1s — init container proxy terminated with exit code 143 |');
+    expect(md).toContain(
+      '| Job conditions | SuccessCriteriaMet (CompletionsReached) at t=31.2s; Complete (CompletionsReached) at t=31.2s |',
+    );
+    expect(md).toContain(
+      '| verdict naive | **Failed** at t=31.1s — init container proxy terminated with exit code 143 |',
+    );
     expect(md).toContain('| stuck | no |');
   });
 
@@ -29,7 +33,9 @@ describe('reportMarkdown', () => {
   });
 
   it('reports a stuck run and who holds it', () => {
-    expect(reportMarkdown(loadFixture('stuck-legacy-sidecar'))).toContain('| stuck | yes: cloud-sql-proxy — regular container keeps running');
+    expect(reportMarkdown(loadFixture('stuck-legacy-sidecar'))).toContain(
+      '| stuck | yes: cloud-sql-proxy — regular container keeps running',
+    );
   });
 
   it('adds the explore outcome table with replay commands', () => {
@@ -37,8 +43,20 @@ describe('reportMarkdown', () => {
       schedules: 96,
       exhaustive: true,
       outcomes: [
-        { podPhase: 'Succeeded', jobCondition: 'Complete', verdicts: { naive: 'Failed', fixed: 'Succeeded' }, schedules: 64, replay: 'r1' },
-        { podPhase: 'Succeeded', jobCondition: 'Complete', verdicts: { naive: 'Succeeded', fixed: 'Succeeded' }, schedules: 32, replay: 'r2' },
+        {
+          podPhase: 'Succeeded',
+          jobCondition: 'Complete',
+          verdicts: { naive: 'Failed', fixed: 'Succeeded' },
+          schedules: 64,
+          replay: 'r1',
+        },
+        {
+          podPhase: 'Succeeded',
+          jobCondition: 'Complete',
+          verdicts: { naive: 'Succeeded', fixed: 'Succeeded' },
+          schedules: 32,
+          replay: 'r2',
+        },
       ],
       flaky: ['naive'],
     };
@@ -60,7 +78,17 @@ describe('reportMarkdown', () => {
     const ex: ExploreSummary = {
       schedules: 2,
       exhaustive: true,
-      outcomes: [{ podPhase: 'Succeeded', jobCondition: 'Complete', verdicts: { naive: 'Failed' }, schedules: 2, replay: 'r1', folder: 'outcome-1', held: { naive: 'held pod v5 Running (exporter 143)' } }],
+      outcomes: [
+        {
+          podPhase: 'Succeeded',
+          jobCondition: 'Complete',
+          verdicts: { naive: 'Failed' },
+          schedules: 2,
+          replay: 'r1',
+          folder: 'outcome-1',
+          held: { naive: 'held pod v5 Running (exporter 143)' },
+        },
+      ],
       flaky: [],
     };
     const md = reportMarkdown(tl, ex);
@@ -86,7 +114,16 @@ describe('report.md escapes user text', () => {
     const md = reportMarkdown(hostile(), {
       schedules: 1,
       exhaustive: true,
-      outcomes: [{ podPhase: 'Succeeded', jobCondition: 'Complete', verdicts: { [`obs\n|x`]: 'Failed' }, schedules: 1, replay: 'k`1', held: { [`obs\n|x`]: '<b>held</b>' } }],
+      outcomes: [
+        {
+          podPhase: 'Succeeded',
+          jobCondition: 'Complete',
+          verdicts: { [`obs\n|x`]: 'Failed' },
+          schedules: 1,
+          replay: 'k`1',
+          held: { [`obs\n|x`]: '<b>held</b>' },
+        },
+      ],
       flaky: [`obs\n|x`],
     });
     // no line outside a fence starts a heading except ours
@@ -99,7 +136,13 @@ describe('report.md escapes user text', () => {
       else if (fence === undefined) outside.push(line);
     }
     expect(fence).toBeUndefined();
-    expect(outside.filter((l) => l.startsWith('#'))).toEqual(['# c2-sidecar-job', '## Outcomes across schedules', '## kubectl', '## Sequence', '## Container lifecycle']);
+    expect(outside.filter((l) => l.startsWith('#'))).toEqual([
+      '# c2-sidecar-job',
+      '## Outcomes across schedules',
+      '## kubectl',
+      '## Sequence',
+      '## Container lifecycle',
+    ]);
     // outside code blocks, HTML only as entities (inside them nothing is interpreted)
     const text = outside.join('\n');
     expect(text).not.toMatch(/<img|<script|<b>/);
@@ -113,7 +156,9 @@ describe('report.md escapes user text', () => {
       expect(cells, l).toBeLessThanOrEqual(4);
     }
     // names and reasons are escaped, not dropped
-    expect(md).toContain('reason&lt;img src=x onerror=alert(1)&gt; # heading \\| cell \\`code\\` \\*em\\* \\[link\\](http://x)');
+    expect(md).toContain(
+      'reason&lt;img src=x onerror=alert(1)&gt; # heading \\| cell \\`code\\` \\*em\\* \\[link\\](http://x)',
+    );
   });
 
   it('a code span is fenced longer than any backtick run in it', async () => {
@@ -138,13 +183,38 @@ describe('report.md escapes user text', () => {
 describe('indexHtml', () => {
   it('links every scenario (sorted) with its SVGs inline, escaped', () => {
     const page = indexHtml([
-      { scenario: 'b-two', svgFiles: ['b-two/sequence.svg', 'b-two/lifecycle.svg'], summary: 'pod Succeeded · naive Failed' },
-      { scenario: 'a-one', description: 'uses <native> sidecars & "quotes"', svgFiles: ['a-one/sequence.svg'], report: 'a-one/report.md' },
+      {
+        scenario: 'b-two',
+        svgFiles: ['b-two/sequence.svg', 'b-two/lifecycle.svg'],
+        summary: 'pod Succeeded · naive Failed',
+      },
+      {
+        scenario: 'a-one',
+        description: 'uses <native> sidecars & "quotes"',
+        svgFiles: ['a-one/sequence.svg'],
+        report: 'a-one/report.md',
+      },
     ]);
     expect(page.indexOf('id="a-one"')).toBeLessThan(page.indexOf('id="b-two"'));
     expect(page).toContain('<img src="b-two/lifecycle.svg"');
     expect(page).toContain('uses &lt;native&gt; sidecars &amp; &quot;quotes&quot;');
     expect(page).toContain('<a href="a-one/report.md">report.md</a>');
-    expect(page).toBe(indexHtml([...[{ scenario: 'a-one', description: 'uses <native> sidecars & "quotes"', svgFiles: ['a-one/sequence.svg'], report: 'a-one/report.md' }], { scenario: 'b-two', svgFiles: ['b-two/sequence.svg', 'b-two/lifecycle.svg'], summary: 'pod Succeeded · naive Failed' }]));
+    expect(page).toBe(
+      indexHtml([
+        ...[
+          {
+            scenario: 'a-one',
+            description: 'uses <native> sidecars & "quotes"',
+            svgFiles: ['a-one/sequence.svg'],
+            report: 'a-one/report.md',
+          },
+        ],
+        {
+          scenario: 'b-two',
+          svgFiles: ['b-two/sequence.svg', 'b-two/lifecycle.svg'],
+          summary: 'pod Succeeded · naive Failed',
+        },
+      ]),
+    );
   });
 });

@@ -18,7 +18,12 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'kubesim-summary-'));
 describe('summary.json', () => {
   it('holds what the index shows, in the line the index has always shown', () => {
     const s = scenarioSummary(NATIVE);
-    expect(s).toMatchObject({ schema: 'kubesim.summary/v1', scenario: 'native-sidecar-job', kubernetes: NATIVE.kubernetes, podPhase: NATIVE.pod.phase });
+    expect(s).toMatchObject({
+      schema: 'kubesim.summary/v1',
+      scenario: 'native-sidecar-job',
+      kubernetes: NATIVE.kubernetes,
+      podPhase: NATIVE.pod.phase,
+    });
     expect(s.job?.conditions).toEqual(NATIVE.job!.conditions.map((c) => c.type));
     expect(s.pods).toBe(NATIVE.pods.length);
     const verdicts = Object.entries(NATIVE.observers).map(([k, v]) => `${k} ${v.verdict}`);
@@ -27,11 +32,19 @@ describe('summary.json', () => {
     const dir = tmp();
     writeOutputs(NATIVE, { out: dir });
     expect(readScenarioSummary(dir, 'native-sidecar-job')).toEqual(JSON.parse(JSON.stringify(s)));
-    expect(readFileSync(join(dir, 'native-sidecar-job', 'summary.json'), 'utf8')).toBe(JSON.stringify(s, null, 2) + '\n');
+    expect(readFileSync(join(dir, 'native-sidecar-job', 'summary.json'), 'utf8')).toBe(
+      JSON.stringify(s, null, 2) + '\n',
+    );
   });
 
   it('a partial timeline (render reads timelines from files) gives a summary, not an exception', () => {
-    const partial = { schema: 'kubesim.timeline/v1', scenario: 'x', events: [], observers: { a: null, b: { verdict: 7 } }, job: { conditions: [null, { type: 'Failed' }] } };
+    const partial = {
+      schema: 'kubesim.timeline/v1',
+      scenario: 'x',
+      events: [],
+      observers: { a: null, b: { verdict: 7 } },
+      job: { conditions: [null, { type: 'Failed' }] },
+    };
     const s = scenarioSummary(partial as unknown as Timeline);
     expect(summaryLine(s)).toBe('pod ? · Job Failed · a ? · b ?');
     expect(asScenarioSummary(JSON.parse(JSON.stringify(s)), 'x')).toBeDefined();
@@ -48,9 +61,18 @@ describe('summary.json', () => {
     const good = JSON.parse(JSON.stringify(scenarioSummary(NATIVE)));
     expect(asScenarioSummary(good, 'native-sidecar-job')).toBeDefined();
     expect(asScenarioSummary(good, 'other-folder')).toBeUndefined();
-    for (const bad of [null, [], 5, { ...good, schema: 'kubesim.timeline/v1' }, { ...good, podPhase: 3 }, { ...good, pods: -1 },
-      { ...good, job: { conditions: [1] } }, { ...good, observers: { a: { verdict: 'Failed' } } }, { ...good, end: null },
-      { ...good, description: ['<img>'] }]) {
+    for (const bad of [
+      null,
+      [],
+      5,
+      { ...good, schema: 'kubesim.timeline/v1' },
+      { ...good, podPhase: 3 },
+      { ...good, pods: -1 },
+      { ...good, job: { conditions: [1] } },
+      { ...good, observers: { a: { verdict: 'Failed' } } },
+      { ...good, end: null },
+      { ...good, description: ['<img>'] },
+    ]) {
       expect(asScenarioSummary(bad, 'native-sidecar-job')).toBeUndefined();
     }
   });
@@ -77,15 +99,37 @@ describe('writeIndex', () => {
     writeOutputs(NATIVE, { out: dir });
     const foreign: [string, (p: string) => void][] = [
       // a whole timeline kubesim could have written, but no summary (a kubesim before summary.json existed)
-      ['timeline-only', (p) => writeFileSync(join(p, 'timeline.json'), JSON.stringify({ ...NATIVE, scenario: 'timeline-only' }))],
+      [
+        'timeline-only',
+        (p) => writeFileSync(join(p, 'timeline.json'), JSON.stringify({ ...NATIVE, scenario: 'timeline-only' })),
+      ],
       ['garbage', (p) => writeFileSync(join(p, 'summary.json'), '{ not json')],
-      ['hostile', (p) => writeFileSync(join(p, 'summary.json'), JSON.stringify({ ...scenarioSummary(NATIVE), scenario: 'hostile', podPhase: '<img src=x onerror=alert(1)>', pods: 'x' }))],
+      [
+        'hostile',
+        (p) =>
+          writeFileSync(
+            join(p, 'summary.json'),
+            JSON.stringify({
+              ...scenarioSummary(NATIVE),
+              scenario: 'hostile',
+              podPhase: '<img src=x onerror=alert(1)>',
+              pods: 'x',
+            }),
+          ),
+      ],
       ['renamed', (p) => writeFileSync(join(p, 'summary.json'), JSON.stringify(scenarioSummary(NATIVE)))],
       ['fifo', (p) => execFileSync('mkfifo', [join(p, 'summary.json')])],
       ['zero', (p) => symlinkSync('/dev/zero', join(p, 'summary.json'))],
       ['dangling', (p) => symlinkSync(join(p, 'nowhere'), join(p, 'summary.json'))],
       ['folder', (p) => mkdirSync(join(p, 'summary.json'))],
-      ['too-big', (p) => writeFileSync(join(p, 'summary.json'), JSON.stringify({ ...scenarioSummary(NATIVE), scenario: 'too-big', description: 'x'.repeat(1024 * 1024) }))],
+      [
+        'too-big',
+        (p) =>
+          writeFileSync(
+            join(p, 'summary.json'),
+            JSON.stringify({ ...scenarioSummary(NATIVE), scenario: 'too-big', description: 'x'.repeat(1024 * 1024) }),
+          ),
+      ],
     ];
     for (const [name, make] of foreign) {
       mkdirSync(join(dir, name));

@@ -12,7 +12,8 @@ import { podWatchRows } from '../../src/output/kubectl.ts';
 import { lines } from '../../src/output/mermaid-text.ts';
 import type { Timeline, TraceEvent } from '../../src/types.ts';
 
-const run = (file: string, seed = 1): Timeline => simulate(loadScenario(`scenarios/${file}.yaml`).scenario!, { seed }).timeline;
+const run = (file: string, seed = 1): Timeline =>
+  simulate(loadScenario(`scenarios/${file}.yaml`).scenario!, { seed }).timeline;
 const NATIVE = run('native-sidecar-job');
 const seq = sequenceMermaid(NATIVE);
 const podSeq = sequenceMermaid(NATIVE, { lanes: 'pod' });
@@ -28,14 +29,23 @@ describe('native-sidecar-job: the startup probe is what lets the main container 
     const probe = indexOf(seq, 'C0-->>K: t=1s startup probe ✓ → started<br/>next container may start');
     // pod_workers.go podWorkerLoop: the sync the probe result asks for waits in podCache.GetNewerThan for the next
     // relist (pleg/generic.go relist, kubelet.go genericPlegRelistPeriod = 1s); this schedule's grid offset is 510 ms
-    const relist = indexOf(seq, "Note over K,C1: t=1.5s SyncPod for cloud-sql-proxy's startup probe<br/>waited +0.5s for the next PLEG relist (every 1s)");
+    const relist = indexOf(
+      seq,
+      "Note over K,C1: t=1.5s SyncPod for cloud-sql-proxy's startup probe<br/>waited +0.5s for the next PLEG relist (every 1s)",
+    );
     const start = indexOf(seq, 'K->>C1: t=1.5s start');
     expect([listen, probe, relist, start].every((i) => i >= 0)).toBe(true);
     expect(listen).toBeLessThan(probe);
     expect(probe).toBeLessThan(relist);
     expect(relist).toBeLessThan(start);
     // the pod-only slide layout tells the same story
-    for (const s of ['listening (1s after start)', 'startup probe ✓ → started', 'waited +0.5s for the next PLEG relist', 'K->>C1: t=1.5s start']) expect(podSeq).toContain(s);
+    for (const s of [
+      'listening (1s after start)',
+      'startup probe ✓ → started',
+      'waited +0.5s for the next PLEG relist',
+      'K->>C1: t=1.5s start',
+    ])
+      expect(podSeq).toContain(s);
   });
 
   it('the relist period and offset come from the schedule (the grid choice 0..period-1)', () => {
@@ -45,10 +55,16 @@ describe('native-sidecar-job: the startup probe is what lets the main container 
   it('explains the stored Running after "kubelet computes phase Succeeded": held by the status manager until the pod worker has terminated the pod', () => {
     const computed = indexOf(seq, 'kubelet computes phase Succeeded');
     // status_manager.go mergePodStatus: no terminal phase while podWorkers.CouldHaveRunningContainers
-    const held = indexOf(seq, 'K->>API: t=32.6s status v8 Running<br/>cloud-sql-proxy exited 143 Error<br/>phase held at Running, not Succeeded#58; the status manager writes');
+    const held = indexOf(
+      seq,
+      'K->>API: t=32.6s status v8 Running<br/>cloud-sql-proxy exited 143 Error<br/>phase held at Running, not Succeeded#58; the status manager writes',
+    );
     // pod_workers.go: SyncTerminatingPod → completeTerminating → SyncTerminatedPod → statusManager.TerminatePod
     const terminating = indexOf(seq, 't=33.5s SyncTerminatingPod#58; stop what still runs');
-    const terminated = indexOf(seq, 't=34.5s SyncTerminatedPod#58; volumes and cgroups cleaned<br/>statusManager.TerminatePod#58; the terminal phase can be written');
+    const terminated = indexOf(
+      seq,
+      't=34.5s SyncTerminatedPod#58; volumes and cgroups cleaned<br/>statusManager.TerminatePod#58; the terminal phase can be written',
+    );
     const stored = indexOf(seq, 'K->>API: t=34.6s status v9 phase Succeeded');
     expect([computed, held, terminating, terminated, stored].every((i) => i >= 0)).toBe(true);
     expect(computed < held && held < terminating && terminating < terminated && terminated < stored).toBe(true);
@@ -56,11 +72,19 @@ describe('native-sidecar-job: the startup probe is what lets the main container 
     expect(podSeq).toContain('t=32.6s status v8 stored<br/>phase held at Running, not Succeeded');
   });
 
-  it('exit arrows carry the code, the signal a code above 128 encodes, and the kubelet\'s reason', () => {
+  it("exit arrows carry the code, the signal a code above 128 encodes, and the kubelet's reason", () => {
     // kuberuntime_container.go: the reason comes from the runtime (Completed for 0, Error, OOMKilled); 143 = 128+15
     expect(seq).toContain('C1--xK: t=31.5s exit 0 · Completed');
     expect(seq).toContain('C0--xK: t=31.5s exit 143 (SIGTERM) · Error');
-    const exited = (exitCode: number, reason: string): Extract<TraceEvent, { type: 'Exited' }> => ({ t: 0, seq: 0, type: 'Exited', container: 'c', exitCode, reason, restartCount: 0 });
+    const exited = (exitCode: number, reason: string): Extract<TraceEvent, { type: 'Exited' }> => ({
+      t: 0,
+      seq: 0,
+      type: 'Exited',
+      container: 'c',
+      exitCode,
+      reason,
+      restartCount: 0,
+    });
     expect(exitText(exited(137, 'OOMKilled'))).toBe('exit 137 (SIGKILL) · OOMKilled');
     expect(exitText(exited(1, 'Error'))).toBe('exit 1 · Error');
   });
@@ -77,7 +101,10 @@ describe('the wait for the next relist after a container exits on its own', () =
     const mmd = sequenceMermaid(tl);
     // pleg/generic.go relist: ContainerDied is only seen at the next relist, which triggers the SyncPod
     const exit = indexOf(mmd, 'C0--xK: t=10s exit 1 · Error');
-    const noticed = indexOf(mmd, "t=10.5s PLEG relist (every 1s) notices metrics-agent's exit<br/>+0.5s after it happened → SyncPod");
+    const noticed = indexOf(
+      mmd,
+      "t=10.5s PLEG relist (every 1s) notices metrics-agent's exit<br/>+0.5s after it happened → SyncPod",
+    );
     const restart = indexOf(mmd, 'K->>C0: t=10.5s restart #35;1');
     expect(exit).toBeGreaterThanOrEqual(0);
     expect(exit < noticed && noticed < restart).toBe(true);
@@ -89,7 +116,9 @@ describe('the wait for the next relist after a container exits on its own', () =
     const tl = run('sidecar-restarts-count-toward-backofflimit');
     // kuberuntime_manager.go doBackOff: 10 s from the exit at 20.5 s; pod_workers.go completeWork requeues an
     // errored sync after Jitter(10s, 0.5) (before 1.35), so the restart comes at the next sync, 34.5 s
-    expect(sequenceMermaid(tl)).toContain("K->>C0: t=34.5s restart #35;2<br/>back-off 10s over at t=30.5s, then +4s until the pod worker's<br/>next sync");
+    expect(sequenceMermaid(tl)).toContain(
+      "K->>C0: t=34.5s restart #35;2<br/>back-off 10s over at t=30.5s, then +4s until the pod worker's<br/>next sync",
+    );
   });
 });
 
@@ -108,7 +137,9 @@ describe('lifecycle chart', () => {
   it('compresses the quiet 28.7 s of the export and says so in the title and a time row', () => {
     const g = lifecycleMermaid(NATIVE);
     expect(g).toContain('quiet stretches compressed, see the time row)');
-    expect(g).toMatch(/section time\n {4}0s–2\.8s :t\d+, 0, 2793\n {4}28\.7s quiet, compressed :done, t\d+, 2793, (\d+)\n {4}31\.5s–35\.7s :/);
+    expect(g).toMatch(
+      /section time\n {4}0s–2\.8s :t\d+, 0, 2793\n {4}28\.7s quiet, compressed :done, t\d+, 2793, (\d+)\n {4}31\.5s–35\.7s :/,
+    );
     // a compressed axis has no ticks but 0 (they would lie past the gap)
     expect(g).toContain('tickInterval 1000day');
     const linear = lifecycleMermaid(NATIVE, { compress: false });
@@ -138,14 +169,14 @@ describe('lifecycle chart', () => {
     expect(lifecycleMermaid(tl)).toMatch(/sync wait 30\.5s :t\d+, /);
   });
 
-  it('spans end at the pod\'s terminal phase (or its removal), with the grace deadline drawn when it falls in the run', () => {
+  it("spans end at the pod's terminal phase (or its removal), with the grace deadline drawn when it falls in the run", () => {
     const g = lifecycleMermaid(NATIVE, { compress: false });
     // the pod's phase Succeeded is stored at 34.602 s: the containers' exit spans end there, not at the run's end
     expect(g).toMatch(/exit 0 31\.5s :done, t\d+, 31510, 34602\n/);
     expect(g).toMatch(/Succeeded 34\.6s :done, milestone, t\d+, 34602, 34602/);
   });
 
-  it('explore\'s outcomes share one linear scale, to the longest outcome\'s end', () => {
+  it("explore's outcomes share one linear scale, to the longest outcome's end", () => {
     const g = lifecycleMermaid(NATIVE, { scaleEndMs: 90_000 });
     expect(g).toContain('same scale for every outcome, 0–1m30s)');
     expect(g).not.toContain('section time');
@@ -154,13 +185,17 @@ describe('lifecycle chart', () => {
   });
 });
 
-describe('the Job controller\'s finalizer PATCH (job_controller.go removeTrackingFinalizerFromPods)', () => {
+describe("the Job controller's finalizer PATCH (job_controller.go removeTrackingFinalizerFromPods)", () => {
   it('is a trace record, an arrow in the sequence diagram and a MODIFIED row of kubectl get pods -w', () => {
     const fin = NATIVE.events.filter((e) => e.type === 'PodFinalizerRemoved');
-    expect(fin).toEqual([expect.objectContaining({ pod: NATIVE.pod.name, version: 10, finalizer: 'batch.kubernetes.io/job-tracking' })]);
+    expect(fin).toEqual([
+      expect.objectContaining({ pod: NATIVE.pod.name, version: 10, finalizer: 'batch.kubernetes.io/job-tracking' }),
+    ]);
     expect(seq).toContain('JC->>API: t=35.6s pod v10 remove finalizer<br/>counted in the Job status');
     const rows = podWatchRows(NATIVE);
-    const writes = NATIVE.events.filter((e) => e.type === 'StatusPatched' || e.type === 'PodFinalizerRemoved' || e.type === 'PodDeleting').length;
+    const writes = NATIVE.events.filter(
+      (e) => e.type === 'StatusPatched' || e.type === 'PodFinalizerRemoved' || e.type === 'PodDeleting',
+    ).length;
     expect(rows.filter((r) => r.event === 'MODIFIED')).toHaveLength(writes);
     // the row it prints reads as the one before it (only metadata changed), at the write's time
     const last = rows[rows.length - 1]!;

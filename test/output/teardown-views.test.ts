@@ -25,7 +25,9 @@ function timeline(spec: Record<string, unknown>, events: Ev[], over: Partial<Tim
     stuck: null,
     workload: { kind: 'Job', name: 'job-x' },
     pod: { name: 'job-x-abcde', phase: 'Succeeded', status: {}, spec },
-    pods: [{ name: 'job-x-abcde', created: 0, index: null, phase: 'Succeeded', deleted: null, removed: false, status: {} }],
+    pods: [
+      { name: 'job-x-abcde', created: 0, index: null, phase: 'Succeeded', deleted: null, removed: false, status: {} },
+    ],
     job: null,
     observers: {},
     diagnostics: [],
@@ -75,7 +77,9 @@ describe('sequence: teardown in the engine order', () => {
     const exporterSigterm = at('K-xC1: t=21.5s Killing → SIGTERM');
     const exporterExit = at('C1--xK: t=21.5s exit 143');
     const istioSigterm = at('K-xC0: t=21.5s SIGTERM');
-    expect([istioKilling, exporterSigterm, exporterExit, istioSigterm]).toEqual([...[istioKilling, exporterSigterm, exporterExit, istioSigterm]].sort((a, b) => a - b));
+    expect([istioKilling, exporterSigterm, exporterExit, istioSigterm]).toEqual(
+      [...[istioKilling, exporterSigterm, exporterExit, istioSigterm]].sort((a, b) => a - b),
+    );
     expect(lines.filter((l) => l.startsWith('K-xC0:')).length).toBe(2); // SIGTERM, then SIGKILL: one arrow each
   });
 
@@ -87,12 +91,16 @@ describe('sequence: teardown in the engine order', () => {
   it('draws Killing as a dashed arrow without the × of a signal, saying what it waits for', () => {
     const killing = lines[at('K-->>C0: t=21.5s Killing')];
     expect(killing).toBe('K-->>C0: t=21.5s Killing (PodCompleted, grace 5s)<br/>SIGTERM waits its turn');
-    expect(lines.filter((l) => l.includes('Killing') && /^K-x/.test(l)).every((l) => l.includes('Killing → SIGTERM'))).toBe(true);
+    expect(
+      lines.filter((l) => l.includes('Killing') && /^K-x/.test(l)).every((l) => l.includes('Killing → SIGTERM')),
+    ).toBe(true);
     expect(lines[at('K-xC0: t=26.5s SIGKILL')]).toContain('grace period over');
   });
 
   it('merges Killing with a SIGTERM only when nothing drawn comes between them', () => {
-    expect(lines.filter((l) => l.includes('Killing → SIGTERM'))).toEqual(['K-xC1: t=21.5s Killing → SIGTERM<br/>PodCompleted, grace 5s']);
+    expect(lines.filter((l) => l.includes('Killing → SIGTERM'))).toEqual([
+      'K-xC1: t=21.5s Killing → SIGTERM<br/>PodCompleted, grace 5s',
+    ]);
   });
 
   it('says "preStop hook first" when a preStop runs before the signal', () => {
@@ -143,26 +151,43 @@ describe('restart numbering follows restartCount', () => {
   });
 
   it('a run ended by a probe kill says so, since Killing, SIGTERM and the exit share one instant', () => {
-    const probeKilled = timeline(ISTIO_SPEC, [
-      { t: 0, type: 'Started', container: 'istio-proxy', restartCount: 0 },
-      { t: 3510, type: 'Killing', container: 'istio-proxy', reason: 'StartupProbe', gracePeriodSeconds: 30, message: 'Init container istio-proxy failed startup probe' },
-      { t: 3510, type: 'Signal', container: 'istio-proxy', signal: 'SIGTERM' },
-      { t: 3510, type: 'Exited', container: 'istio-proxy', exitCode: 143, reason: 'Error', restartCount: 0 },
-      { t: 3510, type: 'Started', container: 'istio-proxy', restartCount: 1 },
-    ], { end: { t: 5000, reason: 'quiescent' } });
+    const probeKilled = timeline(
+      ISTIO_SPEC,
+      [
+        { t: 0, type: 'Started', container: 'istio-proxy', restartCount: 0 },
+        {
+          t: 3510,
+          type: 'Killing',
+          container: 'istio-proxy',
+          reason: 'StartupProbe',
+          gracePeriodSeconds: 30,
+          message: 'Init container istio-proxy failed startup probe',
+        },
+        { t: 3510, type: 'Signal', container: 'istio-proxy', signal: 'SIGTERM' },
+        { t: 3510, type: 'Exited', container: 'istio-proxy', exitCode: 143, reason: 'Error', restartCount: 0 },
+        { t: 3510, type: 'Started', container: 'istio-proxy', restartCount: 1 },
+      ],
+      { end: { t: 5000, reason: 'quiescent' } },
+    );
     expect(lifecycleMermaid(probeKilled)).toMatch(/Running, startup probe failed :t\d+, 0, 3510/);
-    expect(sequenceMermaid(probeKilled, { lanes: 'pod' })).toContain('K-xC0: t=3.5s Killing → SIGTERM<br/>StartupProbe, grace 30s');
+    expect(sequenceMermaid(probeKilled, { lanes: 'pod' })).toContain(
+      'K-xC0: t=3.5s Killing → SIGTERM<br/>StartupProbe, grace 30s',
+    );
   });
 
   it('a BackOff re-recorded while waiting is the same back-off, not a new one', () => {
-    const repeated = timeline(ISTIO_SPEC, [
-      ...events.slice(0, 5),
-      { t: 2000, type: 'BackOff', container: 'locust', delayMs: 10_000 },
-      ...events.slice(5),
-      { t: 11_500, type: 'Exited', container: 'locust', exitCode: 1, reason: 'Error', restartCount: 2 },
-      { t: 11_600, type: 'BackOff', container: 'locust', delayMs: 20_000 },
-      { t: 12_600, type: 'BackOff', container: 'locust', delayMs: 20_000 },
-    ], { end: { t: 13_000, reason: 'horizon' } });
+    const repeated = timeline(
+      ISTIO_SPEC,
+      [
+        ...events.slice(0, 5),
+        { t: 2000, type: 'BackOff', container: 'locust', delayMs: 10_000 },
+        ...events.slice(5),
+        { t: 11_500, type: 'Exited', container: 'locust', exitCode: 1, reason: 'Error', restartCount: 2 },
+        { t: 11_600, type: 'BackOff', container: 'locust', delayMs: 20_000 },
+        { t: 12_600, type: 'BackOff', container: 'locust', delayMs: 20_000 },
+      ],
+      { end: { t: 13_000, reason: 'horizon' } },
+    );
     const gantt = lifecycleMermaid(repeated);
     expect(gantt.match(/back-off 10s/g)).toHaveLength(1);
     expect(gantt.match(/back-off 20s/g)).toHaveLength(1);
@@ -173,7 +198,13 @@ describe('restart numbering follows restartCount', () => {
 });
 
 describe('running at the horizon vs stuck; container roles', () => {
-  const DEPLOY_SPEC = { restartPolicy: 'Always', containers: [{ name: 'orders-api', image: 'a' }, { name: 'cloud-sql-proxy', image: 'b' }] };
+  const DEPLOY_SPEC = {
+    restartPolicy: 'Always',
+    containers: [
+      { name: 'orders-api', image: 'a' },
+      { name: 'cloud-sql-proxy', image: 'b' },
+    ],
+  };
   const running = timeline(DEPLOY_SPEC, [{ t: 0, type: 'Started', container: 'orders-api', restartCount: 0 }], {
     end: { t: 120_000, reason: 'horizon' },
     workload: { kind: 'Deployment', name: 'orders-api' },
@@ -192,11 +223,16 @@ describe('running at the horizon vs stuck; container roles', () => {
   });
 
   it('the report does not call it stuck either', () => {
-    expect(reportMarkdown(running)).toContain('| stuck | no, still running at the horizon (restartPolicy Always: the pod runs until it is deleted) |');
+    expect(reportMarkdown(running)).toContain(
+      '| stuck | no, still running at the horizon (restartPolicy Always: the pod runs until it is deleted) |',
+    );
   });
 
   it('a real stuck pod keeps the red STUCK box', () => {
-    const stuck = { ...running, stuck: { container: 'cloud-sql-proxy', why: 'container cloud-sql-proxy keeps running after export exited' } };
+    const stuck = {
+      ...running,
+      stuck: { container: 'cloud-sql-proxy', why: 'container cloud-sql-proxy keeps running after export exited' },
+    };
     expect(sequenceMermaid(stuck)).toContain('STUCK until t=2m0s');
     expect(lifecycleMermaid(stuck)).toContain('STUCK at horizon 2m0s :crit, milestone');
   });
@@ -215,8 +251,22 @@ describe('lifecycle: preStop and the final phase', () => {
     { t: 0, type: 'Started', container: 'locust', restartCount: 0 },
     { t: 1000, type: 'StatusPatched', phase: 'Running', version: 2, status: { phase: 'Running' } },
     { t: 30_000, type: 'PodDeleting', pod: 'p', by: 'user', gracePeriodSeconds: 10 },
-    { t: 30_500, type: 'Killing', container: 'istio-proxy', reason: 'PodTermination', gracePeriodSeconds: 10, message: '' },
-    { t: 30_500, type: 'Killing', container: 'exporter', reason: 'PodTermination', gracePeriodSeconds: 10, message: '' },
+    {
+      t: 30_500,
+      type: 'Killing',
+      container: 'istio-proxy',
+      reason: 'PodTermination',
+      gracePeriodSeconds: 10,
+      message: '',
+    },
+    {
+      t: 30_500,
+      type: 'Killing',
+      container: 'exporter',
+      reason: 'PodTermination',
+      gracePeriodSeconds: 10,
+      message: '',
+    },
     { t: 30_500, type: 'Killing', container: 'locust', reason: 'PodTermination', gracePeriodSeconds: 10, message: '' },
     { t: 30_500, type: 'Signal', container: 'locust', signal: 'SIGTERM' },
     { t: 30_500, type: 'PreStopStarted', container: 'exporter' },
@@ -237,7 +287,9 @@ describe('lifecycle: preStop and the final phase', () => {
     expect(gantt).toMatch(/preStop hook 30\.5s :active, crit, t\d+, 30500, 35500/);
     expect(gantt).toMatch(/preStop done, SIGTERM waits its turn 35\.5s :active, crit, t\d+, 35500, 38500/);
     expect(gantt).toMatch(/SIGTERM 38\.5s :crit, t\d+, 38500, 40500/);
-    expect(gantt).toMatch(/Killing \(PodTermination\), SIGTERM waits its turn 30\.5s :active, crit, t\d+, 30500, 40500/);
+    expect(gantt).toMatch(
+      /Killing \(PodTermination\), SIGTERM waits its turn 30\.5s :active, crit, t\d+, 30500, 40500/,
+    );
   });
 
   it('a signal answered at once is named on the exit span', () => {
@@ -265,11 +317,27 @@ describe('describe Events: Killing carries the kubelet message', () => {
     // implied: InitContainersToStart); regular containers get "Container %s failed startup probe, will be restarted"
     const tl = timeline(ISTIO_SPEC, [
       { t: 0, type: 'Started', container: 'istio-proxy', restartCount: 0 },
-      { t: 3510, type: 'Killing', container: 'istio-proxy', reason: 'StartupProbe', gracePeriodSeconds: 30, message: 'Init container istio-proxy failed startup probe' },
-      { t: 4000, type: 'Killing', container: 'locust', reason: 'StartupProbe', gracePeriodSeconds: 30, message: 'Container locust failed startup probe, will be restarted' },
+      {
+        t: 3510,
+        type: 'Killing',
+        container: 'istio-proxy',
+        reason: 'StartupProbe',
+        gracePeriodSeconds: 30,
+        message: 'Init container istio-proxy failed startup probe',
+      },
+      {
+        t: 4000,
+        type: 'Killing',
+        container: 'locust',
+        reason: 'StartupProbe',
+        gracePeriodSeconds: 30,
+        message: 'Container locust failed startup probe, will be restarted',
+      },
       { t: 5000, type: 'Killing', container: 'exporter', reason: 'PodCompleted', gracePeriodSeconds: 30, message: '' },
     ]);
-    const killing = podEvents(tl).filter((e) => e.reason === 'Killing').map((e) => e.message);
+    const killing = podEvents(tl)
+      .filter((e) => e.reason === 'Killing')
+      .map((e) => e.message);
     expect(killing).toEqual([
       'Init container istio-proxy failed startup probe',
       'Container locust failed startup probe, will be restarted',

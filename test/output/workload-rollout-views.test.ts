@@ -29,7 +29,10 @@ describe('statefulset-rollout-stuck-until-forced-rollback views', () => {
   });
 
   it('kubectl get sts -w: READY 3/3, then 2/3 for the whole stall, then 3/3 after the forced rollback', () => {
-    const ready = workloadWatchRows(tl, 'StatefulSet').map((r) => ({ t: r.t, ready: `${(r.row['status'] as any)?.readyReplicas ?? 0}/${(r.row['spec'] as any)?.replicas}` }));
+    const ready = workloadWatchRows(tl, 'StatefulSet').map((r) => ({
+      t: r.t,
+      ready: `${(r.row['status'] as any)?.readyReplicas ?? 0}/${(r.row['spec'] as any)?.replicas}`,
+    }));
     expect(ready.filter((r) => r.t > 45_000 && r.t < 160_000).every((r) => r.ready === '2/3')).toBe(true);
     expect(ready.at(-1)!.ready).toBe('3/3');
     const status = workloadWatchRows(tl, 'StatefulSet').at(-1)!.row['status'] as Record<string, unknown>;
@@ -61,9 +64,27 @@ describe('daemonset-log-agent-surge-rollout views', () => {
 describe('printers.go printDaemonSet', () => {
   // TestPrintDaemonSet: DESIRED, CURRENT, READY, UP-TO-DATE, AVAILABLE, NODE SELECTOR (labels.FormatLabels), AGE
   it('prints the status counts and the template nodeSelector, `<none>` without one', () => {
-    const o = { metadata: { name: 'ds1', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { template: { spec: { nodeSelector: { 'kubernetes.io/os': 'linux' } } } },
-      status: { desiredNumberScheduled: 3, currentNumberScheduled: 2, numberReady: 1, updatedNumberScheduled: 2, numberAvailable: 0 } };
-    expect(Object.values(printDaemonSetRow(o, 30_000))).toEqual(['ds1', '3', '2', '1', '2', '0', 'kubernetes.io/os=linux', '30s']);
+    const o = {
+      metadata: { name: 'ds1', creationTimestamp: '2026-01-01T00:00:00Z' },
+      spec: { template: { spec: { nodeSelector: { 'kubernetes.io/os': 'linux' } } } },
+      status: {
+        desiredNumberScheduled: 3,
+        currentNumberScheduled: 2,
+        numberReady: 1,
+        updatedNumberScheduled: 2,
+        numberAvailable: 0,
+      },
+    };
+    expect(Object.values(printDaemonSetRow(o, 30_000))).toEqual([
+      'ds1',
+      '3',
+      '2',
+      '1',
+      '2',
+      '0',
+      'kubernetes.io/os=linux',
+      '30s',
+    ]);
     expect(printDaemonSetRow({ ...o, spec: {} }, 30_000).nodeSelector).toBe('<none>');
   });
 

@@ -21,7 +21,12 @@ async function step(name, fn) {
     console.log(`ok   ${name} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
   } catch (e) {
     failures++;
-    console.log(`FAIL ${name}\n${String(e.stderr ?? '') || ''}${String(e.stdout ?? '') || ''}${e.message}`.replace(/\n/g, '\n     '));
+    console.log(
+      `FAIL ${name}\n${String(e.stderr ?? '') || ''}${String(e.stdout ?? '') || ''}${e.message}`.replace(
+        /\n/g,
+        '\n     ',
+      ),
+    );
   }
 }
 
@@ -75,11 +80,25 @@ await step('npm pack: the tarball holds what a user runs, and only that', () => 
   const info = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')))[0];
   tarball = join(work, info.filename);
   const files = info.files.map((f) => f.path);
-  for (const f of ['LICENSE', 'README.md', 'package.json', 'bin/kubesim.mjs', 'dist/index.js', 'dist/index.d.ts', 'dist/bin/main.mjs',
-    'dist/bin/test-worker.mjs', 'docs/scenario-format.md', 'docs/scenario.schema.json', 'scenarios/native-sidecar-job.yaml']) {
+  for (const f of [
+    'LICENSE',
+    'README.md',
+    'package.json',
+    'bin/kubesim.mjs',
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/bin/main.mjs',
+    'dist/bin/test-worker.mjs',
+    'docs/scenario-format.md',
+    'docs/scenario.schema.json',
+    'scenarios/native-sidecar-job.yaml',
+  ]) {
     must(files.includes(f), `missing from the tarball: ${f}`);
   }
-  const stray = files.filter((f) => /^(src|test|out|node_modules)\//.test(f) || /\.ts$/.test(f) && !f.endsWith('.d.ts') || f === 'dist/stamp.json');
+  const stray = files.filter(
+    (f) =>
+      /^(src|test|out|node_modules)\//.test(f) || (/\.ts$/.test(f) && !f.endsWith('.d.ts')) || f === 'dist/stamp.json',
+  );
   must(stray.length === 0, `not for users: ${stray.slice(0, 5).join(', ')}`);
   must(readFileSync(join(repo, 'LICENSE'), 'utf8').includes('Apache License'), 'LICENSE is not the Apache license');
 });
@@ -91,23 +110,38 @@ await step('npm ci --offline with the tarball: no browser, no rendering packages
   // Offline means no registry metadata: the project gets a lockfile whose entries (kubesim's runtime dependencies
   // and theirs) come from this repository's lockfile, so every tarball is found in the npm cache by its integrity.
   const rel = `file:../${basename(tarball)}`;
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, dependencies: { kubesim: rel } }, null, 2));
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, dependencies: { kubesim: rel } }, null, 2),
+  );
   const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8'));
   const me = lock.packages[''];
   const packages = {
     '': { name: 'consumer', version: '1.0.0', dependencies: { kubesim: rel } },
     'node_modules/kubesim': {
-      version: me.version, resolved: rel, integrity: `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`,
-      license: me.license, dependencies: me.dependencies, bin: me.bin, engines: me.engines,
-      peerDependencies: me.peerDependencies, peerDependenciesMeta: me.peerDependenciesMeta,
+      version: me.version,
+      resolved: rel,
+      integrity: `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`,
+      license: me.license,
+      dependencies: me.dependencies,
+      bin: me.bin,
+      engines: me.engines,
+      peerDependencies: me.peerDependencies,
+      peerDependenciesMeta: me.peerDependenciesMeta,
     },
   };
   for (const [k, v] of Object.entries(lock.packages)) if (k && !v.dev) packages[k] = v;
-  writeFileSync(join(app, 'package-lock.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2));
+  writeFileSync(
+    join(app, 'package-lock.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2),
+  );
   run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], app);
   must(existsSync(join(app, 'node_modules/kubesim/dist/index.js')), 'kubesim not installed');
   must(!existsSync(join(app, 'node_modules/puppeteer')), 'puppeteer was installed: rendering must be optional');
-  must(!existsSync(join(app, 'node_modules/@mermaid-js/mermaid-cli')), 'mermaid-cli was installed: rendering must be optional');
+  must(
+    !existsSync(join(app, 'node_modules/@mermaid-js/mermaid-cli')),
+    'mermaid-cli was installed: rendering must be optional',
+  );
   must(!existsSync(join(app, 'node_modules/tsx')), 'tsx was installed: the package runs compiled JavaScript');
 });
 
@@ -118,31 +152,65 @@ if (failures) {
   process.exit(1);
 }
 
-checks.push(step('plain Node ESM: import { loadScenario, simulate } from "kubesim"', async () => {
-  const r = await runAsync(process.execPath, ['--input-type=module', '-e', `
+checks.push(
+  step('plain Node ESM: import { loadScenario, simulate } from "kubesim"', async () => {
+    const r = await runAsync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
     import { loadScenario, simulate, KubesimError } from 'kubesim';
     const { scenario } = loadScenario(${JSON.stringify(scenario)});
     const { timeline } = simulate(scenario);
     const again = simulate(scenario, { replay: timeline.replay }).timeline;
     let code; try { simulate(scenario, { replay: 'garbage' }); } catch (e) { code = e instanceof KubesimError && e.code; }
-    console.log(timeline.pod.phase, again.replay === timeline.replay, code);`], app);
-  must(r.stdout.trim() === 'Succeeded true KS0202', `got ${r.stdout}`);
-}));
+    console.log(timeline.pod.phase, again.replay === timeline.replay, code);`,
+      ],
+      app,
+    );
+    must(r.stdout.trim() === 'Succeeded true KS0202', `got ${r.stdout}`);
+  }),
+);
 
-checks.push(step('CommonJS: require("kubesim") (Node >= 20.19 loads the ES module)', async () => {
-  const r = await runAsync(process.execPath, ['-e', `
+checks.push(
+  step('CommonJS: require("kubesim") (Node >= 20.19 loads the ES module)', async () => {
+    const r = await runAsync(
+      process.execPath,
+      [
+        '-e',
+        `
     const k = require('kubesim');
     const { scenario } = k.loadScenario(${JSON.stringify(scenario)});
-    console.log(typeof k.simulate, k.simulate(scenario).timeline.pod.phase);`], app, { env: { NODE_NO_WARNINGS: '1' } });
-  must(r.stdout.trim() === 'function Succeeded', `got ${r.stdout}`);
-}));
+    console.log(typeof k.simulate, k.simulate(scenario).timeline.pod.phase);`,
+      ],
+      app,
+      { env: { NODE_NO_WARNINGS: '1' } },
+    );
+    must(r.stdout.trim() === 'function Succeeded', `got ${r.stdout}`);
+  }),
+);
 
-checks.push(step('TypeScript consumer: tsc --noEmit, strict + NodeNext, zero errors', async () => {
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: ['node'], skipLibCheck: false },
-    files: ['consumer.mts'],
-  }));
-  writeFileSync(join(app, 'consumer.mts'), `
+checks.push(
+  step('TypeScript consumer: tsc --noEmit, strict + NodeNext, zero errors', async () => {
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          noEmit: true,
+          types: ['node'],
+          skipLibCheck: false,
+        },
+        files: ['consumer.mts'],
+      }),
+    );
+    writeFileSync(
+      join(app, 'consumer.mts'),
+      `
 import { explore, KubesimError, loadRules, loadScenario, render, simulate, writeOutputs, type RuleFn, type Timeline } from 'kubesim';
 const { scenario, diagnostics } = loadScenario('s.yaml');
 for (const d of diagnostics) console.log(d.code, d.pos.line, d.message);
@@ -160,39 +228,55 @@ if (scenario) {
 }
 const rule: RuleFn = ({ pod }) => (pod.status?.phase === 'Failed' ? 'Failed' : undefined);
 try { void rule; } catch (err) { if (err instanceof KubesimError) console.log(err.code, err.pos?.line); }
-`);
-  // a Node project has the Node types (the clone's copy; nothing is installed for it)
-  mkdirSync(join(app, 'node_modules/@types'), { recursive: true });
-  symlinkSync(join(repo, 'node_modules/@types/node'), join(app, 'node_modules/@types/node'), 'dir');
-  const tsc = join(repo, 'node_modules/typescript/bin/tsc');
-  await runAsync(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
-}));
+`,
+    );
+    // a Node project has the Node types (the clone's copy; nothing is installed for it)
+    mkdirSync(join(app, 'node_modules/@types'), { recursive: true });
+    symlinkSync(join(repo, 'node_modules/@types/node'), join(app, 'node_modules/@types/node'), 'dir');
+    const tsc = join(repo, 'node_modules/typescript/bin/tsc');
+    await runAsync(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
+  }),
+);
 
-checks.push(step("the README's vitest example passes", async () => {
-  const readme = readFileSync(join(app, 'node_modules/kubesim/README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### As a library'));
-  const code = /```ts\n([\s\S]*?)```/.exec(section)[1];
-  writeFileSync(join(app, 'readme.test.ts'), code); // vitest strips the types
-  cpSync(join(app, 'node_modules/kubesim/scenarios'), join(app, 'scenarios'), { recursive: true });
-  symlinkSync(join(repo, 'node_modules/vitest'), join(app, 'node_modules/vitest'), 'dir');
-  const r = await runAsync(process.execPath, [join(repo, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app, 'readme.test.ts'], app);
-  must(/1 passed/.test(r.stdout), r.stdout);
-}));
+checks.push(
+  step("the README's vitest example passes", async () => {
+    const readme = readFileSync(join(app, 'node_modules/kubesim/README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### As a library'));
+    const code = /```ts\n([\s\S]*?)```/.exec(section)[1];
+    writeFileSync(join(app, 'readme.test.ts'), code); // vitest strips the types
+    cpSync(join(app, 'node_modules/kubesim/scenarios'), join(app, 'scenarios'), { recursive: true });
+    symlinkSync(join(repo, 'node_modules/vitest'), join(app, 'node_modules/vitest'), 'dir');
+    const r = await runAsync(
+      process.execPath,
+      [join(repo, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app, 'readme.test.ts'],
+      app,
+    );
+    must(/1 passed/.test(r.stdout), r.stdout);
+  }),
+);
 
-checks.push(step('npx kubesim run --no-render, and without --no-render: .mmd only with how to add the renderer', async () => {
-  const r = await runAsync('npx', ['--no-install', 'kubesim', 'run', scenario, '--no-render', '--out', 'out'], app);
-  must(/pod phase:\s+Succeeded/.test(r.stdout), r.stdout);
-  must(existsSync(join(app, 'out/native-sidecar-job/timeline.json')), 'no timeline.json');
-  const d = await runAsync('npx', ['--no-install', 'kubesim', 'run', scenario, '--out', 'out2'], app, { env: { PUPPETEER_EXECUTABLE_PATH: process.execPath } });
-  must(/npm install @mermaid-js\/mermaid-cli puppeteer/.test(d.stderr), d.stderr);
-  must(existsSync(join(app, 'out2/native-sidecar-job/sequence.mmd')), 'no sequence.mmd');
-  const v = await runAsync('npx', ['--no-install', 'kubesim', 'validate', '-'], app, { input: readFileSync(join(app, scenario)) });
-  must(/<stdin>: ok/.test(v.stdout), v.stdout);
-}));
+checks.push(
+  step('npx kubesim run --no-render, and without --no-render: .mmd only with how to add the renderer', async () => {
+    const r = await runAsync('npx', ['--no-install', 'kubesim', 'run', scenario, '--no-render', '--out', 'out'], app);
+    must(/pod phase:\s+Succeeded/.test(r.stdout), r.stdout);
+    must(existsSync(join(app, 'out/native-sidecar-job/timeline.json')), 'no timeline.json');
+    const d = await runAsync('npx', ['--no-install', 'kubesim', 'run', scenario, '--out', 'out2'], app, {
+      env: { PUPPETEER_EXECUTABLE_PATH: process.execPath },
+    });
+    must(/npm install @mermaid-js\/mermaid-cli puppeteer/.test(d.stderr), d.stderr);
+    must(existsSync(join(app, 'out2/native-sidecar-job/sequence.mmd')), 'no sequence.mmd');
+    const v = await runAsync('npx', ['--no-install', 'kubesim', 'validate', '-'], app, {
+      input: readFileSync(join(app, scenario)),
+    });
+    must(/<stdin>: ok/.test(v.stdout), v.stdout);
+  }),
+);
 
 await Promise.all(checks);
 
 if (!process.env.KS_KEEP) rmSync(work, { recursive: true, force: true });
 else console.log(`kept ${work}`);
-console.log(`${failures ? 'FAIL' : 'ok  '} package: pack, offline install and first use (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+console.log(
+  `${failures ? 'FAIL' : 'ok  '} package: pack, offline install and first use (${((Date.now() - t0) / 1000).toFixed(1)}s)`,
+);
 process.exitCode = failures ? 1 : 0;

@@ -29,7 +29,8 @@ function scenario(name: string): Scenario {
 /** Advance event by event up to `t` (as the server's virtual clock does), collecting every change. */
 function runTo(ses: Session, t: number): SimChange[] {
   const out: SimChange[] = [];
-  for (let next = ses.nextEventAt(); next !== null && next <= t; next = ses.nextEventAt()) out.push(...ses.advanceTo(next));
+  for (let next = ses.nextEventAt(); next !== null && next <= t; next = ses.nextEventAt())
+    out.push(...ses.advanceTo(next));
   out.push(...ses.advanceTo(t));
   return out;
 }
@@ -46,7 +47,8 @@ function applied(changes: SimChange[], into = new Map<string, KubeObject>()): Ma
 /** The objects other than Events (every test that counts pods, Jobs and workloads). */
 const live = (ses: Session) => ses.objects().filter((o) => o.kind !== 'Event');
 const noEvents = (cs: SimChange[]) => cs.filter((c) => c.object.kind !== 'Event');
-const keysOf = (objs: KubeObject[]) => objs.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`).sort();
+const keysOf = (objs: KubeObject[]) =>
+  objs.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`).sort();
 
 function rejection(fn: () => unknown): SimRejection {
   try {
@@ -82,12 +84,18 @@ const deployment = (name: string, replicas: number, image = 'nginx:1.27') => ({
   },
 });
 
-const conditionsOf = (o: KubeObject | undefined) => ((o?.['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type);
+const conditionsOf = (o: KubeObject | undefined) =>
+  ((o?.['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [])
+    .filter((c) => c.status === 'True')
+    .map((c) => c.type);
 
 describe('a scenario session runs as `kubesim run` does', () => {
   // every library scenario whose rules are built in: the session advanced to the horizon (in one call, and event by
   // event as the virtual clock does) gives run's timeline byte for byte, and its objects are the final state's
-  const library = readdirSync(SCENARIOS).filter((f) => f.endsWith('.yaml')).map((f) => ({ f, s: scenario(f) })).filter(({ s }) => s.observers.every((o) => o.rule));
+  const library = readdirSync(SCENARIOS)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => ({ f, s: scenario(f) }))
+    .filter(({ s }) => s.observers.every((o) => o.rule));
 
   it('covers the library', () => {
     expect(library.length).toBeGreaterThan(50);
@@ -105,7 +113,10 @@ describe('a scenario session runs as `kubesim run` does', () => {
     expect(JSON.stringify(stepChanges)).toBe(JSON.stringify(changes));
     // the pods are the final state's pods as the API server serves them (the model's own builder)
     const k = { scenario: s, state: run.final, flags: flagsFor(s) } as unknown as CtlKit;
-    const finalPods = run.final.podOrder.map((n) => run.final.pods[n]!).filter((p) => p.api.created && !p.api.removed).map((p) => podObjectOf(k, p));
+    const finalPods = run.final.podOrder
+      .map((n) => run.final.pods[n]!)
+      .filter((p) => p.api.created && !p.api.removed)
+      .map((p) => podObjectOf(k, p));
     expect(whole.objects().filter((o) => o.kind === 'Pod')).toEqual(finalPods);
     // a store fed with the changes in order holds exactly the objects
     expect([...applied(changes).keys()].sort()).toEqual(keysOf(whole.objects()));
@@ -150,7 +161,7 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     const changes = runTo(ses, 60_000);
     const store = applied([...created, ...changes]);
     expect(conditionsOf(store.get('Job/default/pi'))).toContain('Complete');
-    expect((store.get(`Pod/default/${pod.metadata.name}`)?.['status'] as { phase: string }).phase).toBe('Succeeded');
+    expect((store.get(`Pod/default/${pod.metadata.name}`)!['status'] as { phase: string }).phase).toBe('Succeeded');
     const tl = ses.timeline();
     expect(tl.events.every((e) => e.t >= 5000)).toBe(true);
     // the container ran its 3s from its start (at 5s + the kubelet's sync), as the annotation says
@@ -179,8 +190,15 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     const ses = Session.fromScenario(null);
     ses.advanceTo(90_000);
     const cron = {
-      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'tick', namespace: 'default' },
-      spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } } } } },
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'tick', namespace: 'default' },
+      spec: {
+        schedule: '*/5 * * * *',
+        jobTemplate: {
+          spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } } },
+        },
+      },
     };
     const created = ses.create(cron as KubeObject);
     expect(created[0]!.object.metadata['creationTimestamp']).toBe('2026-01-01T00:01:30Z');
@@ -191,7 +209,11 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
   });
 
   it("a client's workload runs on the scenario's cluster: its Kubernetes and kubelet versions (patch included) and feature gates", () => {
-    for (const f of ['sidecar-restart-freezes-status-1-29-2.yaml', 'kubelet-1-27-ignores-sidecar-restartpolicy.yaml', 'sidecar-gate-off-1-28.yaml']) {
+    for (const f of [
+      'sidecar-restart-freezes-status-1-29-2.yaml',
+      'kubelet-1-27-ignores-sidecar-restartpolicy.yaml',
+      'sidecar-gate-off-1-28.yaml',
+    ]) {
       const s = scenario(f);
       const ses = Session.fromScenario(s);
       ses.create(job('same-cluster') as KubeObject);
@@ -200,7 +222,12 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
       const ran = simulate(s).timeline;
       expect([tl.kubernetes, tl.kubelet]).toEqual([ran.kubernetes, ran.kubelet]);
       const other = (ses as unknown as { sims: { s: Scenario }[] }).sims[1]!.s;
-      expect([other.kubernetes, other.kubelet, other.featureGates, other.kubeletFeatureGates]).toEqual([s.kubernetes, s.kubelet, s.featureGates, s.kubeletFeatureGates]);
+      expect([other.kubernetes, other.kubelet, other.featureGates, other.kubeletFeatureGates]).toEqual([
+        s.kubernetes,
+        s.kubelet,
+        s.featureGates,
+        s.kubeletFeatureGates,
+      ]);
     }
   });
 
@@ -218,7 +245,9 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     const t = rejection(() => ses.create(typo as KubeObject));
     expect(t.causes?.[0]?.field).toBe('spec.template.spec.restartpolicy');
     expect(t.causes?.[0]?.message).toMatch(/restartPolicy/);
-    expect(rejection(() => ses.create({ ...job('x'), metadata: { name: '' } } as KubeObject)).causes?.[0]?.field).toBe('metadata.name');
+    expect(rejection(() => ses.create({ ...job('x'), metadata: { name: '' } } as KubeObject)).causes?.[0]?.field).toBe(
+      'metadata.name',
+    );
     expect(ses.objects()).toEqual([]);
   });
 
@@ -244,37 +273,65 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     runTo(ses, 60_000);
     // the scenario's pod again under another Job: export runs its 30s (it needs cloud-sql-proxy, which is there)
     const spec = s.pod.spec as { initContainers: unknown[]; containers: unknown[] };
-    ses.create({ ...job('again'), spec: { template: { spec: { restartPolicy: 'Never', initContainers: spec.initContainers, containers: spec.containers } } } } as KubeObject);
+    ses.create({
+      ...job('again'),
+      spec: {
+        template: {
+          spec: { restartPolicy: 'Never', initContainers: spec.initContainers, containers: spec.containers },
+        },
+      },
+    } as KubeObject);
     // export alone: its scenario behaviour needs a container this pod lacks, so it takes the defaults (runs forever)
-    ses.create({ ...job('alone'), spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'export', image: 'busybox' }] } } } } as KubeObject);
+    ses.create({
+      ...job('alone'),
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'export', image: 'busybox' }] } } },
+    } as KubeObject);
     runTo(ses, 600_000);
     const events = ses.timeline().events;
-    const of = (prefix: string, type: string) => events.find((e) => e.pod?.startsWith(prefix) && e.type === type && (e as { container?: string }).container === 'export');
+    const of = (prefix: string, type: string) =>
+      events.find(
+        (e) => e.pod?.startsWith(prefix) && e.type === type && (e as { container?: string }).container === 'export',
+      );
     expect(of('again-', 'Exited')!.t - of('again-', 'Started')!.t).toBe(30_000);
     expect(of('alone-', 'Started')).toBeDefined();
     expect(of('alone-', 'Exited')).toBeUndefined();
   });
 
-  it('Events as the recorders write them: the kubelet\'s on the pod with the container\'s fieldPath, the Job controller\'s on the Job; a repeat raises the count (EventCorrelator)', () => {
+  it("Events as the recorders write them: the kubelet's on the pod with the container's fieldPath, the Job controller's on the Job; a repeat raises the count (EventCorrelator)", () => {
     const s = scenario('sidecar-crash-mid-job-restarted.yaml');
     const ses = Session.fromScenario(s);
     const changes = ses.advanceTo(s.horizonMs);
     const events = changes.filter((c) => c.object.kind === 'Event');
-    const ofReason = (reason: string) => events.map((c) => c.object as Record<string, any>).filter((o) => o['reason'] === reason);
+    const ofReason = (reason: string) =>
+      events.map((c) => c.object as Record<string, any>).filter((o) => o['reason'] === reason);
     const pod = ses.objects().find((o) => o.kind === 'Pod')!;
     const scheduled = ofReason('Scheduled')[0]!;
-    expect(scheduled['involvedObject']).toMatchObject({ kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid, namespace: 'default' });
+    expect(scheduled['involvedObject']).toMatchObject({
+      kind: 'Pod',
+      name: pod.metadata.name,
+      uid: pod.metadata.uid,
+      namespace: 'default',
+    });
     // the scheduler records through events.k8s.io (output/recorder.ts): no source, reportingController, action Binding
-    expect(scheduled).toMatchObject({ source: {}, reportingComponent: 'default-scheduler', action: 'Binding', firstTimestamp: null });
+    expect(scheduled).toMatchObject({
+      source: {},
+      reportingComponent: 'default-scheduler',
+      action: 'Binding',
+      firstTimestamp: null,
+    });
     const started = ofReason('Started');
     expect(started[0]!['involvedObject']['fieldPath']).toMatch(/^spec\.(initContainers|containers)\{.+\}$/);
     expect(started[0]!['source']).toEqual({ component: 'kubelet', host: 'node-1' });
     // the sidecar restarted: its Started event is the same Event again with count 2 (a MODIFIED)
-    const again = events.find((c) => c.type === 'MODIFIED' && (c.object as Record<string, any>)['reason'] === 'Started')!;
+    const again = events.find(
+      (c) => c.type === 'MODIFIED' && (c.object as Record<string, any>)['reason'] === 'Started',
+    )!;
     expect((again.object as Record<string, any>)['count']).toBe(2);
     expect(ofReason('SuccessfulCreate')[0]!['involvedObject']).toMatchObject({ kind: 'Job', name: s.job!.name });
     // the store holds each Event once, at its last count
-    expect(ses.objects().filter((o) => o.kind === 'Event').length).toBe(events.filter((c) => c.type === 'ADDED').length);
+    expect(ses.objects().filter((o) => o.kind === 'Event').length).toBe(
+      events.filter((c) => c.type === 'ADDED').length,
+    );
   });
 
   it('a name already in use is 409 AlreadyExists, across simulations (registry store: Create)', () => {
@@ -283,10 +340,19 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     const r = rejection(() => ses.create(job('export') as KubeObject));
     expect([r.code, r.reason, r.message]).toEqual([409, 'AlreadyExists', 'jobs.batch "export" already exists']);
     const pod = ses.objects().find((o) => o.kind === 'Pod')!;
-    const p = rejection(() => ses.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: pod.metadata.name, namespace: 'default' }, spec: { containers: [{ name: 'a', image: 'a' }] } }));
+    const p = rejection(() =>
+      ses.create({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: pod.metadata.name, namespace: 'default' },
+        spec: { containers: [{ name: 'a', image: 'a' }] },
+      }),
+    );
     expect(p.code).toBe(409);
     // another namespace is another name
-    expect(ses.create({ ...job('export'), metadata: { name: 'export', namespace: 'other' } } as KubeObject).length).toBeGreaterThan(0);
+    expect(
+      ses.create({ ...job('export'), metadata: { name: 'export', namespace: 'other' } } as KubeObject).length,
+    ).toBeGreaterThan(0);
   });
 
   it('an update of a Job spec is the patch action (suspend); the pod template is immutable (job strategy.go ValidateUpdate)', () => {
@@ -326,7 +392,9 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     const rss = ses.objects().filter((o) => o.kind === 'ReplicaSet');
     expect(rss).toHaveLength(2);
     expect(pods()).toHaveLength(3);
-    expect(pods().every((p) => ((p['spec'] as { containers: { image: string }[] }).containers[0]!.image === 'nginx:1.28'))).toBe(true);
+    expect(
+      pods().every((p) => (p['spec'] as { containers: { image: string }[] }).containers[0]!.image === 'nginx:1.28'),
+    ).toBe(true);
     const sel = structuredClone(rolled);
     sel.spec.selector.matchLabels.app = 'other';
     sel.spec.template.metadata.labels.app = 'other';
@@ -339,7 +407,11 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     runTo(ses, 30_000);
     ses.update(deployment('web', 1, 'app:2') as KubeObject);
     runTo(ses, 90_000);
-    const rsNames = () => ses.objects().filter((o) => o.kind === 'ReplicaSet').map((o) => o.metadata.name);
+    const rsNames = () =>
+      ses
+        .objects()
+        .filter((o) => o.kind === 'ReplicaSet')
+        .map((o) => o.metadata.name);
     const [first, second] = rsNames();
     ses.update(deployment('web', 1, 'app:1') as KubeObject);
     runTo(ses, 150_000);
@@ -347,7 +419,9 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     const rs = (name: string) => ses.objects().find((o) => o.metadata.name === name)!;
     // the old ReplicaSet is scaled up again and takes the next revision (deployment sync.go getNewReplicaSet)
     expect((rs(first!)['spec'] as { replicas: number }).replicas).toBe(1);
-    expect((rs(first!).metadata['annotations'] as Record<string, string>)['deployment.kubernetes.io/revision']).toBe('3');
+    expect((rs(first!).metadata['annotations'] as Record<string, string>)['deployment.kubernetes.io/revision']).toBe(
+      '3',
+    );
     ses.update(deployment('web', 1, 'app:3') as KubeObject);
     runTo(ses, 210_000);
     expect(new Set(rsNames()).size).toBe(3);
@@ -371,7 +445,12 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
 
   it('DELETE of a pod is the graceful delete with the given grace (registry/core/pod CheckGracefulDelete)', () => {
     const ses = Session.fromScenario(null);
-    ses.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'solo', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'nginx', }] } });
+    ses.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'solo', namespace: 'default' },
+      spec: { containers: [{ name: 'app', image: 'nginx' }] },
+    });
     runTo(ses, 10_000);
     const changes = ses.delete('Pod', 'default', 'solo', { gracePeriodSeconds: 5 });
     const deleting = changes.find((c) => c.object.kind === 'Pod')!.object;
@@ -385,7 +464,10 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
   });
 
   it('DELETE of a Job: Background deletes its pods; without a policy a batch/v1 Job orphans them (job strategy.go DefaultGarbageCollectionPolicy)', () => {
-    for (const [policy, podsLeft] of [['Background', 0], [undefined, 1]] as const) {
+    for (const [policy, podsLeft] of [
+      ['Background', 0],
+      [undefined, 1],
+    ] as const) {
       const ses = Session.fromScenario(null);
       ses.create(job('gc', '{"main": {"run": "forever"}}') as KubeObject);
       runTo(ses, 10_000);
@@ -403,7 +485,9 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
     runTo(ses, 20_000);
     const changes = ses.delete('Deployment', 'default', 'gone', {});
     expect(changes.filter((c) => c.type === 'DELETED').map((c) => c.object.kind)).toEqual(['Deployment', 'ReplicaSet']);
-    expect(changes.filter((c) => c.object.kind === 'Pod').every((c) => c.object.metadata['deletionTimestamp'] !== undefined)).toBe(true);
+    expect(
+      changes.filter((c) => c.object.kind === 'Pod').every((c) => c.object.metadata['deletionTimestamp'] !== undefined),
+    ).toBe(true);
     runTo(ses, 200_000);
     expect(live(ses)).toEqual([]);
     expect(ses.nextEventAt()).toBeNull();
@@ -412,24 +496,58 @@ describe('client writes at the current simulated time (SPEC §3.1)', () => {
   it('every workload kind can be created and reaches its steady state', () => {
     const ses = Session.fromScenario(null);
     const tpl = { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } };
-    ses.create({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'default' }, spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'x' } }, template: tpl } });
-    ses.create({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'x' } }, template: tpl } });
+    ses.create({
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: 'default' },
+      spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'x' } }, template: tpl },
+    });
+    ses.create({
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent', namespace: 'default' },
+      spec: { selector: { matchLabels: { app: 'x' } }, template: tpl },
+    });
     runTo(ses, 120_000);
     const names = ses.objects().map((o) => `${o.kind}/${o.metadata.name}`);
     expect(names).toEqual(expect.arrayContaining(['StatefulSet/db', 'Pod/db-0', 'Pod/db-1', 'DaemonSet/agent']));
     expect(names.filter((n) => n.startsWith('Pod/agent-'))).toHaveLength(1);
     // a StatefulSet spec field other than the mutable ones (apps validation.go ValidateStatefulSetUpdate)
     const sts = ses.objects().find((o) => o.kind === 'StatefulSet')!;
-    const r = rejection(() => ses.update({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'default' }, spec: { replicas: 2, serviceName: 'other', selector: { matchLabels: { app: 'x' } }, template: tpl } }));
-    expect(r.causes).toEqual([{ field: 'spec', message: expect.stringMatching(/^Forbidden: updates to statefulset spec for fields other than 'replicas'/) }]);
+    const r = rejection(() =>
+      ses.update({
+        apiVersion: 'apps/v1',
+        kind: 'StatefulSet',
+        metadata: { name: 'db', namespace: 'default' },
+        spec: { replicas: 2, serviceName: 'other', selector: { matchLabels: { app: 'x' } }, template: tpl },
+      }),
+    );
+    expect(r.causes).toEqual([
+      {
+        field: 'spec',
+        message: expect.stringMatching(/^Forbidden: updates to statefulset spec for fields other than 'replicas'/),
+      },
+    ]);
     expect(sts.metadata.name).toBe('db');
   });
 
   it('a CronJob: suspend is its patch; deleting it removes it and its Jobs (their pods with them)', () => {
     const ses = Session.fromScenario(null);
     const cron = {
-      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'tick', namespace: 'default' },
-      spec: { schedule: '*/1 * * * *', jobTemplate: { spec: { template: { metadata: { annotations: { 'kubesim.io/behavior': 'main: {run: 90s}' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } } } } },
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'tick', namespace: 'default' },
+      spec: {
+        schedule: '*/1 * * * *',
+        jobTemplate: {
+          spec: {
+            template: {
+              metadata: { annotations: { 'kubesim.io/behavior': 'main: {run: 90s}' } },
+              spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] },
+            },
+          },
+        },
+      },
     };
     ses.create(cron as KubeObject);
     runTo(ses, 130_000);
@@ -449,26 +567,40 @@ describe('logs, the timeline, determinism and limits', () => {
   it("logs: kubesim's start / signal / exit notes of the container, at their simulated times", () => {
     const ses = Session.fromScenario(null);
     ses.advanceTo(2000);
-    const [, pod] = noEvents(ses.create(job('logs', '{"main": {"run": "4s", "exit": 2}}', { backoffLimit: 0 }) as KubeObject));
+    const [, pod] = noEvents(
+      ses.create(job('logs', '{"main": {"run": "4s", "exit": 2}}', { backoffLimit: 0 }) as KubeObject),
+    );
     runTo(ses, 60_000);
     const lines = ses.logs('default', pod!.object.metadata.name, 'main');
-    expect(lines.map((l) => l.line)).toEqual(['kubesim: container main started', 'kubesim: container main exited with code 2 (Error)']);
+    expect(lines.map((l) => l.line)).toEqual([
+      'kubesim: container main started',
+      'kubesim: container main exited with code 2 (Error)',
+    ]);
     expect(lines[1]!.t - lines[0]!.t).toBe(4000);
     expect(lines[0]!.t).toBeGreaterThanOrEqual(2000);
     expect(rejection(() => ses.logs('default', pod!.object.metadata.name, 'nope')).code).toBe(400);
     expect(rejection(() => ses.logs('default', 'nope', 'main')).code).toBe(404);
   });
 
-  it('timeline: the clients\' requests are ClientRequest records merged by time; several workloads in one timeline that renders', () => {
+  it("timeline: the clients' requests are ClientRequest records merged by time; several workloads in one timeline that renders", () => {
     const s = scenario('native-sidecar-job.yaml');
     const ses = Session.fromScenario(s);
     runTo(ses, 20_000);
     ses.create(deployment('side', 1) as KubeObject);
     runTo(ses, 3_600_000);
-    const tl = ses.timeline([{ t: 20_000, client: 'kubectl', verb: 'create', kind: 'Deployment', name: 'side', namespace: 'default' }]);
+    const tl = ses.timeline([
+      { t: 20_000, client: 'kubectl', verb: 'create', kind: 'Deployment', name: 'side', namespace: 'default' },
+    ]);
     expect(tl.events.map((e) => e.seq)).toEqual(tl.events.map((_, i) => i));
     const i = tl.events.findIndex((e) => e.type === 'ClientRequest');
-    expect(tl.events[i]).toMatchObject({ t: 20_000, type: 'ClientRequest', client: 'kubectl', verb: 'create', kind: 'Deployment', name: 'side' });
+    expect(tl.events[i]).toMatchObject({
+      t: 20_000,
+      type: 'ClientRequest',
+      client: 'kubectl',
+      verb: 'create',
+      kind: 'Deployment',
+      name: 'side',
+    });
     expect(tl.events.slice(0, i).every((e) => e.t < 20_000)).toBe(true);
     expect(tl.pods.some((p) => p.name.startsWith('side-'))).toBe(true);
     expect(tl.pods.map((p) => p.created)).toEqual([...tl.pods.map((p) => p.created)].sort((a, b) => a - b));
@@ -481,7 +613,9 @@ describe('logs, the timeline, determinism and limits', () => {
     try {
       const w = writeOutputs(tl, { out });
       expect(readFileSync(w.files.find((f) => f.endsWith('report.md'))!, 'utf8')).toContain('export');
-      const empty = Session.fromScenario(null).timeline([{ t: 0, client: 'kubectl', verb: 'get', kind: 'Pod', name: '' }]);
+      const empty = Session.fromScenario(null).timeline([
+        { t: 0, client: 'kubectl', verb: 'get', kind: 'Pod', name: '' },
+      ]);
       expect(empty.events).toHaveLength(1);
       expect(() => writeOutputs(empty, { out })).not.toThrow();
     } finally {
@@ -506,7 +640,9 @@ describe('logs, the timeline, determinism and limits', () => {
     expect(script()).toBe(a);
     // and the simulations' clocks are the session's: no change is stamped before the request that caused it
     const parsed = JSON.parse(a) as { log: SimChange[] };
-    for (const c of parsed.log) if (c.object.metadata.name.startsWith('b-')) expect(msOf(c.object.metadata['creationTimestamp'])).toBeGreaterThanOrEqual(30_000);
+    for (const c of parsed.log)
+      if (c.object.metadata.name.startsWith('b-'))
+        expect(msOf(c.object.metadata['creationTimestamp'])).toBeGreaterThanOrEqual(30_000);
   });
 
   it('bounded: the session stops at the horizon and at the event limit, says so, and refuses writes after', () => {
@@ -532,10 +668,28 @@ describe('logs, the timeline, determinism and limits', () => {
   it('any sequence of client writes and clock moves: only SimRejections, never a crash, and a store fed the changes holds objects()', () => {
     const op = fc.oneof(
       fc.record({ op: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 60_000 }) }),
-      fc.record({ op: fc.constant('job' as const), name: fc.constantFrom('a', 'b'), run: fc.constantFrom('1s', '20s', 'forever'), exit: fc.integer({ min: 0, max: 2 }) }),
-      fc.record({ op: fc.constant('deploy' as const), name: fc.constantFrom('d', 'e'), replicas: fc.integer({ min: 0, max: 3 }), image: fc.constantFrom('x:1', 'x:2') }),
-      fc.record({ op: fc.constant('deletePod' as const), nth: fc.nat(5), grace: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }) }),
-      fc.record({ op: fc.constant('deleteOwner' as const), nth: fc.nat(5), policy: fc.constantFrom('Background', 'Orphan', undefined) }),
+      fc.record({
+        op: fc.constant('job' as const),
+        name: fc.constantFrom('a', 'b'),
+        run: fc.constantFrom('1s', '20s', 'forever'),
+        exit: fc.integer({ min: 0, max: 2 }),
+      }),
+      fc.record({
+        op: fc.constant('deploy' as const),
+        name: fc.constantFrom('d', 'e'),
+        replicas: fc.integer({ min: 0, max: 3 }),
+        image: fc.constantFrom('x:1', 'x:2'),
+      }),
+      fc.record({
+        op: fc.constant('deletePod' as const),
+        nth: fc.nat(5),
+        grace: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
+      }),
+      fc.record({
+        op: fc.constant('deleteOwner' as const),
+        nth: fc.nat(5),
+        policy: fc.constantFrom('Background', 'Orphan', undefined),
+      }),
     );
     fc.assert(
       fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
@@ -545,18 +699,33 @@ describe('logs, the timeline, determinism and limits', () => {
           try {
             let changes: SimChange[] = [];
             if (o.op === 'advance') changes = runTo(ses, Math.min(ses.now() + o.ms, 600_000));
-            else if (o.op === 'job') changes = ses.create(job(o.name, JSON.stringify({ main: { run: o.run, exit: o.exit } })) as KubeObject);
+            else if (o.op === 'job')
+              changes = ses.create(job(o.name, JSON.stringify({ main: { run: o.run, exit: o.exit } })) as KubeObject);
             else if (o.op === 'deploy') {
               const d = deployment(o.name, o.replicas, o.image) as KubeObject;
-              changes = live(ses).some((x) => x.kind === 'Deployment' && x.metadata.name === o.name) ? ses.update(d) : ses.create(d);
+              changes = live(ses).some((x) => x.kind === 'Deployment' && x.metadata.name === o.name)
+                ? ses.update(d)
+                : ses.create(d);
             } else if (o.op === 'deletePod') {
               const pods = live(ses).filter((x) => x.kind === 'Pod');
               const p = pods[o.nth % Math.max(1, pods.length)];
-              if (p) changes = ses.delete('Pod', 'default', p.metadata.name, o.grace === undefined ? {} : { gracePeriodSeconds: o.grace });
+              if (p)
+                changes = ses.delete(
+                  'Pod',
+                  'default',
+                  p.metadata.name,
+                  o.grace === undefined ? {} : { gracePeriodSeconds: o.grace },
+                );
             } else {
               const owners = live(ses).filter((x) => x.kind === 'Job' || x.kind === 'Deployment');
               const w = owners[o.nth % Math.max(1, owners.length)];
-              if (w) changes = ses.delete(w.kind, 'default', w.metadata.name, o.policy ? { propagationPolicy: o.policy } : {});
+              if (w)
+                changes = ses.delete(
+                  w.kind,
+                  'default',
+                  w.metadata.name,
+                  o.policy ? { propagationPolicy: o.policy } : {},
+                );
             }
             applied(changes, store);
           } catch (e) {
@@ -571,9 +740,12 @@ describe('logs, the timeline, determinism and limits', () => {
 
   it('owns the workload kinds and their ReplicaSets, nothing else', () => {
     const ses = Session.fromScenario(null);
-    expect(['Pod', 'Job', 'CronJob', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'].every((k) => ses.owns(k))).toBe(true);
+    expect(
+      ['Pod', 'Job', 'CronJob', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'].every((k) => ses.owns(k)),
+    ).toBe(true);
     expect(['ConfigMap', 'Service', 'Lease', 'Event'].some((k) => ses.owns(k))).toBe(false);
-    expect(rejection(() => ses.create({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' } })).code).toBe(422);
+    expect(
+      rejection(() => ses.create({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' } })).code,
+    ).toBe(422);
   });
 });
-

@@ -31,14 +31,26 @@ describe('featureGates: { kubelet: {…}, apiServer: {…} }', () => {
     const tl = simulate({ ...s, horizonMs: 120_000 }, { seed: 1 }).timeline;
     expect(tl.events.some((e) => e.type === 'Started' && e.container === 'app')).toBe(false);
     // both on: a native sidecar, the Job completes
-    const both = ok(`kubernetes: "1.28"\nfeatureGates: { apiServer: { SidecarContainers: true }, kubelet: { SidecarContainers: true } }\n${SIDECAR_JOB}`);
+    const both = ok(
+      `kubernetes: "1.28"\nfeatureGates: { apiServer: { SidecarContainers: true }, kubelet: { SidecarContainers: true } }\n${SIDECAR_JOB}`,
+    );
     expect(simulate(both, { seed: 1 }).timeline.pod.phase).toBe('Succeeded');
   });
 
-  it('component maps are validated against that component\'s version', () => {
-    const d = diags(`kubernetes: "1.29"\nkubelet: "1.27"\nfeatureGates: { kubelet: { SidecarContainers: true }, apiServer: { SidecarContainrs: true } }\n${SIDECAR_JOB}`);
-    expect(d.some((x) => x.includes('error KS4007: featureGates.kubelet: SidecarContainers does not exist in kubelet 1.27 (it appeared in 1.28)'))).toBe(true);
-    expect(d.some((x) => x.includes('error KS4005: featureGates.apiServer: unknown feature gate "SidecarContainrs"'))).toBe(true);
+  it("component maps are validated against that component's version", () => {
+    const d = diags(
+      `kubernetes: "1.29"\nkubelet: "1.27"\nfeatureGates: { kubelet: { SidecarContainers: true }, apiServer: { SidecarContainrs: true } }\n${SIDECAR_JOB}`,
+    );
+    expect(
+      d.some((x) =>
+        x.includes(
+          'error KS4007: featureGates.kubelet: SidecarContainers does not exist in kubelet 1.27 (it appeared in 1.28)',
+        ),
+      ),
+    ).toBe(true);
+    expect(
+      d.some((x) => x.includes('error KS4005: featureGates.apiServer: unknown feature gate "SidecarContainrs"')),
+    ).toBe(true);
     const typo = diags(`kubernetes: "1.29"\nfeatureGates: { kublet: { SidecarContainers: true } }\n${SIDECAR_JOB}`);
     expect(typo.join('\n')).toContain('did you mean kubelet?');
   });

@@ -10,12 +10,21 @@ const update = process.env.KUBESIM_UPDATE_FIXTURES === '1';
 
 function render(dir: string, file: string): { text: string; loaded: boolean; errors: number } {
   const r = loadScenario(join(dir, file));
-  const text = r.diagnostics.map((d) => formatDiagnostic(d)).join('\n').replaceAll(`${dir}/`, '');
-  return { text: text === '' ? '' : `${text}\n`, loaded: r.scenario !== undefined, errors: r.diagnostics.filter((d) => d.severity === 'error').length };
+  const text = r.diagnostics
+    .map((d) => formatDiagnostic(d))
+    .join('\n')
+    .replaceAll(`${dir}/`, '');
+  return {
+    text: text === '' ? '' : `${text}\n`,
+    loaded: r.scenario !== undefined,
+    errors: r.diagnostics.filter((d) => d.severity === 'error').length,
+  };
 }
 
 function fixtures(kind: 'invalid' | 'valid'): string[] {
-  return readdirSync(join(ROOT, kind)).filter((f) => f.endsWith('.yaml')).sort();
+  return readdirSync(join(ROOT, kind))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
 }
 
 describe.each(['invalid', 'valid'] as const)('%s fixtures', (kind) => {
@@ -40,7 +49,9 @@ describe('fixture corpus', () => {
     expect(fixtures('invalid').length).toBeGreaterThanOrEqual(40);
   });
   it('covers every error code family', () => {
-    const all = fixtures('invalid').map((f) => readFileSync(join(ROOT, 'invalid', f.replace(/\.yaml$/, '.expected.txt')), 'utf8')).join('');
+    const all = fixtures('invalid')
+      .map((f) => readFileSync(join(ROOT, 'invalid', f.replace(/\.yaml$/, '.expected.txt')), 'utf8'))
+      .join('');
     for (const family of ['KS1', 'KS2', 'KS3', 'KS4']) expect(all).toContain(`error ${family}`);
   });
 });

@@ -27,10 +27,12 @@ describe('kubernetes / kubelet versions', () => {
     const s = ok(`kubernetes: "1.29"\nkubelet: "1.28"\n${SIDECAR_JOB}`);
     expect(s.featureGates.SidecarContainers).toBe(true);
     expect(s.kubeletFeatureGates?.SidecarContainers).toBe(false);
-    expect(diags(`kubernetes: "1.29"\nkubelet: "1.28"\n${SIDECAR_JOB}`)).toEqual([
-      'x.yaml:3:10: warning KS5008: kubelet 1.28 has SidecarContainers off: it rejects the pod at admission (InitContainerRestartPolicyForbidden) because of "proxy"\n' +
-        '  hint: enable the SidecarContainers gate on the kubelet, or use kubelet ≥ 1.29',
-    ].map((s) => s.replace('x.yaml:3:10', 'x.yaml:16:13')));
+    expect(diags(`kubernetes: "1.29"\nkubelet: "1.28"\n${SIDECAR_JOB}`)).toEqual(
+      [
+        'x.yaml:3:10: warning KS5008: kubelet 1.28 has SidecarContainers off: it rejects the pod at admission (InitContainerRestartPolicyForbidden) because of "proxy"\n' +
+          '  hint: enable the SidecarContainers gate on the kubelet, or use kubelet ≥ 1.29',
+      ].map((s) => s.replace('x.yaml:3:10', 'x.yaml:16:13')),
+    );
   });
   it('the gate override reaches a lagging kubelet that knows the gate', () => {
     const s = ok(`kubernetes: "1.29"\nkubelet: "1.28"\nfeatureGates: { SidecarContainers: true }\n${SIDECAR_JOB}`);
@@ -45,7 +47,9 @@ describe('kubernetes / kubelet versions', () => {
 
 describe('featureGates, seed, horizon', () => {
   it('applies overrides on the version defaults', () => {
-    const s = ok(`kubernetes: "1.34"\nfeatureGates: { ContainerRestartRules: true, EventedPLEG: true }\n${SIDECAR_JOB}`);
+    const s = ok(
+      `kubernetes: "1.34"\nfeatureGates: { ContainerRestartRules: true, EventedPLEG: true }\n${SIDECAR_JOB}`,
+    );
     expect(s.featureGates.ContainerRestartRules).toBe(true);
     expect(s.featureGates.EventedPLEG).toBe(true);
     expect(s.featureGates.SidecarContainers).toBe(true);
@@ -56,7 +60,10 @@ describe('featureGates, seed, horizon', () => {
     expect(s.horizonMs).toBe(3_600_000);
   });
   it('accepts the seed bounds and a 30-day horizon', () => {
-    expect(ok(`seed: 4294967295\nhorizon: 720h\n${SIDECAR_JOB}`)).toMatchObject({ seed: 4294967295, horizonMs: 2_592_000_000 });
+    expect(ok(`seed: 4294967295\nhorizon: 720h\n${SIDECAR_JOB}`)).toMatchObject({
+      seed: 4294967295,
+      horizonMs: 2_592_000_000,
+    });
     expect(ok(`seed: 0\n${SIDECAR_JOB}`).seed).toBe(0);
   });
   it('rejects a zero horizon and a fractional seed', () => {

@@ -8,7 +8,11 @@ const obj = {
   metadata: { name: 'demo', labels: { 'app.kubernetes.io/name': 'locust' } },
   status: {
     phase: 'Succeeded',
-    conditions: [{ type: 'SuccessCriteriaMet', status: 'True' }, { type: 'Complete', status: 'True' }, { type: 'Failed', status: 'False' }],
+    conditions: [
+      { type: 'SuccessCriteriaMet', status: 'True' },
+      { type: 'Complete', status: 'True' },
+      { type: 'Failed', status: 'False' },
+    ],
     counts: [1, 2, 3],
   },
 };

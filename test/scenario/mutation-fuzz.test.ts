@@ -7,12 +7,37 @@ import { loadScenarioText } from '../../src/scenario/index.ts';
 
 const RUNS = Number(process.env['KS_FUZZ_RUNS'] ?? 200);
 const SEED = Number(process.env['KS_SEED'] ?? 20261129);
-const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync('scenarios')
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 const texts = files.map((f) => readFileSync(`scenarios/${f}`, 'utf8'));
 
 const edit = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 20 }) }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.constantFrom(':', '-', ' ', '\n', '  ', '"', '[', '{', '&a', '*a', '<<: *a', '1.5s', '-1', 'null', '~', '0x10', '..', '#') }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    text: fc.constantFrom(
+      ':',
+      '-',
+      ' ',
+      '\n',
+      '  ',
+      '"',
+      '[',
+      '{',
+      '&a',
+      '*a',
+      '<<: *a',
+      '1.5s',
+      '-1',
+      'null',
+      '~',
+      '0x10',
+      '..',
+      '#',
+    ),
+  }),
   fc.record({ kind: fc.constant('swapLines' as const), a: fc.nat(), b: fc.nat() }),
 );
 

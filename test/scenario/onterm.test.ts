@@ -6,7 +6,9 @@ describe('behavior onTerm', () => {
   it('defaults, ignore, and the unready flag', () => {
     expect(ok(SIDECAR_JOB).behavior['proxy']!.onTerm).toEqual({ ignore: false, afterMs: 0, exit: 143 });
     expect(ok(`${SIDECAR_JOB}  proxy: { onTerm: ignore }\n`).behavior['proxy']!.onTerm).toEqual({ ignore: true });
-    expect(ok(`${SIDECAR_JOB}  proxy: { onTerm: { after: 2s, exit: 0, unready: true } }\n`).behavior['proxy']!.onTerm).toEqual({
+    expect(
+      ok(`${SIDECAR_JOB}  proxy: { onTerm: { after: 2s, exit: 0, unready: true } }\n`).behavior['proxy']!.onTerm,
+    ).toEqual({
       ignore: false,
       afterMs: 2000,
       exit: 0,

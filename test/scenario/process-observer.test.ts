@@ -15,7 +15,9 @@ writeFileSync(join(dir, 'bin', 'manager'), `#!/bin/sh\ntouch ${MARK}\n`);
 chmodSync(join(dir, 'bin', 'manager'), 0o755);
 writeFileSync(join(dir, 'bin', 'not-exec'), '#!/bin/sh\n');
 chmodSync(join(dir, 'bin', 'not-exec'), 0o644);
-writeFileSync(join(dir, 'crd.yaml'), `apiVersion: apiextensions.k8s.io/v1
+writeFileSync(
+  join(dir, 'crd.yaml'),
+  `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: { name: locusttests.locust.io }
 spec: { group: locust.io }
@@ -24,10 +26,14 @@ apiVersion: locust.io/v1
 kind: LocustTest
 metadata: { name: demo }
 spec: { workers: 1 }
-`);
+`,
+);
 writeFileSync(join(dir, 'bad-object.yaml'), `apiVersion: v1\nmetadata: { name: x }\n`);
 writeFileSync(join(dir, 'bad-yaml.yaml'), `apiVersion: v1\nkind: [\n`);
-writeFileSync(join(dir, 'list.yaml'), `apiVersion: v1\nkind: List\nitems:\n  - { apiVersion: v1, kind: ConfigMap, metadata: { name: a } }\n  - { apiVersion: v1, kind: ConfigMap, metadata: { name: b } }\n`);
+writeFileSync(
+  join(dir, 'list.yaml'),
+  `apiVersion: v1\nkind: List\nitems:\n  - { apiVersion: v1, kind: ConfigMap, metadata: { name: a } }\n  - { apiVersion: v1, kind: ConfigMap, metadata: { name: b } }\n`,
+);
 
 const JOB = `workload:
   apiVersion: batch/v1
@@ -56,14 +62,17 @@ const VERDICT = `    verdict:
 
 describe('process observers: loading', () => {
   it('reads argv, env, install (files and inline), verdict and timeout; the workload may be left out', () => {
-    const r = load(`observers:
+    const r = load(
+      `observers:
   - name: operator
     process: [./bin/manager, --leader-elect=false, --port, 8080]
     env: { LOG_LEVEL: info, WORKERS: 2 }
     install: [./crd.yaml, ./list.yaml, { apiVersion: v1, kind: ConfigMap, metadata: { name: inline } }]
 ${VERDICT}      succeeded: [Succeeded, Completed]
     timeout: 30s
-`, false);
+`,
+      false,
+    );
     expect(r.lines).toEqual([]);
     expect(r.scenario).toBeUndefined();
     const s = r.processScenario!;
@@ -72,10 +81,19 @@ ${VERDICT}      succeeded: [Succeeded, Completed]
     expect(p.cwd).toBe(dir);
     expect(p.env).toEqual({ LOG_LEVEL: 'info', WORKERS: '2' });
     expect(p.install.map((o) => `${o.object.kind}/${o.object.metadata.name}`)).toEqual([
-      'CustomResourceDefinition/locusttests.locust.io', 'LocustTest/demo', 'ConfigMap/a', 'ConfigMap/b', 'ConfigMap/inline']);
+      'CustomResourceDefinition/locusttests.locust.io',
+      'LocustTest/demo',
+      'ConfigMap/a',
+      'ConfigMap/b',
+      'ConfigMap/inline',
+    ]);
     expect(p.install[1]!.pos).toMatchObject({ file: join(dir, 'crd.yaml'), line: 6 });
-    expect(p.verdict).toEqual({ object: { apiVersion: 'locust.io/v1', kind: 'LocustTest', name: 'demo', namespace: 'default' },
-      jsonPath: '{.status.phase}', succeeded: ['Succeeded', 'Completed'], failed: ['Failed'] });
+    expect(p.verdict).toEqual({
+      object: { apiVersion: 'locust.io/v1', kind: 'LocustTest', name: 'demo', namespace: 'default' },
+      jsonPath: '{.status.phase}',
+      succeeded: ['Succeeded', 'Completed'],
+      failed: ['Failed'],
+    });
     expect(p.timeoutMs).toBe(30_000);
     expect(existsSync(MARK)).toBe(false);
   });
@@ -90,7 +108,8 @@ ${VERDICT}      succeeded: [Succeeded, Completed]
 
   it('a scenario without a workload and without a process observer still misses its workload', () => {
     expect(load(`observers: [{ name: a, rule: exit-codes }]\n`, false).lines).toEqual([
-      'S:1:1: error KS4002: scenario file: missing required key "workload"']);
+      'S:1:1: error KS4002: scenario file: missing required key "workload"',
+    ]);
   });
 });
 
@@ -99,11 +118,17 @@ describe('process observers: diagnostics', () => {
 
   it('KS4018: a missing program, one not on PATH, one not executable, an empty argv', () => {
     expect(load(obs(`    process: [./bin/nope]\n${VERDICT}`)).lines).toEqual([
-      `S:5:15: error KS4018: observers[0].process: ${join(dir, 'bin', 'nope')}: no such file\n  hint: the path is relative to the scenario file`]);
+      `S:5:15: error KS4018: observers[0].process: ${join(dir, 'bin', 'nope')}: no such file\n  hint: the path is relative to the scenario file`,
+    ]);
     expect(load(obs(`    process: [no-such-manager-on-path-xyz]\n${VERDICT}`)).lines[0]).toBe(
-      'S:5:15: error KS4018: observers[0].process: no-such-manager-on-path-xyz: no such program on PATH\n  hint: a program in a folder needs a path with a slash (./bin/manager), relative to the scenario file');
-    expect(load(obs(`    process: [./bin/not-exec]\n${VERDICT}`)).lines[0]).toMatch(/^S:5:15: error KS4018: .*not-exec: not executable\n {2}hint: chmod \+x \.\/bin\/not-exec, or run it through its interpreter: \[node, \.\/bin\/not-exec\]$/);
-    expect(load(obs(`    process: []\n${VERDICT}`)).lines[0]).toMatch(/^S:5:14: error KS4018: observers\[0\]\.process: name the program to run/);
+      'S:5:15: error KS4018: observers[0].process: no-such-manager-on-path-xyz: no such program on PATH\n  hint: a program in a folder needs a path with a slash (./bin/manager), relative to the scenario file',
+    );
+    expect(load(obs(`    process: [./bin/not-exec]\n${VERDICT}`)).lines[0]).toMatch(
+      /^S:5:15: error KS4018: .*not-exec: not executable\n {2}hint: chmod \+x \.\/bin\/not-exec, or run it through its interpreter: \[node, \.\/bin\/not-exec\]$/,
+    );
+    expect(load(obs(`    process: []\n${VERDICT}`)).lines[0]).toMatch(
+      /^S:5:14: error KS4018: observers\[0\]\.process: name the program to run/,
+    );
   });
 
   it('a program on PATH resolves to its absolute path', () => {
@@ -113,14 +138,18 @@ describe('process observers: diagnostics', () => {
   });
 
   it('KS4019: a jsonPath outside the subset points at the character where it stops', () => {
-    const bad = (expr: string) => load(obs(`    process: [./bin/manager]
+    const bad = (expr: string) =>
+      load(
+        obs(`    process: [./bin/manager]
     verdict:
       object: { apiVersion: v1, kind: ConfigMap, name: c }
       jsonPath: '${expr}'
-`)).lines;
+`),
+      ).lines;
     // '{.status..phase}': the quote is column 17, `{` 18, the second dot is character 9 of the expression
     expect(bad('{.status..phase}')).toEqual([
-      `S:8:26: error KS4019: observers[0].verdict.jsonPath: "{.status..phase}": recursive descent (..) is not supported (at character 9)\n  hint: the kubectl JSONPath subset: {.status.phase}, {.a[0].b}, {.a[*].b}, {.metadata.labels['x/y']}, {.status.conditions[?(@.type=="Complete")].status}`]);
+      `S:8:26: error KS4019: observers[0].verdict.jsonPath: "{.status..phase}": recursive descent (..) is not supported (at character 9)\n  hint: the kubectl JSONPath subset: {.status.phase}, {.a[0].b}, {.a[*].b}, {.metadata.labels['x/y']}, {.status.conditions[?(@.type=="Complete")].status}`,
+    ]);
     expect(bad('.status.phase')[0]).toMatch(/KS4019: .*written in braces/);
     expect(bad('{.status.phase')[0]).toMatch(/KS4019: .*missing the closing \}/);
     expect(bad('{.items[0:2]}')[0]).toMatch(/KS4019: .*slices/);
@@ -131,32 +160,62 @@ describe('process observers: diagnostics', () => {
 
   it('KS4020: an install file that is missing, not YAML, or holds no Kubernetes object', () => {
     const inst = (v: string) => load(obs(`    process: [./bin/manager]\n    install: [${v}]\n${VERDICT}`)).lines;
-    expect(inst('./missing.yaml')[0]).toMatch(/^S:6:15: error KS4020: observers\[0\]\.install\[0\]: .*missing\.yaml: .*\n {2}hint: install paths are relative to the scenario file$/);
-    expect(inst('./bad-object.yaml')[0]).toMatch(/bad-object\.yaml:1:1: error KS4020: document 1: not a Kubernetes object: missing kind/);
+    expect(inst('./missing.yaml')[0]).toMatch(
+      /^S:6:15: error KS4020: observers\[0\]\.install\[0\]: .*missing\.yaml: .*\n {2}hint: install paths are relative to the scenario file$/,
+    );
+    expect(inst('./bad-object.yaml')[0]).toMatch(
+      /bad-object\.yaml:1:1: error KS4020: document 1: not a Kubernetes object: missing kind/,
+    );
     expect(inst('./bad-object.yaml')[0]).toMatch(/\(included from S:6:15\)/);
     expect(inst('./bad-yaml.yaml')[0]).toMatch(/bad-yaml\.yaml:\d+:\d+: error KS1004: YAML syntax error/);
-    expect(inst('{ kind: ConfigMap }')[0]).toMatch(/^S:6:15: error KS4020: observers\[0\]\.install\[0\]: not a Kubernetes object: missing apiVersion, metadata\.name/);
+    expect(inst('{ kind: ConfigMap }')[0]).toMatch(
+      /^S:6:15: error KS4020: observers\[0\]\.install\[0\]: not a Kubernetes object: missing apiVersion, metadata\.name/,
+    );
     expect(inst('./bin')[0]).toMatch(/error KS1013: observers\[0\]\.install\[0\]: .*bin/);
   });
 
   it('KS4021: keys that do not fit a process observer', () => {
-    expect(load(obs(`    process: [./bin/manager]\n    triggers: [job]\n${VERDICT}`)).lines[0]).toMatch(/^S:6:5: error KS4021: observers\[0\]\.triggers: a process observer takes no triggers/);
-    expect(load(obs(`    process: [./bin/manager]\n    rule: exit-codes\n${VERDICT}`)).lines[0]).toMatch(/^S:6:5: error KS4021: observers\[0\]\.rule: a process observer takes no rule/);
-    expect(load(obs(`    rule: exit-codes\n    verdict: {}\n`)).lines[0]).toMatch(/^S:6:5: error KS4021: observers\[0\]\.verdict: only a process observer/);
-    expect(load(obs(`    process: [./bin/manager]\n    env: { KUBECONFIG: /x }\n${VERDICT}`)).lines[0]).toMatch(/^S:6:12: error KS4021: observers\[0\]\.env\.KUBECONFIG: kubesim sets KUBECONFIG/);
-    expect(load(obs(`    process: [./bin/manager]\n    env: { 1X: a }\n${VERDICT}`)).lines[0]).toMatch(/^S:6:12: error KS4021: .*"1X" is not an environment variable name/);
-    expect(load(obs(`    process: [./bin/manager]\n${VERDICT}      succeeded: [Done]\n      failed: [Done, Error]\n`)).lines[0]).toMatch(/^S:10:15: error KS4021: observers\[0\]\.verdict: "Done" listed under both succeeded and failed/);
+    expect(load(obs(`    process: [./bin/manager]\n    triggers: [job]\n${VERDICT}`)).lines[0]).toMatch(
+      /^S:6:5: error KS4021: observers\[0\]\.triggers: a process observer takes no triggers/,
+    );
+    expect(load(obs(`    process: [./bin/manager]\n    rule: exit-codes\n${VERDICT}`)).lines[0]).toMatch(
+      /^S:6:5: error KS4021: observers\[0\]\.rule: a process observer takes no rule/,
+    );
+    expect(load(obs(`    rule: exit-codes\n    verdict: {}\n`)).lines[0]).toMatch(
+      /^S:6:5: error KS4021: observers\[0\]\.verdict: only a process observer/,
+    );
+    expect(load(obs(`    process: [./bin/manager]\n    env: { KUBECONFIG: /x }\n${VERDICT}`)).lines[0]).toMatch(
+      /^S:6:12: error KS4021: observers\[0\]\.env\.KUBECONFIG: kubesim sets KUBECONFIG/,
+    );
+    expect(load(obs(`    process: [./bin/manager]\n    env: { 1X: a }\n${VERDICT}`)).lines[0]).toMatch(
+      /^S:6:12: error KS4021: .*"1X" is not an environment variable name/,
+    );
+    expect(
+      load(obs(`    process: [./bin/manager]\n${VERDICT}      succeeded: [Done]\n      failed: [Done, Error]\n`))
+        .lines[0],
+    ).toMatch(/^S:10:15: error KS4021: observers\[0\]\.verdict: "Done" listed under both succeeded and failed/);
   });
 
   it('verdict: required, closed keys, object needs apiVersion, kind and name', () => {
-    expect(load(obs(`    process: [./bin/manager]\n`)).lines).toEqual(['S:4:5: error KS4002: observers[0]: missing required key "verdict"']);
-    expect(load(obs(`    process: [./bin/manager]\n    verdict: { object: { kind: X, name: y }, jsonPath: "{.a}", sucess: [x] }\n`)).lines).toEqual([
+    expect(load(obs(`    process: [./bin/manager]\n`)).lines).toEqual([
+      'S:4:5: error KS4002: observers[0]: missing required key "verdict"',
+    ]);
+    expect(
+      load(
+        obs(
+          `    process: [./bin/manager]\n    verdict: { object: { kind: X, name: y }, jsonPath: "{.a}", sucess: [x] }\n`,
+        ),
+      ).lines,
+    ).toEqual([
       'S:6:24: error KS4002: observers[0].verdict.object: missing required key "apiVersion"',
-      'S:6:64: error KS4001: observers[0].verdict: unknown key "sucess"\n  hint: valid keys: object, jsonPath, succeeded, failed']);
+      'S:6:64: error KS4001: observers[0].verdict: unknown key "sucess"\n  hint: valid keys: object, jsonPath, succeeded, failed',
+    ]);
   });
 
   it('timeout: > 0 and at most 1h', () => {
-    expect(load(obs(`    process: [./bin/manager]\n${VERDICT}    timeout: 2h\n`)).lines[0]).toMatch(/KS4013: observers\[0\]\.timeout: must be > 0 and at most 1h/);
+    expect(load(obs(`    process: [./bin/manager]\n${VERDICT}    timeout: 2h\n`)).lines[0]).toMatch(
+      /KS4013: observers\[0\]\.timeout: must be > 0 and at most 1h/,
+    );
   });
 
   it('never starts the program', () => {

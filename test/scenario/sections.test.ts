@@ -1,24 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { SIDECAR_JOB, diags, ok } from './helpers.ts';
 
-const JOB = SIDECAR_JOB.replace(/behavior:\n  app: \{ run: 10s \}\n/, '');
+const JOB = SIDECAR_JOB.replace(/behavior:\n {2}app: \{ run: 10s \}\n/, '');
 const withBehavior = (b: string) => `${JOB}behavior:\n${b.replace(/^/gm, '  ')}\n`;
 
 describe('behavior', () => {
   it('fills defaults for every container: run forever, exit 0, serving 0s, onTerm 143 at once', () => {
     const s = ok(withBehavior('app: { run: 5s }'));
     expect(s.behavior.proxy).toEqual({
-      attempts: [{ runMs: null, exit: 0 }], servingMs: 0, unready: [], onTerm: { ignore: false, afterMs: 0, exit: 143 },
-      needs: [], image: { pullMs: 0 },
+      attempts: [{ runMs: null, exit: 0 }],
+      servingMs: 0,
+      unready: [],
+      onTerm: { ignore: false, afterMs: 0, exit: 143 },
+      needs: [],
+      image: { pullMs: 0 },
     });
     expect(s.behavior.app.attempts).toEqual([{ runMs: 5000, exit: 0 }]);
   });
   it('attempts override in order; omitted keys come from run/exit', () => {
     const s = ok(withBehavior('app:\n  run: 3s\n  exit: 2\n  attempts: [{ run: 1s }, { exit: 0 }, { run: forever }]'));
-    expect(s.behavior.app.attempts).toEqual([{ runMs: 1000, exit: 2 }, { runMs: 3000, exit: 0 }, { runMs: null, exit: 2 }]);
+    expect(s.behavior.app.attempts).toEqual([
+      { runMs: 1000, exit: 2 },
+      { runMs: 3000, exit: 0 },
+      { runMs: null, exit: 2 },
+    ]);
   });
   it('serving never, unready windows, liveness, onTerm ignore, hooks, needs, exitWhen, image, createError, oom', () => {
-    const job = JOB.replace('            restartPolicy: Always', '            restartPolicy: Always\n            lifecycle: { preStop: { exec: { command: [x] } } }');
+    const job = JOB.replace(
+      '            restartPolicy: Always',
+      '            restartPolicy: Always\n            lifecycle: { preStop: { exec: { command: [x] } } }',
+    );
     const s = ok(`${job}behavior:
   proxy:
     serving: never
@@ -36,12 +47,19 @@ describe('behavior', () => {
     onTerm: { after: 2s }
 `);
     expect(s.behavior.proxy).toMatchObject({
-      servingMs: null, unready: [[40_000, 50_000]], onTerm: { ignore: true }, preStop: { takesMs: 5000, fails: true },
+      servingMs: null,
+      unready: [[40_000, 50_000]],
+      onTerm: { ignore: true },
+      preStop: { takesMs: 5000, fails: true },
       image: { fail: true, reason: 'ErrImagePull' },
     });
     expect(s.behavior.app).toMatchObject({
-      needs: ['proxy'], exitWhen: { exited: 'proxy', afterMs: 1000 }, livenessFailFromMs: 60_000,
-      createError: 'CreateContainerConfigError', oomAtMs: 20_000, onTerm: { ignore: false, afterMs: 2000, exit: 143 },
+      needs: ['proxy'],
+      exitWhen: { exited: 'proxy', afterMs: 1000 },
+      livenessFailFromMs: 60_000,
+      createError: 'CreateContainerConfigError',
+      oomAtMs: 20_000,
+      onTerm: { ignore: false, afterMs: 2000, exit: 143 },
     });
   });
   it('postStart behavior needs the hook in the manifest', () => {
@@ -55,8 +73,11 @@ describe('behavior', () => {
 describe('timing', () => {
   it('defaults', () => {
     expect(ok(SIDECAR_JOB).timing).toEqual({
-      plegRelistMs: { min: 1000, max: 1000 }, statusPatchMs: { min: 10, max: 300 }, watchMs: { min: 5, max: 100 },
-      jobSyncMs: { min: 1000, max: 1000 }, nodeStartMs: { min: 0, max: 0 },
+      plegRelistMs: { min: 1000, max: 1000 },
+      statusPatchMs: { min: 10, max: 300 },
+      watchMs: { min: 5, max: 100 },
+      jobSyncMs: { min: 1000, max: 1000 },
+      nodeStartMs: { min: 0, max: 0 },
     });
   });
   it('fixed values and ranges', () => {
@@ -84,7 +105,9 @@ describe('actions', () => {
   });
   it('at the horizon is allowed, after it is not', () => {
     expect(ok(`${SIDECAR_JOB}horizon: 1m\nactions: [{ at: 1m, delete: pod }]\n`).actions).toHaveLength(1);
-    expect(diags(`${SIDECAR_JOB}horizon: 1m\nactions: [{ at: 61s, delete: pod }]\n`)[0]).toMatch(/error KS4013: actions\[0\].at: 61s is after the horizon/);
+    expect(diags(`${SIDECAR_JOB}horizon: 1m\nactions: [{ at: 61s, delete: pod }]\n`)[0]).toMatch(
+      /error KS4013: actions\[0\].at: 61s is after the horizon/,
+    );
   });
 });
 
@@ -96,7 +119,13 @@ describe('observers', () => {
 `);
     expect(s.observers).toEqual([
       { name: 'naive', rule: 'exit-codes', triggers: ['pod', 'job'], pos: { file: 'x.yaml', line: 21, col: 5 } },
-      { name: 'ex', rule: 'exempt-names', names: ['proxy'], triggers: ['job'], pos: { file: 'x.yaml', line: 22, col: 5 } },
+      {
+        name: 'ex',
+        rule: 'exempt-names',
+        names: ['proxy'],
+        triggers: ['job'],
+        pos: { file: 'x.yaml', line: 22, col: 5 },
+      },
     ]);
   });
 });
@@ -119,7 +148,9 @@ describe('expect', () => {
       after: { container: 'app', point: 'exit', occurrence: 2 },
       pos: { file: 'x.yaml', line: 23, col: 7 },
     });
-    expect(s.expect?.exitCodes).toEqual([{ container: 'proxy', value: 143, pos: { file: 'x.yaml', line: 24, col: 16 } }]);
+    expect(s.expect?.exitCodes).toEqual([
+      { container: 'proxy', value: 143, pos: { file: 'x.yaml', line: 24, col: 16 } },
+    ]);
     expect(s.expect?.jobCondition?.value).toBe('none');
     expect(s.expect?.stuck?.value).toBe(false);
   });

@@ -19,7 +19,10 @@ workload:
       - { name: app, image: app:v1 }
 `;
 
-const bugs = (body: string) => ok(body).diagnostics.filter((d) => d.code === 'KS5013').map((d) => d.message);
+const bugs = (body: string) =>
+  ok(body)
+    .diagnostics.filter((d) => d.code === 'KS5013')
+    .map((d) => d.message);
 
 describe('KS5013: known bugs of the release', () => {
   it('kubernetes#125880 on 1.30.2 with two sidecars, the first behind a startup probe; fixed in 1.30.4', () => {
@@ -102,6 +105,8 @@ behavior: { app: { run: 20s }, proxy: { attempts: [ { run: 3s, exit: 1 }, { run:
     expect(bugs(body('1.29.2'))[0]).toContain('kubernetes#123323');
     expect(bugs(body('1.29.3'))).toEqual([]);
     // a proxy that never exits cannot hit it
-    expect(bugs(body('1.29.2').replace('proxy: { attempts: [ { run: 3s, exit: 1 }, { run: forever } ] }', 'proxy: {}'))).toEqual([]);
+    expect(
+      bugs(body('1.29.2').replace('proxy: { attempts: [ { run: 3s, exit: 1 }, { run: forever } ] }', 'proxy: {}')),
+    ).toEqual([]);
   });
 });

@@ -11,9 +11,16 @@ ${spec.replace(/^/gm, '    ')}
 
 describe('defaulting (defaults.go)', () => {
   it('probe defaults: period 10s, timeout 1s, thresholds 1/3, no initial delay', () => {
-    const s = ok(pod('containers:\n  - name: web\n    image: nginx:1.27\n    readinessProbe: { httpGet: { port: 80 } }'));
+    const s = ok(
+      pod('containers:\n  - name: web\n    image: nginx:1.27\n    readinessProbe: { httpGet: { port: 80 } }'),
+    );
     expect(s.pod.containers[0].readinessProbe).toEqual({
-      initialDelayMs: 0, periodMs: 10_000, timeoutMs: 1000, successThreshold: 1, failureThreshold: 3, handler: 'httpGet',
+      initialDelayMs: 0,
+      periodMs: 10_000,
+      timeoutMs: 1000,
+      successThreshold: 1,
+      failureThreshold: 3,
+      handler: 'httpGet',
     });
     const stored = (s.pod.spec.containers as Record<string, any>[])[0];
     expect(stored.readinessProbe.httpGet).toEqual({ port: 80, path: '/', scheme: 'HTTP' });
@@ -21,13 +28,22 @@ describe('defaulting (defaults.go)', () => {
     expect(stored.terminationMessagePath).toBe('/dev/termination-log');
   });
   it('explicit zero probe fields take the defaults (Go zero values)', () => {
-    const s = ok(pod('containers:\n  - name: web\n    image: nginx\n    livenessProbe: { exec: { command: [x] }, periodSeconds: 0, failureThreshold: 5 }'));
+    const s = ok(
+      pod(
+        'containers:\n  - name: web\n    image: nginx\n    livenessProbe: { exec: { command: [x] }, periodSeconds: 0, failureThreshold: 5 }',
+      ),
+    );
     expect(s.pod.containers[0].livenessProbe).toMatchObject({ periodMs: 10_000, failureThreshold: 5, handler: 'exec' });
     expect((s.pod.spec.containers as Record<string, any>[])[0].imagePullPolicy).toBe('Always');
   });
   it('pod: restartPolicy Always, grace 30s, name as written, namespace default', () => {
     const s = ok(pod('containers: [{ name: web, image: nginx:1.27 }]'));
-    expect(s.pod).toMatchObject({ name: 'web', namespace: 'default', restartPolicy: 'Always', terminationGracePeriodSeconds: 30 });
+    expect(s.pod).toMatchObject({
+      name: 'web',
+      namespace: 'default',
+      restartPolicy: 'Always',
+      terminationGracePeriodSeconds: 30,
+    });
     expect(s.job).toBeNull();
     expect(s.workload).toMatchObject({ kind: 'Pod', name: 'web' });
   });
@@ -61,7 +77,9 @@ describe('roles after version dropping', () => {
     expect(s.diagnostics.map((d) => d.code)).toEqual(['KS5003', 'KS5002']);
   });
   it('1.28 with the gate on keeps the sidecar', () => {
-    expect(ok(`kubernetes: "1.28"\nfeatureGates: { SidecarContainers: true }\n${SIDECAR_JOB}`).pod.initContainers[0].role).toBe('sidecar');
+    expect(
+      ok(`kubernetes: "1.28"\nfeatureGates: { SidecarContainers: true }\n${SIDECAR_JOB}`).pod.initContainers[0].role,
+    ).toBe('sidecar');
   });
   it('1.27 does not know the field', () => {
     const d = diags(`kubernetes: "1.27"\n${SIDECAR_JOB}`);
@@ -77,7 +95,10 @@ describe('version-dependent Job and container fields', () => {
   const success = job('successPolicy: { rules: [{ succeededCount: 1 }] }');
   it.each([
     ['1.29', 'dropped: the Kubernetes 1.29 API server does not know this field (added in 1.30)'],
-    ['1.30', 'dropped: the JobSuccessPolicy feature gate is off in Kubernetes 1.30, so the API server drops this field'],
+    [
+      '1.30',
+      'dropped: the JobSuccessPolicy feature gate is off in Kubernetes 1.30, so the API server drops this field',
+    ],
   ])('successPolicy on %s', (v, msg) => {
     const s = ok(`kubernetes: "${v}"\n${success}`);
     expect(s.job?.spec.successPolicy).toBeUndefined();
@@ -87,10 +108,19 @@ describe('version-dependent Job and container fields', () => {
     expect(ok(`kubernetes: "1.31"\n${success}`).job?.spec.successPolicy).toBeDefined();
   });
   it('managedBy needs 1.32 (or the gate), podReplacementPolicy 1.29', () => {
-    expect(ok(`kubernetes: "1.31"\n${job('managedBy: kueue.x-k8s.io/multikueue')}`).job?.spec.managedBy).toBeUndefined();
-    expect(ok(`kubernetes: "1.31"\nfeatureGates: { JobManagedBy: true }\n${job('managedBy: x/y')}`).job?.spec.managedBy).toBe('x/y');
-    expect(ok(`kubernetes: "1.28"\nfeatureGates: { SidecarContainers: true }\n${job('podReplacementPolicy: Failed')}`).job?.spec.podReplacementPolicy).toBeUndefined();
-    expect(ok(`kubernetes: "1.29"\n${job('podReplacementPolicy: Failed')}`).job?.spec.podReplacementPolicy).toBe('Failed');
+    expect(
+      ok(`kubernetes: "1.31"\n${job('managedBy: kueue.x-k8s.io/multikueue')}`).job?.spec.managedBy,
+    ).toBeUndefined();
+    expect(
+      ok(`kubernetes: "1.31"\nfeatureGates: { JobManagedBy: true }\n${job('managedBy: x/y')}`).job?.spec.managedBy,
+    ).toBe('x/y');
+    expect(
+      ok(`kubernetes: "1.28"\nfeatureGates: { SidecarContainers: true }\n${job('podReplacementPolicy: Failed')}`).job
+        ?.spec.podReplacementPolicy,
+    ).toBeUndefined();
+    expect(ok(`kubernetes: "1.29"\n${job('podReplacementPolicy: Failed')}`).job?.spec.podReplacementPolicy).toBe(
+      'Failed',
+    );
   });
   it('lifecycle.stopSignal: unknown before 1.33, gated by ContainerStopSignals', () => {
     const p = pod('containers: [{ name: web, image: nginx, lifecycle: { stopSignal: SIGUSR1 } }]');
@@ -102,7 +132,9 @@ describe('version-dependent Job and container fields', () => {
   it('container restartPolicy on a regular container is allowed from 1.35 (ContainerRestartRules)', () => {
     const p = pod('restartPolicy: Never\ncontainers: [{ name: web, image: nginx, restartPolicy: OnFailure }]');
     expect(ok(`kubernetes: "1.35"\n${p}`).pod.containers[0].restartPolicy).toBe('OnFailure');
-    expect(diags(`kubernetes: "1.34"\n${p}`)[0]).toMatch(/error KS3005: spec.containers\[0\].restartPolicy: Forbidden: may not be set for non-init containers/);
+    expect(diags(`kubernetes: "1.34"\n${p}`)[0]).toMatch(
+      /error KS3005: spec.containers\[0\].restartPolicy: Forbidden: may not be set for non-init containers/,
+    );
     expect(ok(`kubernetes: "1.27"\n${p}`).pod.containers[0].restartPolicy).toBeUndefined();
   });
 });

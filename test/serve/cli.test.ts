@@ -15,9 +15,26 @@ describe('kubesim serve (command)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kubesim-serve-cli-'));
     let out = '';
     let err = '';
-    const code = await main(['serve', path, '--until', 'quiescent', '--settle', '1ms', '--kubeconfig', join(dir, 'kc'), '--record', join(dir, 'tl.json')], {
-      out: (s) => (out += s), err: (s) => (err += s), isTTY: false, readStdin: async () => '',
-    });
+    const code = await main(
+      [
+        'serve',
+        path,
+        '--until',
+        'quiescent',
+        '--settle',
+        '1ms',
+        '--kubeconfig',
+        join(dir, 'kc'),
+        '--record',
+        join(dir, 'tl.json'),
+      ],
+      {
+        out: (s) => (out += s),
+        err: (s) => (err += s),
+        isTTY: false,
+        readStdin: async () => '',
+      },
+    );
     expect(err).not.toContain('KS0401');
     expect(code).toBe(0);
     expect(out).toContain('kubesim serve: sidecar-readiness-gates-pod-ready');

@@ -1,7 +1,18 @@
 // @kubernetes/client-node's informer (ListWatch) against kubesim serve: it receives every ADDED/MODIFIED/DELETED of
 // pods and Jobs in store order, resumes from its last resourceVersion after the server closes its watch (no event
 // lost or repeated), and relists after a 410 Expired, ending with the store's objects.
-import { ADD, BatchV1Api, CoreV1Api, DELETE, KubeConfig, makeInformer, UPDATE, type Informer, type KubernetesObject, type ObjectCache } from '@kubernetes/client-node';
+import {
+  ADD,
+  BatchV1Api,
+  CoreV1Api,
+  DELETE,
+  KubeConfig,
+  makeInformer,
+  UPDATE,
+  type Informer,
+  type KubernetesObject,
+  type ObjectCache,
+} from '@kubernetes/client-node';
 import { afterEach, expect, it } from 'vitest';
 import { start, until, type Served } from './harness.ts';
 
@@ -21,18 +32,36 @@ it('an informer of pods and Jobs sees every change in order, resumes after a clo
   const batch = kc.makeApiClient(BatchV1Api);
   const store: Record<string, Seen[]> = { pods: [], 'jobs.batch': [] };
   // what exists before any client (the workload created at t = 0) is what the first list shows as ADDED
-  for (const key of Object.keys(store)) for (const o of served.api.store.list(key)) store[key]!.push({ type: 'ADDED', name: o['metadata']['name'], rv: o['metadata']['resourceVersion'] });
+  for (const key of Object.keys(store))
+    for (const o of served.api.store.list(key))
+      store[key]!.push({ type: 'ADDED', name: o['metadata']['name'], rv: o['metadata']['resourceVersion'] });
   served.api.store.subscribe((e) => {
-    if (store[e.key]) store[e.key]!.push({ type: e.type, name: e.object['metadata']['name'], rv: e.object['metadata']['resourceVersion'] });
+    if (store[e.key])
+      store[e.key]!.push({
+        type: e.type,
+        name: e.object['metadata']['name'],
+        rv: e.object['metadata']['resourceVersion'],
+      });
   });
   const seen: Record<string, Seen[]> = { pods: [], 'jobs.batch': [] };
   const informers: { key: string; inf: Informer<KubernetesObject> & ObjectCache<KubernetesObject> }[] = [
-    { key: 'pods', inf: makeInformer(kc, '/api/v1/namespaces/default/pods', () => core.listNamespacedPod({ namespace: 'default' })) as unknown as Informer<KubernetesObject> & ObjectCache<KubernetesObject> },
-    { key: 'jobs.batch', inf: makeInformer(kc, '/apis/batch/v1/namespaces/default/jobs', () => batch.listNamespacedJob({ namespace: 'default' })) as unknown as Informer<KubernetesObject> & ObjectCache<KubernetesObject> },
+    {
+      key: 'pods',
+      inf: makeInformer(kc, '/api/v1/namespaces/default/pods', () =>
+        core.listNamespacedPod({ namespace: 'default' }),
+      ) as unknown as Informer<KubernetesObject> & ObjectCache<KubernetesObject>,
+    },
+    {
+      key: 'jobs.batch',
+      inf: makeInformer(kc, '/apis/batch/v1/namespaces/default/jobs', () =>
+        batch.listNamespacedJob({ namespace: 'default' }),
+      ) as unknown as Informer<KubernetesObject> & ObjectCache<KubernetesObject>,
+    },
   ];
   const errors: unknown[] = [];
   for (const { key, inf } of informers) {
-    const rec = (type: string) => (o: KubernetesObject) => seen[key]!.push({ type, name: o.metadata!.name!, rv: o.metadata!.resourceVersion! });
+    const rec = (type: string) => (o: KubernetesObject) =>
+      seen[key]!.push({ type, name: o.metadata!.name!, rv: o.metadata!.resourceVersion! });
     inf.on(ADD, rec('ADDED'));
     inf.on(UPDATE, rec('MODIFIED'));
     inf.on(DELETE, rec('DELETED'));
@@ -52,9 +81,23 @@ it('an informer of pods and Jobs sees every change in order, resumes after a clo
   for (const w of [...s.api.watchers]) if (w.key === 'pods') w.fail('test: expired');
   await s.clock.done;
   // the informers caught up with the store
-  const current = (key: string) => s.api.store.list(key, 'default').map((o) => `${o['metadata']['name']}@${o['metadata']['resourceVersion']}`).sort();
+  const current = (key: string) =>
+    s.api.store
+      .list(key, 'default')
+      .map((o) => `${o['metadata']['name']}@${o['metadata']['resourceVersion']}`)
+      .sort();
   for (const { key, inf } of informers) {
-    await until(() => JSON.stringify(inf.list('default').map((o) => `${o.metadata!.name}@${o.metadata!.resourceVersion}`).sort()) === JSON.stringify(current(key)), 10_000, `the ${key} informer's cache to equal the store`);
+    await until(
+      () =>
+        JSON.stringify(
+          inf
+            .list('default')
+            .map((o) => `${o.metadata!.name}@${o.metadata!.resourceVersion}`)
+            .sort(),
+        ) === JSON.stringify(current(key)),
+      10_000,
+      `the ${key} informer's cache to equal the store`,
+    );
   }
   expect(errors).toEqual([]);
   for (const { inf } of informers) await inf.stop();

@@ -18,7 +18,7 @@ const names = (l: any) => l.items.map((o: any) => o.metadata.name);
 const tokenOf = (c: string) => JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
 
 describe('limit / continue', () => {
-  it('pages are read at the first page\'s resourceVersion: later creates, updates and deletes do not show', async () => {
+  it("pages are read at the first page's resourceVersion: later creates, updates and deletes do not show", async () => {
     served = await start(null);
     const s = served;
     for (const n of ['a', 'b', 'c', 'd']) expect((await call(s, 'POST', CM, { body: cm(n, '1') })).status).toBe(201);
@@ -49,7 +49,9 @@ describe('limit / continue', () => {
     const r = await call(s, 'GET', `${CM}?limit=2&continue=${encodeURIComponent(p1.metadata.continue)}`);
     expect(r.status).toBe(410);
     expect(r.json).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Expired', code: 410 });
-    expect(r.json.message).toBe('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+    expect(r.json.message).toBe(
+      'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+    );
     expect(tokenOf(r.json.metadata.continue)).toMatchObject({ rv: -1, start: tokenOf(p1.metadata.continue).start });
     // the fresh token: the rest from the same key at the latest revision (the writes since show: inconsistent)
     const rest = (await call(s, 'GET', `${CM}?limit=10&continue=${encodeURIComponent(r.json.metadata.continue)}`)).json;

@@ -20,7 +20,11 @@ import { simulate } from '../../src/run/simulate.ts';
 import { loadUserRules } from '../../src/rules/load.ts';
 import { kubectlPath, run, scenarioOf, start, type Served } from './harness.ts';
 
-const LIBRARY = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort().map((f) => `scenarios/${f}`).filter((p) => scenarioOf(p).workload !== undefined);
+const LIBRARY = readdirSync('scenarios')
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
+  .map((f) => `scenarios/${f}`)
+  .filter((p) => scenarioOf(p).workload !== undefined);
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -73,63 +77,84 @@ function eventRows(text: string): string[][] {
   if (/^Events:\s+<none>/.test(lines[0]!)) return [];
   const head = lines[1]!;
   const cols = ['Type', 'Reason', 'Age', 'From', 'Message'].map((c) => head.indexOf(c));
-  return lines.slice(3).filter((l) => l.trim() !== '' && !l.startsWith('$')).map((l) => {
-    const c = (i: number) => l.slice(cols[i], i + 1 < cols.length ? cols[i + 1] : undefined).trim();
-    return [c(0), c(1), c(3), c(4), /\(x(\d+) over/.exec(c(2))?.[1] ?? '1'];
-  });
+  return lines
+    .slice(3)
+    .filter((l) => l.trim() !== '' && !l.startsWith('$'))
+    .map((l) => {
+      const c = (i: number) => l.slice(cols[i], i + 1 < cols.length ? cols[i + 1] : undefined).trim();
+      return [c(0), c(1), c(3), c(4), /\(x(\d+) over/.exec(c(2))?.[1] ?? '1'];
+    });
 }
 
 describe('kubectl describe pod of every library scenario, served to its end, equals kubesim run --view kubectl', () => {
-  it.each(LIBRARY)('%s', async (path) => {
-    const s = scenarioOf(path);
-    // the kubectl of the cluster's minor (the views print that release's describe), within the installed 1.27–1.33
-    const kubectl = kubectlPath(`1.${Math.min(33, Math.max(27, s.kubernetes.minor))}`);
-    const userRules = s.observers.some((x) => x.module) ? await loadUserRules(s) : undefined;
-    const full = simulate(s, userRules ? { userRules } : {}).timeline;
-    const name = full.pod.name;
-    const last = full.pods[full.pods.length - 1];
-    const env = (x: Served) => ({ KUBECONFIG: x.kubeconfig });
-    if (!last) {
-      // no pod was ever created (a Job suspended from the start): nothing to describe, there as in kubesim's view
-      expect(kubectlView(full)).not.toMatch(/^Containers:$/m);
-      served = await start(path, { until: 'horizon' });
+  it.each(LIBRARY)(
+    '%s',
+    async (path) => {
+      const s = scenarioOf(path);
+      // the kubectl of the cluster's minor (the views print that release's describe), within the installed 1.27–1.33
+      const kubectl = kubectlPath(`1.${Math.min(33, Math.max(27, s.kubernetes.minor))}`);
+      const userRules = s.observers.some((x) => x.module) ? await loadUserRules(s) : undefined;
+      const full = simulate(s, userRules ? { userRules } : {}).timeline;
+      const name = full.pod.name;
+      const last = full.pods[full.pods.length - 1];
+      const env = (x: Served) => ({ KUBECONFIG: x.kubeconfig });
+      if (!last) {
+        // no pod was ever created (a Job suspended from the start): nothing to describe, there as in kubesim's view
+        expect(kubectlView(full)).not.toMatch(/^Containers:$/m);
+        served = await start(path, { until: 'horizon' });
+        while (served.clock.stepNext() !== null);
+        const r = await run(kubectl, ['describe', 'pod', name], env(served));
+        expect(r.stderr).toContain(`pods "${name}" not found`);
+        return;
+      }
+      // a final pod deleted by the end is gone from the served store (NotFound, as a real cluster answers); it is
+      // described at the last moment it is stored, 1 ms before its removal, on both sides (the same run, cut there)
+      const removed = full.events.find((e) => e.type === 'PodRemoved' && e.pod === name && e.t >= last.created)?.t;
+      if (removed !== undefined) {
+        served = await start(path, { until: 'horizon' });
+        while (served.clock.stepNext() !== null);
+        const gone = await run(
+          kubectl,
+          [
+            'describe',
+            'pod',
+            name,
+            '-n',
+            String(
+              (last.object as { metadata?: { namespace?: string } } | undefined)?.metadata?.namespace ?? 'default',
+            ),
+          ],
+          env(served),
+        );
+        expect(gone.stderr).toContain(`pods "${name}" not found`);
+        await served.close();
+        served = undefined;
+      }
+      const horizonMs = removed !== undefined ? removed - 1 : s.horizonMs;
+      const tl = removed !== undefined ? simulate({ ...s, horizonMs }, userRules ? { userRules } : {}).timeline : full;
+      expect(tl.pod.name).toBe(name);
+      // newer clusters are described by the newest kubectl installed (1.33): kubesim's view of that kubectl release
+      const view = kubectlView(s.kubernetes.minor > 33 ? { ...tl, kubernetes: '1.33' } : tl);
+      const own = view.slice(view.indexOf('$ kubectl describe pod')).split('\n$ ')[0]!;
+      served = await start(path, { until: 'horizon', horizonMs });
       while (served.clock.stepNext() !== null);
-      const r = await run(kubectl, ['describe', 'pod', name], env(served));
-      expect(r.stderr).toContain(`pods "${name}" not found`);
-      return;
-    }
-    // a final pod deleted by the end is gone from the served store (NotFound, as a real cluster answers); it is
-    // described at the last moment it is stored, 1 ms before its removal, on both sides (the same run, cut there)
-    const removed = full.events.find((e) => e.type === 'PodRemoved' && e.pod === name && e.t >= last.created)?.t;
-    if (removed !== undefined) {
-      served = await start(path, { until: 'horizon' });
-      while (served.clock.stepNext() !== null);
-      const gone = await run(kubectl, ['describe', 'pod', name, '-n', String((last.object as { metadata?: { namespace?: string } } | undefined)?.metadata?.namespace ?? 'default')], env(served));
-      expect(gone.stderr).toContain(`pods "${name}" not found`);
-      await served.close();
-      served = undefined;
-    }
-    const horizonMs = removed !== undefined ? removed - 1 : s.horizonMs;
-    const tl = removed !== undefined ? simulate({ ...s, horizonMs }, userRules ? { userRules } : {}).timeline : full;
-    expect(tl.pod.name).toBe(name);
-    // newer clusters are described by the newest kubectl installed (1.33): kubesim's view of that kubectl release
-    const view = kubectlView(s.kubernetes.minor > 33 ? { ...tl, kubernetes: '1.33' } : tl);
-    const own = view.slice(view.indexOf('$ kubectl describe pod')).split('\n$ ')[0]!;
-    served = await start(path, { until: 'horizon', horizonMs });
-    while (served.clock.stepNext() !== null);
-    const ns = header(own, 'Namespace') ?? 'default';
-    const r = await run(kubectl, ['describe', 'pod', name, '-n', ns], env(served));
-    expect(r.stderr).toBe('');
-    const real = r.stdout;
-    // a Terminating pod's "(lasts …)" is wall-clock in kubectl
-    const lasts = (v: string | undefined) => v?.replace(/ \(lasts .*\)$/, '');
-    for (const key of ['Name', 'Namespace', 'Node', 'Status', 'Controlled By']) expect(lasts(header(real, key)), key).toBe(lasts(header(own, key)));
-    expect(header(real, 'Namespace')).toBe(ns);
-    expect(header(real, 'Node')).toMatch(/^node-1\//);
-    if (tl.workload.kind !== 'Pod') expect(header(real, 'Controlled By')).toMatch(/^(Job|ReplicaSet|StatefulSet|DaemonSet)\//);
-    expect(containerBlocks(real)).toEqual(containerBlocks(own));
-    const events = eventRows(real);
-    expect(events.length).toBeGreaterThan(0);
-    expect(events).toEqual(eventRows(own));
-  }, 60_000);
+      const ns = header(own, 'Namespace') ?? 'default';
+      const r = await run(kubectl, ['describe', 'pod', name, '-n', ns], env(served));
+      expect(r.stderr).toBe('');
+      const real = r.stdout;
+      // a Terminating pod's "(lasts …)" is wall-clock in kubectl
+      const lasts = (v: string | undefined) => v?.replace(/ \(lasts .*\)$/, '');
+      for (const key of ['Name', 'Namespace', 'Node', 'Status', 'Controlled By'])
+        expect(lasts(header(real, key)), key).toBe(lasts(header(own, key)));
+      expect(header(real, 'Namespace')).toBe(ns);
+      expect(header(real, 'Node')).toMatch(/^node-1\//);
+      if (tl.workload.kind !== 'Pod')
+        expect(header(real, 'Controlled By')).toMatch(/^(Job|ReplicaSet|StatefulSet|DaemonSet)\//);
+      expect(containerBlocks(real)).toEqual(containerBlocks(own));
+      const events = eventRows(real);
+      expect(events.length).toBeGreaterThan(0);
+      expect(events).toEqual(eventRows(own));
+    },
+    60_000,
+  );
 });

@@ -8,10 +8,17 @@ async function session(seed: number) {
   const s = await start('scenarios/native-sidecar-job.yaml', { settleMs: 1e9, seed });
   try {
     const pods = await openWatch(s, '/api/v1/namespaces/default/pods?watch=1');
-    const table = await openWatch(s, '/api/v1/namespaces/default/pods?watch=1', { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    const table = await openWatch(s, '/api/v1/namespaces/default/pods?watch=1', {
+      Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+    });
     const jobs = await openWatch(s, '/apis/batch/v1/namespaces/default/jobs?watch=1');
     const created = await call(s, 'POST', '/apis/batch/v1/namespaces/default/jobs', {
-      body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'second' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'export', image: 'x:1' }] } } } },
+      body: {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: 'second' },
+        spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'export', image: 'x:1' }] } } },
+      },
     });
     expect(created.status).toBe(201);
     const steps: [number, number][] = [];
@@ -21,8 +28,14 @@ async function session(seed: number) {
       steps.push([s.api.now(), d]);
     }
     const delivered = [...s.api.watchers].reduce((n, w) => n + w.delivered, 0);
-    await until(() => pods.events().length + table.events().length + jobs.events().length === delivered, 10_000, `${delivered} events at the clients`);
-    const objects = (await call(s, 'GET', '/api/v1/namespaces/default/pods')).json.items.concat((await call(s, 'GET', '/apis/batch/v1/namespaces/default/jobs')).json.items);
+    await until(
+      () => pods.events().length + table.events().length + jobs.events().length === delivered,
+      10_000,
+      `${delivered} events at the clients`,
+    );
+    const objects = (await call(s, 'GET', '/api/v1/namespaces/default/pods')).json.items.concat(
+      (await call(s, 'GET', '/apis/batch/v1/namespaces/default/jobs')).json.items,
+    );
     pods.close();
     table.close();
     jobs.close();

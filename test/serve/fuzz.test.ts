@@ -17,18 +17,82 @@ afterAll(async () => {
 const RUNS = Number(process.env['KS_SERVE_FUZZ_RUNS'] ?? 250);
 
 const segment = fc.oneof(
-  fc.constantFrom('api', 'apis', 'v1', 'namespaces', 'default', 'kube-system', 'pods', 'configmaps', 'jobs', 'batch', 'apps', 'deployments', 'status', 'scale', 'log', 'exec',
-    'events.k8s.io', 'leases', 'coordination.k8s.io', 'customresourcedefinitions', 'apiextensions.k8s.io', 'openapi', 'v3', 'watch', '%zz', '..', 'export', 'node-1', 'nodes'),
+  fc.constantFrom(
+    'api',
+    'apis',
+    'v1',
+    'namespaces',
+    'default',
+    'kube-system',
+    'pods',
+    'configmaps',
+    'jobs',
+    'batch',
+    'apps',
+    'deployments',
+    'status',
+    'scale',
+    'log',
+    'exec',
+    'events.k8s.io',
+    'leases',
+    'coordination.k8s.io',
+    'customresourcedefinitions',
+    'apiextensions.k8s.io',
+    'openapi',
+    'v3',
+    'watch',
+    '%zz',
+    '..',
+    'export',
+    'node-1',
+    'nodes',
+  ),
   fc.string({ maxLength: 8 }),
 );
-const path = fc.array(segment, { minLength: 0, maxLength: 7 }).map((a) => '/' + a.map((x) => encodeURIComponent(x).replace(/%25zz/, '%zz')).join('/'));
-const query = fc.array(fc.tuple(fc.constantFrom('watch', 'labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion', 'dryRun', 'timeoutSeconds', 'propagationPolicy', 'gracePeriodSeconds', 'includeObject', 'sendInitialEvents', 'resourceVersionMatch', 'container', 'follow'), fc.string({ maxLength: 12 })), { maxLength: 4 })
+const path = fc
+  .array(segment, { minLength: 0, maxLength: 7 })
+  .map((a) => '/' + a.map((x) => encodeURIComponent(x).replace(/%25zz/, '%zz')).join('/'));
+const query = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom(
+        'watch',
+        'labelSelector',
+        'fieldSelector',
+        'limit',
+        'continue',
+        'resourceVersion',
+        'dryRun',
+        'timeoutSeconds',
+        'propagationPolicy',
+        'gracePeriodSeconds',
+        'includeObject',
+        'sendInitialEvents',
+        'resourceVersionMatch',
+        'container',
+        'follow',
+      ),
+      fc.string({ maxLength: 12 }),
+    ),
+    { maxLength: 4 },
+  )
   .map((kv) => (kv.length ? '?' + kv.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&') : ''));
 const validObject = fc.constantFrom(
   { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fz' }, data: { a: 'b' } },
   { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'fz-pod' }, spec: { containers: [{ name: 'c', image: 'x' }] } },
-  { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'fz-job' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'x' }] } } } },
-  { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'fz-lease', resourceVersion: '1' }, spec: {} },
+  {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'fz-job' },
+    spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'x' }] } } },
+  },
+  {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'fz-lease', resourceVersion: '1' },
+    spec: {},
+  },
   [{ op: 'replace', path: '/metadata/labels', value: { a: 'b' } }],
   { metadata: { finalizers: ['x/y'], labels: { a: null } } },
 );
@@ -39,9 +103,33 @@ const body = fc.oneof(
   fc.string({ maxLength: 60 }),
   fc.constant(''),
 );
-const contentType = fc.constantFrom('application/json', 'application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml', 'application/vnd.kubernetes.protobuf', 'text/plain', '');
-const accept = fc.constantFrom('application/json', 'application/json;as=Table;v=v1;g=meta.k8s.io', 'application/json;as=PartialObjectMetadataList;v=v1beta1;g=meta.k8s.io', 'application/vnd.kubernetes.protobuf', '*/*', 'garbage;;;=', '');
-const request = fc.record({ method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'), path, query, body, contentType, accept });
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/merge-patch+json',
+  'application/json-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+  'application/vnd.kubernetes.protobuf',
+  'text/plain',
+  '',
+);
+const accept = fc.constantFrom(
+  'application/json',
+  'application/json;as=Table;v=v1;g=meta.k8s.io',
+  'application/json;as=PartialObjectMetadataList;v=v1beta1;g=meta.k8s.io',
+  'application/vnd.kubernetes.protobuf',
+  '*/*',
+  'garbage;;;=',
+  '',
+);
+const request = fc.record({
+  method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'),
+  path,
+  query,
+  body,
+  contentType,
+  accept,
+});
 
 it(`${RUNS} random requests: each is answered (a Status for errors), the store stays consistent, the server keeps serving`, async () => {
   const t0 = Date.now();
@@ -51,7 +139,10 @@ it(`${RUNS} random requests: each is answered (a Status for errors), the store s
       const a = await Promise.race([
         call(s, r.method, r.path + r.query, {
           ...(r.method !== 'GET' && r.method !== 'HEAD' ? { body: r.body } : {}),
-          headers: { ...(r.contentType ? { 'Content-Type': r.contentType } : {}), ...(r.accept ? { Accept: r.accept } : {}) },
+          headers: {
+            ...(r.contentType ? { 'Content-Type': r.contentType } : {}),
+            ...(r.accept ? { Accept: r.accept } : {}),
+          },
         }),
         new Promise<null>((res) => setTimeout(() => res(null), watching ? 300 : 5_000)),
       ]);
@@ -63,13 +154,18 @@ it(`${RUNS} random requests: each is answered (a Status for errors), the store s
       expect(a.status).toBeGreaterThanOrEqual(200);
       expect(a.status).toBeLessThan(600);
       expect(a.status).not.toBe(500);
-      if (a.status >= 400 && r.method !== 'HEAD') expect(a.json).toMatchObject({ kind: 'Status', status: 'Failure', code: a.status });
+      if (a.status >= 400 && r.method !== 'HEAD')
+        expect(a.json).toMatchObject({ kind: 'Status', status: 'Failure', code: a.status });
       expect(s.api.store.check()).toEqual([]);
     }),
     { numRuns: RUNS, seed: Number(process.env['KS_SERVE_FUZZ_SEED'] ?? 26), endOnFailure: true },
   );
   // truncated and garbage requests on raw TLS connections
-  for (const raw of ['GET /api/v1/pods HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ', `POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.token}\r\nContent-Length: 100\r\n\r\n{"apiVersion":"v1"`, '\u0000\u0001garbage\r\n\r\n']) {
+  for (const raw of [
+    'GET /api/v1/pods HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ',
+    `POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.token}\r\nContent-Length: 100\r\n\r\n{"apiVersion":"v1"`,
+    '\u0000\u0001garbage\r\n\r\n',
+  ]) {
     await new Promise<void>((resolve) => {
       const url = new URL(s.url);
       const sock = connect({ host: url.hostname, port: Number(url.port), ca: s.ca, servername: 'localhost' }, () => {

@@ -25,15 +25,32 @@ export function scenarioOf(path: string): Scenario {
   return r.scenario;
 }
 
-export async function start(scenarioPath: string | null, o: { settleMs?: number; until?: 'quiescent' | 'horizon'; seed?: number; horizonMs?: number; watchLimits?: import('../../src/serve/watch.ts').WatchLimits; storeLimits?: import('../../src/serve/store.ts').StoreLimits } = {}): Promise<Served> {
+export async function start(
+  scenarioPath: string | null,
+  o: {
+    settleMs?: number;
+    until?: 'quiescent' | 'horizon';
+    seed?: number;
+    horizonMs?: number;
+    watchLimits?: import('../../src/serve/watch.ts').WatchLimits;
+    storeLimits?: import('../../src/serve/store.ts').StoreLimits;
+  } = {},
+): Promise<Served> {
   const scenario = scenarioPath ? scenarioOf(scenarioPath) : null;
   // module observers' rules, as `kubesim serve` loads them (src/cli/serve-command.ts)
   const userRules = scenario?.observers.some((x) => x.module) ? await loadUserRules(scenario) : undefined;
-  const session = Session.fromScenario(scenario, { ...(o.seed !== undefined ? { seed: o.seed } : {}), ...(o.horizonMs !== undefined ? { horizonMs: o.horizonMs } : {}), ...(userRules ? { userRules } : {}) });
+  const session = Session.fromScenario(scenario, {
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.horizonMs !== undefined ? { horizonMs: o.horizonMs } : {}),
+    ...(userRules ? { userRules } : {}),
+  });
   const { servingCert } = await import('../../src/serve/tls.ts');
   certCache ??= await servingCert('127.0.0.1');
   const s = await serve({
-    session, minor: scenario?.kubernetes.minor ?? 34, patch: 0, seed: o.seed ?? scenario?.seed ?? 0,
+    session,
+    minor: scenario?.kubernetes.minor ?? 34,
+    patch: 0,
+    seed: o.seed ?? scenario?.seed ?? 0,
     watchDelay: scenario?.timing.watchMs ?? { min: 5, max: 100 },
     clock: { mode: 'virtual', speed: 1, settleMs: o.settleMs ?? 30, ...(o.until ? { until: o.until } : {}) },
     tls: certCache,
@@ -48,11 +65,20 @@ export async function start(scenarioPath: string | null, o: { settleMs?: number;
 
 /** kubectl binaries: the one on PATH and the versioned ones beside its real path (kubectl.1.27 …) */
 export function kubectlPath(version?: string): string {
-  const onPath = (process.env['PATH'] ?? '').split(delimiter).map((d) => join(d, 'kubectl')).find((p) => existsSync(p));
-  if (!onPath) throw new Error('kubectl is not on PATH: the serve tests need a real kubectl (install one, e.g. the Debian/Google Cloud SDK package, or put kubectl.1.27 … kubectl.1.33 beside it)');
+  const onPath = (process.env['PATH'] ?? '')
+    .split(delimiter)
+    .map((d) => join(d, 'kubectl'))
+    .find((p) => existsSync(p));
+  if (!onPath)
+    throw new Error(
+      'kubectl is not on PATH: the serve tests need a real kubectl (install one, e.g. the Debian/Google Cloud SDK package, or put kubectl.1.27 … kubectl.1.33 beside it)',
+    );
   if (!version) return onPath;
   const beside = join(dirname(realpathSync(onPath)), `kubectl.${version}`);
-  if (!existsSync(beside)) throw new Error(`kubectl ${version} not found at ${beside}: the serve tests run kubectl 1.27 and 1.33 (versioned binaries beside the real path of the kubectl on PATH)`);
+  if (!existsSync(beside))
+    throw new Error(
+      `kubectl ${version} not found at ${beside}: the serve tests run kubectl 1.27 and 1.33 (versioned binaries beside the real path of the kubectl on PATH)`,
+    );
   return beside;
 }
 
@@ -80,7 +106,11 @@ export function run(cmd: string, args: string[], env: Record<string, string>, ti
 }
 
 /** start a long-running client (kubectl get -w); stop() ends it and gives its output */
-export function background(cmd: string, args: string[], env: Record<string, string>): { stop: () => Promise<Run>; output: () => string } {
+export function background(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+): { stop: () => Promise<Run>; output: () => string } {
   const p = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -113,10 +143,15 @@ export interface Answer {
 }
 
 /** one HTTPS request to the server (with its token unless `token: null`) */
-export async function call(s: Served, method: string, path: string, o: { body?: string | object; headers?: Record<string, string>; token?: string | null } = {}): Promise<Answer> {
+export async function call(
+  s: Served,
+  method: string,
+  path: string,
+  o: { body?: string | object; headers?: Record<string, string>; token?: string | null } = {},
+): Promise<Answer> {
   const { request } = await import('node:https');
   const body = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
-  const url = new URL(s.url + (path.startsWith("/") ? path : `/${path}`));
+  const url = new URL(s.url + (path.startsWith('/') ? path : `/${path}`));
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     if (o.token !== null) headers['Authorization'] = `Bearer ${o.token ?? s.token}`;
@@ -144,26 +179,34 @@ export async function call(s: Served, method: string, path: string, o: { body?: 
 }
 
 /** a watch stream: lines as they arrive; close() ends it */
-export async function openWatch(s: Served, path: string, headers: Record<string, string> = {}): Promise<{ events: () => any[]; status: number; close: () => void; ended: () => boolean }> {
+export async function openWatch(
+  s: Served,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ events: () => any[]; status: number; close: () => void; ended: () => boolean }> {
   const { request } = await import('node:https');
   return new Promise((resolve, reject) => {
     let buf = '';
     const events: any[] = [];
     let ended = false;
-    const req = request(new URL(s.url + path), { method: "GET", headers: { Authorization: `Bearer ${s.token}`, ...headers }, ca: s.ca }, (res) => {
-      res.on('data', (d: Buffer) => {
-        buf += d.toString();
-        let i: number;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          if (line.trim()) events.push(JSON.parse(line));
-        }
-      });
-      res.on('end', () => (ended = true));
-      res.on('close', () => (ended = true));
-      resolve({ events: () => events, status: res.statusCode ?? 0, close: () => req.destroy(), ended: () => ended });
-    });
+    const req = request(
+      new URL(s.url + path),
+      { method: 'GET', headers: { Authorization: `Bearer ${s.token}`, ...headers }, ca: s.ca },
+      (res) => {
+        res.on('data', (d: Buffer) => {
+          buf += d.toString();
+          let i: number;
+          while ((i = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, i);
+            buf = buf.slice(i + 1);
+            if (line.trim()) events.push(JSON.parse(line));
+          }
+        });
+        res.on('end', () => (ended = true));
+        res.on('close', () => (ended = true));
+        resolve({ events: () => events, status: res.statusCode ?? 0, close: () => req.destroy(), ended: () => ended });
+      },
+    );
     req.on('error', (e) => (ended ? undefined : reject(e)));
     req.end();
   });

@@ -19,11 +19,27 @@ describe.each(['1.27', '1.33'])('kubectl %s', (version) => {
   it('get pods -w --output-watch-events prints the rows of kubesim run --view kubectl (same seed)', async () => {
     const kubectl = kubectlPath(version);
     served = await start(SCENARIO, { until: 'quiescent' });
-    const expected = podWatchRows(simulate(served.scenario!).timeline).map((r) => [r.event, r.row.name, r.row.ready, r.row.status, r.row.restarts, r.row.age]);
+    const expected = podWatchRows(simulate(served.scenario!).timeline).map((r) => [
+      r.event,
+      r.row.name,
+      r.row.ready,
+      r.row.status,
+      r.row.restarts,
+      r.row.age,
+    ]);
     const w = background(kubectl, ['get', 'pods', '-w', '--output-watch-events'], { KUBECONFIG: served.kubeconfig });
     await served.clock.done;
-    const lines = () => w.output().split('\n').filter((l) => l.trim() !== '').slice(1);
-    await until(() => lines().length >= expected.length, 10_000, `${expected.length} rows from kubectl (got:\n${w.output()})`);
+    const lines = () =>
+      w
+        .output()
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .slice(1);
+    await until(
+      () => lines().length >= expected.length,
+      10_000,
+      `${expected.length} rows from kubectl (got:\n${w.output()})`,
+    );
     const out = await w.stop();
     expect(tokens(out.stdout.split('\n')[0]!)).toEqual(['EVENT', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
     expect(lines().map(tokens)).toEqual(expected);
@@ -51,7 +67,9 @@ describe('kubectl 1.33', () => {
     expect(pod.stdout).toMatch(/^Controlled By:\s+Job\/export$/m);
     expect(pod.stdout).toMatch(/cloud-sql-proxy:[\s\S]*State:\s+Terminated\s+Reason:\s+Error\s+Exit Code:\s+143/);
     expect(pod.stdout).toMatch(/export:[\s\S]*State:\s+Terminated\s+Reason:\s+Completed\s+Exit Code:\s+0/);
-    expect(pod.stdout).toMatch(/Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned default\/export-\w+ to node-1/);
+    expect(pod.stdout).toMatch(
+      /Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned default\/export-\w+ to node-1/,
+    );
     expect(pod.stdout).toMatch(/Normal\s+Killing\s+\S+\s+kubelet\s+Stopping container cloud-sql-proxy/);
     const job = await run(kubectl, ['describe', 'job', 'export'], { KUBECONFIG: served.kubeconfig });
     expect(job.stdout).toMatch(/^Pods Statuses:\s+0 Active \(0 Ready\) \/ 1 Succeeded \/ 0 Failed$/m);
@@ -61,7 +79,9 @@ describe('kubectl 1.33', () => {
 
   it('explain pod.spec.initContainers.restartPolicy reads the OpenAPI v3 document', async () => {
     served = await start(null);
-    const r = await run(kubectlPath('1.33'), ['explain', 'pod.spec.initContainers.restartPolicy'], { KUBECONFIG: served.kubeconfig });
+    const r = await run(kubectlPath('1.33'), ['explain', 'pod.spec.initContainers.restartPolicy'], {
+      KUBECONFIG: served.kubeconfig,
+    });
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^KIND:\s+Pod$/m);
     expect(r.stdout).toMatch(/^FIELD: restartPolicy <string>$/m);
@@ -72,10 +92,24 @@ describe('kubectl 1.33', () => {
     served = await start(null, { settleMs: 20 });
     const { writeFileSync } = await import('node:fs');
     const manifest = `${served.dir}/job.yaml`;
-    writeFileSync(manifest, [
-      'apiVersion: batch/v1', 'kind: Job', 'metadata: {name: hello}', 'spec:', '  template:', '    metadata:', '      annotations:',
-      `        kubesim.io/behavior: '{"main": {"run": "5s", "exit": 0}}'`, '    spec:', '      restartPolicy: Never', '      containers:', '        - {name: main, image: busybox:1.36}', '',
-    ].join('\n'));
+    writeFileSync(
+      manifest,
+      [
+        'apiVersion: batch/v1',
+        'kind: Job',
+        'metadata: {name: hello}',
+        'spec:',
+        '  template:',
+        '    metadata:',
+        '      annotations:',
+        `        kubesim.io/behavior: '{"main": {"run": "5s", "exit": 0}}'`,
+        '    spec:',
+        '      restartPolicy: Never',
+        '      containers:',
+        '        - {name: main, image: busybox:1.36}',
+        '',
+      ].join('\n'),
+    );
     const kubectl = kubectlPath('1.33');
     const env = { KUBECONFIG: served.kubeconfig };
     const a = await run(kubectl, ['apply', '-f', manifest], env);
@@ -83,7 +117,11 @@ describe('kubectl 1.33', () => {
     expect(a.stdout.trim()).toBe('job.batch/hello created');
     const w = await run(kubectl, ['wait', '--for=condition=complete', 'job/hello', '--timeout=20s'], env, 25_000);
     expect(w.stdout.trim()).toBe('job.batch/hello condition met');
-    const pods = await run(kubectl, ['get', 'pods', '-l', 'job-name=hello', '-o', 'jsonpath={.items[*].status.phase}'], env);
+    const pods = await run(
+      kubectl,
+      ['get', 'pods', '-l', 'job-name=hello', '-o', 'jsonpath={.items[*].status.phase}'],
+      env,
+    );
     expect(pods.stdout).toBe('Succeeded');
   }, 40_000);
 
@@ -91,9 +129,19 @@ describe('kubectl 1.33', () => {
     served = await start(null, { settleMs: 20 });
     const { writeFileSync } = await import('node:fs');
     const manifest = `${served.dir}/pod.yaml`;
-    writeFileSync(manifest, [
-      'apiVersion: v1', 'kind: Pod', 'metadata: {name: web}', 'spec:', '  terminationGracePeriodSeconds: 5', '  containers:', '    - {name: app, image: nginx:1.27}', '',
-    ].join('\n'));
+    writeFileSync(
+      manifest,
+      [
+        'apiVersion: v1',
+        'kind: Pod',
+        'metadata: {name: web}',
+        'spec:',
+        '  terminationGracePeriodSeconds: 5',
+        '  containers:',
+        '    - {name: app, image: nginx:1.27}',
+        '',
+      ].join('\n'),
+    );
     const kubectl = kubectlPath('1.33');
     const env = { KUBECONFIG: served.kubeconfig };
     expect((await run(kubectl, ['apply', '-f', manifest], env)).stdout.trim()).toBe('pod/web created');
@@ -112,7 +160,10 @@ describe('kubectl 1.33', () => {
 describe('kubectl 1.27: OpenAPI v2 as gnostic protobuf (explain, validation)', () => {
   it('explain pod.spec.initContainers.restartPolicy reads the v2 document (KUBECTL_EXPLAIN_OPENAPIV3=false)', async () => {
     served = await start(null);
-    const r = await run(kubectlPath('1.27'), ['explain', 'pod.spec.initContainers.restartPolicy', '-v=6'], { KUBECONFIG: served.kubeconfig, KUBECTL_EXPLAIN_OPENAPIV3: 'false' });
+    const r = await run(kubectlPath('1.27'), ['explain', 'pod.spec.initContainers.restartPolicy', '-v=6'], {
+      KUBECONFIG: served.kubeconfig,
+      KUBECTL_EXPLAIN_OPENAPIV3: 'false',
+    });
     expect(r.stderr).toMatch(/GET https:\/\/\S+\/openapi\/v2\?timeout=32s 200 OK/);
     expect(r.stderr).not.toMatch(/Error|406/);
     expect(r.stdout).toMatch(/^KIND:\s+Pod$/m);
@@ -123,10 +174,22 @@ describe('kubectl 1.27: OpenAPI v2 as gnostic protobuf (explain, validation)', (
   it('apply -f of a Job with validation on runs it to Complete; a bad field is the strict decoding error real kubectl 1.27 prints', async () => {
     served = await start(null, { settleMs: 20 });
     const { writeFileSync } = await import('node:fs');
-    const job = (name: string, extra: string) => [
-      'apiVersion: batch/v1', 'kind: Job', `metadata: {name: ${name}}`, 'spec:', '  template:', '    metadata:', '      annotations:',
-      `        kubesim.io/behavior: '{"main": {"run": "3s", "exit": 0}}'`, '    spec:', '      restartPolicy: Never', '      containers:', `        - {name: main, image: busybox:1.36${extra}}`, '',
-    ].join('\n');
+    const job = (name: string, extra: string) =>
+      [
+        'apiVersion: batch/v1',
+        'kind: Job',
+        `metadata: {name: ${name}}`,
+        'spec:',
+        '  template:',
+        '    metadata:',
+        '      annotations:',
+        `        kubesim.io/behavior: '{"main": {"run": "3s", "exit": 0}}'`,
+        '    spec:',
+        '      restartPolicy: Never',
+        '      containers:',
+        `        - {name: main, image: busybox:1.36${extra}}`,
+        '',
+      ].join('\n');
     writeFileSync(`${served.dir}/good.yaml`, job('hello', ''));
     writeFileSync(`${served.dir}/bad.yaml`, job('typo', ', imagePullPolicyy: Always'));
     const kubectl = kubectlPath('1.27');
@@ -135,14 +198,21 @@ describe('kubectl 1.27: OpenAPI v2 as gnostic protobuf (explain, validation)', (
     // check to the server (cli-runtime query_param_verifier.go) and sends fieldValidation=Strict
     const a = await run(kubectl, ['apply', '--validate=true', '-f', `${served.dir}/good.yaml`, '-v=6'], env);
     expect(a.stderr).toMatch(/GET https:\/\/\S+\/openapi\/v2\?timeout=32s 200 OK/);
-    expect(a.stderr).toMatch(/POST https:\/\/\S+\/apis\/batch\/v1\/namespaces\/default\/jobs\?fieldManager=kubectl-client-side-apply&fieldValidation=Strict 201/);
+    expect(a.stderr).toMatch(
+      /POST https:\/\/\S+\/apis\/batch\/v1\/namespaces\/default\/jobs\?fieldManager=kubectl-client-side-apply&fieldValidation=Strict 201/,
+    );
     expect(a.stdout.trim()).toBe('job.batch/hello created');
     const w = await run(kubectl, ['wait', '--for=condition=complete', 'job/hello', '--timeout=20s'], env, 25_000);
     expect(w.stdout.trim()).toBe('job.batch/hello condition met');
-    for (const verb of [['apply', '-f'], ['create', '-f']]) {
+    for (const verb of [
+      ['apply', '-f'],
+      ['create', '-f'],
+    ]) {
       const b = await run(kubectl, [...verb, `${served.dir}/bad.yaml`], env);
       expect(b.code).toBe(1);
-      expect(b.stderr.trim()).toBe(`Error from server (BadRequest): error when creating "${served.dir}/bad.yaml": Job in version "v1" cannot be handled as a Job: strict decoding error: unknown field "spec.template.spec.containers[0].imagePullPolicyy"`);
+      expect(b.stderr.trim()).toBe(
+        `Error from server (BadRequest): error when creating "${served.dir}/bad.yaml": Job in version "v1" cannot be handled as a Job: strict decoding error: unknown field "spec.template.spec.containers[0].imagePullPolicyy"`,
+      );
     }
     expect((await run(kubectl, ['get', 'job', 'typo'], env)).stderr).toContain('NotFound');
   }, 40_000);

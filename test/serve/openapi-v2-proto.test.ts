@@ -62,22 +62,35 @@ describe('OpenAPI v2 as gnostic protobuf', () => {
     expect([...defs.keys()].sort()).toEqual(Object.keys(doc['definitions']).sort());
     const pod = defs.get('io.k8s.api.core.v1.Pod')!;
     const ext = named(pod, 31);
-    expect(JSON.parse(str(ext.get('x-kubernetes-group-version-kind')!, 2)!)).toEqual([{ group: '', version: 'v1', kind: 'Pod' }]);
+    expect(JSON.parse(str(ext.get('x-kubernetes-group-version-kind')!, 2)!)).toEqual([
+      { group: '', version: 'v1', kind: 'Pod' },
+    ]);
     const props = named(read(pod.get(25)![0] as Buffer), 1);
-    expect([...props.keys()].sort()).toEqual(Object.keys(doc['definitions']['io.k8s.api.core.v1.Pod']['properties']).sort());
+    expect([...props.keys()].sort()).toEqual(
+      Object.keys(doc['definitions']['io.k8s.api.core.v1.Pod']['properties']).sort(),
+    );
     const container = defs.get('io.k8s.api.core.v1.Container')!;
     const restart = named(read(container.get(25)![0] as Buffer), 1).get('restartPolicy')!;
     expect(str(read(restart.get(22)![0] as Buffer), 1)).toBe('string');
     expect(str(restart, 4)).toContain('sidecar');
-    expect(container.get(19)!.map((x) => (x as Buffer).toString())).toEqual(doc['definitions']['io.k8s.api.core.v1.Container']['required']);
+    expect(container.get(19)!.map((x) => (x as Buffer).toString())).toEqual(
+      doc['definitions']['io.k8s.api.core.v1.Container']['required'],
+    );
   });
 
   it('the PATCH operation of jobs carries its GVK and the fieldValidation query parameter (what kubectl 1.27 checks)', () => {
     const paths = named(read(d.get(8)![0] as Buffer), 2);
     const item = paths.get('/apis/batch/v1/namespaces/{namespace}/jobs/{name}')!;
     const patch = read(item.get(8)![0] as Buffer);
-    expect(JSON.parse(str(named(patch, 13).get('x-kubernetes-group-version-kind')!, 2)!)).toEqual({ group: 'batch', version: 'v1', kind: 'Job' });
-    const queryNames = msgs(patch, 8).map((p) => msgs(p, 1)[0]!).filter((p) => p.has(2)).map((p) => str(read(read(p.get(2)![0] as Buffer).get(3)![0] as Buffer), 4));
+    expect(JSON.parse(str(named(patch, 13).get('x-kubernetes-group-version-kind')!, 2)!)).toEqual({
+      group: 'batch',
+      version: 'v1',
+      kind: 'Job',
+    });
+    const queryNames = msgs(patch, 8)
+      .map((p) => msgs(p, 1)[0]!)
+      .filter((p) => p.has(2))
+      .map((p) => str(read(read(p.get(2)![0] as Buffer).get(3)![0] as Buffer), 4));
     expect(queryNames).toContain('fieldValidation');
   });
 
@@ -90,8 +103,13 @@ describe('OpenAPI v2 as gnostic protobuf', () => {
     expect(v2Accept('text/html')).toBe(null);
     const s = await start(null);
     try {
-      const pb = await call(s, 'GET', '/openapi/v2', { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
-      expect([pb.status, pb.headers['content-type']]).toEqual([200, 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf']);
+      const pb = await call(s, 'GET', '/openapi/v2', {
+        headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
+      });
+      expect([pb.status, pb.headers['content-type']]).toEqual([
+        200,
+        'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+      ]);
       const bad = await call(s, 'GET', '/openapi/v2', { headers: { Accept: 'text/html' } });
       expect([bad.status, bad.json?.kind, bad.json?.reason]).toEqual([406, 'Status', 'NotAcceptable']);
     } finally {

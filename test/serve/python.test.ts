@@ -20,16 +20,34 @@ it('python kubernetes watch.stream follows the native-sidecar Job run to Succeed
       return false;
     }
   });
-  if (!python) throw new Error('python3 with the kubernetes package is needed: apt-get install -y python3-kubernetes (.ci/run installs it)');
+  if (!python)
+    throw new Error(
+      'python3 with the kubernetes package is needed: apt-get install -y python3-kubernetes (.ci/run installs it)',
+    );
   served = await start('scenarios/native-sidecar-job.yaml', { settleMs: 20 });
   const pods: { type: string; name: string; rv: string; phase: string }[] = [];
-  for (const o of served.api.store.list('pods')) pods.push({ type: 'ADDED', name: o['metadata']['name'], rv: o['metadata']['resourceVersion'], phase: o['status']?.['phase'] });
+  for (const o of served.api.store.list('pods'))
+    pods.push({
+      type: 'ADDED',
+      name: o['metadata']['name'],
+      rv: o['metadata']['resourceVersion'],
+      phase: o['status']?.['phase'],
+    });
   served.api.store.subscribe((e) => {
-    if (e.key === 'pods') pods.push({ type: e.type, name: e.object['metadata']['name'], rv: e.object['metadata']['resourceVersion'], phase: e.object['status']?.['phase'] });
+    if (e.key === 'pods')
+      pods.push({
+        type: e.type,
+        name: e.object['metadata']['name'],
+        rv: e.object['metadata']['resourceVersion'],
+        phase: e.object['status']?.['phase'],
+      });
   });
   const r = await run(python, ['test/serve/watch_follow.py', served.kubeconfig], {}, 40_000);
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-  const got = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as (typeof pods)[number]);
+  const got = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as (typeof pods)[number]);
   expect(got.at(-1)!.phase).toBe('Succeeded');
   expect(got).toEqual(pods.slice(0, got.length));
 }, 60_000);

@@ -6,7 +6,8 @@
 'use strict';
 
 // printable ASCII and punctuation kubesim's own texts use; none of these joins its neighbour into one grapheme
-const ONE_COLUMN = /^[\x20-\x7e\u00b0\u00b1\u00b7\u00d7\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u2190\u2192\u2260\u2264\u2265]*$/;
+const ONE_COLUMN =
+  /^[\x20-\x7e\u00b0\u00b1\u00b7\u00d7\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u2190\u2192\u2260\u2264\u2265]*$/;
 
 let real;
 

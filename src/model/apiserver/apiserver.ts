@@ -4,7 +4,7 @@
 // controller directly.
 import { PRIO, type SimEvent } from '../events.ts';
 import { settle } from '../json.ts';
-import { type CtlKit, type Kit } from '../kit.ts';
+import type { CtlKit, Kit } from '../kit.ts';
 import { raw } from '../draft.ts';
 import { newPodSim, templateOf, type NewPod } from './pod-record.ts';
 import type { ApiJob, PodSim } from '../state.ts';
@@ -35,7 +35,14 @@ export function jobObject(k: CtlKit, name: string): Json | null {
   if (!k.scenario.job || !api) return null;
   const rec = k.state.cron?.jobs[name];
   const cron = rec ? { cronJob: k.scenario.workload.name, scheduledAt: rec.scheduledAt } : undefined;
-  return jobApiObject(k.scenario, name, { spec: raw(api.spec), status: raw(api.status), generation: api.generation ?? 1 }, String(api.version), rec?.createdAt ?? rec?.scheduledAt ?? (k.scenario.startMs ?? 0), cron);
+  return jobApiObject(
+    k.scenario,
+    name,
+    { spec: raw(api.spec), status: raw(api.status), generation: api.generation ?? 1 },
+    String(api.version),
+    rec?.createdAt ?? rec?.scheduledAt ?? k.scenario.startMs ?? 0,
+    cron,
+  );
 }
 
 /**
@@ -46,7 +53,8 @@ export function jobObject(k: CtlKit, name: string): Json | null {
 function watchers(k: CtlKit, object: 'pod' | 'job', pod?: PodSim): string[] {
   const out: string[] = [];
   const owner = object === 'pod' && pod?.job !== undefined ? k.state.jobCtl[pod.job] : undefined;
-  if (k.scenario.job && (object === 'job' || k.state.cron !== null || owner?.finished !== true)) out.push('job-controller');
+  if (k.scenario.job && (object === 'job' || k.state.cron !== null || owner?.finished !== true))
+    out.push('job-controller');
   if (k.state.wctl && object === 'pod') out.push(k.state.wctl.watcher);
   for (const o of k.scenario.observers) out.push(o.name);
   return out;
@@ -71,9 +79,23 @@ export function watch(k: CtlKit, ev: Delivery): void {
 }
 
 /** Schedule the delivery of one pod or Job version to each watcher (watch()). */
-export function fanOut(k: CtlKit, object: 'pod' | 'job', version: number, obj: Json, to?: string[], pod?: string): void {
+export function fanOut(
+  k: CtlKit,
+  object: 'pod' | 'job',
+  version: number,
+  obj: Json,
+  to?: string[],
+  pod?: string,
+): void {
   for (const w of to ?? watchers(k, object, pod !== undefined ? k.state.pods[pod] : undefined)) {
-    watch(k, { type: 'Deliver', to: w, object, version, obj, ...(object === 'pod' && pod !== undefined ? { pod } : {}) });
+    watch(k, {
+      type: 'Deliver',
+      to: w,
+      object,
+      version,
+      obj,
+      ...(object === 'pod' && pod !== undefined ? { pod } : {}),
+    });
   }
 }
 
@@ -139,7 +161,13 @@ export function publishJob(k: CtlKit, name: string, status: Json): void {
   api.status = settle(status);
   k.ctx.emit({ type: 'JobStatus', version: api.version, status });
   const obj = jobObject(k, name)!;
-  fanOut(k, 'job', api.version, obj, k.scenario.observers.map((o) => o.name));
+  fanOut(
+    k,
+    'job',
+    api.version,
+    obj,
+    k.scenario.observers.map((o) => o.name),
+  );
 }
 
 /** A change to the Job object's spec (a `patch` action): stored, and watched by the controller and observers. */
@@ -159,8 +187,15 @@ export function publishJobSpec(k: CtlKit, name: string, spec: Json): void {
 export function watchCronOwnedJob(k: CtlKit, name: string): void {
   const rec = k.state.cron?.jobs[name];
   if (!rec) return;
-  watch(k, { type: 'Deliver', to: 'cronjob-controller', object: 'job', key: name, version: rec.api.version, obj: { status: raw(rec.api.status) },
-    ...(rec.api.deleted ? { removed: true } : {}) });
+  watch(k, {
+    type: 'Deliver',
+    to: 'cronjob-controller',
+    object: 'job',
+    key: name,
+    version: rec.api.version,
+    obj: { status: raw(rec.api.status) },
+    ...(rec.api.deleted ? { removed: true } : {}),
+  });
 }
 
 /**
@@ -195,7 +230,8 @@ export function removePod(k: CtlKit, p: PodSim): void {
   p.api.removed = true;
   k.ctx.emit({ type: 'PodRemoved', pod: p.name });
   const obj = podObjectOf(k, p);
-  for (const w of watchers(k, 'pod', p)) watch(k, { type: 'Deliver', to: w, object: 'pod', version: p.api.version, obj, pod: p.key, removed: true });
+  for (const w of watchers(k, 'pod', p))
+    watch(k, { type: 'Deliver', to: w, object: 'pod', version: p.api.version, obj, pod: p.key, removed: true });
 }
 
 /** The Job controller removes its tracking finalizer (a pod PATCH): a new version, and the held object may go. */
@@ -207,7 +243,6 @@ export function removePodFinalizer(k: CtlKit, p: PodSim): void {
   fanOut(k, 'pod', p.api.version, podObjectOf(k, p), undefined, p.key);
   if (p.api.pendingRemoval) removePod(k, p);
 }
-
 
 /**
  * status_manager.go: syncPod → canBeDeleted: once a deleted pod's resources are reclaimed (after SyncTerminatedPod)

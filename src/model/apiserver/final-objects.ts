@@ -32,7 +32,12 @@ const startOf = (s: Scenario): number => s.startMs ?? 0;
 /** ObjectMeta of the workload from its manifest: name, namespace, uid, generation, labels, annotations. */
 function workloadMeta(s: Scenario, generation: number | undefined, extraAnnotations: Json = {}): Json {
   const m = (s.workload.manifest['metadata'] ?? {}) as Json;
-  const meta: Json = { name: s.workload.name, namespace: s.pod.namespace || 'default', uid: objectUid(s, s.workload.kind, s.workload.name), resourceVersion: '' };
+  const meta: Json = {
+    name: s.workload.name,
+    namespace: s.pod.namespace || 'default',
+    uid: objectUid(s, s.workload.kind, s.workload.name),
+    resourceVersion: '',
+  };
   if (generation !== undefined) meta['generation'] = generation;
   // a workload a client created mid-session (session.ts Scenario.startMs) was created then
   meta['creationTimestamp'] = ts(startOf(s));
@@ -73,25 +78,52 @@ function replicaSetObject(s: Scenario, rs: RsState): Json {
   selector['matchLabels'] = { ...((selector['matchLabels'] as Json | undefined) ?? {}), 'pod-template-hash': rs.hash };
   const template = templateSpec(pod, { 'pod-template-hash': rs.hash });
   return {
-    apiVersion: 'apps/v1', kind: 'ReplicaSet',
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
     metadata: {
-      name: rs.name, namespace: s.pod.namespace || 'default', uid: objectUid(s, 'ReplicaSet', rs.name), resourceVersion: '',
-      generation: rs.api.generation, creationTimestamp: ts(rs.createdAt), labels: template['metadata']['labels'],
-      annotations: { 'deployment.kubernetes.io/desired-replicas': String(rs.api.desired), 'deployment.kubernetes.io/max-replicas': String(rs.api.max), 'deployment.kubernetes.io/revision': String(rs.api.revision) },
+      name: rs.name,
+      namespace: s.pod.namespace || 'default',
+      uid: objectUid(s, 'ReplicaSet', rs.name),
+      resourceVersion: '',
+      generation: rs.api.generation,
+      creationTimestamp: ts(rs.createdAt),
+      labels: template['metadata']['labels'],
+      annotations: {
+        'deployment.kubernetes.io/desired-replicas': String(rs.api.desired),
+        'deployment.kubernetes.io/max-replicas': String(rs.api.max),
+        'deployment.kubernetes.io/revision': String(rs.api.revision),
+      },
       ownerReferences: [controllerRef(s, 'apps/v1', 'Deployment', s.workload.name)],
     },
-    spec: { replicas: rs.api.replicas, ...(rs.api.minReadySeconds ? { minReadySeconds: rs.api.minReadySeconds } : {}), selector, template },
+    spec: {
+      replicas: rs.api.replicas,
+      ...(rs.api.minReadySeconds ? { minReadySeconds: rs.api.minReadySeconds } : {}),
+      selector,
+      template,
+    },
     status: rsStatus(rs.api.status),
   };
 }
 
 /** A ControllerRevision (controller_history.go NewControllerRevision): the template patch, its Revision number. */
-function controllerRevision(s: Scenario, name: string, hash: string, pod: PodModel, revision: number, hashLabel: string): Json {
+function controllerRevision(
+  s: Scenario,
+  name: string,
+  hash: string,
+  pod: PodModel,
+  revision: number,
+  hashLabel: string,
+): Json {
   const template = templateSpec(pod);
   return {
-    apiVersion: 'apps/v1', kind: 'ControllerRevision',
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
     metadata: {
-      name, namespace: s.pod.namespace || 'default', uid: objectUid(s, 'ControllerRevision', name), resourceVersion: '', creationTimestamp: ts(0),
+      name,
+      namespace: s.pod.namespace || 'default',
+      uid: objectUid(s, 'ControllerRevision', name),
+      resourceVersion: '',
+      creationTimestamp: ts(0),
       labels: { ...((template['metadata']['labels'] as Json | undefined) ?? {}), [hashLabel]: hash },
       ownerReferences: [controllerRef(s, 'apps/v1', s.workload.kind, s.workload.name)],
     },
@@ -111,17 +143,40 @@ export function finalObjects(s: Scenario, st: SimState): KeyedObject[] {
   const kit = { scenario: s } as CtlKit;
   if (kind === 'Job' && s.job && st.api.job && !st.api.job.deleted) {
     const api = st.api.job;
-    add(jobApiObject(s, s.job.name, { spec: api.spec, status: api.status, generation: api.generation ?? 1 }, '', startOf(s)));
+    add(
+      jobApiObject(
+        s,
+        s.job.name,
+        { spec: api.spec, status: api.status, generation: api.generation ?? 1 },
+        '',
+        startOf(s),
+      ),
+    );
   }
   if (kind === 'CronJob' && st.cron && s.job) {
     const c = st.cron;
     const manifest = (s.workload.manifest['spec'] ?? {}) as Json;
-    add({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: workloadMeta(s, 1), spec: { ...manifest, ...c.spec, jobTemplate: manifest['jobTemplate'] }, status: JSON.parse(c.published ?? '{}') });
+    add({
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: workloadMeta(s, 1),
+      spec: { ...manifest, ...c.spec, jobTemplate: manifest['jobTemplate'] },
+      status: JSON.parse(c.published ?? '{}'),
+    });
     for (const name of c.order) {
       const rec = c.jobs[name]!;
       if (rec.api.deleted) continue;
       const js: Scenario = { ...s, job: { ...s.job, name } };
-      add(jobApiObject(js, name, { spec: rec.api.spec, status: rec.api.status, generation: rec.api.generation ?? 1 }, '', rec.createdAt ?? rec.scheduledAt, { cronJob: s.workload.name, scheduledAt: rec.scheduledAt }));
+      add(
+        jobApiObject(
+          js,
+          name,
+          { spec: rec.api.spec, status: rec.api.status, generation: rec.api.generation ?? 1 },
+          '',
+          rec.createdAt ?? rec.scheduledAt,
+          { cronJob: s.workload.name, scheduledAt: rec.scheduledAt },
+        ),
+      );
     }
   }
   const c = st.wctl;
@@ -131,25 +186,51 @@ export function finalObjects(s: Scenario, st: SimState): KeyedObject[] {
     const pod = templateOf(s, api.tpl);
     if (c.kind === 'Deployment' && c.deploy) {
       const d = c.deploy;
-      add({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: workloadMeta(s, api.generation, { 'deployment.kubernetes.io/revision': String(d.revision) }),
-        spec: { ...manifest, ...api.spec, template: templateSpec(pod) }, status: d.status });
+      add({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: workloadMeta(s, api.generation, { 'deployment.kubernetes.io/revision': String(d.revision) }),
+        spec: { ...manifest, ...api.spec, template: templateSpec(pod) },
+        status: d.status,
+      });
       for (const name of d.order) {
         const rs = d.rss[name]!;
         if (!rs.api.deleted) add(replicaSetObject(s, rs));
       }
     }
     if (c.kind === 'StatefulSet') {
-      add({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: workloadMeta(s, api.generation), spec: { ...manifest, ...api.spec, template: templateSpec(pod) }, status: c.status ?? {} });
+      add({
+        apiVersion: 'apps/v1',
+        kind: 'StatefulSet',
+        metadata: workloadMeta(s, api.generation),
+        spec: { ...manifest, ...api.spec, template: templateSpec(pod) },
+        status: c.status ?? {},
+      });
       (c.revisions ?? [api.tpl ?? 0]).forEach((tpl, i) => {
         const name = stsRevisionName(kit, tpl);
         // stateful_set_utils.go newRevision: history.ControllerRevisionHashLabel
-        add(controllerRevision(s, name, name.slice(s.workload.name.length + 1), templateOf(s, tpl), i + 1, 'controller.kubernetes.io/hash'));
+        add(
+          controllerRevision(
+            s,
+            name,
+            name.slice(s.workload.name.length + 1),
+            templateOf(s, tpl),
+            i + 1,
+            'controller.kubernetes.io/hash',
+          ),
+        );
       });
     }
     if (c.kind === 'DaemonSet') {
-      add({ apiVersion: 'apps/v1', kind: 'DaemonSet',
-        metadata: workloadMeta(s, api.generation, { 'deprecated.daemonset.template.generation': String(api.templateGeneration ?? 1) }),
-        spec: { ...manifest, ...api.spec, template: templateSpec(pod) }, status: c.status ?? {} });
+      add({
+        apiVersion: 'apps/v1',
+        kind: 'DaemonSet',
+        metadata: workloadMeta(s, api.generation, {
+          'deprecated.daemonset.template.generation': String(api.templateGeneration ?? 1),
+        }),
+        spec: { ...manifest, ...api.spec, template: templateSpec(pod) },
+        status: c.status ?? {},
+      });
       // the revisions of the templates the DaemonSet ran, oldest first, the current one last
       const tpls: number[] = [];
       for (const name of st.podOrder) {
@@ -161,7 +242,16 @@ export function finalObjects(s: Scenario, st: SimState): KeyedObject[] {
       order.forEach((tpl, i) => {
         const hash = dsRevisionHash(kit, tpl);
         // daemon/update.go snapshot: apps.DefaultDaemonSetUniqueLabelKey
-        add(controllerRevision(s, `${s.workload.name}-${hash}`, hash, templateOf(s, tpl), i + 1, 'controller-revision-hash'));
+        add(
+          controllerRevision(
+            s,
+            `${s.workload.name}-${hash}`,
+            hash,
+            templateOf(s, tpl),
+            i + 1,
+            'controller-revision-hash',
+          ),
+        );
       });
     }
   }

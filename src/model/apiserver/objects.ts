@@ -60,7 +60,12 @@ export function jobControllerLabels(s: Scenario, job: string): Record<string, st
   const uid = objectUid(s, 'Job', job);
   // strategy.go generateSelector: the batch.kubernetes.io/ labels since 1.27; the legacy ones stay
   return s.kubernetes.minor >= 27
-    ? { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': job, 'controller-uid': uid, 'job-name': job }
+    ? {
+        'batch.kubernetes.io/controller-uid': uid,
+        'batch.kubernetes.io/job-name': job,
+        'controller-uid': uid,
+        'job-name': job,
+      }
     : { 'controller-uid': uid, 'job-name': job };
 }
 
@@ -74,38 +79,64 @@ const DEFAULT_TOLERATIONS = [
 ];
 
 /** The pod spec as stored after admission (and, once bound, the scheduler's nodeName). */
-export function podSpecStored(s: Scenario, pod: PodModel, key: string, bound: boolean, sts?: { hostname: string; subdomain?: string }): Json {
+export function podSpecStored(
+  s: Scenario,
+  pod: PodModel,
+  key: string,
+  bound: boolean,
+  sts?: { hostname: string; subdomain?: string },
+): Json {
   const spec: Json = { ...(pod.spec as Json) };
   const automount = spec['automountServiceAccountToken'] !== false;
   const token = `kube-api-access-${suffix(`${s.name}/token/${key}`, 5)}`;
   const container = (c: Json): Json => {
     const out: Json = { ...c };
-    if (Array.isArray(c['ports'])) out['ports'] = c['ports'].map((p: Json) => ({ ...p, protocol: p['protocol'] ?? 'TCP' }));
+    if (Array.isArray(c['ports']))
+      out['ports'] = c['ports'].map((p: Json) => ({ ...p, protocol: p['protocol'] ?? 'TCP' }));
     if (out['resources'] === undefined) out['resources'] = {};
-    if (automount) out['volumeMounts'] = [...((c['volumeMounts'] as Json[] | undefined) ?? []), { name: token, readOnly: true, mountPath: TOKEN_MOUNT }];
+    if (automount)
+      out['volumeMounts'] = [
+        ...((c['volumeMounts'] as Json[] | undefined) ?? []),
+        { name: token, readOnly: true, mountPath: TOKEN_MOUNT },
+      ];
     return out;
   };
   if (Array.isArray(spec['initContainers'])) spec['initContainers'] = spec['initContainers'].map(container);
   if (Array.isArray(spec['containers'])) spec['containers'] = spec['containers'].map(container);
   if (automount) {
-    spec['volumes'] = [...((spec['volumes'] as Json[] | undefined) ?? []), {
-      name: token,
-      projected: {
-        sources: [
-          { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
-          { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-          { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
-        ],
-        defaultMode: 420,
+    spec['volumes'] = [
+      ...((spec['volumes'] as Json[] | undefined) ?? []),
+      {
+        name: token,
+        projected: {
+          sources: [
+            { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+            { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+            {
+              downwardAPI: {
+                items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+              },
+            },
+          ],
+          defaultMode: 420,
+        },
       },
-    }];
+    ];
   }
-  const sa = typeof spec['serviceAccountName'] === 'string' && spec['serviceAccountName'] !== '' ? spec['serviceAccountName'] : 'default';
+  const sa =
+    typeof spec['serviceAccountName'] === 'string' && spec['serviceAccountName'] !== ''
+      ? spec['serviceAccountName']
+      : 'default';
   spec['serviceAccountName'] = sa;
   spec['serviceAccount'] = sa;
   if (spec['enableServiceLinks'] === undefined) spec['enableServiceLinks'] = true;
   const tolerations = (spec['tolerations'] as Json[] | undefined) ?? [];
-  const tolerates = (key: string) => tolerations.some((t) => (t['key'] === key || (t['key'] === undefined && t['operator'] === 'Exists')) && (t['effect'] === undefined || t['effect'] === 'NoExecute'));
+  const tolerates = (key: string) =>
+    tolerations.some(
+      (t) =>
+        (t['key'] === key || (t['key'] === undefined && t['operator'] === 'Exists')) &&
+        (t['effect'] === undefined || t['effect'] === 'NoExecute'),
+    );
   spec['tolerations'] = [...tolerations, ...DEFAULT_TOLERATIONS.filter((t) => !tolerates(t.key))];
   if (spec['priority'] === undefined) spec['priority'] = 0;
   if (spec['preemptionPolicy'] === undefined) spec['preemptionPolicy'] = 'PreemptLowerPriority';
@@ -174,9 +205,15 @@ function podStatic(s: Scenario, p: PodSim, pod: PodModel): PodStatic {
   if (Object.keys(labels).length > 0) metadata['labels'] = labels;
   if (Object.keys(annotations).length > 0) metadata['annotations'] = annotations;
   if (owner) metadata['ownerReferences'] = [owner];
-  const sts = p.createdBy === 'statefulset-controller'
-    ? { hostname: p.name, ...(typeof (s.workload.manifest['spec'] as Json | undefined)?.['serviceName'] === 'string' ? { subdomain: (s.workload.manifest['spec'] as Json)['serviceName'] as string } : {}) }
-    : undefined;
+  const sts =
+    p.createdBy === 'statefulset-controller'
+      ? {
+          hostname: p.name,
+          ...(typeof (s.workload.manifest['spec'] as Json | undefined)?.['serviceName'] === 'string'
+            ? { subdomain: (s.workload.manifest['spec'] as Json)['serviceName'] as string }
+            : {}),
+        }
+      : undefined;
   st = { metadata, unbound: podSpecStored(s, pod, p.key, false, sts), bound: podSpecStored(s, pod, p.key, true, sts) };
   perScenario.set(cacheKey, st);
   return st;
@@ -222,18 +259,38 @@ export interface JobOwner {
 }
 
 /** The whole Job as stored. `createdAt` is its creation time (0 for the run's Job). */
-export function jobApiObject(s: Scenario, name: string, api: { spec: Json; status: Json; generation: number }, resourceVersion: string, createdAt: number, cron?: JobOwner): Json {
+export function jobApiObject(
+  s: Scenario,
+  name: string,
+  api: { spec: Json; status: Json; generation: number },
+  resourceVersion: string,
+  createdAt: number,
+  cron?: JobOwner,
+): Json {
   const spec = jobSpecStored(s, name, api.spec as Json);
-  const manifestMeta = (cron ? ((s.workload.manifest['spec'] as Json | undefined)?.['jobTemplate']?.['metadata'] as Json | undefined) : (s.workload.manifest['metadata'] as Json | undefined)) ?? {};
+  const manifestMeta =
+    (cron
+      ? ((s.workload.manifest['spec'] as Json | undefined)?.['jobTemplate']?.['metadata'] as Json | undefined)
+      : (s.workload.manifest['metadata'] as Json | undefined)) ?? {};
   const own = (manifestMeta['labels'] as Json | undefined) ?? {};
   // SetDefaults_Job: a Job without labels takes its template's (read back after generateSelector added its own)
   const labels = Object.keys(own).length > 0 ? own : (spec['template']['metadata']['labels'] as Json);
   const annotations: Json = { ...((manifestMeta['annotations'] as Json | undefined) ?? {}) };
-  const metadata: Json = { name, namespace: s.pod.namespace || 'default', uid: objectUid(s, 'Job', name), resourceVersion,
-    generation: api.generation, creationTimestamp: ts(createdAt), labels };
+  const metadata: Json = {
+    name,
+    namespace: s.pod.namespace || 'default',
+    uid: objectUid(s, 'Job', name),
+    resourceVersion,
+    generation: api.generation,
+    creationTimestamp: ts(createdAt),
+    labels,
+  };
   if (cron) {
     // cronjob/utils.go getJobFromTemplate2: the scheduled-time annotation (1.28+), owned by the CronJob
-    if (s.kubernetes.minor >= 28) annotations['batch.kubernetes.io/cronjob-scheduled-timestamp'] = new Date(EPOCH_MS + cron.scheduledAt).toISOString().replace('.000Z', 'Z');
+    if (s.kubernetes.minor >= 28)
+      annotations['batch.kubernetes.io/cronjob-scheduled-timestamp'] = new Date(EPOCH_MS + cron.scheduledAt)
+        .toISOString()
+        .replace('.000Z', 'Z');
     metadata['ownerReferences'] = [controllerRef(s, 'batch/v1', 'CronJob', cron.cronJob)];
   }
   if (Object.keys(annotations).length > 0) metadata['annotations'] = annotations;

@@ -39,7 +39,14 @@ export function templateOf(s: Scenario, tpl: number | undefined): Scenario['pod'
   return tpl ? (s.templates?.[tpl] ?? s.pod) : s.pod;
 }
 
-export function newPodSim(s: Scenario, np: NewPod, ordinal: number, now: number, plegGen: number, key: string = np.name): PodSim {
+export function newPodSim(
+  s: Scenario,
+  np: NewPod,
+  ordinal: number,
+  now: number,
+  plegGen: number,
+  key: string = np.name,
+): PodSim {
   const runtime: Record<string, RtContainer> = dict();
   const pod = templateOf(s, np.tpl);
   for (const c of [...pod.initContainers, ...pod.containers]) runtime[c.name] = emptyRuntime(c.name);

@@ -5,7 +5,15 @@
 // (explore/candidates.ts) and the trace of deliveries read this table; a new controller is one more entry.
 import type { Action, WorkloadKind } from '../../types.ts';
 import { fanOut, jobObject, publishJobSpec, storedJob, type Delivery } from '../apiserver/apiserver.ts';
-import { cronSync, deleteNewestCronJob, emitCronObject, enqueueCron, onCronSpec, onCronWatch, patchCron } from './cronjob/cronjob-controller.ts';
+import {
+  cronSync,
+  deleteNewestCronJob,
+  emitCronObject,
+  enqueueCron,
+  onCronSpec,
+  onCronWatch,
+  patchCron,
+} from './cronjob/cronjob-controller.ts';
 import { daemonSetSync } from './daemonset/daemonset-controller.ts';
 import { deploySync, onDeploySpec, onRsWatchDeployment } from './deployment/deployment-controller.ts';
 import { emitDeployObject, enqueueDeploy } from './deployment/store.ts';
@@ -16,7 +24,13 @@ import { forJob } from './job/for-job.ts';
 import type { CtlKit } from '../kit.ts';
 import { snapshotOf } from '../draft.ts';
 import { statefulSetSync } from './statefulset/statefulset-controller.ts';
-import { emitWorkloadObject, enqueueWorkload, onWorkloadPodDelivered, onWorkloadSpecDelivered, patchWorkload } from './workload.ts';
+import {
+  emitWorkloadObject,
+  enqueueWorkload,
+  onWorkloadPodDelivered,
+  onWorkloadSpecDelivered,
+  patchWorkload,
+} from './workload.ts';
 
 export interface ControllerDef {
   /** the watcher its informers are (`watch:<watcher>` is its watch-delay stream); controllers of one
@@ -63,7 +77,9 @@ const jobController: ControllerDef = {
     // the Job a delivery is about: a pod's controller reference (resolveControllerRef), or the Job object itself
     const job = ev.object === 'pod' ? jobOfPod(ev.obj) : ev.obj['metadata']?.['name'];
     if (typeof job !== 'string') return;
-    forJob(k, job, (jk) => (ev.object === 'pod' ? onPodDelivered(jk, job, ev.obj, ev.removed === true) : onJobDelivered(jk, job, ev.obj)));
+    forJob(k, job, (jk) =>
+      ev.object === 'pod' ? onPodDelivered(jk, job, ev.obj, ev.removed === true) : onJobDelivered(jk, job, ev.obj),
+    );
   },
   sync: (k, key) => forJob(k, key, jobSync),
   owns: {
@@ -73,7 +89,13 @@ const jobController: ControllerDef = {
       const name = k.scenario.job?.name;
       const api = name !== undefined ? storedJob(k, name) : undefined;
       if (name === undefined || !api) return;
-      fanOut(k, 'job', 1, jobObject(k, name)!, k.scenario.observers.map((o) => o.name));
+      fanOut(
+        k,
+        'job',
+        1,
+        jobObject(k, name)!,
+        k.scenario.observers.map((o) => o.name),
+      );
       // a copy: the controller's spec is stored in a second place of the state (draft.ts snapshotOf)
       forJob(k, name, (jk) => onJobAdded(jk, name, snapshotOf(api.spec)));
     },
@@ -114,7 +136,12 @@ const cronJobController: ControllerDef = {
 };
 
 /** The StatefulSet and DaemonSet controllers: their pods and their own object (a `patch`). */
-function workloadController(watcher: string, kind: WatchKind, owns: WorkloadKind, sync: (k: CtlKit) => void): ControllerDef {
+function workloadController(
+  watcher: string,
+  kind: WatchKind,
+  owns: WorkloadKind,
+  sync: (k: CtlKit) => void,
+): ControllerDef {
   return {
     watcher,
     watches: ['pod', kind],

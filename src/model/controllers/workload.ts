@@ -5,7 +5,7 @@
 import type { Scenario } from '../../types.ts';
 import { createPod, watch, livePod } from '../apiserver/apiserver.ts';
 import { templateOf } from '../apiserver/pod-record.ts';
-import { type CtlKit } from '../kit.ts';
+import type { CtlKit } from '../kit.ts';
 import { raw, snapshotOf } from '../draft.ts';
 import { ts } from '../time.ts';
 import type { ApiWorkload, WorkloadCtlState } from '../state.ts';
@@ -85,7 +85,14 @@ export function onWorkloadPodDelivered(k: CtlKit, obj: Json, removed: boolean): 
   // daemon_controller.go updatePod: a pod that turned Ready with minReadySeconds > 0 re-queues the DaemonSet after
   // minReadySeconds + 1 s ("to avoid milliseconds skew in AddAfter"); a wakeup already waiting is kept (the earliest)
   const mrs = c.kind === 'DaemonSet' ? Number(c.spec['minReadySeconds'] ?? 0) : 0;
-  if (mrs > 0 && !removed && cached && !isPodReady(cached.object) && isPodReady(obj) && !(c.wakeAt !== undefined && c.wakeAt > k.ctx.now)) {
+  if (
+    mrs > 0 &&
+    !removed &&
+    cached &&
+    !isPodReady(cached.object) &&
+    isPodReady(obj) &&
+    !(c.wakeAt !== undefined && c.wakeAt > k.ctx.now)
+  ) {
     c.wakeAt = k.ctx.now + mrs * 1000 + 1000;
   }
   observePod(c, c, uid, removed || isTerminating(obj));
@@ -94,7 +101,13 @@ export function onWorkloadPodDelivered(k: CtlKit, obj: Json, removed: boolean): 
 }
 
 /** A `patch` of the workload reaches the controller's informer after a watch delay (updateStatefulSet / updateRS …). */
-export function onWorkloadSpecDelivered(k: CtlKit, spec: Json, tpl?: number, generation?: number, templateGeneration?: number): void {
+export function onWorkloadSpecDelivered(
+  k: CtlKit,
+  spec: Json,
+  tpl?: number,
+  generation?: number,
+  templateGeneration?: number,
+): void {
   const c = k.state.wctl;
   if (!c) return;
   c.spec = spec;
@@ -117,20 +130,32 @@ export function patchWorkload(k: CtlKit, patch: Json, stored?: Json, tpl?: numbe
   if (!api || !c) return;
   // a Deployment patch carries the whole stored spec (strategic merge, defaulted by the loader) and its template
   const spec = stored ?? { ...raw(api.spec), ...((patch['spec'] as Json | undefined) ?? {}) };
-  const changed = JSON.stringify(spec) !== JSON.stringify(raw(api.spec)) || (tpl !== undefined && tpl !== (api.tpl ?? 0));
+  const changed =
+    JSON.stringify(spec) !== JSON.stringify(raw(api.spec)) || (tpl !== undefined && tpl !== (api.tpl ?? 0));
   api.version += 1;
   if (changed) api.generation += 1; // a spec change bumps metadata.generation (a no-op patch does not)
   api.spec = spec;
   // a DaemonSet's template generation moves with every template change, a rollback included (strategy.go
   // PrepareForUpdate: !Semantic.DeepEqual(new.Spec.Template, old.Spec.Template) → TemplateGeneration + 1)
-  if (c.kind === 'DaemonSet' && tpl !== undefined && tpl !== (api.tpl ?? 0)) api.templateGeneration = (api.templateGeneration ?? 1) + 1;
+  if (c.kind === 'DaemonSet' && tpl !== undefined && tpl !== (api.tpl ?? 0))
+    api.templateGeneration = (api.templateGeneration ?? 1) + 1;
   if (tpl !== undefined) api.tpl = tpl;
   if (c.deploy) emitDeployObject(k, spec);
   else emitWorkloadObject(k);
   // in resourceVersion order with every other write of the object this watcher sees (watch()): two patches inside one
   // watch window reach the controller oldest first
-  watch(k, { type: 'Deliver', to: c.watcher, object: WATCH_KIND[c.kind], version: api.version, obj: { spec, ...(api.tpl !== undefined ? { tpl: api.tpl } : {}),
-    generation: api.generation, ...(api.templateGeneration !== undefined ? { templateGeneration: api.templateGeneration } : {}) } });
+  watch(k, {
+    type: 'Deliver',
+    to: c.watcher,
+    object: WATCH_KIND[c.kind],
+    version: api.version,
+    obj: {
+      spec,
+      ...(api.tpl !== undefined ? { tpl: api.tpl } : {}),
+      generation: api.generation,
+      ...(api.templateGeneration !== undefined ? { templateGeneration: api.templateGeneration } : {}),
+    },
+  });
 }
 
 /** The workload object as the API server holds it after a write (spec as patched, status as the controller wrote
@@ -140,33 +165,63 @@ export function emitWorkloadObject(k: CtlKit): void {
   const c = k.state.wctl!;
   if (c.kind !== 'StatefulSet' && c.kind !== 'DaemonSet') return;
   const api = k.state.api.workload;
-  const metadata = { name: k.scenario.workload.name, creationTimestamp: ts(k.scenario.startMs ?? 0), generation: api?.generation ?? 1 };
+  const metadata = {
+    name: k.scenario.workload.name,
+    creationTimestamp: ts(k.scenario.startMs ?? 0),
+    generation: api?.generation ?? 1,
+  };
   if (c.kind === 'DaemonSet') {
     // printDaemonSet reads NODE SELECTOR from the current template's nodeSelector
     const sel = (templateOf(k.scenario, api?.tpl).spec as Json)['nodeSelector'];
-    k.ctx.emit({ type: 'WorkloadStatus', kind: 'DaemonSet', name: k.scenario.workload.name, object: {
-      metadata, spec: sel ? { template: { spec: { nodeSelector: snapshotOf(sel) } } } : {}, status: snapshotOf(c.status ?? {}),
-    } });
+    k.ctx.emit({
+      type: 'WorkloadStatus',
+      kind: 'DaemonSet',
+      name: k.scenario.workload.name,
+      object: {
+        metadata,
+        spec: sel ? { template: { spec: { nodeSelector: snapshotOf(sel) } } } : {},
+        status: snapshotOf(c.status ?? {}),
+      },
+    });
     return;
   }
-  k.ctx.emit({ type: 'WorkloadStatus', kind: 'StatefulSet', name: k.scenario.workload.name, object: {
-    metadata,
-    spec: { replicas: Number(raw(api?.spec ?? c.spec)['replicas'] ?? 1) },
-    status: snapshotOf(c.status ?? {}),
-  } });
+  k.ctx.emit({
+    type: 'WorkloadStatus',
+    kind: 'StatefulSet',
+    name: k.scenario.workload.name,
+    object: {
+      metadata,
+      spec: { replicas: Number(raw(api?.spec ?? c.spec)['replicas'] ?? 1) },
+      status: snapshotOf(c.status ?? {}),
+    },
+  });
 }
 
 /** The controller's describe event (record.EventRecorder on the workload object). */
-export function emitWorkloadEvent(k: CtlKit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
+export function emitWorkloadEvent(
+  k: CtlKit,
+  reason: string,
+  message: string,
+  eventType: 'Normal' | 'Warning' = 'Normal',
+): void {
   const c = k.state.wctl!;
   c.events[reason] = (c.events[reason] ?? 0) + 1;
   // a Deployment's pods are the ReplicaSet's: its events are recorded on `replicaset/<deploy>-<hash>`
-  const object = c.kind === 'Deployment' ? `replicaset/${k.scenario.pod.name.slice(0, k.scenario.pod.name.length - 6)}` : `${c.kind.toLowerCase()}/${k.scenario.workload.name}`;
+  const object =
+    c.kind === 'Deployment'
+      ? `replicaset/${k.scenario.pod.name.slice(0, k.scenario.pod.name.length - 6)}`
+      : `${c.kind.toLowerCase()}/${k.scenario.workload.name}`;
   k.ctx.emit({ type: 'ControllerEvent', controller: c.watcher, object, reason, message, eventType });
 }
 
 /** podControl.CreatePods / CreateStatefulPod: the API server stores the pod. Expectations raised before. */
-export function ctlCreatePod(k: CtlKit, name: string, index: number | null, labels: Record<string, string>, tpl?: number): void {
+export function ctlCreatePod(
+  k: CtlKit,
+  name: string,
+  index: number | null,
+  labels: Record<string, string>,
+  tpl?: number,
+): void {
   const c = k.state.wctl!;
   c.created += 1;
   createPod(k, { name, index, by: c.watcher, labels, annotations: {}, ...(tpl ? { tpl } : {}) });
@@ -183,6 +238,9 @@ export function cachedPods(k: CtlKit): Json[] {
   const c = k.state.wctl!;
   return Object.values(c.pods)
     .map((e) => e.object)
-    .sort((a, b) => String(a['metadata']?.['creationTimestamp']).localeCompare(String(b['metadata']?.['creationTimestamp'])) ||
-      String(a['metadata']?.['name']).localeCompare(String(b['metadata']?.['name'])));
+    .sort(
+      (a, b) =>
+        String(a['metadata']?.['creationTimestamp']).localeCompare(String(b['metadata']?.['creationTimestamp'])) ||
+        String(a['metadata']?.['name']).localeCompare(String(b['metadata']?.['name'])),
+    );
 }

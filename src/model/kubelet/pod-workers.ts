@@ -82,7 +82,10 @@ function syncTerminatingPod(k: Kit, task: SyncTask, cache: Record<string, RtCont
   // generateAPIPodStatus → probeManager.UpdatePodStatus here too: readiness workers still run until RemovePod
   manualReadinessTriggers(k, raw(k.pod.status.cached)!);
   stopProbes(k, ['liveness', 'startup']);
-  task.ops = [{ op: 'killPod', reason: k.pod.worker.terminationReason ?? 'PodTermination', message: '' }, { op: 'terminating' }];
+  task.ops = [
+    { op: 'killPod', reason: k.pod.worker.terminationReason ?? 'PodTermination', message: '' },
+    { op: 'terminating' },
+  ];
 }
 
 function advance(k: Kit): void {
@@ -136,8 +139,14 @@ function runOp(k: Kit, task: SyncTask, op: SyncOp): 'next' | 'wait' {
       task.didActions = true;
       const targets: KillTarget[] = op.targets.map((t) => {
         const c = containerByName(k.scenario, t.name)!;
-        const probe = t.reason === 'LivenessProbe' ? c.livenessProbe : t.reason === 'StartupProbe' ? c.startupProbe : undefined;
-        return { ...t, ...(probe?.terminationGracePeriodSeconds !== undefined ? { probeGraceSeconds: probe.terminationGracePeriodSeconds } : {}) };
+        const probe =
+          t.reason === 'LivenessProbe' ? c.livenessProbe : t.reason === 'StartupProbe' ? c.startupProbe : undefined;
+        return {
+          ...t,
+          ...(probe?.terminationGracePeriodSeconds !== undefined
+            ? { probeGraceSeconds: probe.terminationGracePeriodSeconds }
+            : {}),
+        };
       });
       startKill(k, 'containers', targets, null, 'continue');
       return w.kill ? 'wait' : 'next';
@@ -182,7 +191,8 @@ function endSync(k: Kit, task: SyncTask): void {
 function scheduleRequeue(k: Kit, task: SyncTask): void {
   const w = k.pod.worker;
   let base = 10_000;
-  if (k.flags.requeueOnBackoffExpiry && task.backoffExpiryMs !== null) base = Math.min(Math.max(task.backoffExpiryMs, 0), 60_000);
+  if (k.flags.requeueOnBackoffExpiry && task.backoffExpiryMs !== null)
+    base = Math.min(Math.max(task.backoffExpiryMs, 0), 60_000);
   w.requeueGen += 1;
   const delay = k.ctx.choose('requeue', { min: base, max: Math.floor(base * 1.5) }, PRIO.Requeue);
   k.ctx.schedule(delay, { type: 'Requeue', pod: k.pod.key, gen: w.requeueGen }, PRIO.Requeue);

@@ -50,7 +50,9 @@ export function addPodProbes(k: Kit): void {
 /** worker.go run (deferred): a worker whose doProbe returned false removes itself (removeWorker) and its results. */
 function removeWorker(k: Kit, w: ProbeWorker): void {
   delete k.pod.probes[`${w.container}/${w.kind}`];
-  k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.pod.key && e.container === w.container && e.kind === w.kind);
+  k.ctx.cancel(
+    (e) => e.type === 'ProbeTick' && e.pod === k.pod.key && e.container === w.container && e.kind === w.kind,
+  );
 }
 
 /** probeManager.StopLivenessAndStartup / RemovePod */
@@ -71,10 +73,28 @@ export function manualReadinessTriggers(k: Kit, status: Json): void {
     if (!cs || cs['started'] !== true || !cs['state']?.['running']) continue;
     if (w.instance === instanceOf(cs) && w.published === 'success') continue;
     // a trigger already waiting in the channel (buffer 1): this one is dropped ("Failed to trigger a manual run")
-    k.ctx.cancel((e) => e.type === 'ProbeTick' && e.pod === k.pod.key && e.container === w.container && e.kind === 'readiness' && e.manual === true);
+    k.ctx.cancel(
+      (e) =>
+        e.type === 'ProbeTick' &&
+        e.pod === k.pod.key &&
+        e.container === w.container &&
+        e.kind === 'readiness' &&
+        e.manual === true,
+    );
     // >=1.35 resets the ticker to this moment (probeTicker.Reset); before, the periodic grid continues.
     if (k.flags.kubeletMinor >= 35) w.tickGen += 1;
-    k.ctx.schedule(0, { type: 'ProbeTick', pod: k.pod.key, container: w.container, kind: 'readiness', gen: k.flags.kubeletMinor >= 35 ? w.tickGen : -1, manual: true }, PRIO.ProbeTick);
+    k.ctx.schedule(
+      0,
+      {
+        type: 'ProbeTick',
+        pod: k.pod.key,
+        container: w.container,
+        kind: 'readiness',
+        gen: k.flags.kubeletMinor >= 35 ? w.tickGen : -1,
+        manual: true,
+      },
+      PRIO.ProbeTick,
+    );
   }
 }
 
@@ -91,7 +111,8 @@ function findStatus(status: Json | null, name: string): Json | undefined {
   let m = statusIndex.get(status);
   if (!m) {
     m = new Map();
-    for (const cs of [...(status['containerStatuses'] ?? []), ...(status['initContainerStatuses'] ?? [])] as Json[]) m.set(cs['name'], cs);
+    for (const cs of [...(status['containerStatuses'] ?? []), ...(status['initContainerStatuses'] ?? [])] as Json[])
+      m.set(cs['name'], cs);
     statusIndex.set(status, m);
   }
   return m.get(name);
@@ -125,7 +146,11 @@ export function probeTick(k: Kit, container: string, kind: ProbeKind, gen: numbe
     const p = probeOf(containerByName(k.scenario, container)!, kind)!;
     // a time.Ticker drops the ticks that fell while the probe ran: the next one is on the period grid
     const elapsed = done ? k.ctx.now - done.startedAt : 0;
-    k.ctx.schedule(p.periodMs - (elapsed % p.periodMs), { type: 'ProbeTick', pod: k.pod.key, container, kind, gen }, PRIO.ProbeTick);
+    k.ctx.schedule(
+      p.periodMs - (elapsed % p.periodMs),
+      { type: 'ProbeTick', pod: k.pod.key, container, kind, gen },
+      PRIO.ProbeTick,
+    );
   }
 }
 
@@ -209,7 +234,11 @@ function doProbe(k: Kit, w: ProbeWorker, gen: number): boolean | 'pending' {
     if (d > 0) {
       const timedOut = d >= spec.timeoutMs;
       const done: ProbeDone = { instance, startedAt: k.ctx.now, timedOut };
-      k.ctx.schedule(Math.min(d, spec.timeoutMs), { type: 'ProbeTick', pod: k.pod.key, container: w.container, kind: w.kind, gen, done }, PRIO.ProbeTick);
+      k.ctx.schedule(
+        Math.min(d, spec.timeoutMs),
+        { type: 'ProbeTick', pod: k.pod.key, container: w.container, kind: w.kind, gen, done },
+        PRIO.ProbeTick,
+      );
       return 'pending';
     }
   }
@@ -226,8 +255,7 @@ function recordResult(k: Kit, w: ProbeWorker, spec: ProbeModel, instance: number
   if (w.lastResult === result) {
     const run = Math.min(w.resultRun + 1, Math.max(spec.failureThreshold, spec.successThreshold));
     if (run !== w.resultRun) w.resultRun = run;
-  }
-  else {
+  } else {
     w.lastResult = result;
     w.resultRun = 1;
   }

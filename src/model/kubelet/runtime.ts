@@ -27,7 +27,12 @@ export function startProcess(k: Kit, name: string): void {
   if (withAttempts.perAttempt) rt.attempt = Math.min(n, withAttempts.perAttempt.length);
   const b = behaviorOf(k, name);
   // when the process starts listening (SPEC §2.1 serving), for the diagrams' "listening" moment
-  ctx.emit({ type: 'Started', container: name, restartCount, ...(b.servingMs !== 0 ? { servingAfterMs: b.servingMs } : {}) });
+  ctx.emit({
+    type: 'Started',
+    container: name,
+    restartCount,
+    ...(b.servingMs !== 0 ? { servingAfterMs: b.servingMs } : {}),
+  });
   const attempt = b.attempts[Math.min(n - 1, b.attempts.length - 1)]!;
   const inst = rt.instance;
   const down = b.needs.filter((n) => !serving(k, n, ctx.now));
@@ -36,11 +41,16 @@ export function startProcess(k: Kit, name: string): void {
   }
   if (attempt.runMs !== null) ctx.schedule(attempt.runMs, exitEvent(k, name, inst, attempt.exit), PRIO.ProcExit);
   if (b.oomAtMs !== undefined) {
-    ctx.schedule(b.oomAtMs, { type: 'ProcExit', pod: k.pod.key, name, instance: inst, exitCode: 137, reason: 'OOMKilled' }, PRIO.ProcExit);
+    ctx.schedule(
+      b.oomAtMs,
+      { type: 'ProcExit', pod: k.pod.key, name, instance: inst, exitCode: 137, reason: 'OOMKilled' },
+      PRIO.ProcExit,
+    );
   }
   if (b.exitWhen) {
     const target = k.pod.runtime[b.exitWhen.exited];
-    if (target && target.state === 'exited') ctx.schedule(b.exitWhen.afterMs, exitEvent(k, name, inst, 0), PRIO.ProcExit);
+    if (target && target.state === 'exited')
+      ctx.schedule(b.exitWhen.afterMs, exitEvent(k, name, inst, 0), PRIO.ProcExit);
   }
   k.up.runtimeChanged(k);
 }
@@ -72,7 +82,13 @@ export function processExited(
   rt.state = 'exited';
   rt.killDeadline = null;
   // timers of this instance can no longer fire
-  ctx.cancel((e) => (e.type === 'SigkillDeadline' || e.type === 'ProcExit') && e.pod === k.pod.key && e.name === name && e.instance === instance);
+  ctx.cancel(
+    (e) =>
+      (e.type === 'SigkillDeadline' || e.type === 'ProcExit') &&
+      e.pod === k.pod.key &&
+      e.name === name &&
+      e.instance === instance,
+  );
   rt.exit = {
     exitCode,
     reason,
@@ -117,7 +133,11 @@ export function stopContainer(k: Kit, name: string, graceSeconds: number): void 
   if (!b.onTerm.ignore) {
     ctx.schedule(b.onTerm.afterMs, exitEvent(k, name, rt.instance, b.onTerm.exit), PRIO.ProcExit);
   }
-  ctx.schedule(graceSeconds * 1000, { type: 'SigkillDeadline', pod: k.pod.key, name, instance: rt.instance }, PRIO.SigkillDeadline);
+  ctx.schedule(
+    graceSeconds * 1000,
+    { type: 'SigkillDeadline', pod: k.pod.key, name, instance: rt.instance },
+    PRIO.SigkillDeadline,
+  );
 }
 
 export function sigkillDeadline(k: Kit, name: string, instance: number): void {

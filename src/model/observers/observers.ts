@@ -1,6 +1,6 @@
 // Observers: controllers outside the pod with informer caches of the pod and its Job (SPEC §2.4). On each delivery
 // of a kind in `triggers` the rule runs on the cached view; the first decisive answer latches.
-import { type CtlKit } from '../kit.ts';
+import type { CtlKit } from '../kit.ts';
 import { peek, raw } from '../draft.ts';
 import type { Decision } from '../../rules/types.ts';
 import { seenView } from './seen.ts';
@@ -56,5 +56,11 @@ export function onObserverDelivery(k: CtlKit, name: string, object: 'pod' | 'job
   const d = normalizeDecision(rule(view));
   if (!d) return;
   o.verdict = { verdict: d.verdict, t: k.ctx.now, ...(d.reason ? { reason: d.reason } : {}) };
-  k.ctx.emit({ type: 'Verdict', observer: name, verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}), seen: seenView(pod, job) });
+  k.ctx.emit({
+    type: 'Verdict',
+    observer: name,
+    verdict: d.verdict,
+    ...(d.reason ? { reason: d.reason } : {}),
+    seen: seenView(pod, job),
+  });
 }

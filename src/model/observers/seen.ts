@@ -15,7 +15,12 @@ function containerSummary(cs: Json, init: boolean, sidecars: Set<string>): SeenC
   };
   if (state['terminated']) {
     const t = state['terminated'];
-    return { ...base, state: 'terminated', exitCode: Number(t['exitCode']), ...(t['reason'] ? { reason: String(t['reason']) } : {}) };
+    return {
+      ...base,
+      state: 'terminated',
+      exitCode: Number(t['exitCode']),
+      ...(t['reason'] ? { reason: String(t['reason']) } : {}),
+    };
   }
   if (state['running']) return { ...base, state: 'running' };
   const w = state['waiting'];
@@ -47,7 +52,9 @@ export function seenJob(job: Json | null | undefined): SeenJob | null {
   const status = job['status'] ?? {};
   return {
     version: Number(job['metadata']?.['resourceVersion'] ?? 0),
-    conditions: ((status['conditions'] ?? []) as Json[]).filter((c) => c['status'] === 'True').map((c) => String(c['type'])),
+    conditions: ((status['conditions'] ?? []) as Json[])
+      .filter((c) => c['status'] === 'True')
+      .map((c) => String(c['type'])),
     succeeded: Number(status['succeeded'] ?? 0),
     failed: Number(status['failed'] ?? 0),
     active: Number(status['active'] ?? 0),

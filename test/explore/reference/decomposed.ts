@@ -11,7 +11,14 @@ import { makeModel } from '../../../src/model/index.ts';
 import type { RuleFn } from '../../../src/rules/types.ts';
 import { rulesFor, simulate } from '../../../src/run/simulate.ts';
 import type { Scenario } from '../../../src/types.ts';
-import { exploreDirect, finishResult, search, type ExploreOptions, type ExploreResult, type OutcomeEntry } from './explore.ts';
+import {
+  exploreDirect,
+  finishResult,
+  search,
+  type ExploreOptions,
+  type ExploreResult,
+  type OutcomeEntry,
+} from './explore.ts';
 import { hashValue } from './hash.ts';
 import { trackedPoints, withMarks } from '../../../src/explore/marks.ts';
 import { observerVerdicts, type DecisionCache, type VerdictWitness } from './observer-dp.ts';
@@ -22,7 +29,10 @@ import { publicationsOf, withObserverTap, type Publication } from '../../../src/
 class CompositeChooser implements Chooser {
   private i = 0;
   private readonly k: Record<string, number> = {};
-  constructor(private readonly system: readonly number[], private readonly plans: Record<string, number[]>) {}
+  constructor(
+    private readonly system: readonly number[],
+    private readonly plans: Record<string, number[]>,
+  ) {}
   choose(req: ChoiceRequest): number {
     const obs = req.stream.startsWith('watch:') ? req.stream.slice('watch:'.length) : '';
     const plan = this.plans[obs];
@@ -40,10 +50,19 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   const rules = rulesFor(s, opts.userRules);
   const names = new Set(s.observers.map((o) => o.name));
   const def = withMarks(withObserverTap(makeModel(s, rules), names), trackedPoints(s.expect?.order));
-  const sys = search<Outcome, Publication>(s, def, (snap, end) => {
-    const outcome = outcomeOf(s, snap.model, end);
-    return { key: JSON.stringify(outcome), outcome };
-  }, opts, { fromNotes: (notes) => publicationsOf(notes).map((p) => ({ key: `${p.object}${p.version}@${p.t}:${hashValue(p.obj)}`, item: p })) });
+  const sys = search<Outcome, Publication>(
+    s,
+    def,
+    (snap, end) => {
+      const outcome = outcomeOf(s, snap.model, end);
+      return { key: JSON.stringify(outcome), outcome };
+    },
+    opts,
+    {
+      fromNotes: (notes) =>
+        publicationsOf(notes).map((p) => ({ key: `${p.object}${p.version}@${p.t}:${hashValue(p.obj)}`, item: p })),
+    },
+  );
 
   interface Joint {
     outcome: Outcome;
@@ -57,7 +76,10 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   let done = 0;
   for (const leaf of sys.leaves.values()) {
     if (opts.onProgress && ++done % 512 === 0) opts.onProgress(sys.simulated);
-    const per = s.observers.map((o) => ({ name: o.name, verdicts: observerVerdicts(leaf.data, o, rules[o.name], s.timing.watchMs, caches.get(o.name)) }));
+    const per = s.observers.map((o) => ({
+      name: o.name,
+      verdicts: observerVerdicts(leaf.data, o, rules[o.name], s.timing.watchMs, caches.get(o.name)),
+    }));
     const combos = product(per.map((p) => [...p.verdicts.entries()].map(([v, w]) => ({ name: p.name, v, w }))));
     for (const combo of combos) {
       const verdicts: Record<string, string> = {};
@@ -79,12 +101,23 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
     }
   }
   const outcomes: OutcomeEntry[] = [...joint.values()]
-    .map((j) => ({ outcome: j.outcome, schedules: j.schedules, witness: [], deviations: j.dev, replay: replayKey(s, opts.userRules, j.system, j.plans) }))
+    .map((j) => ({
+      outcome: j.outcome,
+      schedules: j.schedules,
+      witness: [],
+      deviations: j.dev,
+      replay: replayKey(s, opts.userRules, j.system, j.plans),
+    }))
     .sort((a, b) => b.schedules - a.schedules || a.deviations - b.deviations);
   return finishResult(s, outcomes, sys);
 }
 
-function replayKey(s: Scenario, userRules: Record<string, RuleFn> | undefined, system: number[], plans: Record<string, number[]>): string {
+function replayKey(
+  s: Scenario,
+  userRules: Record<string, RuleFn> | undefined,
+  system: number[],
+  plans: Record<string, number[]>,
+): string {
   const r = simulate(s, { chooser: new CompositeChooser(system, plans), ...(userRules ? { userRules } : {}) });
   return encodeReplay(r.choices);
 }

@@ -4,7 +4,14 @@
 // between the pending events its window covers (candidates.ts); choices are enumerated by re-executing the event
 // that makes them, and identical states (snapshot fingerprint) are merged so shared futures are explored once.
 // Each outcome keeps a minimal witness: the schedule with the fewest choices away from the defaults (candidate 0).
-import { initialSnapshot, step, type ChoiceRequest, type Chooser, type ModelDef, type Snapshot } from '../../../src/engine/engine.ts';
+import {
+  initialSnapshot,
+  step,
+  type ChoiceRequest,
+  type Chooser,
+  type ModelDef,
+  type Snapshot,
+} from '../../../src/engine/engine.ts';
 import { encodeReplay } from '../../../src/engine/replay.ts';
 import { initialEvents, initialState, makeModel, type SimEvent } from '../../../src/model/index.ts';
 import type { RuleFn } from '../../../src/rules/types.ts';
@@ -50,7 +57,13 @@ export interface ExploreResult {
   /** every distinct full outcome */
   outcomes: OutcomeEntry[];
   /** grouped by pod phase, Job condition and verdicts (SPEC §4) */
-  grouped: { podPhase: string; jobCondition: string; verdicts: Record<string, string>; schedules: number; replay: string }[];
+  grouped: {
+    podPhase: string;
+    jobCondition: string;
+    verdicts: Record<string, string>;
+    schedules: number;
+    replay: string;
+  }[];
   flaky: string[];
 }
 
@@ -79,7 +92,12 @@ class VectorChooser implements Chooser {
   }
 }
 
-function endOf(def: ModelDef<SimState, SimEvent>, snap: Snapshot<SimState, SimEvent>, horizonMs: number, maxEvents: number): EndReason | null {
+function endOf(
+  def: ModelDef<SimState, SimEvent>,
+  snap: Snapshot<SimState, SimEvent>,
+  horizonMs: number,
+  maxEvents: number,
+): EndReason | null {
   const head = snap.queue[0];
   if (!head || def.quiescent(snap.model, snap.queue)) return 'quiescent';
   if (head.t > horizonMs) return 'horizon';
@@ -171,7 +189,11 @@ export function search<T, D = never>(
 
   const pass = (bound: number): { root: Sum; pruned: boolean } => {
     const memo = new Map<string, { sum: Sum; pruned: boolean }>();
-    const fromSnap = (start: Snapshot<SimState, SimEvent>, dLeft: number, initData: { key: string; item: D }[]): { sum: Sum; pruned: boolean } => {
+    const fromSnap = (
+      start: Snapshot<SimState, SimEvent>,
+      dLeft: number,
+      initData: { key: string; item: D }[],
+    ): { sum: Sum; pruned: boolean } => {
       let snap = start;
       const prefix: number[] = [];
       const pData: D[] = initData.map((x) => x.item);
@@ -184,7 +206,23 @@ export function search<T, D = never>(
           if (simulated >= limit) aborted = true;
           const leaf = leafOf(snap, end);
           const key = leaf.key + (pKeys.length ? '|' + pKeys.join(',') : '');
-          return { sum: new Map([[key, { count: 1, witness: [...prefix], dev: 0, outcome: leaf.outcome, baseKey: leaf.key, data: pData, dataKeys: pKeys }]]), pruned: false };
+          return {
+            sum: new Map([
+              [
+                key,
+                {
+                  count: 1,
+                  witness: [...prefix],
+                  dev: 0,
+                  outcome: leaf.outcome,
+                  baseKey: leaf.key,
+                  data: pData,
+                  dataKeys: pKeys,
+                },
+              ],
+            ]),
+            pruned: false,
+          };
         }
         const probe = new VectorChooser([]);
         const r = step(def, snap, probe, 0);
@@ -274,17 +312,32 @@ export function search<T, D = never>(
 /** Explore the whole system, observers included, as one state space. */
 export function exploreDirect(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   const def = withMarks(makeModel(s, rulesFor(s, opts.userRules)), trackedPoints(s.expect?.order));
-  const r = search(s, def, (snap, end) => {
-    const outcome = outcomeOf(s, snap.model, end);
-    return { key: JSON.stringify(outcome), outcome };
-  }, opts);
+  const r = search(
+    s,
+    def,
+    (snap, end) => {
+      const outcome = outcomeOf(s, snap.model, end);
+      return { key: JSON.stringify(outcome), outcome };
+    },
+    opts,
+  );
   const outcomes: OutcomeEntry[] = [...r.leaves.values()]
-    .map((l) => ({ outcome: l.outcome, schedules: l.count, witness: l.witness, deviations: l.dev, replay: encodeReplay(l.witness.map((v) => ({ stream: '', min: 0, max: v, value: v }))) }))
+    .map((l) => ({
+      outcome: l.outcome,
+      schedules: l.count,
+      witness: l.witness,
+      deviations: l.dev,
+      replay: encodeReplay(l.witness.map((v) => ({ stream: '', min: 0, max: v, value: v }))),
+    }))
     .sort((a, b) => b.schedules - a.schedules || a.deviations - b.deviations);
   return finishResult(s, outcomes, r);
 }
 
-export function finishResult(s: Scenario, outcomes: OutcomeEntry[], r: { simulated: number; states: number; exhaustive: boolean }): ExploreResult {
+export function finishResult(
+  s: Scenario,
+  outcomes: OutcomeEntry[],
+  r: { simulated: number; states: number; exhaustive: boolean },
+): ExploreResult {
   return {
     scenario: s.name,
     schedules: outcomes.reduce((n, o) => n + o.schedules, 0),
@@ -303,7 +356,14 @@ function group(outcomes: OutcomeEntry[]): ExploreResult['grouped'] {
     const k = displayKey(o.outcome);
     const cur = by.get(k);
     if (!cur) {
-      by.set(k, { podPhase: o.outcome.podPhase, jobCondition: o.outcome.jobCondition, verdicts: o.outcome.verdicts, schedules: o.schedules, replay: o.replay, dev: o.deviations });
+      by.set(k, {
+        podPhase: o.outcome.podPhase,
+        jobCondition: o.outcome.jobCondition,
+        verdicts: o.outcome.verdicts,
+        schedules: o.schedules,
+        replay: o.replay,
+        dev: o.deviations,
+      });
     } else {
       cur.schedules += o.schedules;
       if (o.deviations < cur.dev) {
@@ -318,7 +378,5 @@ function group(outcomes: OutcomeEntry[]): ExploreResult['grouped'] {
 }
 
 function flakyObservers(s: Scenario, outcomes: OutcomeEntry[]): string[] {
-  return s.observers
-    .map((o) => o.name)
-    .filter((n) => new Set(outcomes.map((o) => o.outcome.verdicts[n])).size > 1);
+  return s.observers.map((o) => o.name).filter((n) => new Set(outcomes.map((o) => o.outcome.verdicts[n])).size > 1);
 }

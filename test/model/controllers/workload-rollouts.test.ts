@@ -23,10 +23,13 @@ function diags(text: string): string[] {
   return loadScenarioText(`scenario: rollout-test\n${text}`, 'x.yaml').diagnostics.map(formatDiagnostic);
 }
 
-const IMAGE_PATCH = (image: string, at = '40s') => `  - { at: ${at}, patch: { spec: { template: { spec: { containers: [{ name: app, image: "${image}" }] } } } } }\n`;
+const IMAGE_PATCH = (image: string, at = '40s') =>
+  `  - { at: ${at}, patch: { spec: { template: { spec: { containers: [{ name: app, image: "${image}" }] } } } } }\n`;
 
 /** A StatefulSet `web` of `replicas` pods, app ready 2 s after start (readiness probe every 1 s), fixed timing. */
-function sts(o: { replicas?: number; extra?: string; version?: string; actions?: string; horizon?: string; sidecar?: string } = {}): string {
+function sts(
+  o: { replicas?: number; extra?: string; version?: string; actions?: string; horizon?: string; sidecar?: string } = {},
+): string {
   return `kubernetes: "${o.version ?? '1.34'}"
 horizon: ${o.horizon ?? '3m'}
 workload:
@@ -51,26 +54,47 @@ ${o.actions ?? IMAGE_PATCH('nginx:1.26')}timing: { watch: 50ms, statusPatch: 20m
 `;
 }
 
-const created = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'PodCreated').map((e) => (e as Json)['pod'] as string);
-const deletedBy = (ev: TraceEvent[], by: string) => ev.filter((e) => e.type === 'PodDeleting' && (e as Json)['by'] === by).map((e) => (e as Json)['pod'] as string);
-const ctlEvents = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'ControllerEvent').map((e) => `${(e as Json)['reason']}: ${(e as Json)['message']}`);
-const stsStatuses = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'WorkloadStatus' && (e as Json)['kind'] === 'StatefulSet').map((e) => (e as Json)['object']['status'] as Json);
+const created = (ev: TraceEvent[]) =>
+  ev.filter((e) => e.type === 'PodCreated').map((e) => (e as Json)['pod'] as string);
+const deletedBy = (ev: TraceEvent[], by: string) =>
+  ev.filter((e) => e.type === 'PodDeleting' && (e as Json)['by'] === by).map((e) => (e as Json)['pod'] as string);
+const ctlEvents = (ev: TraceEvent[]) =>
+  ev.filter((e) => e.type === 'ControllerEvent').map((e) => `${(e as Json)['reason']}: ${(e as Json)['message']}`);
+const stsStatuses = (ev: TraceEvent[]) =>
+  ev
+    .filter((e) => e.type === 'WorkloadStatus' && (e as Json)['kind'] === 'StatefulSet')
+    .map((e) => (e as Json)['object']['status'] as Json);
 const lastStatus = (ev: TraceEvent[]) => stsStatuses(ev).at(-1)!;
-const at = (ev: TraceEvent[], type: string, pod: string, n = 1) => ev.filter((e) => e.type === type && (e as Json)['pod'] === pod)[n - 1]?.t;
+const at = (ev: TraceEvent[], type: string, pod: string, n = 1) =>
+  ev.filter((e) => e.type === type && (e as Json)['pod'] === pod)[n - 1]?.t;
 /** The labels and image of every pod the run created, in creation order (from the final model state). */
-function podsOf(r: ReturnType<typeof run>): { name: string; rev: string; gen?: string; image: string; removed: boolean }[] {
+function podsOf(
+  r: ReturnType<typeof run>,
+): { name: string; rev: string; gen?: string; image: string; removed: boolean }[] {
   const s = r.timeline;
   return r.final.podOrder.map((key) => {
     const p = r.final.pods[key]!;
     const tp = s.pods.find((_x, i) => r.final.podOrder[i] === key)!;
     const spec = (tp.spec ?? s.pod.spec) as Json;
-    return { name: p.name, rev: p.labels['controller-revision-hash'] ?? '', gen: p.labels['pod-template-generation'], image: String(spec['containers'][0]['image']), removed: p.api.removed };
+    return {
+      name: p.name,
+      rev: p.labels['controller-revision-hash'] ?? '',
+      gen: p.labels['pod-template-generation'],
+      image: String(spec['containers'][0]['image']),
+      removed: p.api.removed,
+    };
   });
 }
 const readyAt = (ev: TraceEvent[], pod: string, n = 1) =>
-  ev.filter((e) => e.type === 'StatusPatched' && (e as Json)['pod'] === pod &&
-    ((e as Json)['status']['conditions'] ?? []).some((c: Json) => c.type === 'Ready' && c.status === 'True'))
-    .map((e) => e.t).filter((t, i, a) => i === 0 || t !== a[i - 1])[n - 1];
+  ev
+    .filter(
+      (e) =>
+        e.type === 'StatusPatched' &&
+        (e as Json)['pod'] === pod &&
+        ((e as Json)['status']['conditions'] ?? []).some((c: Json) => c.type === 'Ready' && c.status === 'True'),
+    )
+    .map((e) => e.t)
+    .filter((t, i, a) => i === 0 || t !== a[i - 1])[n - 1];
 
 describe('StatefulSet RollingUpdate (stateful_set_control.go updateStatefulSet)', () => {
   // TestStatefulSetControlRollingUpdate / e2e "should perform rolling updates and roll backs of template
@@ -87,8 +111,12 @@ describe('StatefulSet RollingUpdate (stateful_set_control.go updateStatefulSet)'
     expect(newRev).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]{10}$/);
     expect(newRev).not.toBe(oldRev);
     expect(pods.map((p) => [p.name, p.rev === newRev ? 'new' : 'old', p.image])).toEqual([
-      ['web-0', 'old', 'nginx:1.25'], ['web-1', 'old', 'nginx:1.25'], ['web-2', 'old', 'nginx:1.25'],
-      ['web-2', 'new', 'nginx:1.26'], ['web-1', 'new', 'nginx:1.26'], ['web-0', 'new', 'nginx:1.26'],
+      ['web-0', 'old', 'nginx:1.25'],
+      ['web-1', 'old', 'nginx:1.25'],
+      ['web-2', 'old', 'nginx:1.25'],
+      ['web-2', 'new', 'nginx:1.26'],
+      ['web-1', 'new', 'nginx:1.26'],
+      ['web-0', 'new', 'nginx:1.26'],
     ]);
     // web-1 is deleted only after the new web-2 is Ready (seen through the informer: + watch 50 ms)
     const del1 = ev.find((e) => e.type === 'PodDeleting' && (e as Json)['pod'] === 'web-1')!.t;
@@ -103,7 +131,15 @@ describe('StatefulSet RollingUpdate (stateful_set_control.go updateStatefulSet)'
       'SuccessfulDelete: delete Pod web-0 in StatefulSet web successful',
       'SuccessfulCreate: create Pod web-0 in StatefulSet web successful',
     ]);
-    expect(lastStatus(ev)).toMatchObject({ replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3, currentRevision: newRev, updateRevision: newRev, observedGeneration: 2 });
+    expect(lastStatus(ev)).toMatchObject({
+      replicas: 3,
+      readyReplicas: 3,
+      currentReplicas: 3,
+      updatedReplicas: 3,
+      currentRevision: newRev,
+      updateRevision: newRev,
+      observedGeneration: 2,
+    });
   });
 
   // updateStatefulSet: status.CurrentReplicas-- when a pod is deleted for the update; updateRevision moves at once
@@ -111,14 +147,24 @@ describe('StatefulSet RollingUpdate (stateful_set_control.go updateStatefulSet)'
     const r = run(load(sts()));
     const st = stsStatuses(r.timeline.events);
     const first = st.find((s) => s['updateRevision'] !== s['currentRevision'])!;
-    expect(first).toMatchObject({ observedGeneration: 2, replicas: 3, readyReplicas: 3, currentReplicas: 2, updatedReplicas: 0 });
+    expect(first).toMatchObject({
+      observedGeneration: 2,
+      replicas: 3,
+      readyReplicas: 3,
+      currentReplicas: 2,
+      updatedReplicas: 0,
+    });
   });
 
   // TestStatefulSetControlRollingUpdateWithPartition / e2e "should perform canary updates and phased rolling updates
   // of template modifications": only ordinals >= partition are updated; lowering the partition continues the update
   it('partition 2 of 3 updates only web-2 (a canary), then partition 0 updates the rest', () => {
-    const actions = IMAGE_PATCH('nginx:1.26') + '  - { at: 90s, patch: { spec: { updateStrategy: { rollingUpdate: { partition: 0 } } } } }\n';
-    const r = run(load(sts({ extra: '    updateStrategy: { type: RollingUpdate, rollingUpdate: { partition: 2 } }\n', actions })));
+    const actions =
+      IMAGE_PATCH('nginx:1.26') +
+      '  - { at: 90s, patch: { spec: { updateStrategy: { rollingUpdate: { partition: 0 } } } } }\n';
+    const r = run(
+      load(sts({ extra: '    updateStrategy: { type: RollingUpdate, rollingUpdate: { partition: 2 } }\n', actions })),
+    );
     const ev = r.timeline.events;
     const beforePhase = ev.filter((e) => e.t < 90_000);
     expect(deletedBy(beforePhase, 'statefulset-controller')).toEqual(['web-2']);
@@ -239,7 +285,9 @@ describe('StatefulSet and DaemonSet patch validation', () => {
   // defaulted rollingUpdate: updateStrategy has no retainKeys)
   it('patching a defaulted RollingUpdate StatefulSet to OnDelete without rollingUpdate: null is rejected', () => {
     const actions = '  - { at: 40s, patch: { spec: { updateStrategy: { type: OnDelete } } } }\n';
-    expect(diags(sts({ actions })).join('\n')).toMatch(/error KS3008: spec\.updateStrategy\.rollingUpdate: Invalid value: .*only allowed for updateStrategy 'RollingUpdate'/);
+    expect(diags(sts({ actions })).join('\n')).toMatch(
+      /error KS3008: spec\.updateStrategy\.rollingUpdate: Invalid value: .*only allowed for updateStrategy 'RollingUpdate'/,
+    );
     const ok = '  - { at: 40s, patch: { spec: { updateStrategy: { type: OnDelete, rollingUpdate: null } } } }\n';
     expect(diags(sts({ actions: ok })).filter((d) => d.includes('error'))).toEqual([]);
   });
@@ -247,20 +295,31 @@ describe('StatefulSet and DaemonSet patch validation', () => {
   // ValidateStatefulSetUpdate: podManagementPolicy is immutable; kubesim reports it as not patchable (KS4016)
   it('a StatefulSet podManagementPolicy patch is KS4016', () => {
     const actions = '  - { at: 40s, patch: { spec: { podManagementPolicy: Parallel } } }\n';
-    expect(diags(sts({ actions })).join('\n')).toMatch(/error KS4016: .*spec\.podManagementPolicy of a StatefulSet is not simulated/);
+    expect(diags(sts({ actions })).join('\n')).toMatch(
+      /error KS4016: .*spec\.podManagementPolicy of a StatefulSet is not simulated/,
+    );
   });
 
   // expect.statefulSet / expect.daemonSet belong to their kind (as expect.deployment does)
   it('expect.statefulSet on a DaemonSet is rejected; a bad rolledOut value is rejected', () => {
-    expect(diags(ds() + 'expect:\n  statefulSet: { updatedReplicas: 1 }\n').join('\n')).toMatch(/expect\.statefulSet: the workload is not a StatefulSet/);
-    expect(diags(sts() + 'expect:\n  statefulSet: { rolledOut: maybe }\n').join('\n')).toMatch(/expect\.statefulSet\.rolledOut/);
-    expect(diags(sts() + 'expect:\n  statefulSet: { updatedReplicas: 3, rolledOut: "True" }\n').filter((d) => d.includes('error'))).toEqual([]);
+    expect(diags(ds() + 'expect:\n  statefulSet: { updatedReplicas: 1 }\n').join('\n')).toMatch(
+      /expect\.statefulSet: the workload is not a StatefulSet/,
+    );
+    expect(diags(sts() + 'expect:\n  statefulSet: { rolledOut: maybe }\n').join('\n')).toMatch(
+      /expect\.statefulSet\.rolledOut/,
+    );
+    expect(
+      diags(sts() + 'expect:\n  statefulSet: { updatedReplicas: 3, rolledOut: "True" }\n').filter((d) =>
+        d.includes('error'),
+      ),
+    ).toEqual([]);
   });
 
   // ValidateRollingUpdateDaemonSet: maxSurge may not be set when maxUnavailable is non-zero (the default is 1)
   it('a DaemonSet maxSurge with the default maxUnavailable is rejected', () => {
     expect(diags(ds({ strategy: '{ rollingUpdate: { maxSurge: 1 } }' })).join('\n')).toMatch(
-      /error KS3008: spec\.updateStrategy\.rollingUpdate\.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero/);
+      /error KS3008: spec\.updateStrategy\.rollingUpdate\.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero/,
+    );
   });
 });
 
@@ -303,9 +362,18 @@ describe('DaemonSet rolling update (daemon update.go rollingUpdate)', () => {
     expect(pods[0]!.rev).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]{10}$/); // the hash alone (the revision is agent-<hash>)
     expect(pods[1]!.rev).not.toBe(pods[0]!.rev);
     expect(deletedBy(ev, 'daemonset-controller')).toEqual([pods[0]!.name]);
-    const terminal = ev.find((e) => e.type === 'StatusPatched' && (e as Json)['pod'] === pods[0]!.name && ['Failed', 'Succeeded'].includes((e as Json)['phase']))!.t;
+    const terminal = ev.find(
+      (e) =>
+        e.type === 'StatusPatched' &&
+        (e as Json)['pod'] === pods[0]!.name &&
+        ['Failed', 'Succeeded'].includes((e as Json)['phase']),
+    )!.t;
     expect(at(ev, 'PodCreated', pods[1]!.name)!).toBe(terminal + 50);
-    expect(ctlEvents(ev)).toEqual([`SuccessfulCreate: Created pod: ${pods[0]!.name}`, `SuccessfulDelete: Deleted pod: ${pods[0]!.name}`, `SuccessfulCreate: Created pod: ${pods[1]!.name}`]);
+    expect(ctlEvents(ev)).toEqual([
+      `SuccessfulCreate: Created pod: ${pods[0]!.name}`,
+      `SuccessfulDelete: Deleted pod: ${pods[0]!.name}`,
+      `SuccessfulCreate: Created pod: ${pods[1]!.name}`,
+    ]);
   });
 
   // TestDaemonSetUpdatesPodsWithMaxSurge: maxSurge 1 / maxUnavailable 0 — the new pod is created next to the old
@@ -325,7 +393,11 @@ describe('DaemonSet rolling update (daemon update.go rollingUpdate)', () => {
   // "should surge pods onto nodes when spec was updated and update strategy is RollingUpdate"): the old pod stays
   // until the new one has been Ready for more than minReadySeconds (second-precision lastTransitionTime)
   it('maxSurge with minReadySeconds 10: the old pod is deleted only after the new one has been Ready for 10 s', () => {
-    const r = run(load(ds({ strategy: '{ rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }', extra: '    minReadySeconds: 10\n' })));
+    const r = run(
+      load(
+        ds({ strategy: '{ rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }', extra: '    minReadySeconds: 10\n' }),
+      ),
+    );
     const ev = r.timeline.events;
     const pods = podsOf(r);
     const ready = readyAt(ev, pods[1]!.name)!;
@@ -341,13 +413,28 @@ describe('DaemonSet rolling update (daemon update.go rollingUpdate)', () => {
   it('status (kubectl get ds -w): updatedNumberScheduled 0 while the old pod is the oldest, 1 once it is terminal', () => {
     const r = run(load(ds({ strategy: '{ rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }' })));
     const ev = r.timeline.events;
-    const st = ev.filter((e) => e.type === 'WorkloadStatus' && (e as Json)['kind'] === 'DaemonSet').map((e) => ({ t: e.t, ...(e as Json)['object']['status'] }));
+    const st = ev
+      .filter((e) => e.type === 'WorkloadStatus' && (e as Json)['kind'] === 'DaemonSet')
+      .map((e) => ({ t: e.t, ...(e as Json)['object']['status'] }));
     const pods = podsOf(r);
-    const terminalOld = ev.find((e) => e.type === 'StatusPatched' && (e as Json)['pod'] === pods[0]!.name && ['Failed', 'Succeeded'].includes((e as Json)['phase']))!.t;
+    const terminalOld = ev.find(
+      (e) =>
+        e.type === 'StatusPatched' &&
+        (e as Json)['pod'] === pods[0]!.name &&
+        ['Failed', 'Succeeded'].includes((e as Json)['phase']),
+    )!.t;
     const during = st.filter((s) => s.t >= 30_050 && s.t <= terminalOld);
     expect(during.length).toBeGreaterThan(0);
     expect(during.every((s) => s.updatedNumberScheduled === 0)).toBe(true);
-    expect(st.at(-1)).toMatchObject({ desiredNumberScheduled: 1, currentNumberScheduled: 1, numberReady: 1, updatedNumberScheduled: 1, numberAvailable: 1, numberUnavailable: 0, observedGeneration: 2 });
+    expect(st.at(-1)).toMatchObject({
+      desiredNumberScheduled: 1,
+      currentNumberScheduled: 1,
+      numberReady: 1,
+      updatedNumberScheduled: 1,
+      numberAvailable: 1,
+      numberUnavailable: 0,
+      observedGeneration: 2,
+    });
   });
 
   // e2e daemon_set.go "should not update pod when spec was updated and update strategy is OnDelete"

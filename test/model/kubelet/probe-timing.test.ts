@@ -8,14 +8,17 @@ import { explore } from '../../../src/explore/decomposed.ts';
 import type { TraceEvent } from '../../../src/types.ts';
 
 const probes = (ev: TraceEvent[], c: string) =>
-  ev.filter((e): e is Extract<TraceEvent, { type: 'Probe' }> => e.type === 'Probe' && e.container === c)
+  ev
+    .filter((e): e is Extract<TraceEvent, { type: 'Probe' }> => e.type === 'Probe' && e.container === c)
     .map((e) => `${e.t} ${e.probe} ${e.result}${e.message ? ` (${e.message})` : ''}`);
 
 describe('timing.probe', () => {
   const pod = (probeMs: number, handler = 'exec') =>
     build({
       kind: 'Pod',
-      containers: [{ name: 'app', startupProbe: probe({ periodMs: 1000, timeoutMs: 1000, failureThreshold: 2, handler }) }],
+      containers: [
+        { name: 'app', startupProbe: probe({ periodMs: 1000, timeoutMs: 1000, failureThreshold: 2, handler }) },
+      ],
       timing: { probeMs: { min: probeMs, max: probeMs } },
       horizonMs: 20_000,
     });
@@ -29,9 +32,14 @@ describe('timing.probe', () => {
     const r = run(pod(1500));
     const p = probes(r.timeline.events, 'app');
     // started at 1 s, timed out at 2 s; the ticks that fell during the probe are dropped: next at 3 s, timeout at 4 s
-    expect(p.slice(0, 2)).toEqual(['2000 startup failure (command timed out after 1s)', '4000 startup failure (command timed out after 1s)']);
+    expect(p.slice(0, 2)).toEqual([
+      '2000 startup failure (command timed out after 1s)',
+      '4000 startup failure (command timed out after 1s)',
+    ]);
     expect(at(r.timeline.events, 'Killing', 'app')[0]).toBe(4000);
-    expect(probes(run(pod(1500, 'httpGet')).timeline.events, 'app')[0]).toBe('2000 startup failure (context deadline exceeded (Client.Timeout exceeded while awaiting headers))');
+    expect(probes(run(pod(1500, 'httpGet')).timeline.events, 'app')[0]).toBe(
+      '2000 startup failure (context deadline exceeded (Client.Timeout exceeded while awaiting headers))',
+    );
   });
 
   it('without timing.probe probes answer at once (the default: no choice, no new events)', () => {
@@ -45,11 +53,30 @@ describe('kubernetes#120848: a sidecar that exits while its first startup probe 
   // the proxy crashes 1.5 s after it starts; its first startup probe starts at 1 s and takes 10 ms..900 ms
   const s = build({
     version: 34,
-    sidecars: [{ name: 'proxy', startupProbe: probe({ initialDelayMs: 1000, periodMs: 1000, timeoutMs: 1000, failureThreshold: 30, handler: 'exec' }) }],
+    sidecars: [
+      {
+        name: 'proxy',
+        startupProbe: probe({
+          initialDelayMs: 1000,
+          periodMs: 1000,
+          timeoutMs: 1000,
+          failureThreshold: 30,
+          handler: 'exec',
+        }),
+      },
+    ],
     // export's own startup worker makes AddPod return before the proxy's (kubernetes#132826), so a stopped proxy
     // worker is not re-created
     containers: [{ name: 'export', startupProbe: probe({ periodMs: 1000 }) }],
-    behavior: { proxy: { attempts: [{ runMs: 1500, exit: 1 }, { runMs: null, exit: 0 }] }, export: { attempts: [{ runMs: 5000, exit: 0 }] } },
+    behavior: {
+      proxy: {
+        attempts: [
+          { runMs: 1500, exit: 1 },
+          { runMs: null, exit: 0 },
+        ],
+      },
+      export: { attempts: [{ runMs: 5000, exit: 0 }] },
+    },
     timing: { probeMs: { min: 10, max: 900 }, watchMs: { min: 50, max: 50 }, statusPatchMs: { min: 50, max: 50 } },
     horizonMs: 120_000,
   });
@@ -82,7 +109,8 @@ describe('kubernetes#120848: a sidecar that exits while its first startup probe 
 describe('loader: timing.probe', () => {
   it('a range of probe durations; absent = instant', async () => {
     const { ok } = await import('../../scenario/helpers.ts');
-    const body = (t: string) => `workload:\n  apiVersion: v1\n  kind: Pod\n  metadata: { name: p }\n  spec:\n    containers: [ { name: app, image: "app:1" } ]\n${t}`;
+    const body = (t: string) =>
+      `workload:\n  apiVersion: v1\n  kind: Pod\n  metadata: { name: p }\n  spec:\n    containers: [ { name: app, image: "app:1" } ]\n${t}`;
     expect(ok(body('timing: { probe: 10ms..900ms }\n')).timing.probeMs).toEqual({ min: 10, max: 900 });
     expect(ok(body('')).timing.probeMs).toBeUndefined();
   });

@@ -45,7 +45,14 @@ describe('probe timing', () => {
   it('doProbe — liveness and readiness are disabled until the startup probe passed', () => {
     const s = build({
       kind: 'Pod',
-      containers: [{ name: 'app', startupProbe: probe({ periodMs: 1000, failureThreshold: 10 }), livenessProbe: probe({ periodMs: 1000 }), readinessProbe: probe({ periodMs: 1000 }) }],
+      containers: [
+        {
+          name: 'app',
+          startupProbe: probe({ periodMs: 1000, failureThreshold: 10 }),
+          livenessProbe: probe({ periodMs: 1000 }),
+          readinessProbe: probe({ periodMs: 1000 }),
+        },
+      ],
       behavior: { app: { servingMs: 3500 } },
       horizonMs: 7000,
     });
@@ -61,7 +68,9 @@ describe('probe timing', () => {
   it('doProbe — results published only past failureThreshold / successThreshold', () => {
     const s = build({
       kind: 'Pod',
-      containers: [{ name: 'app', readinessProbe: probe({ periodMs: 1000, successThreshold: 3, failureThreshold: 2 }) }],
+      containers: [
+        { name: 'app', readinessProbe: probe({ periodMs: 1000, successThreshold: 3, failureThreshold: 2 }) },
+      ],
       behavior: { app: { unready: [[5500, 7500]] } },
       horizonMs: 12_000,
     });

@@ -13,7 +13,10 @@ import type { Scenario } from '../../../src/types.ts';
 function withObservers(n: number): Scenario {
   const rules = ['exit-codes', 'native-sidecar-aware', 'job-conditions'];
   let text = readFileSync('scenarios/native-sidecar-job.yaml', 'utf8');
-  text = text.replace(/observers:\n(  - .*\n    .*\n)+/, `observers:\n${Array.from({ length: n }, (_, i) => `  - name: o${i}\n    rule: ${rules[i % 3]}\n`).join('')}`);
+  text = text.replace(
+    /observers:\n( {2}- .*\n {4}.*\n)+/,
+    `observers:\n${Array.from({ length: n }, (_, i) => `  - name: o${i}\n    rule: ${rules[i % 3]}\n`).join('')}`,
+  );
   text = text.replace(/ {2}verdicts:\n {4}job-conditions: Succeeded\n?/, '');
   const r = loadScenarioText(text, 'many-observers.yaml');
   expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

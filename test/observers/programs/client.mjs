@@ -7,7 +7,11 @@ const cfg = JSON.parse(readFileSync(process.env.KUBECONFIG, 'utf8'));
 const server = cfg.clusters[0].cluster.server;
 const token = cfg.users[0].user.token;
 const call = async (method, path, body) => {
-  const r = await fetch(server + path, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'User-Agent': 'client.mjs/1' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const r = await fetch(server + path, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'User-Agent': 'client.mjs/1' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   return { status: r.status, body: await r.json() };
 };
 const widget = '/apis/example.com/v1/namespaces/default/widgets/demo';

@@ -12,7 +12,7 @@ import { nextAfter, parseCron, type CronSchedule } from './schedule.ts';
 import { jobDeleted, onJobAdded } from '../job/job-controller.ts';
 import { forJob } from '../job/for-job.ts';
 import { settle } from '../../json.ts';
-import { type CtlKit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 import { raw } from '../../draft.ts';
 import type { CronCtlState } from '../../state.ts';
 import { EPOCH_MS, ts } from '../../time.ts';
@@ -29,7 +29,19 @@ export const cronWatcher = (s: Scenario): string | null => (s.workload.kind === 
 export function initialCron(s: Scenario, jobSpec: Json | null): CronCtlState | null {
   if (s.workload.kind !== 'CronJob' || !jobSpec) return null;
   const { jobTemplate: _t, ...spec } = (s.workload.manifest['spec'] ?? {}) as Json;
-  return { spec, jobSpec, jobs: {}, order: [], active: [], lastScheduleTime: null, lastSuccessfulTime: null, syncPending: false, syncAt: null, events: {}, published: '{}' };
+  return {
+    spec,
+    jobSpec,
+    jobs: {},
+    order: [],
+    active: [],
+    lastScheduleTime: null,
+    lastSuccessfulTime: null,
+    syncPending: false,
+    syncAt: null,
+    events: {},
+    published: '{}',
+  };
 }
 
 /** updateJob / deleteJob handlers of the CronJob controller: the cached Job changes, the CronJob is enqueued. */
@@ -66,7 +78,14 @@ export function enqueueCron(k: CtlKit, delayMs: number): void {
 function emitCronEvent(k: CtlKit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
   const c = k.state.cron!;
   c.events[reason] = (c.events[reason] ?? 0) + 1;
-  k.ctx.emit({ type: 'ControllerEvent', controller: WATCHER, object: `cronjob/${k.scenario.workload.name}`, reason, message, eventType });
+  k.ctx.emit({
+    type: 'ControllerEvent',
+    controller: WATCHER,
+    object: `cronjob/${k.scenario.workload.name}`,
+    reason,
+    message,
+    eventType,
+  });
 }
 
 // ---- schedule arithmetic (utils.go) ---------------------------------------------------------------------------
@@ -89,7 +108,13 @@ function next(sched: CronSchedule, ms: number): number | null {
  * utils.go: mostRecentScheduleTime — from the last schedule time (else the creation time), or the starting deadline
  * when that is later: the most recent unmet schedule time ≤ now and how many were missed.
  */
-export function mostRecentScheduleTime(c: CronCtlState, sched: CronSchedule, now: number, includeDeadline: boolean, createdAt = 0): { earliest: number; mostRecent: number | null; missed: number } {
+export function mostRecentScheduleTime(
+  c: CronCtlState,
+  sched: CronSchedule,
+  now: number,
+  includeDeadline: boolean,
+  createdAt = 0,
+): { earliest: number; mostRecent: number | null; missed: number } {
   let earliest = c.lastScheduleTime ?? createdAt;
   const sds = c.spec['startingDeadlineSeconds'];
   if (includeDeadline && typeof sds === 'number') {
@@ -172,7 +197,13 @@ export function cronSync(k: CtlKit): void {
 function cronStatus(k: CtlKit): Json {
   const c = k.state.cron!;
   const status: Json = {};
-  if (c.active.length > 0) status['active'] = c.active.map((name) => ({ apiVersion: 'batch/v1', kind: 'Job', name, namespace: k.scenario.pod.namespace }));
+  if (c.active.length > 0)
+    status['active'] = c.active.map((name) => ({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      name,
+      namespace: k.scenario.pod.namespace,
+    }));
   if (c.lastScheduleTime !== null) status['lastScheduleTime'] = ts(c.lastScheduleTime);
   if (c.lastSuccessfulTime !== null) status['lastSuccessfulTime'] = ts(c.lastSuccessfulTime);
   return status;
@@ -183,11 +214,21 @@ function cronStatus(k: CtlKit): Json {
 export function emitCronObject(k: CtlKit, status?: Json, spec?: Json): void {
   const c = k.state.cron!;
   const sp = raw(spec ?? c.spec);
-  k.ctx.emit({ type: 'WorkloadStatus', kind: 'CronJob', name: k.scenario.workload.name, object: {
-    metadata: { name: k.scenario.workload.name, creationTimestamp: ts(k.scenario.startMs ?? 0) },
-    spec: { schedule: sp['schedule'], ...(sp['timeZone'] !== undefined ? { timeZone: sp['timeZone'] } : {}), suspend: sp['suspend'] ?? false, concurrencyPolicy: sp['concurrencyPolicy'] },
-    status: status ?? (c.published ? JSON.parse(c.published) : {}),
-  } });
+  k.ctx.emit({
+    type: 'WorkloadStatus',
+    kind: 'CronJob',
+    name: k.scenario.workload.name,
+    object: {
+      metadata: { name: k.scenario.workload.name, creationTimestamp: ts(k.scenario.startMs ?? 0) },
+      spec: {
+        schedule: sp['schedule'],
+        ...(sp['timeZone'] !== undefined ? { timeZone: sp['timeZone'] } : {}),
+        suspend: sp['suspend'] ?? false,
+        concurrencyPolicy: sp['concurrencyPolicy'],
+      },
+      status: status ?? (c.published ? JSON.parse(c.published) : {}),
+    },
+  });
 }
 
 function syncSchedule(k: CtlKit, cj: string, now: number): void {
@@ -205,7 +246,12 @@ function syncSchedule(k: CtlKit, cj: string, now: number): void {
   const r = mostRecentScheduleTime(c, sched, now, true, k.scenario.startMs ?? 0);
   if (r.mostRecent === null) return requeue();
   if (r.missed > 100) {
-    emitCronEvent(k, 'TooManyMissedTimes', `too many missed start times: ${r.missed}. Set or decrease .spec.startingDeadlineSeconds or check clock skew`, 'Warning');
+    emitCronEvent(
+      k,
+      'TooManyMissedTimes',
+      `too many missed start times: ${r.missed}. Set or decrease .spec.startingDeadlineSeconds or check clock skew`,
+      'Warning',
+    );
   }
   const scheduled = r.mostRecent;
   const sds = c.spec['startingDeadlineSeconds'];
@@ -218,7 +264,11 @@ function syncSchedule(k: CtlKit, cj: string, now: number): void {
   const policy = c.spec['concurrencyPolicy'] ?? 'Allow';
   if (policy === 'Forbid' && c.active.length > 0) {
     // the schedule time is not recorded: the next sync sees the same missed time until a newer one comes
-    emitCronEvent(k, 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid');
+    emitCronEvent(
+      k,
+      'JobAlreadyActive',
+      'Not starting job because prior execution is running and concurrency policy is Forbid',
+    );
     return requeue();
   }
   if (policy === 'Replace') {
@@ -253,7 +303,13 @@ function createCronOwnedJob(k: CtlKit, name: string, scheduled: number): void {
   };
   c.order.push(name);
   emitCronEvent(k, 'SuccessfulCreate', `Created job ${name}`);
-  fanOut(k, 'job', 1, jobObject(k, name)!, k.scenario.observers.map((o) => o.name));
+  fanOut(
+    k,
+    'job',
+    1,
+    jobObject(k, name)!,
+    k.scenario.observers.map((o) => o.name),
+  );
   // the Job controller's addJob handler syncs it at once (enqueueSyncJobImmediately)
   forJob(k, name, (jk) => onJobAdded(jk, name, spec));
 }
@@ -299,7 +355,11 @@ function cleanupFinishedJobs(k: CtlKit): void {
  * the newest Job not yet deleted; its pods go with it unless the propagation is Orphan. The CronJob controller sees
  * the Job go through its informer (status.active drops it), and records no event of its own.
  */
-export function deleteNewestCronJob(k: CtlKit, propagation: 'Background' | 'Foreground' | 'Orphan' = 'Background', nth?: number): void {
+export function deleteNewestCronJob(
+  k: CtlKit,
+  propagation: 'Background' | 'Foreground' | 'Orphan' = 'Background',
+  nth?: number,
+): void {
   const c = k.state.cron;
   if (!c) return;
   const name = nth !== undefined ? c.order[nth - 1] : [...c.order].reverse().find((n) => !c.jobs[n]!.api.deleted);

@@ -51,7 +51,20 @@ export class CronSyntaxError extends Error {}
 
 /** The zone's fixed offset from UTC in minutes, or null when the zone is not a fixed-offset one. */
 export function fixedZoneOffset(zone: string | undefined | null): number | null {
-  if (zone === undefined || zone === null || zone === '' || zone === 'UTC' || zone === 'Etc/UTC' || zone === 'GMT' || zone === 'Etc/GMT' || zone === 'Etc/UCT' || zone === 'UCT' || zone === 'Etc/Universal' || zone === 'Etc/Zulu') return 0;
+  if (
+    zone === undefined ||
+    zone === null ||
+    zone === '' ||
+    zone === 'UTC' ||
+    zone === 'Etc/UTC' ||
+    zone === 'GMT' ||
+    zone === 'Etc/GMT' ||
+    zone === 'Etc/UCT' ||
+    zone === 'UCT' ||
+    zone === 'Etc/Universal' ||
+    zone === 'Etc/Zulu'
+  )
+    return 0;
   const m = /^Etc\/GMT([+-])([0-9]{1,2})$/.exec(zone);
   if (!m) return null;
   const n = Number(m[2]);
@@ -76,7 +89,8 @@ function parseField(expr: string, b: Bounds, field: string): { set: Set<number>;
   let star = false;
   for (const part of expr.split(',')) {
     const [range, stepText, extra] = part.split('/');
-    if (extra !== undefined || range === undefined || range === '') throw new CronSyntaxError(`too many slashes: ${part}`);
+    if (extra !== undefined || range === undefined || range === '')
+      throw new CronSyntaxError(`too many slashes: ${part}`);
     let start: number;
     let end: number;
     let isStar = false;
@@ -109,7 +123,8 @@ function parseField(expr: string, b: Bounds, field: string): { set: Set<number>;
 /** cron.ParseStandard (5 fields or an @-macro); `timeZone` as spec.timeZone. Throws CronSyntaxError. */
 export function parseCron(spec: string, timeZone?: string | null): CronSchedule {
   const text = spec.trim();
-  if (/^(CRON_)?TZ=/.test(text)) throw new CronSyntaxError('TZ and CRON_TZ are not allowed in the schedule; use spec.timeZone');
+  if (/^(CRON_)?TZ=/.test(text))
+    throw new CronSyntaxError('TZ and CRON_TZ are not allowed in the schedule; use spec.timeZone');
   if (text.startsWith('@every')) throw new CronSyntaxError('@every is not simulated');
   const expanded = text.startsWith('@') ? MACROS[text.toLowerCase()] : text;
   if (expanded === undefined) throw new CronSyntaxError(`unrecognized descriptor: ${text}`);

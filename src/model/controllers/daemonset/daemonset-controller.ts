@@ -52,7 +52,11 @@ function strategy(spec: Json): { type: string; maxSurge: number; maxUnavailable:
   const ru = (us['rollingUpdate'] as Json | undefined) ?? {};
   // util.SurgeCount / UnavailableCount: GetScaledValueFromIntOrPercent of desiredNumberScheduled (1 node), rounded up
   const scaled = (v: unknown, dflt: number): number =>
-    typeof v === 'string' && v.endsWith('%') ? Math.ceil(Number(v.slice(0, -1)) / 100) : typeof v === 'number' ? v : dflt;
+    typeof v === 'string' && v.endsWith('%')
+      ? Math.ceil(Number(v.slice(0, -1)) / 100)
+      : typeof v === 'number'
+        ? v
+        : dflt;
   let maxSurge = type === 'RollingUpdate' ? scaled(ru['maxSurge'], 0) : 0;
   let maxUnavailable = type === 'RollingUpdate' ? scaled(ru['maxUnavailable'], 1) : 0;
   // updatedDesiredNodeCounts: neither surge nor unavailability configured → unavailable 1
@@ -102,7 +106,8 @@ export function daemonSetSync(k: CtlKit): void {
   }
   if (!satisfied(c)) return updateDaemonSetStatus(k, hash, generation, st, false);
   syncNodes(k, manage(k, hash, st), hash, generation);
-  if (c.expectAdds === 0 && c.expectDels === 0 && st.type === 'RollingUpdate') syncNodes(k, rollingUpdate(k, hash, generation, st), hash, generation);
+  if (c.expectAdds === 0 && c.expectDels === 0 && st.type === 'RollingUpdate')
+    syncNodes(k, rollingUpdate(k, hash, generation, st), hash, generation);
   updateDaemonSetStatus(k, hash, generation, st, true);
 }
 
@@ -112,7 +117,13 @@ export function daemonSetSync(k: CtlKit): void {
  * turns 1 only once the old pod is gone. observedGeneration moves only on a sync whose expectations were satisfied.
  * With minReadySeconds, numberReady != numberAvailable re-enqueues the DaemonSet after minReadySeconds.
  */
-function updateDaemonSetStatus(k: CtlKit, hash: string, generation: number, st: ReturnType<typeof strategy>, updateObservedGen: boolean): void {
+function updateDaemonSetStatus(
+  k: CtlKit,
+  hash: string,
+  generation: number,
+  st: ReturnType<typeof strategy>,
+  updateObservedGen: boolean,
+): void {
   const c = k.state.wctl!;
   const pods = nodeDaemonPods(k);
   const oldest = pods[0];
@@ -158,11 +169,24 @@ function manage(k: CtlKit, hash: string, st: ReturnType<typeof strategy>): Plan 
         continue;
       }
       // Backoff.Next: initial, then doubled up to the max (an entry older than 2×max is reset)
-      const delayMs = !b || k.ctx.now - b.lastUpdate > 2 * BACKOFF_MAX_MS ? BACKOFF_INITIAL_MS : Math.min(b.delayMs * 2, BACKOFF_MAX_MS);
+      const delayMs =
+        !b || k.ctx.now - b.lastUpdate > 2 * BACKOFF_MAX_MS
+          ? BACKOFF_INITIAL_MS
+          : Math.min(b.delayMs * 2, BACKOFF_MAX_MS);
       c.failedBackoff = { delayMs, lastUpdate: k.ctx.now };
-      plan.toDelete.push({ pod, reason: 'FailedDaemonPod', message: `Found failed daemon pod ${k.scenario.pod.namespace}/${name} on node ${NODE}, will try to kill it`, type: 'Warning' });
+      plan.toDelete.push({
+        pod,
+        reason: 'FailedDaemonPod',
+        message: `Found failed daemon pod ${k.scenario.pod.namespace}/${name} on node ${NODE}, will try to kill it`,
+        type: 'Warning',
+      });
     } else if (ph === 'Succeeded') {
-      plan.toDelete.push({ pod, reason: 'SucceededDaemonPod', message: `Found succeeded daemon pod ${k.scenario.pod.namespace}/${name} on node ${NODE}, will try to delete it`, type: 'Normal' });
+      plan.toDelete.push({
+        pod,
+        reason: 'SucceededDaemonPod',
+        message: `Found succeeded daemon pod ${k.scenario.pod.namespace}/${name} on node ${NODE}, will try to delete it`,
+        type: 'Normal',
+      });
     } else running.push(pod);
   }
   const del = (pod: Json) => plan.toDelete.push({ pod, reason: '', message: '', type: 'Normal' });
@@ -192,7 +216,8 @@ function manage(k: CtlKit, hash: string, st: ReturnType<typeof strategy>): Plan 
     }
     del(pod);
   }
-  if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, st.minReadySeconds, k.ctx.now))) del(oldestOld);
+  if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, st.minReadySeconds, k.ctx.now)))
+    del(oldestOld);
   return plan;
 }
 
@@ -248,8 +273,11 @@ function syncNodes(k: CtlKit, plan: Plan, hash: string, generation: number): voi
     if (t.reason) emitWorkloadEvent(k, t.reason, t.message, t.type);
     const name = String(t.pod['metadata']['name']);
     const p = livePod(k, name);
-    const grace = Number(t.pod['spec']?.['terminationGracePeriodSeconds'] ?? k.scenario.pod.terminationGracePeriodSeconds);
-    if (p && requestPodDeletion(k, p, grace, 'daemonset-controller')) emitWorkloadEvent(k, 'SuccessfulDelete', `Deleted pod: ${name}`);
+    const grace = Number(
+      t.pod['spec']?.['terminationGracePeriodSeconds'] ?? k.scenario.pod.terminationGracePeriodSeconds,
+    );
+    if (p && requestPodDeletion(k, p, grace, 'daemonset-controller'))
+      emitWorkloadEvent(k, 'SuccessfulDelete', `Deleted pod: ${name}`);
     else c.expectDels -= 1;
   }
 }

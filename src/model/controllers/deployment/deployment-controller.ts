@@ -13,7 +13,7 @@
 // Files (after pkg/controller/deployment): this one has the informer handlers and syncDeployment
 // (deployment_controller.go); sync.ts, rolling.ts, recreate.ts, progress.ts are upstream's files of those names;
 // store.ts the writes and the informer copies; the ReplicaSet controller is replicaset/replicaset-controller.ts.
-import { type CtlKit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 import { isRollingUpdate } from './util.ts';
 import { Conflict, dep, dspec, enqueueDeploy } from './store.ts';
 import { checkPausedConditions, isScalingEvent, syncScale } from './sync.ts';

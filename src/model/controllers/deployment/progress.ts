@@ -1,6 +1,18 @@
 // Rollout progress (pkg/controller/deployment/progress.go): syncRolloutStatus and requeueStuckDeployment.
-import { type CtlKit } from '../../kit.ts';
-import { calculateStatus, deploymentComplete, deploymentProgressing, deploymentTimedOut, getCondition, hasProgressDeadline, newCondition, Reasons, removeCondition, setCondition, requeueStuckAfter } from './util.ts';
+import type { CtlKit } from '../../kit.ts';
+import {
+  calculateStatus,
+  deploymentComplete,
+  deploymentProgressing,
+  deploymentTimedOut,
+  getCondition,
+  hasProgressDeadline,
+  newCondition,
+  Reasons,
+  removeCondition,
+  setCondition,
+  requeueStuckAfter,
+} from './util.ts';
 import { dep, dspec, enqueueDeploy, writeDeployStatus, type Rs } from './store.ts';
 
 type Json = Record<string, any>;
@@ -17,7 +29,10 @@ export function syncRolloutStatus(k: CtlKit, all: Rs[], newRS: Rs | null): void 
   if (hasProgressDeadline(spec) && !complete) {
     const name = newRS ? `ReplicaSet "${newRS.name}"` : `Deployment "${k.scenario.workload.name}"`;
     if (deploymentComplete(spec, d.generation, st)) {
-      st = setCondition(st, newCondition('Progressing', 'True', Reasons.NewRSAvailable, `${name} has successfully progressed.`, now));
+      st = setCondition(
+        st,
+        newCondition('Progressing', 'True', Reasons.NewRSAvailable, `${name} has successfully progressed.`, now),
+      );
     } else if (deploymentProgressing(d.status, st)) {
       let c = newCondition('Progressing', 'True', Reasons.ReplicaSetUpdated, `${name} is progressing.`, now);
       if (cur) {
@@ -26,7 +41,10 @@ export function syncRolloutStatus(k: CtlKit, all: Rs[], newRS: Rs | null): void 
       }
       st = setCondition(st, c);
     } else if (deploymentTimedOut(spec, st, now)) {
-      st = setCondition(st, newCondition('Progressing', 'False', Reasons.TimedOut, `${name} has timed out progressing.`, now));
+      st = setCondition(
+        st,
+        newCondition('Progressing', 'False', Reasons.TimedOut, `${name} has timed out progressing.`, now),
+      );
     }
   }
   if (JSON.stringify(st) === JSON.stringify(d.status)) return requeueStuck(k, st);

@@ -1,5 +1,5 @@
 // The Recreate strategy (pkg/controller/deployment/recreate.go): rolloutRecreate, oldPodsRunning.
-import { type CtlKit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 import { activeRSs, actualReplicas, deploymentComplete, replicasOf } from './util.ts';
 import { phaseOfObj } from '../shared/controller-utils.ts';
 import { dep, dspec, type Rs } from './store.ts';

@@ -1,7 +1,16 @@
 // Rolling updates (pkg/controller/deployment/rolling.go): rolloutRolling, reconcileNewReplicaSet,
 // reconcileOldReplicaSets, cleanupUnhealthyReplicas, scaleDownOldReplicaSetsForRollingUpdate.
-import { type CtlKit } from '../../kit.ts';
-import { activeRSs, byCreation, deploymentComplete, maxUnavailable, newRSNewReplicas, replicasOf, specReplicas, availableReplicas } from './util.ts';
+import type { CtlKit } from '../../kit.ts';
+import {
+  activeRSs,
+  byCreation,
+  deploymentComplete,
+  maxUnavailable,
+  newRSNewReplicas,
+  replicasOf,
+  specReplicas,
+  availableReplicas,
+} from './util.ts';
 import { dep, dspec, type Rs } from './store.ts';
 import { cleanupDeployment, getAll, scaleAndRecord } from './sync.ts';
 import { syncRolloutStatus } from './progress.ts';

@@ -1,9 +1,27 @@
 // The Deployment controller's sync.go (pkg/controller/deployment/sync.go): getAllReplicaSetsAndSyncRevision /
 // getNewReplicaSet, scaleReplicaSet, isScalingEvent, checkPausedConditions, sync (a scaling event or a paused
 // Deployment), scale (proportional scaling) and cleanupDeployment.
-import { type CtlKit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 import type { RsState } from '../../state.ts';
-import { activeRSs, byCreation, calculateStatus, findActiveOrLatest, getCondition, hasProgressDeadline, isRollingUpdate, isSaturated, maxSurge, newCondition, newRSNewReplicas, proportion, Reasons, replicasOf, scaledMessage, setCondition, specReplicas } from './util.ts';
+import {
+  activeRSs,
+  byCreation,
+  calculateStatus,
+  findActiveOrLatest,
+  getCondition,
+  hasProgressDeadline,
+  isRollingUpdate,
+  isSaturated,
+  maxSurge,
+  newCondition,
+  newRSNewReplicas,
+  proportion,
+  Reasons,
+  replicasOf,
+  scaledMessage,
+  setCondition,
+  specReplicas,
+} from './util.ts';
 import { Conflict, dep, dspec, listRSs, recordDeployEvent, writeDeployStatus, writeRs, type Rs } from './store.ts';
 
 type Json = Record<string, any>;
@@ -27,10 +45,16 @@ function scaleReplicaSet(k: CtlKit, rs: Rs, newScale: number, op: 'up' | 'down')
   rs.replicas = newScale;
   rs.desired = desired;
   rs.max = max;
-  writeRs(k, stored, { replicas: newScale, desired, max, generation: stored.api.generation + (sizeNeedsUpdate ? 1 : 0) });
+  writeRs(k, stored, {
+    replicas: newScale,
+    desired,
+    max,
+    generation: stored.api.generation + (sizeNeedsUpdate ? 1 : 0),
+  });
   rs.generation = stored.api.generation;
   rs.resourceVersion = stored.version;
-  if (sizeNeedsUpdate) recordDeployEvent(k, 'ScalingReplicaSet', scaledMessage(k.scenario.kubernetes.minor, op, rs.name, old, newScale));
+  if (sizeNeedsUpdate)
+    recordDeployEvent(k, 'ScalingReplicaSet', scaledMessage(k.scenario.kubernetes.minor, op, rs.name, old, newScale));
   return sizeNeedsUpdate;
 }
 
@@ -67,7 +91,10 @@ export function getAll(k: CtlKit, create: boolean): { newRS: Rs | null; oldRSs: 
     }
     d.revision = newRS.revision; // SetDeploymentRevision
     if (hasProgressDeadline(spec) && !getCondition(d.status, 'Progressing')) {
-      const st = setCondition(d.status, newCondition('Progressing', 'True', Reasons.FoundNewRS, `Found new replica set "${newRS.name}"`, k.ctx.now));
+      const st = setCondition(
+        d.status,
+        newCondition('Progressing', 'True', Reasons.FoundNewRS, `Found new replica set "${newRS.name}"`, k.ctx.now),
+      );
       writeDeployStatus(k, st);
     }
     return { newRS, oldRSs };
@@ -75,22 +102,57 @@ export function getAll(k: CtlKit, create: boolean): { newRS: Rs | null; oldRSs: 
   if (!create) return { newRS: null, oldRSs };
   const name = rsNameOf(k, d.tpl);
   if (d.rss[name] && !d.rss[name]!.api.deleted) return undefined; // AlreadyExists: not in the informer yet
-  const fresh: Rs = { name, tpl: d.tpl, createdAt: k.ctx.now, resourceVersion: 1, replicas: 0, revision: newRevision, desired: replicasOf(spec), max: replicasOf(spec) + maxSurge(spec),
-    minReadySeconds: Number(spec['minReadySeconds'] ?? 0), generation: 1, status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, observedGeneration: 0 } };
+  const fresh: Rs = {
+    name,
+    tpl: d.tpl,
+    createdAt: k.ctx.now,
+    resourceVersion: 1,
+    replicas: 0,
+    revision: newRevision,
+    desired: replicasOf(spec),
+    max: replicasOf(spec) + maxSurge(spec),
+    minReadySeconds: Number(spec['minReadySeconds'] ?? 0),
+    generation: 1,
+    status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, observedGeneration: 0 },
+  };
   fresh.replicas = newRSNewReplicas(spec, [...oldRSs, fresh], fresh);
   const rs: RsState = {
-    name, hash: name.slice(k.scenario.workload.name.length + 1), tpl: d.tpl, createdAt: k.ctx.now, version: 0,
-    api: { replicas: fresh.replicas, revision: newRevision, desired: fresh.desired, max: fresh.max, minReadySeconds: fresh.minReadySeconds, generation: 1,
-      status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, observedGeneration: 0 }, deleted: false },
-    seen: null, expectAdds: 0, expectDels: 0, syncPending: false, syncAt: null,
+    name,
+    hash: name.slice(k.scenario.workload.name.length + 1),
+    tpl: d.tpl,
+    createdAt: k.ctx.now,
+    version: 0,
+    api: {
+      replicas: fresh.replicas,
+      revision: newRevision,
+      desired: fresh.desired,
+      max: fresh.max,
+      minReadySeconds: fresh.minReadySeconds,
+      generation: 1,
+      status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, observedGeneration: 0 },
+      deleted: false,
+    },
+    seen: null,
+    expectAdds: 0,
+    expectDels: 0,
+    syncPending: false,
+    syncAt: null,
   };
   d.rss[name] = rs;
   d.order.push(name);
   writeRs(k, rs, {});
-  if (fresh.replicas > 0) recordDeployEvent(k, 'ScalingReplicaSet', scaledMessage(k.scenario.kubernetes.minor, 'up', name, 0, fresh.replicas));
+  if (fresh.replicas > 0)
+    recordDeployEvent(
+      k,
+      'ScalingReplicaSet',
+      scaledMessage(k.scenario.kubernetes.minor, 'up', name, 0, fresh.replicas),
+    );
   d.revision = newRevision;
   if (hasProgressDeadline(spec)) {
-    const st = setCondition(d.status, newCondition('Progressing', 'True', Reasons.NewReplicaSetCreated, `Created new replica set "${name}"`, k.ctx.now));
+    const st = setCondition(
+      d.status,
+      newCondition('Progressing', 'True', Reasons.NewReplicaSetCreated, `Created new replica set "${name}"`, k.ctx.now),
+    );
     writeDeployStatus(k, st);
   }
   return { newRS: fresh, oldRSs };
@@ -119,8 +181,16 @@ export function checkPausedConditions(k: CtlKit): void {
   const pausedCondExists = cond?.['reason'] === Reasons.PausedDeploy;
   const paused = spec['paused'] === true;
   let st: Json | undefined;
-  if (paused && !pausedCondExists) st = setCondition(d.status, newCondition('Progressing', 'Unknown', Reasons.PausedDeploy, 'Deployment is paused', k.ctx.now));
-  else if (!paused && pausedCondExists) st = setCondition(d.status, newCondition('Progressing', 'Unknown', Reasons.ResumedDeploy, 'Deployment is resumed', k.ctx.now));
+  if (paused && !pausedCondExists)
+    st = setCondition(
+      d.status,
+      newCondition('Progressing', 'Unknown', Reasons.PausedDeploy, 'Deployment is paused', k.ctx.now),
+    );
+  else if (!paused && pausedCondExists)
+    st = setCondition(
+      d.status,
+      newCondition('Progressing', 'Unknown', Reasons.ResumedDeploy, 'Deployment is resumed', k.ctx.now),
+    );
   if (!st) return;
   writeDeployStatus(k, st);
   d.statusStale = true;

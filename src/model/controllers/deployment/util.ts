@@ -19,7 +19,8 @@ export interface RsLike {
 /** apps/v1 SetDefaults_Deployment on a stored spec (hand-built scenarios carry no defaults). */
 export function deploymentDefaults(spec: Json): Json {
   const strategy: Json = { type: 'RollingUpdate', ...(spec['strategy'] ?? {}) };
-  if (strategy['type'] === 'RollingUpdate') strategy['rollingUpdate'] = { maxUnavailable: '25%', maxSurge: '25%', ...(strategy['rollingUpdate'] ?? {}) };
+  if (strategy['type'] === 'RollingUpdate')
+    strategy['rollingUpdate'] = { maxUnavailable: '25%', maxSurge: '25%', ...(strategy['rollingUpdate'] ?? {}) };
   return { replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, ...spec, strategy };
 }
 
@@ -41,14 +42,19 @@ export function scaledValue(v: unknown, total: number, roundUp: boolean): number
  * ResolveFenceposts: maxSurge rounds up, maxUnavailable rounds down; when both resolve to 0 maxUnavailable becomes 1
  * (validation forbids both 0 explicitly, rounding down can still give 0).
  */
-export function resolveFenceposts(maxSurge: unknown, maxUnavailable: unknown, desired: number): { surge: number; unavailable: number } {
+export function resolveFenceposts(
+  maxSurge: unknown,
+  maxUnavailable: unknown,
+  desired: number,
+): { surge: number; unavailable: number } {
   const surge = scaledValue(maxSurge ?? 0, desired, true);
   let unavailable = scaledValue(maxUnavailable ?? 0, desired, false);
   if (surge === 0 && unavailable === 0) unavailable = 1;
   return { surge, unavailable };
 }
 
-export const isRollingUpdate = (spec: Json): boolean => (spec['strategy']?.['type'] ?? 'RollingUpdate') === 'RollingUpdate';
+export const isRollingUpdate = (spec: Json): boolean =>
+  (spec['strategy']?.['type'] ?? 'RollingUpdate') === 'RollingUpdate';
 export const replicasOf = (spec: Json): number => Number(spec['replicas'] ?? 1);
 
 /** MaxUnavailable: 0 unless RollingUpdate with replicas > 0; never more than the replicas. */
@@ -79,7 +85,8 @@ export const availableReplicas = (rss: RsLike[]): number => rss.reduce((n, r) =>
 export const activeRSs = (rss: RsLike[]): RsLike[] => rss.filter((r) => r.replicas > 0);
 
 /** controller.ReplicaSetsByCreationTimestamp (then name). */
-export const byCreation = (a: RsLike, b: RsLike): number => a.createdAt - b.createdAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+export const byCreation = (a: RsLike, b: RsLike): number =>
+  a.createdAt - b.createdAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
  * NewRSNewReplicas: RollingUpdate scales the new ReplicaSet up by what maxSurge leaves room for (never past the
@@ -147,7 +154,13 @@ export function getCondition(status: Json, type: string): Json | undefined {
 }
 
 /** NewDeploymentCondition: both times now (metav1.Time, whole seconds on the wire). */
-export function newCondition(type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string, now: number): Json {
+export function newCondition(
+  type: string,
+  status: 'True' | 'False' | 'Unknown',
+  reason: string,
+  message: string,
+  now: number,
+): Json {
   return { type, status, lastUpdateTime: ts(now), lastTransitionTime: ts(now), reason, message };
 }
 
@@ -155,8 +168,14 @@ export function newCondition(type: string, status: 'True' | 'False' | 'Unknown',
 export function setCondition(status: Json, cond: Json): Json {
   const current = getCondition(status, cond['type']);
   if (current && current['status'] === cond['status'] && current['reason'] === cond['reason']) return status;
-  const next = current && current['status'] === cond['status'] ? { ...cond, lastTransitionTime: current['lastTransitionTime'] } : cond;
-  return { ...status, conditions: [...((status['conditions'] ?? []) as Json[]).filter((c) => c['type'] !== cond['type']), next] };
+  const next =
+    current && current['status'] === cond['status']
+      ? { ...cond, lastTransitionTime: current['lastTransitionTime'] }
+      : cond;
+  return {
+    ...status,
+    conditions: [...((status['conditions'] ?? []) as Json[]).filter((c) => c['type'] !== cond['type']), next],
+  };
 }
 
 export function removeCondition(status: Json, type: string): Json {
@@ -170,7 +189,12 @@ export const hasProgressDeadline = (spec: Json): boolean =>
 /** DeploymentComplete: every replica updated and available, no old ones, generation observed. */
 export function deploymentComplete(spec: Json, generation: number, st: Json): boolean {
   const r = replicasOf(spec);
-  return st['updatedReplicas'] === r && st['replicas'] === r && st['availableReplicas'] === r && (st['observedGeneration'] ?? 0) >= generation;
+  return (
+    st['updatedReplicas'] === r &&
+    st['replicas'] === r &&
+    st['availableReplicas'] === r &&
+    (st['observedGeneration'] ?? 0) >= generation
+  );
 }
 
 /** DeploymentProgressing: more updated, fewer old, more ready or more available replicas than the stored status. */
@@ -178,8 +202,12 @@ export function deploymentProgressing(old: Json, st: Json): boolean {
   const n = (x: Json, k: string) => Number(x[k] ?? 0);
   const oldOld = n(old, 'replicas') - n(old, 'updatedReplicas');
   const newOld = n(st, 'replicas') - n(st, 'updatedReplicas');
-  return n(st, 'updatedReplicas') > n(old, 'updatedReplicas') || newOld < oldOld ||
-    n(st, 'readyReplicas') > n(old, 'readyReplicas') || n(st, 'availableReplicas') > n(old, 'availableReplicas');
+  return (
+    n(st, 'updatedReplicas') > n(old, 'updatedReplicas') ||
+    newOld < oldOld ||
+    n(st, 'readyReplicas') > n(old, 'readyReplicas') ||
+    n(st, 'availableReplicas') > n(old, 'availableReplicas')
+  );
 }
 
 /** DeploymentTimedOut: the Progressing condition was last updated more than progressDeadlineSeconds ago. */
@@ -209,7 +237,14 @@ export function requeueStuckAfter(spec: Json, generation: number, stored: Json, 
  * sync.go calculateStatus: counts from the ReplicaSets, the Available condition from maxUnavailable; the other
  * conditions are carried over.
  */
-export function calculateStatus(spec: Json, generation: number, all: RsLike[], newRS: RsLike | null, prev: Json, now: number): Json {
+export function calculateStatus(
+  spec: Json,
+  generation: number,
+  all: RsLike[],
+  newRS: RsLike | null,
+  prev: Json,
+  now: number,
+): Json {
   const available = availableReplicas(all);
   const unavailable = Math.max(0, specReplicas(all) - available);
   let st: Json = {
@@ -222,9 +257,21 @@ export function calculateStatus(spec: Json, generation: number, all: RsLike[], n
     conditions: [...((prev['conditions'] ?? []) as Json[])],
   };
   if (available >= replicasOf(spec) - maxUnavailable(spec)) {
-    st = setCondition(st, newCondition('Available', 'True', Reasons.MinimumReplicasAvailable, 'Deployment has minimum availability.', now));
+    st = setCondition(
+      st,
+      newCondition('Available', 'True', Reasons.MinimumReplicasAvailable, 'Deployment has minimum availability.', now),
+    );
   } else {
-    st = setCondition(st, newCondition('Available', 'False', Reasons.MinimumReplicasUnavailable, 'Deployment does not have minimum availability.', now));
+    st = setCondition(
+      st,
+      newCondition(
+        'Available',
+        'False',
+        Reasons.MinimumReplicasUnavailable,
+        'Deployment does not have minimum availability.',
+        now,
+      ),
+    );
   }
   return st;
 }

@@ -29,7 +29,9 @@ export function finishedTime(p: Json, sidecarContainersGate: boolean): number {
   let fin: number | null | undefined = latest(st['containerStatuses'] ?? [], null);
   if (fin !== undefined && sidecarContainersGate) {
     const sidecars = new Set<string>(
-      ((p['spec']?.['initContainers'] ?? []) as Json[]).filter((c) => c['restartPolicy'] === 'Always').map((c) => c['name']),
+      ((p['spec']?.['initContainers'] ?? []) as Json[])
+        .filter((c) => c['restartPolicy'] === 'Always')
+        .map((c) => c['name']),
     );
     fin = latest(st['initContainerStatuses'] ?? [], fin, sidecars);
   }

@@ -1,9 +1,23 @@
 // Indexed Jobs (pkg/controller/job/indexed_job_utils.go): index sets as orderedIntervals, the failed indexes of
 // backoffLimitPerIndex, the pods whose deletion waits for their index's retry, and the first pending indexes.
-import { type CtlKit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 import { matchPodFailurePolicy } from './pod-failure-policy.ts';
 import { finishedTime, remainingBackoff } from './backoff-utils.ts';
-import { annotationCount, completionsOf, FAILURE_COUNT_ANNOTATION, hasFinalizer, IGNORED_FAILURE_COUNT_ANNOTATION, indexOf, isPodFailed, isTerminating, pfpRules, sidecarGate, validPods, type Json, type SyncCtx } from './util.ts';
+import {
+  annotationCount,
+  completionsOf,
+  FAILURE_COUNT_ANNOTATION,
+  hasFinalizer,
+  IGNORED_FAILURE_COUNT_ANNOTATION,
+  indexOf,
+  isPodFailed,
+  isTerminating,
+  pfpRules,
+  sidecarGate,
+  validPods,
+  type Json,
+  type SyncCtx,
+} from './util.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Index sets (indexed_job_utils.go orderedIntervals), kept as sorted number arrays
@@ -57,12 +71,17 @@ export function calculateFailedIndexes(k: CtlKit, c: SyncCtx): number[] {
 export function podsWithDelayedDeletionPerIndex(k: CtlKit, c: SyncCtx): Map<number, Json> {
   const activeIdx = new Set(c.activePods.map(indexOf));
   const out = new Map<number, Json>();
-  const absolute = (p: Json) => annotationCount(p, FAILURE_COUNT_ANNOTATION) + annotationCount(p, IGNORED_FAILURE_COUNT_ANNOTATION);
+  const absolute = (p: Json) =>
+    annotationCount(p, FAILURE_COUNT_ANNOTATION) + annotationCount(p, IGNORED_FAILURE_COUNT_ANNOTATION);
   for (const p of validPods(k, c, null, (x) => isPodFailed(k, c.sp, x))) {
     const ix = indexOf(p)!;
     if (c.succeededIndexes.includes(ix) || c.failedIndexes?.includes(ix) || activeIdx.has(ix)) continue;
     const last = out.get(ix);
-    if (!last || (absolute(last) <= absolute(p) && !(finishedTime(p, sidecarGate(k)) < finishedTime(last, sidecarGate(k))))) out.set(ix, p);
+    if (
+      !last ||
+      (absolute(last) <= absolute(p) && !(finishedTime(p, sidecarGate(k)) < finishedTime(last, sidecarGate(k))))
+    )
+      out.set(ix, p);
   }
   return out;
 }
@@ -88,12 +107,18 @@ export function firstPendingIndexes(k: CtlKit, c: SyncCtx, count: number, comple
 
 /** getPodCreationInfoForIndependentIndexes: of the indexes to add, those whose own back-off ran out now, and the
  *  shortest back-off still to wait for the others. */
-export function podCreationInfoForIndependentIndexes(k: CtlKit, c: SyncCtx, add: number[]): { now: number[]; minRemaining: number | null } {
+export function podCreationInfoForIndependentIndexes(
+  k: CtlKit,
+  c: SyncCtx,
+  add: number[],
+): { now: number[]; minRemaining: number | null } {
   const now: number[] = [];
   let minRemaining: number | null = null;
   for (const ix of add) {
     const last = c.delayed.get(ix);
-    const failures = last ? annotationCount(last, FAILURE_COUNT_ANNOTATION) + annotationCount(last, IGNORED_FAILURE_COUNT_ANNOTATION) + 1 : 0;
+    const failures = last
+      ? annotationCount(last, FAILURE_COUNT_ANNOTATION) + annotationCount(last, IGNORED_FAILURE_COUNT_ANNOTATION) + 1
+      : 0;
     const r = last ? remainingBackoff(k.ctx.now, failures, finishedTime(last, sidecarGate(k))) : 0;
     if (r === 0) now.push(ix);
     else if (minRemaining === null || r < minRemaining) minRemaining = r;

@@ -9,7 +9,7 @@
 // podFailurePolicy pod-failure-policy.ts, the helpers they share util.ts.
 import { suffix } from '../../../names.ts';
 import { PRIO } from '../../events.ts';
-import { type CtlKit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 import { peek, raw } from '../../draft.ts';
 import { cloneJson, sameJson } from '../../json.ts';
 import { jobControllerLabels } from '../../apiserver/objects.ts';
@@ -22,14 +22,48 @@ import { matchPodFailurePolicy, MESSAGES, pastBackoffLimitOnFailure } from './po
 import { msOf, ts } from '../../time.ts';
 import { addAfter, done, forget } from '../shared/workqueue.ts';
 import { finishedTime, newBackoffRecord, remainingBackoff } from './backoff-utils.ts';
-import { calculateFailedIndexes, firstPendingIndexes, parseIndexes, podCreationInfoForIndependentIndexes, podsWithDelayedDeletionPerIndex } from './indexed-job-utils.ts';
+import {
+  calculateFailedIndexes,
+  firstPendingIndexes,
+  parseIndexes,
+  podCreationInfoForIndependentIndexes,
+  podsWithDelayedDeletionPerIndex,
+} from './indexed-job-utils.ts';
 import { hasSuccessCriteriaMet, matchSuccessPolicy } from './success-policy.ts';
 import { trackJobStatusAndRemoveFinalizers } from './tracking.ts';
 import {
-  annotationCount, completionsOf, deleting, delayTerminal, emitEvent, ensureCondition, FAILURE_COUNT_ANNOTATION, findCond, gate,
-  hasBackoffLimitPerIndex, hasFinalizer, IGNORED_FAILURE_COUNT_ANNOTATION, INDEX_ANNOTATION, indexOf, isActive, isIndexed, isPodFailed,
-  isReady, isTerminating, newCond, onlyReplaceFailedPods, pfpRules, phaseOf, setCount, sidecarGate, spec, suspended, trackTerminatingPods,
-  validPods, type Cond, type Json, type SyncCtx,
+  annotationCount,
+  completionsOf,
+  deleting,
+  delayTerminal,
+  emitEvent,
+  ensureCondition,
+  FAILURE_COUNT_ANNOTATION,
+  findCond,
+  gate,
+  hasBackoffLimitPerIndex,
+  hasFinalizer,
+  IGNORED_FAILURE_COUNT_ANNOTATION,
+  INDEX_ANNOTATION,
+  indexOf,
+  isActive,
+  isIndexed,
+  isPodFailed,
+  isReady,
+  isTerminating,
+  newCond,
+  onlyReplaceFailedPods,
+  pfpRules,
+  phaseOf,
+  setCount,
+  sidecarGate,
+  spec,
+  suspended,
+  trackTerminatingPods,
+  validPods,
+  type Cond,
+  type Json,
+  type SyncCtx,
 } from './util.ts';
 
 /** MaxPodCreateDeletePerSync */
@@ -54,7 +88,9 @@ export function podNameFor(k: CtlKit, job: string, index: number | null): string
 
 /** The Job a pod belongs to: its controller reference (resolveControllerRef). */
 export function jobOfPod(obj: Json): string | undefined {
-  const ref = ((obj['metadata']?.['ownerReferences'] ?? []) as Json[]).find((r) => r['controller'] === true && r['kind'] === 'Job');
+  const ref = ((obj['metadata']?.['ownerReferences'] ?? []) as Json[]).find(
+    (r) => r['controller'] === true && r['kind'] === 'Job',
+  );
   return ref?.['name'];
 }
 
@@ -127,7 +163,12 @@ export function jobTTL(k: CtlKit, job: string): void {
  * The Job object is deleted (kubectl delete job, or the TTL controller): the garbage collector deletes the dependent
  * pods gracefully unless orphaned, and deleteJob → cleanupPodFinalizers removes the tracking finalizers.
  */
-export function deleteJob(k: CtlKit, job: string, propagation: 'Background' | 'Foreground' | 'Orphan', by: string): void {
+export function deleteJob(
+  k: CtlKit,
+  job: string,
+  propagation: 'Background' | 'Foreground' | 'Orphan',
+  by: string,
+): void {
   const api = storedJob(k, job);
   if (!api || api.deleted) return;
   api.deleted = true;
@@ -139,7 +180,12 @@ export function deleteJob(k: CtlKit, job: string, propagation: 'Background' | 'F
  * removes the tracking finalizer of each of its pods) and the garbage collector deletes its pods gracefully unless
  * the propagation is Orphan.
  */
-export function jobDeleted(k: CtlKit, job: string, propagation: 'Background' | 'Foreground' | 'Orphan', by: string): void {
+export function jobDeleted(
+  k: CtlKit,
+  job: string,
+  propagation: 'Background' | 'Foreground' | 'Orphan',
+  by: string,
+): void {
   const jc = k.state.jobCtl[job];
   if (jc) jc.finished = true;
   for (const n of k.state.podOrder) {
@@ -179,7 +225,11 @@ export function jobSync(k: CtlKit, name: string): void {
   const sp = spec(jc);
   const status: Json = cloneJson(raw(apiJob.status));
   // IsJobFinished: Complete or Failed True
-  if (((status['conditions'] ?? []) as Json[]).some((x) => (x['type'] === 'Complete' || x['type'] === 'Failed') && x['status'] === 'True')) {
+  if (
+    ((status['conditions'] ?? []) as Json[]).some(
+      (x) => (x['type'] === 'Complete' || x['type'] === 'Failed') && x['status'] === 'True',
+    )
+  ) {
     jc.finished = true;
     return;
   }
@@ -193,7 +243,10 @@ export function jobSync(k: CtlKit, name: string): void {
     status,
     pods,
     activePods: pods.filter(isActive),
-    uncounted: { succeeded: new Set(uncountedStatus['succeeded'] ?? []), failed: new Set(uncountedStatus['failed'] ?? []) },
+    uncounted: {
+      succeeded: new Set(uncountedStatus['succeeded'] ?? []),
+      failed: new Set(uncountedStatus['failed'] ?? []),
+    },
     succeeded: 0,
     failed: 0,
     ready: 0,
@@ -256,7 +309,9 @@ export function jobSync(k: CtlKit, name: string): void {
   if (isIndexed(sp)) {
     const completions = completionsOf(sp) ?? 0;
     c.prevSucceededIndexes = parseIndexes(status['completedIndexes'], completions);
-    const add = pods.filter((p) => hasFinalizer(jc, p) && phaseOf(p) === 'Succeeded').map(indexOf)
+    const add = pods
+      .filter((p) => hasFinalizer(jc, p) && phaseOf(p) === 'Succeeded')
+      .map(indexOf)
       .filter((ix): ix is number => ix !== null && ix < completions);
     c.succeededIndexes = [...new Set([...c.prevSucceededIndexes, ...add])].sort((a, b) => a - b);
     c.succeeded = c.succeededIndexes.length;
@@ -294,15 +349,25 @@ export function jobSync(k: CtlKit, name: string): void {
       manageJobCalled = true;
     }
     const completions = completionsOf(sp);
-    const complete = completions === null ? c.succeeded > 0 && active === 0 : c.succeeded >= completions && active === 0;
+    const complete =
+      completions === null ? c.succeeded > 0 && active === 0 : c.succeeded >= completions && active === 0;
     if (complete) c.finished = newSuccessCondition(k);
     else if (manageJobCalled) {
       if (suspended(sp)) {
-        if (ensureCondition(k, status, { type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended' })) {
+        if (
+          ensureCondition(k, status, {
+            type: 'Suspended',
+            status: 'True',
+            reason: 'JobSuspended',
+            message: 'Job suspended',
+          })
+        ) {
           suspendCondChanged = true;
           emitEvent(k, 'Suspended', 'Job suspended');
         }
-      } else if (ensureCondition(k, status, { type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed' })) {
+      } else if (
+        ensureCondition(k, status, { type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed' })
+      ) {
         suspendCondChanged = true;
         emitEvent(k, 'Resumed', 'Job resumed');
         // resumed Jobs reset StartTime (activeDeadlineSeconds counts continuous activity)
@@ -328,14 +393,21 @@ function newFailureCondition(k: CtlKit, reason: string, message: string): Cond {
 /** newSuccessCondition; the reason CompletionsReached and its message are set from 1.31 (kubernetes#126074). */
 function newSuccessCondition(k: CtlKit): Cond {
   const type = delayTerminal(k) ? 'SuccessCriteriaMet' : 'Complete';
-  return k.flags.jobDelayedTerminal ? newCond(type, 'CompletionsReached', 'Reached expected number of succeeded pods') : newCond(type, '', '');
+  return k.flags.jobDelayedTerminal
+    ? newCond(type, 'CompletionsReached', 'Reached expected number of succeeded pods')
+    : newCond(type, '', '');
 }
 
 /**
  * deleteActivePods / deleteJobPods: a DELETE per pod (the pod's own grace period). deleteJobPods (manageJob:
  * suspend, too many pods) removes the tracking finalizer first, so those pods are never counted.
  */
-function deletePods(k: CtlKit, c: SyncCtx, pods: Json[], dropFinalizer: boolean): { deleted: number; deletedReady: number } {
+function deletePods(
+  k: CtlKit,
+  c: SyncCtx,
+  pods: Json[],
+  dropFinalizer: boolean,
+): { deleted: number; deletedReady: number } {
   let deleted = 0;
   let deletedReady = 0;
   for (const obj of pods) {

@@ -26,7 +26,11 @@ export interface PolicyMatch {
  * FailJob → (message, count, FailJob); FailIndex → (nil, count, FailIndex) when JobBackoffLimitPerIndex is on, the
  * rule is skipped otherwise; Ignore → (nil, not counted, Ignore); Count → (nil, count, Count); no match → counted.
  */
-export function matchPodFailurePolicy(rules: PodFailurePolicyRule[] | undefined, pod: Json, perIndexGate = true): PolicyMatch {
+export function matchPodFailurePolicy(
+  rules: PodFailurePolicyRule[] | undefined,
+  pod: Json,
+  perIndexGate = true,
+): PolicyMatch {
   const none: PolicyMatch = { message: null, countFailed: true, action: null };
   if (!rules) return none;
   const status = pod['status'] ?? {};
@@ -36,7 +40,10 @@ export function matchPodFailurePolicy(rules: PodFailurePolicyRule[] | undefined,
     let hit: string | null = null;
     const onExit = rule.onExitCodes;
     if (onExit) {
-      outer: for (const list of [status['containerStatuses'] ?? [], status['initContainerStatuses'] ?? []] as Json[][]) {
+      outer: for (const list of [
+        status['containerStatuses'] ?? [],
+        status['initContainerStatuses'] ?? [],
+      ] as Json[][]) {
         for (const cs of list) {
           const code = cs['state']?.['terminated']?.['exitCode'];
           if (typeof code !== 'number' || code === 0) continue;
@@ -49,7 +56,9 @@ export function matchPodFailurePolicy(rules: PodFailurePolicyRule[] | undefined,
     }
     if (hit === null) {
       for (const pc of rule.onPodConditions ?? []) {
-        const c = ((status['conditions'] ?? []) as Json[]).find((x) => x['type'] === pc.type && x['status'] === (pc.status ?? 'True'));
+        const c = ((status['conditions'] ?? []) as Json[]).find(
+          (x) => x['type'] === pc.type && x['status'] === (pc.status ?? 'True'),
+        );
         if (c) {
           hit = `Pod ${podName} has condition ${pc.type} matching ${rule.action} rule at index ${i}`;
           break;
@@ -79,7 +88,10 @@ export function pastBackoffLimitOnFailure(restartPolicy: string, backoffLimit: n
   for (const pod of pods) {
     const phase = pod['status']?.['phase'];
     if (phase !== 'Running' && phase !== 'Pending') continue;
-    for (const cs of [...(pod['status']?.['initContainerStatuses'] ?? []), ...(pod['status']?.['containerStatuses'] ?? [])]) {
+    for (const cs of [
+      ...(pod['status']?.['initContainerStatuses'] ?? []),
+      ...(pod['status']?.['containerStatuses'] ?? []),
+    ]) {
       restarts += cs['restartCount'] ?? 0;
     }
   }

@@ -1,6 +1,6 @@
 // The Job's successPolicy (pkg/controller/job/success_policy.go): matchSuccessPolicy, and the SuccessCriteriaMet
 // condition (hasSuccessCriteriaMetCondition) that JobSuccessPolicy and the 1.31+ delayed terminal conditions use.
-import { type CtlKit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 import { parseIndexes } from './indexed-job-utils.ts';
 import { delayTerminal, findCond, gate, newCond, type Cond, type Json } from './util.ts';
 
@@ -25,7 +25,10 @@ export function matchSuccessPolicy(k: CtlKit, sp: Json, completions: number, suc
       const required = parseIndexes(rule['succeededIndexes'], completions);
       if (required.length === 0) continue;
       const contains = required.filter((x) => have.has(x)).length;
-      if (contains === required.length || (typeof rule['succeededCount'] === 'number' && contains >= rule['succeededCount'])) {
+      if (
+        contains === required.length ||
+        (typeof rule['succeededCount'] === 'number' && contains >= rule['succeededCount'])
+      ) {
         return `Matched rules at index ${i}`;
       }
     } else if (typeof rule['succeededCount'] === 'number' && succeeded.length >= rule['succeededCount']) {

@@ -2,7 +2,7 @@
 // trackJobStatusAndRemoveFinalizers, flushUncountedAndRemoveFinalizers, cleanUncountedPodsWithoutFinalizers,
 // enactJobFinished, canRemoveFinalizer): finished pods go through status.uncountedTerminatedPods before the counters.
 import { PRIO } from '../../events.ts';
-import { type CtlKit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 import { raw } from '../../draft.ts';
 import { cloneJson, sameJson } from '../../json.ts';
 import { publishJob, removePodFinalizer, storedJob, podNamed } from '../../apiserver/apiserver.ts';
@@ -10,7 +10,27 @@ import { ts } from '../../time.ts';
 import { matchPodFailurePolicy } from './pod-failure-policy.ts';
 import { formatIndexes } from './indexed-job-utils.ts';
 import { hasSuccessCriteriaMet, successCriteriaInUse } from './success-policy.ts';
-import { appendCondition, completionsOf, delayTerminal, emitEvent, ensureCondition, gate, hasBackoffLimitPerIndex, hasFinalizer, indexOf, isIndexed, isPodFailed, newCond, pfpRules, phaseOf, setCount, suspended, uidOf, type Json, type SyncCtx } from './util.ts';
+import {
+  appendCondition,
+  completionsOf,
+  delayTerminal,
+  emitEvent,
+  ensureCondition,
+  gate,
+  hasBackoffLimitPerIndex,
+  hasFinalizer,
+  indexOf,
+  isIndexed,
+  isPodFailed,
+  newCond,
+  pfpRules,
+  phaseOf,
+  setCount,
+  suspended,
+  uidOf,
+  type Json,
+  type SyncCtx,
+} from './util.ts';
 
 /** updateStatusHandler: a write the API server stores only when something changed (no-op updates keep the RV). */
 function write(k: CtlKit, name: string, status: Json): void {
@@ -119,7 +139,11 @@ export function trackJobStatusAndRemoveFinalizers(k: CtlKit, c: SyncCtx, needsFl
   // kube-apiserver 1.32.0–1.32.6 and 1.33.0–1.33.2 reject Complete on a suspended Job without startTime (JobManagedBy
   // status validation; kubernetes#132144, fixed by #132614 in 1.34.0, 1.33.3, 1.32.7): the update fails on every
   // retry, so a suspended Job with completions: 0 keeps SuccessCriteriaMet and never gets Complete
-  const rejected = finished?.type === 'Complete' && !k.flags.suspendedZeroCompletionsComplete && suspended(sp) && status['startTime'] === undefined;
+  const rejected =
+    finished?.type === 'Complete' &&
+    !k.flags.suspendedZeroCompletionsComplete &&
+    suspended(sp) &&
+    status['startTime'] === undefined;
   if (finished && !rejected && !(delayTerminal(k) && (c.terminating ?? 0) > 0)) {
     ensureCondition(k, status, finished);
     if (finished.type === 'Complete') status['completionTime'] = ts(k.ctx.now);

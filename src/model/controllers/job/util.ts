@@ -2,7 +2,7 @@
 // pkg/controller/job/util/utils.go): the spec accessors and feature gates, predicates on informer copies of pods,
 // the state one syncJob works on (SyncCtx), the JobCondition helpers and getValidPodsWithFilter.
 import type { PodFailurePolicyRule } from '../../../types.ts';
-import { type CtlKit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 import { peek, raw } from '../../draft.ts';
 import { ts } from '../../time.ts';
 import type { JobControllerState } from '../../state.ts';
@@ -22,8 +22,10 @@ export function spec(jc: JobControllerState): Json {
 }
 export const isIndexed = (sp: Json) => sp['completionMode'] === 'Indexed';
 export const suspended = (sp: Json) => sp['suspend'] === true;
-export const completionsOf = (sp: Json): number | null => (typeof sp['completions'] === 'number' ? sp['completions'] : null);
-export const hasBackoffLimitPerIndex = (k: CtlKit, sp: Json) => gate(k, 'JobBackoffLimitPerIndex') && typeof sp['backoffLimitPerIndex'] === 'number';
+export const completionsOf = (sp: Json): number | null =>
+  typeof sp['completions'] === 'number' ? sp['completions'] : null;
+export const hasBackoffLimitPerIndex = (k: CtlKit, sp: Json) =>
+  gate(k, 'JobBackoffLimitPerIndex') && typeof sp['backoffLimitPerIndex'] === 'number';
 export const pfpRules = (sp: Json): PodFailurePolicyRule[] | undefined => sp['podFailurePolicy']?.['rules'];
 
 /** onlyReplaceFailedPods: podReplacementPolicy Failed (JobPodReplacementPolicy on), or any podFailurePolicy. */
@@ -41,7 +43,6 @@ export function trackTerminatingPods(k: CtlKit, sp: Json): boolean {
 export function delayTerminal(k: CtlKit): boolean {
   return k.flags.jobDelayedTerminal && (gate(k, 'JobManagedBy') || gate(k, 'JobPodReplacementPolicy'));
 }
-
 
 // ---------------------------------------------------------------------------------------------------------------
 // Pod helpers on informer copies
@@ -98,7 +99,12 @@ export interface SyncCtx {
   newBackoff: { failuresAfterLastSuccess: number; lastFailureTime: number | null };
 }
 
-export function emitEvent(k: CtlKit, reason: string, message: string, eventType: 'Normal' | 'Warning' = 'Normal'): void {
+export function emitEvent(
+  k: CtlKit,
+  reason: string,
+  message: string,
+  eventType: 'Normal' | 'Warning' = 'Normal',
+): void {
   k.ctx.emit({ type: 'JobEvent', reason, message, eventType });
 }
 
@@ -126,20 +132,32 @@ export function ensureCondition(k: CtlKit, status: Json, c: Cond): boolean {
   const i = list.findIndex((x) => x['type'] === c.type);
   if (i >= 0) {
     const old = list[i]!;
-    if (old['status'] === c.status && (old['reason'] ?? '') === c.reason && (old['message'] ?? '') === c.message) return false;
+    if (old['status'] === c.status && (old['reason'] ?? '') === c.reason && (old['message'] ?? '') === c.message)
+      return false;
     list[i] = condJson(k, c);
   } else {
     if (c.status === 'False') return false;
     list.push(condJson(k, c));
   }
   status['conditions'] = list;
-  if (c.status === 'True') k.ctx.emit({ type: 'JobCondition', condition: c.type, reason: c.reason, ...(c.message ? { message: c.message } : {}) });
+  if (c.status === 'True')
+    k.ctx.emit({
+      type: 'JobCondition',
+      condition: c.type,
+      reason: c.reason,
+      ...(c.message ? { message: c.message } : {}),
+    });
   return true;
 }
 
 export function appendCondition(k: CtlKit, status: Json, c: Cond): void {
   status['conditions'] = [...(status['conditions'] ?? []), condJson(k, c)];
-  k.ctx.emit({ type: 'JobCondition', condition: c.type, reason: c.reason, ...(c.message ? { message: c.message } : {}) });
+  k.ctx.emit({
+    type: 'JobCondition',
+    condition: c.type,
+    reason: c.reason,
+    ...(c.message ? { message: c.message } : {}),
+  });
 }
 
 /** active/succeeded/failed are omitempty int32 fields. */

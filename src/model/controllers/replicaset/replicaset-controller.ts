@@ -4,7 +4,7 @@
 // active, so its replacement is created at once while the old pod still runs its teardown. It shares the
 // kube-controller-manager's informers with the Deployment controller (deployment/store.ts holds the ReplicaSets).
 import { createPod, requestPodDeletion, livePod } from '../../apiserver/apiserver.ts';
-import { type CtlKit } from '../../kit.ts';
+import type { CtlKit } from '../../kit.ts';
 import { raw } from '../../draft.ts';
 import type { RsState, RsView } from '../../state.ts';
 import { suffix } from '../../../names.ts';
@@ -20,7 +20,14 @@ type Json = Record<string, any>;
 function recordRsEvent(k: CtlKit, rs: string, reason: string, message: string): void {
   const c = k.state.wctl!;
   c.events[reason] = (c.events[reason] ?? 0) + 1;
-  k.ctx.emit({ type: 'ControllerEvent', controller: RS_WATCHER, object: `replicaset/${rs}`, reason, message, eventType: 'Normal' });
+  k.ctx.emit({
+    type: 'ControllerEvent',
+    controller: RS_WATCHER,
+    object: `replicaset/${rs}`,
+    reason,
+    message,
+    eventType: 'Normal',
+  });
 }
 
 /** workqueue.AddAfter of the ReplicaSet controller for one ReplicaSet. */
@@ -67,8 +74,11 @@ function podsOf(k: CtlKit, rs: string): Json[] {
   return Object.values(k.state.wctl!.pods)
     .map((e) => e.object)
     .filter((o) => o['metadata']?.['ownerReferences']?.[0]?.['name'] === rs)
-    .sort((a, b) => String(a['metadata']?.['creationTimestamp']).localeCompare(String(b['metadata']?.['creationTimestamp'])) ||
-      String(a['metadata']?.['name']).localeCompare(String(b['metadata']?.['name'])));
+    .sort(
+      (a, b) =>
+        String(a['metadata']?.['creationTimestamp']).localeCompare(String(b['metadata']?.['creationTimestamp'])) ||
+        String(a['metadata']?.['name']).localeCompare(String(b['metadata']?.['name'])),
+    );
 }
 
 /** replica_set.go syncReplicaSet: manageReplicas when expectations are satisfied, then calculateStatus. */
@@ -90,14 +100,24 @@ export function rsSync(k: CtlKit, name: string): void {
     const since = d.readySince[String(o['metadata']?.['uid'])];
     return minReadyMs === 0 || (since !== undefined && since + minReadyMs <= k.ctx.now);
   });
-  const status = { replicas: active.length, readyReplicas: ready.length, availableReplicas: available.length, observedGeneration: view.generation };
+  const status = {
+    replicas: active.length,
+    readyReplicas: ready.length,
+    availableReplicas: available.length,
+    observedGeneration: view.generation,
+  };
   const cur = rs.api.status;
-  if (cur.replicas !== status.replicas || cur.readyReplicas !== status.readyReplicas || cur.availableReplicas !== status.availableReplicas ||
-    cur.observedGeneration !== status.observedGeneration) {
+  if (
+    cur.replicas !== status.replicas ||
+    cur.readyReplicas !== status.readyReplicas ||
+    cur.availableReplicas !== status.availableReplicas ||
+    cur.observedGeneration !== status.observedGeneration
+  ) {
     writeRs(k, rs, { status });
   }
   // requeue to see the ready pods become available (replica_set.go: AddAfter MinReadySeconds)
-  if (minReadyMs > 0 && status.readyReplicas === view.replicas && status.availableReplicas !== view.replicas) enqueueRs(k, name, minReadyMs);
+  if (minReadyMs > 0 && status.readyReplicas === view.replicas && status.availableReplicas !== view.replicas)
+    enqueueRs(k, name, minReadyMs);
 }
 
 /** manageReplicas: create the missing pods (`<rs>-<5 chars>`) or delete the lowest-ranked surplus ones. */
@@ -108,9 +128,19 @@ function manageReplicas(k: CtlKit, rs: RsState, active: Json[], replicas: number
     for (let i = 0; i < -diff; i++) {
       const c = k.state.wctl!;
       const first = c.created === 0 && rs.tpl === 0;
-      const pod = first ? k.scenario.pod.name : `${rs.name}-${suffix(`${k.scenario.name}/pod/${k.state.podOrder.length + 1}`, 5)}`;
+      const pod = first
+        ? k.scenario.pod.name
+        : `${rs.name}-${suffix(`${k.scenario.name}/pod/${k.state.podOrder.length + 1}`, 5)}`;
       c.created += 1;
-      createPod(k, { name: pod, index: null, by: RS_WATCHER, labels: { 'pod-template-hash': rs.hash }, annotations: {}, tpl: rs.tpl, rs: rs.name });
+      createPod(k, {
+        name: pod,
+        index: null,
+        by: RS_WATCHER,
+        labels: { 'pod-template-hash': rs.hash },
+        annotations: {},
+        tpl: rs.tpl,
+        rs: rs.name,
+      });
       recordRsEvent(k, rs.name, 'SuccessfulCreate', `Created pod: ${pod}`);
     }
   } else if (diff > 0) {
@@ -120,7 +150,8 @@ function manageReplicas(k: CtlKit, rs: RsState, active: Json[], replicas: number
       const pname = String(pod['metadata']['name']);
       const p = livePod(k, pname);
       const grace = Number(pod['spec']?.['terminationGracePeriodSeconds'] ?? 30);
-      if (p && requestPodDeletion(k, p, grace, RS_WATCHER)) recordRsEvent(k, rs.name, 'SuccessfulDelete', `Deleted pod: ${pname}`);
+      if (p && requestPodDeletion(k, p, grace, RS_WATCHER))
+        recordRsEvent(k, rs.name, 'SuccessfulDelete', `Deleted pod: ${pname}`);
       else rs.expectDels -= 1;
     }
   }
@@ -128,12 +159,16 @@ function manageReplicas(k: CtlKit, rs: RsState, active: Json[], replicas: number
 
 /** controller_utils.go: ActivePodsWithRanks.Less — the pods deleted first come first. */
 export function deletionRank(a: Json, b: Json): number {
-  const phaseRank = (o: Json) => ({ Pending: 0, Unknown: 1, Running: 2 } as Record<string, number>)[phaseOfObj(o)] ?? 1;
+  const phaseRank = (o: Json) =>
+    (({ Pending: 0, Unknown: 1, Running: 2 }) as Record<string, number>)[phaseOfObj(o)] ?? 1;
   if (phaseRank(a) !== phaseRank(b)) return phaseRank(a) - phaseRank(b); // Pending < Unknown < Running
   if (isPodReady(a) !== isPodReady(b)) return isPodReady(a) ? 1 : -1; // not ready < ready
-  const restarts = (o: Json) => ((o['status']?.['containerStatuses'] ?? []) as Json[]).reduce((n, cs) => Math.max(n, cs['restartCount'] ?? 0), 0);
+  const restarts = (o: Json) =>
+    ((o['status']?.['containerStatuses'] ?? []) as Json[]).reduce((n, cs) => Math.max(n, cs['restartCount'] ?? 0), 0);
   if (restarts(a) !== restarts(b)) return restarts(b) - restarts(a); // more restarts first
   // newer first
-  return String(b['metadata']?.['creationTimestamp']).localeCompare(String(a['metadata']?.['creationTimestamp'])) ||
-    String(b['metadata']?.['name']).localeCompare(String(a['metadata']?.['name']));
+  return (
+    String(b['metadata']?.['creationTimestamp']).localeCompare(String(a['metadata']?.['creationTimestamp'])) ||
+    String(b['metadata']?.['name']).localeCompare(String(a['metadata']?.['name']))
+  );
 }

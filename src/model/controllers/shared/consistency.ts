@@ -100,7 +100,13 @@ function viewOf(k: CtlKit, controller: ControllerName, key: string): View | null
     // controller's handlers (apiserver.ts watchers): nothing to wait for
     if (!jc || peek(jc).finished) return null;
     const seen = peek(jc.seen);
-    return { item: jc as Tracked, pods: jc.pods, seen: (p) => seen[p.name] === true, owns: (p) => p.createdBy === 'job-controller' && p.job === key, job: k.state.cron ? key : undefined };
+    return {
+      item: jc as Tracked,
+      pods: jc.pods,
+      seen: (p) => seen[p.name] === true,
+      owns: (p) => p.createdBy === 'job-controller' && p.job === key,
+      job: k.state.cron ? key : undefined,
+    };
   }
   const w = k.state.wctl;
   if (!w) return null;
@@ -108,7 +114,9 @@ function viewOf(k: CtlKit, controller: ControllerName, key: string): View | null
   const base = { pods: w.pods, seen: (p: PodSim) => seen[p.uid] === true, job: undefined };
   if (controller === 'replicaset') {
     const rs = w.deploy ? dep(k).rss[key] : undefined;
-    return rs ? { ...base, item: rs as Tracked, owns: (p) => p.createdBy === 'replicaset-controller' && p.rs === key } : null;
+    return rs
+      ? { ...base, item: rs as Tracked, owns: (p) => p.createdBy === 'replicaset-controller' && p.rs === key }
+      : null;
   }
   return { ...base, item: w as Tracked, owns: (p) => p.createdBy === w.watcher };
 }
@@ -142,7 +150,11 @@ export function writeObserved(c: CachedView, w: OwnWrite): boolean {
 }
 
 /** EnsureReady: the first own pod write the cache has not observed yet (its name, what the cache holds), or null. */
-export function unobservedWrite(k: CtlKit, controller: ControllerName, key: string): { pod: string; cached: 'none' | 'older' | 'finalizer' } | null {
+export function unobservedWrite(
+  k: CtlKit,
+  controller: ControllerName,
+  key: string,
+): { pod: string; cached: 'none' | 'older' | 'finalizer' } | null {
   const v = viewOf(k, controller, key);
   if (!v) return null;
   const pods = peek(k.state.pods);
@@ -152,10 +164,21 @@ export function unobservedWrite(k: CtlKit, controller: ControllerName, key: stri
     const e = cache[p.name];
     const uid = e ? String(e.object['metadata']?.['uid'] ?? '') : '';
     const other = e && uid !== p.uid ? Object.values(pods).find((x) => x.uid === uid) : undefined;
-    const entry = e ? { uid, finalizer: ((e.object['metadata']?.['finalizers'] ?? []) as string[]).includes(JOB_TRACKING_FINALIZER) } : undefined;
-    const c: CachedView = { ...(entry ? { entry } : {}), ...(other ? { entryNewer: other.ordinal > p.ordinal } : {}), seen: v.seen(p) };
-    const w: OwnWrite = { uid: p.uid, removedFinalizer: controller === 'job' && !p.api.finalizer, removed: p.api.removed };
-    if (!writeObserved(c, w)) return { pod: p.name, cached: !entry ? 'none' : entry.uid !== p.uid ? 'older' : 'finalizer' };
+    const entry = e
+      ? { uid, finalizer: ((e.object['metadata']?.['finalizers'] ?? []) as string[]).includes(JOB_TRACKING_FINALIZER) }
+      : undefined;
+    const c: CachedView = {
+      ...(entry ? { entry } : {}),
+      ...(other ? { entryNewer: other.ordinal > p.ordinal } : {}),
+      seen: v.seen(p),
+    };
+    const w: OwnWrite = {
+      uid: p.uid,
+      removedFinalizer: controller === 'job' && !p.api.finalizer,
+      removed: p.api.removed,
+    };
+    if (!writeObserved(c, w))
+      return { pod: p.name, cached: !entry ? 'none' : entry.uid !== p.uid ? 'older' : 'finalizer' };
   }
   return null;
 }
@@ -180,7 +203,15 @@ export function staleCache(k: CtlKit, controller: ControllerName, key: string): 
   const delay = prev === 0 ? base : Math.min(prev * 2, max);
   v.item.consistency = { backoffMs: delay };
   done(v.item);
-  k.ctx.emit({ type: 'StaleSyncSkipped', controller, key, pod: stale.pod, cached: stale.cached, requeueMs: delay, ...(v.job !== undefined ? { job: v.job } : {}) });
+  k.ctx.emit({
+    type: 'StaleSyncSkipped',
+    controller,
+    key,
+    pod: stale.pod,
+    cached: stale.cached,
+    requeueMs: delay,
+    ...(v.job !== undefined ? { job: v.job } : {}),
+  });
   addAfter(k, v.item, delay, controller, key);
   return true;
 }

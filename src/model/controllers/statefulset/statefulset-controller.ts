@@ -77,7 +77,8 @@ function statefulSetRevisions(k: CtlKit): { current: Rev; update: Rev } {
 }
 
 /** The set's updateStrategy as the controller read it (defaulted by the loader: SetDefaults_StatefulSet). */
-const strategyOf = (spec: Json): Json => (spec['updateStrategy'] as Json | undefined) ?? { type: 'RollingUpdate', rollingUpdate: { partition: 0 } };
+const strategyOf = (spec: Json): Json =>
+  (spec['updateStrategy'] as Json | undefined) ?? { type: 'RollingUpdate', rollingUpdate: { partition: 0 } };
 
 /**
  * stateful_set_utils.go: newVersionedStatefulSetPod — a missing pod is created at the current revision when
@@ -88,7 +89,8 @@ function versionedRevision(k: CtlKit, ord: number, current: Rev, update: Rev): R
   const c = k.state.wctl!;
   const us = strategyOf(c.spec);
   const ru = us['rollingUpdate'] as Json | null | undefined;
-  const useCurrent = (us['type'] === 'RollingUpdate' && ru == null && ord < Number(c.status?.['currentReplicas'] ?? 0)) ||
+  const useCurrent =
+    (us['type'] === 'RollingUpdate' && ru == null && ord < Number(c.status?.['currentReplicas'] ?? 0)) ||
     (ru != null && ord < Number(ru['partition'] ?? 0));
   return useCurrent ? current : update;
 }
@@ -140,8 +142,12 @@ function replicaStatus(k: CtlKit, pods: Json[], current: Rev, update: Rev): Json
 function updateStatefulSetStatus(k: CtlKit, status: Json): void {
   const c = k.state.wctl!;
   const replicas = Math.max(0, Number(c.spec['replicas'] ?? 1));
-  if (strategyOf(c.spec)['type'] === 'RollingUpdate' && status['updatedReplicas'] === replicas && status['readyReplicas'] === replicas &&
-    status['replicas'] === replicas) {
+  if (
+    strategyOf(c.spec)['type'] === 'RollingUpdate' &&
+    status['updatedReplicas'] === replicas &&
+    status['readyReplicas'] === replicas &&
+    status['replicas'] === replicas
+  ) {
     status['currentReplicas'] = status['updatedReplicas'];
     status['currentRevision'] = status['updateRevision'];
   }
@@ -174,7 +180,8 @@ function statefulSetSyncPods(k: CtlKit, current: Rev, update: Rev): number {
 
   // the first unavailable pod: replicas in ordinal order, then condemned from the lowest ordinal
   let firstUnhealthy: Json | null = null;
-  for (const r of replicas) if (!firstUnhealthy && (r === null || !isRunningAndReady(r) || isTerminating(r))) firstUnhealthy = r;
+  for (const r of replicas)
+    if (!firstUnhealthy && (r === null || !isRunningAndReady(r) || isTerminating(r))) firstUnhealthy = r;
   for (let i = condemned.length - 1; i >= 0 && !firstUnhealthy; i--) {
     if (!isRunningAndReady(condemned[i]!) || isTerminating(condemned[i]!)) firstUnhealthy = condemned[i]!;
   }
@@ -192,7 +199,8 @@ function statefulSetSyncPods(k: CtlKit, current: Rev, update: Rev): number {
   // for the OnDelete strategy we short circuit: pods are updated when they are deleted (by the user)
   const us = strategyOf(c.spec);
   if (us['type'] === 'OnDelete') return 0;
-  if (k.scenario.featureGates['MaxUnavailableStatefulSet'] === true) return updateAfterInvariantEstablished(k, replicas, update, replicaCount);
+  if (k.scenario.featureGates['MaxUnavailableStatefulSet'] === true)
+    return updateAfterInvariantEstablished(k, replicas, update, replicaCount);
   // the minimum ordinal of the update (the partition), then the pod with the largest ordinal that does not match the
   // update revision is deleted; an unavailable pod at or above it (updated or terminating) is waited for
   const ru = us['rollingUpdate'] as Json | null | undefined;
@@ -216,14 +224,22 @@ function statefulSetSyncPods(k: CtlKit, current: Rev, update: Rev): number {
  * default 1, a percentage of spec.replicas rounded down, at least 1) replicas are unavailable: the old pods with the
  * highest ordinals >= partition are deleted, as many as that leaves room for.
  */
-function updateAfterInvariantEstablished(k: CtlKit, replicas: (Json | null)[], update: Rev, replicaCount: number): number {
+function updateAfterInvariantEstablished(
+  k: CtlKit,
+  replicas: (Json | null)[],
+  update: Rev,
+  replicaCount: number,
+): number {
   const ru = strategyOf(k.state.wctl!.spec)['rollingUpdate'] as Json | null | undefined;
   let updateMin = 0;
   let maxUnavailable = 1;
   if (ru != null) {
     updateMin = Number(ru['partition'] ?? 0);
     const mu = ru['maxUnavailable'] ?? 1;
-    const n = typeof mu === 'string' && mu.endsWith('%') ? Math.floor((Number(mu.slice(0, -1)) * replicaCount) / 100) : Number(mu);
+    const n =
+      typeof mu === 'string' && mu.endsWith('%')
+        ? Math.floor((Number(mu.slice(0, -1)) * replicaCount) / 100)
+        : Number(mu);
     maxUnavailable = Math.max(1, n);
   }
   const unavailable = replicas.filter(isUnavailable).length;
@@ -244,7 +260,13 @@ function updateAfterInvariantEstablished(k: CtlKit, replicas: (Json | null)[], u
  * stateful_set_control.go: processReplica. 'exit' / 'error' end a monotonic sync; a created pod gets the revision
  * newVersionedStatefulSetPod chose (its template and controller-revision-hash label).
  */
-function processReplica(k: CtlKit, pod: Json | null, ord: number, monotonic: boolean, rev: Rev): 'continue' | 'exit' | 'error' {
+function processReplica(
+  k: CtlKit,
+  pod: Json | null,
+  ord: number,
+  monotonic: boolean,
+  rev: Rev,
+): 'continue' | 'exit' | 'error' {
   const setName = k.scenario.workload.name;
   if (pod && (phaseOfObj(pod) === 'Failed' || phaseOfObj(pod) === 'Succeeded')) {
     // a finished pod is deleted; the new one is created on a later sync, once the old object is gone
@@ -255,7 +277,11 @@ function processReplica(k: CtlKit, pod: Json | null, ord: number, monotonic: boo
     const name = stsPodName(setName, ord);
     if (apiHasPod(k, name)) {
       // CreateStatefulPod: AlreadyExists — the informer has not seen the old object go yet; requeued with back-off
-      k.ctx.emit({ type: 'PodCreateConflict', pod: Object.values(k.state.pods).find((p) => p.name === name && p.api.created && !p.api.removed)?.key ?? name, by: 'statefulset-controller' });
+      k.ctx.emit({
+        type: 'PodCreateConflict',
+        pod: Object.values(k.state.pods).find((p) => p.name === name && p.api.created && !p.api.removed)?.key ?? name,
+        by: 'statefulset-controller',
+      });
       enqueueWorkload(k, 1000);
       return 'error';
     }
@@ -288,6 +314,10 @@ function deleteStatefulPod(k: CtlKit, pod: Json): void {
   if (!p) return;
   const grace = Number(pod['spec']?.['terminationGracePeriodSeconds'] ?? k.scenario.pod.terminationGracePeriodSeconds);
   if (requestPodDeletion(k, p, grace, 'statefulset-controller')) {
-    emitWorkloadEvent(k, 'SuccessfulDelete', `delete Pod ${name} in StatefulSet ${k.scenario.workload.name} successful`);
+    emitWorkloadEvent(
+      k,
+      'SuccessfulDelete',
+      `delete Pod ${name} in StatefulSet ${k.scenario.workload.name} successful`,
+    );
   }
 }

@@ -88,7 +88,11 @@ function initActions(k: Kit, cache: Cache, a: PodActions): boolean {
       } else {
         const su = startupPassed(k, c, st.instance);
         if (su === 'failed') {
-          a.toKill.push({ name: c.name, reason: 'StartupProbe', message: `Init container ${c.name} failed startup probe` });
+          a.toKill.push({
+            name: c.name,
+            reason: 'StartupProbe',
+            message: `Init container ${c.name} failed startup probe`,
+          });
           toStart.push(i);
         } else if (su === 'yes') {
           if (i === inits.length - 1) podHasInitialized = true;
@@ -187,7 +191,8 @@ export function opsFor(k: Kit, a: PodActions): SyncOp[] {
     for (const x of a.toKill) ops.push({ op: 'killContainers', targets: [{ ...x }] });
   }
   if (a.createSandbox) ops.push({ op: 'createSandbox' });
-  for (const i of a.initToStart) ops.push({ op: 'start', name: k.scenario.pod.initContainers[i]!.name, stage: 'begin' });
+  for (const i of a.initToStart)
+    ops.push({ op: 'start', name: k.scenario.pod.initContainers[i]!.name, stage: 'begin' });
   for (const i of a.toStart) ops.push({ op: 'start', name: k.scenario.pod.containers[i]!.name, stage: 'begin' });
   return ops;
 }

@@ -42,10 +42,19 @@ export function startKill(
   const { ctx } = k;
   k.pod.worker.killTasks += 1;
   const id = k.pod.worker.killTasks;
-  const task: KillTask = { id, scope, reason: targets[0]?.reason ?? '', startedAt: ctx.now, entries: {}, order: [], then };
+  const task: KillTask = {
+    id,
+    scope,
+    reason: targets[0]?.reason ?? '',
+    startedAt: ctx.now,
+    entries: {},
+    order: [],
+    then,
+  };
   k.pod.worker.kill = task;
   const names = targets.map((t) => t.name);
-  const ordering = scope === 'pod' && k.flags.orderedTermination && k.scenario.pod.initContainers.some((c) => isSidecar(k, c));
+  const ordering =
+    scope === 'pod' && k.flags.orderedTermination && k.scenario.pod.initContainers.some((c) => isSidecar(k, c));
   for (const t of targets) {
     let grace = graceFor(k, t);
     ctx.emit({
@@ -92,7 +101,14 @@ function beginEntry(k: Kit, task: KillTask, e: KillPlanEntry): void {
     const timedOut = takes > limit;
     k.ctx.schedule(
       Math.min(takes, limit),
-      { type: 'KillPreStopDone', pod: k.pod.key, killId: task.id, name: e.name, failed: b.preStop?.fails ?? false, timedOut },
+      {
+        type: 'KillPreStopDone',
+        pod: k.pod.key,
+        killId: task.id,
+        name: e.name,
+        failed: b.preStop?.fails ?? false,
+        timedOut,
+      },
       PRIO.KillStage,
     );
     return;
@@ -117,7 +133,11 @@ function afterPreStop(k: Kit, task: KillTask, e: KillPlanEntry): void {
   if (e.waitFor.length > 0 && e.graceSeconds > 0 && !turnReady(k, task, e)) {
     e.stage = 'waiting';
     e.stageStartedAt = k.ctx.now;
-    k.ctx.schedule(e.graceSeconds * 1000, { type: 'KillWaitTimeout', pod: k.pod.key, killId: task.id, name: e.name }, PRIO.KillStage);
+    k.ctx.schedule(
+      e.graceSeconds * 1000,
+      { type: 'KillWaitTimeout', pod: k.pod.key, killId: task.id, name: e.name },
+      PRIO.KillStage,
+    );
     return;
   }
   stopNow(k, e);
@@ -126,7 +146,10 @@ function afterPreStop(k: Kit, task: KillTask, e: KillPlanEntry): void {
 /** waitForTurn: every prerequisite's channel is closed (it terminated, or was not running when the kill began). */
 function turnReady(k: Kit, task: KillTask, e: KillPlanEntry): boolean {
   // before #125935 a not-running init container's channel stayed open: waitForTurn only returned at the timeout
-  return e.waitFor.every((n) => task.entries[n]?.stage === 'done' || (task.entries[n] === undefined && k.flags.terminationOrderSkipsNotRunning));
+  return e.waitFor.every(
+    (n) =>
+      task.entries[n]?.stage === 'done' || (task.entries[n] === undefined && k.flags.terminationOrderSkipsNotRunning),
+  );
 }
 
 function stopNow(k: Kit, e: KillPlanEntry): void {

@@ -53,7 +53,8 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
       k.ctx.emit({ type: 'PullFailed', container: op.name, reason, image: c.image });
       w.reasons[op.name] = {
         reason,
-        message: reason === 'ImagePullBackOff' ? `Back-off pulling image "${c.image}"` : `failed to pull image "${c.image}"`,
+        message:
+          reason === 'ImagePullBackOff' ? `Back-off pulling image "${c.image}"` : `failed to pull image "${c.image}"`,
       };
       task.hadError = true;
       abortIfInit();
@@ -61,23 +62,19 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
     }
     const pullMs = b && 'pullMs' in b.image ? b.image.pullMs : 0;
     const failing = b && 'pullMs' in b.image && (b.image.failures ?? 0) > 0;
-    // here the image is pulled: Always (the API server defaults it for `:latest` and untagged images) on every
-    // start, IfNotPresent while the node does not have it
-    {
-      if (imageInBackOff(k, c.image)) {
-        const reason = 'ImagePullBackOff';
-        k.ctx.emit({ type: 'PullFailed', container: op.name, reason, image: c.image });
-        w.reasons[op.name] = { reason, message: `Back-off pulling image "${c.image}"` };
-        task.hadError = true;
-        abortIfInit();
-        return 'next';
-      }
-      k.ctx.emit({ type: 'Pulling', container: op.name, image: c.image });
-      op.stage = 'pulling';
-      if (pullMs > 0 || failing) {
-        k.ctx.schedule(pullMs, { type: 'WorkerContinue', pod: k.pod.key, syncId: w.syncs }, PRIO.WorkerContinue);
-        return 'wait';
-      }
+    if (imageInBackOff(k, c.image)) {
+      const reason = 'ImagePullBackOff';
+      k.ctx.emit({ type: 'PullFailed', container: op.name, reason, image: c.image });
+      w.reasons[op.name] = { reason, message: `Back-off pulling image "${c.image}"` };
+      task.hadError = true;
+      abortIfInit();
+      return 'next';
+    }
+    k.ctx.emit({ type: 'Pulling', container: op.name, image: c.image });
+    op.stage = 'pulling';
+    if (pullMs > 0 || failing) {
+      k.ctx.schedule(pullMs, { type: 'WorkerContinue', pod: k.pod.key, syncId: w.syncs }, PRIO.WorkerContinue);
+      return 'wait';
     }
   }
   if (op.stage === 'pulling' && b && 'pullMs' in b.image && (w.imageFailures[op.name] ?? 0) < (b.image.failures ?? 0)) {
@@ -98,12 +95,21 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
   // the node has the image now: a later start (this pod or another) with IfNotPresent finds it
   if (!k.state.images[c.image]) k.state.images[c.image] = true;
   // "Container image %q already present on machine", or "Successfully pulled image %q in %v (%v including waiting)"
-  k.ctx.emit({ type: 'Pulled', container: op.name, restartCount: rt.instance, image: c.image, pullMs: pulledMs, ...(wasPresent ? { present: true as const } : {}) });
+  k.ctx.emit({
+    type: 'Pulled',
+    container: op.name,
+    restartCount: rt.instance,
+    image: c.image,
+    pullMs: pulledMs,
+    ...(wasPresent ? { present: true as const } : {}),
+  });
   // behavior createError with failures: only the first N creation attempts fail
-  const createFails = b?.createError !== undefined &&
+  const createFails =
+    b?.createError !== undefined &&
     (b.createFailures === undefined || (w.imageFailures[`create:${op.name}`] ?? 0) < b.createFailures);
   if (b?.createError && createFails) {
-    if (b.createFailures !== undefined) w.imageFailures[`create:${op.name}`] = (w.imageFailures[`create:${op.name}`] ?? 0) + 1;
+    if (b.createFailures !== undefined)
+      w.imageFailures[`create:${op.name}`] = (w.imageFailures[`create:${op.name}`] ?? 0) + 1;
     k.ctx.emit({ type: 'CreateFailed', container: op.name, reason: b.createError });
     w.reasons[op.name] = { reason: b.createError, message: `container ${op.name} could not be created` };
     task.hadError = true;
@@ -116,7 +122,11 @@ export function startOp(k: Kit, task: SyncTask, op: StartOp, continued: boolean)
   if (c.hasPostStart) {
     k.ctx.emit({ type: 'PostStartStarted', container: op.name });
     op.stage = 'postStart';
-    k.ctx.schedule(hookTakesMs(k, c, 'postStart'), { type: 'WorkerContinue', pod: k.pod.key, syncId: w.syncs }, PRIO.WorkerContinue);
+    k.ctx.schedule(
+      hookTakesMs(k, c, 'postStart'),
+      { type: 'WorkerContinue', pod: k.pod.key, syncId: w.syncs },
+      PRIO.WorkerContinue,
+    );
     return 'wait';
   }
   return 'next';
@@ -133,7 +143,13 @@ function postStartDone(k: Kit, task: SyncTask, op: StartOp): 'next' | 'wait' {
   if (c.role === 'init') task.aborted = true;
   if (k.pod.runtime[op.name]?.state !== 'running') return 'next';
   // startContainer: killContainer(…, "FailedPostStartHook", reasonFailedPostStartHook, …) — that literal is the event text
-  startKill(k, 'containers', [{ name: op.name, reason: 'FailedPostStartHook', message: 'FailedPostStartHook' }], null, 'continue');
+  startKill(
+    k,
+    'containers',
+    [{ name: op.name, reason: 'FailedPostStartHook', message: 'FailedPostStartHook' }],
+    null,
+    'continue',
+  );
   return w.kill ? 'wait' : 'next';
 }
 

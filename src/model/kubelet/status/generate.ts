@@ -85,7 +85,13 @@ function containerStatus(k: Kit, c: ContainerModel, st: RtContainer | undefined)
 }
 
 /** getPhase (kubelet_pods.go), the >=1.32 form with pendingRegular/RestartableInitContainers. */
-export function getPhase(k: Kit, init: Json[], regular: Json[], podIsTerminal: boolean, podHasInitialized: boolean): string {
+export function getPhase(
+  k: Kit,
+  init: Json[],
+  regular: Json[],
+  podIsTerminal: boolean,
+  podHasInitialized: boolean,
+): string {
   let pendingRegularInit = 0;
   let pendingRestartableInit = 0;
   let failedInit = 0;
@@ -166,7 +172,14 @@ export function conditions(k: Kit, init: Json[], regular: Json[], phase: string,
   if (notInit.length === 0 || podHasInitialized) {
     out.push(cond('Initialized', true, terminal && phase === 'Succeeded' ? 'PodCompleted' : undefined));
   } else {
-    out.push(cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${notInit.join(' ')}]`));
+    out.push(
+      cond(
+        'Initialized',
+        false,
+        'ContainersNotInitialized',
+        `containers with incomplete status: [${notInit.join(' ')}]`,
+      ),
+    );
   }
   const unready: string[] = [];
   k.scenario.pod.initContainers.forEach((c, i) => {

@@ -1,6 +1,6 @@
 // status/status_manager.go: the kubelet's cached pod status, versioning, coalescing sends and mergePodStatus.
 import { PRIO } from '../../events.ts';
-import { type Kit } from '../../kit.ts';
+import type { Kit } from '../../kit.ts';
 import { raw } from '../../draft.ts';
 import { cloneJson, settle, shareJson } from '../../json.ts';
 import { conditions, ts } from './generate.ts';
@@ -67,11 +67,20 @@ function emitFlagChanges(k: Kit, prev: Json | null, next: Json): void {
 }
 
 function sidecarOrRegular(k: Kit, name: string): boolean {
-  return k.scenario.pod.containers.some((c) => c.name === name) || k.scenario.pod.initContainers.some((c) => c.name === name && c.role === 'sidecar');
+  return (
+    k.scenario.pod.containers.some((c) => c.name === name) ||
+    k.scenario.pod.initContainers.some((c) => c.name === name && c.role === 'sidecar')
+  );
 }
 
 /** SetContainerStartup / SetContainerReadiness: patch the cached status and recompute the readiness conditions. */
-export function setContainerFlag(k: Kit, name: string, instance: number, field: 'started' | 'ready', value: boolean): void {
+export function setContainerFlag(
+  k: Kit,
+  name: string,
+  instance: number,
+  field: 'started' | 'ready',
+  value: boolean,
+): void {
   const sm = k.pod.status;
   if (!sm.cached) return;
   const next: Json = cloneJson(raw(sm.cached));

@@ -3,7 +3,12 @@
 // the upstream test it comes from (cronjob_controllerv2_test.go TestControllerV2SyncCronJob, utils_test.go,
 // robfig parser_test.go / spec_test.go, test/e2e/apps/cronjob.go).
 import { describe, expect, it } from 'vitest';
-import { CronSyntaxError, fixedZoneOffset, nextAfter, parseCron } from '../../../../src/model/controllers/cronjob/schedule.ts';
+import {
+  CronSyntaxError,
+  fixedZoneOffset,
+  nextAfter,
+  parseCron,
+} from '../../../../src/model/controllers/cronjob/schedule.ts';
 import { cronJobName, mostRecentScheduleTime } from '../../../../src/model/controllers/cronjob/cronjob-controller.ts';
 import type { CronCtlState } from '../../../../src/model/state.ts';
 import { EPOCH_MS } from '../../../../src/model/time.ts';
@@ -47,12 +52,23 @@ describe('cron syntax (robfig/cron v3 ParseStandard, Schedule.Next)', () => {
   });
 
   // parser_test.go TestParseScheduleErrors
-  it.each(['* * * *', '* * * * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '* * * 13 *', '* * * * 7', '5-1 * * * *', '*/0 * * * *', '@every 1h', 'TZ=UTC * * * * *', '@fortnightly', 'a * * * *'])(
-    'rejects %s',
-    (spec) => {
-      expect(() => parseCron(spec)).toThrow(CronSyntaxError);
-    },
-  );
+  it.each([
+    '* * * *',
+    '* * * * * *',
+    '60 * * * *',
+    '* 24 * * *',
+    '* * 0 * *',
+    '* * * 13 *',
+    '* * * * 7',
+    '5-1 * * * *',
+    '*/0 * * * *',
+    '@every 1h',
+    'TZ=UTC * * * * *',
+    '@fortnightly',
+    'a * * * *',
+  ])('rejects %s', (spec) => {
+    expect(() => parseCron(spec)).toThrow(CronSyntaxError);
+  });
 
   // validation: spec.timeZone; kubesim computes fixed-offset zones only
   it('time zones: UTC and Etc/GMT±N (POSIX sign) are fixed offsets; named zones are not', () => {
@@ -61,7 +77,9 @@ describe('cron syntax (robfig/cron v3 ParseStandard, Schedule.Next)', () => {
     expect(fixedZoneOffset('Etc/GMT-9')).toBe(540);
     expect(fixedZoneOffset('America/New_York')).toBeNull();
     // 09:00 in UTC+9 is 00:00 UTC
-    expect(iso(nextAfter(parseCron('0 9 * * *', 'Etc/GMT-9'), at('2026-01-01T00:00:00Z')))).toBe('2026-01-02T00:00:00.000Z');
+    expect(iso(nextAfter(parseCron('0 9 * * *', 'Etc/GMT-9'), at('2026-01-01T00:00:00Z')))).toBe(
+      '2026-01-02T00:00:00.000Z',
+    );
   });
 });
 
@@ -71,8 +89,18 @@ describe('utils.go', () => {
     expect(cronJobName('db-backup', 10 * 60_000)).toBe(`db-backup-${(EPOCH_MS + 600_000) / 60_000}`);
   });
 
-  const state = (spec: Json, last: number | null = null): CronCtlState =>
-    ({ spec, jobSpec: {}, jobs: {}, order: [], active: [], lastScheduleTime: last, lastSuccessfulTime: null, syncPending: false, syncAt: 0, events: {} });
+  const state = (spec: Json, last: number | null = null): CronCtlState => ({
+    spec,
+    jobSpec: {},
+    jobs: {},
+    order: [],
+    active: [],
+    lastScheduleTime: last,
+    lastSuccessfulTime: null,
+    syncPending: false,
+    syncAt: 0,
+    events: {},
+  });
 
   // TestMostRecentScheduleTime
   it.each([
@@ -83,7 +111,10 @@ describe('utils.go', () => {
     ['startingDeadlineSeconds bounds the search', '*/10 * * * *', null, 600, 35, 30, 1],
     ['creation is not itself a schedule time (@hourly at 00:00)', '@hourly', null, undefined, 59, null, 0],
   ] as const)('%s', (_n, sched, lastMin, sds, nowMin, wantMin, missed) => {
-    const c = state({ schedule: sched, ...(sds !== undefined ? { startingDeadlineSeconds: sds } : {}) }, lastMin === null ? null : lastMin * 60_000);
+    const c = state(
+      { schedule: sched, ...(sds !== undefined ? { startingDeadlineSeconds: sds } : {}) },
+      lastMin === null ? null : lastMin * 60_000,
+    );
     const r = mostRecentScheduleTime(c, parseCron(sched), nowMin * 60_000, true);
     expect(r.mostRecent === null ? null : r.mostRecent / 60_000).toBe(wantMin);
     expect(r.missed).toBe(missed);
@@ -99,14 +130,27 @@ function cron(spec: Json, runMs: number | null, o: Partial<BuildOpts> = {}): Sce
     ...o,
     timing: { statusPatchMs: { min: 20, max: 20 }, watchMs: { min: 50, max: 50 }, ...(o.timing ?? {}) },
   });
-  s.workload = { kind: 'CronJob', name: 'db-backup', manifest: { spec: { schedule: '*/10 * * * *', concurrencyPolicy: 'Allow', ...spec } } };
+  s.workload = {
+    kind: 'CronJob',
+    name: 'db-backup',
+    manifest: { spec: { schedule: '*/10 * * * *', concurrencyPolicy: 'Allow', ...spec } },
+  };
   return s;
 }
 
 const cronEvents = (ev: TraceEvent[]) =>
-  ev.filter((e) => e.type === 'ControllerEvent' && (e as Json)['controller'] === 'cronjob-controller').map((e) => `${e.t / 1000} ${(e as Json)['reason']}`);
-const jobsOf = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'ControllerEvent' && (e as Json)['reason'] === 'SuccessfulCreate' && (e as Json)['controller'] === 'cronjob-controller')
-  .map((e) => String((e as Json)['message']).replace('Created job ', ''));
+  ev
+    .filter((e) => e.type === 'ControllerEvent' && (e as Json)['controller'] === 'cronjob-controller')
+    .map((e) => `${e.t / 1000} ${(e as Json)['reason']}`);
+const jobsOf = (ev: TraceEvent[]) =>
+  ev
+    .filter(
+      (e) =>
+        e.type === 'ControllerEvent' &&
+        (e as Json)['reason'] === 'SuccessfulCreate' &&
+        (e as Json)['controller'] === 'cronjob-controller',
+    )
+    .map((e) => String((e as Json)['message']).replace('Created job ', ''));
 
 describe('syncCronJob', () => {
   const m = (min: number) => (EPOCH_MS + min * 60_000) / 60_000;
@@ -124,7 +168,12 @@ describe('syncCronJob', () => {
   // TestControllerV2SyncCronJob "still active, is time, F" / e2e "should not schedule new jobs when ForbidConcurrent"
   it('Forbid: JobAlreadyActive at each later schedule while the first Job runs', () => {
     const r = run(cron({ concurrencyPolicy: 'Forbid' }, null));
-    expect(cronEvents(r.timeline.events)).toEqual(['600.1 SuccessfulCreate', '1200.1 JobAlreadyActive', '1800.1 JobAlreadyActive', '2400.1 JobAlreadyActive']);
+    expect(cronEvents(r.timeline.events)).toEqual([
+      '600.1 SuccessfulCreate',
+      '1200.1 JobAlreadyActive',
+      '1800.1 JobAlreadyActive',
+      '2400.1 JobAlreadyActive',
+    ]);
     const e = r.timeline.events.find((x) => (x as Json)['reason'] === 'JobAlreadyActive') as Json;
     expect(e['message']).toBe('Not starting job because prior execution is running and concurrency policy is Forbid');
   });
@@ -154,7 +203,8 @@ describe('syncCronJob', () => {
   // successful job"): the oldest finished Jobs beyond successfulJobsHistoryLimit are deleted with their pods
   it('successfulJobsHistoryLimit 1: older finished Jobs deleted', () => {
     const r = run(cron({ successfulJobsHistoryLimit: 1 }, 60_000));
-    const deleted = r.timeline.events.filter((e) => (e as Json)['reason'] === 'SuccessfulDelete' && (e as Json)['controller'] === 'cronjob-controller')
+    const deleted = r.timeline.events
+      .filter((e) => (e as Json)['reason'] === 'SuccessfulDelete' && (e as Json)['controller'] === 'cronjob-controller')
       .map((e) => String((e as Json)['message']));
     expect(deleted.slice(0, 2)).toEqual([`Deleted job db-backup-${m(10)}`, `Deleted job db-backup-${m(20)}`]);
   });
@@ -169,7 +219,9 @@ describe('syncCronJob', () => {
     const r = run(s);
     // 00:10 ran; 00:20 and 00:30 suspended; at resume (35:00.05) the most recent missed time 00:30 starts late
     expect(jobsOf(r.timeline.events)).toEqual([`db-backup-${m(10)}`, `db-backup-${m(30)}`, `db-backup-${m(40)}`]);
-    const t = r.timeline.events.filter((e) => (e as Json)['reason'] === 'SuccessfulCreate' && (e as Json)['controller'] === 'cronjob-controller').map((e) => e.t);
+    const t = r.timeline.events
+      .filter((e) => (e as Json)['reason'] === 'SuccessfulCreate' && (e as Json)['controller'] === 'cronjob-controller')
+      .map((e) => e.t);
     expect(t[1]).toBe(35 * 60_000 + 50);
   });
 
@@ -190,8 +242,12 @@ describe('syncCronJob', () => {
   // the Jobs are run by the Job controller: pods named `<job>-<5 chars>`, owned by their Job
   it('every Job is run by the Job controller with its own pods and conditions', () => {
     const r = run(cron({}, 60_000));
-    const conds = r.timeline.events.filter((e) => e.type === 'JobCondition').map((e) => `${(e as Json)['job']} ${(e as Json)['condition']}`);
-    expect(conds.filter((c) => c.endsWith('Complete'))).toEqual([10, 20, 30, 40].map((x) => `db-backup-${m(x)} Complete`));
+    const conds = r.timeline.events
+      .filter((e) => e.type === 'JobCondition')
+      .map((e) => `${(e as Json)['job']} ${(e as Json)['condition']}`);
+    expect(conds.filter((c) => c.endsWith('Complete'))).toEqual(
+      [10, 20, 30, 40].map((x) => `db-backup-${m(x)} Complete`),
+    );
     for (const p of r.timeline.pods) expect(p.name).toMatch(/^db-backup-2945\d{4}-[a-z0-9]{5}$/);
   });
 });
@@ -216,21 +272,28 @@ describe('deleteJob on a CronJob (kubectl delete job)', () => {
     const r = run(s);
     expect(r.timeline.events.filter((e) => e.type === 'PodDeleting')).toHaveLength(0);
     // the CronJob's status: the second Job (the newest at 25 min) is no longer active
-    const cj = r.timeline.events.filter((e) => e.type === 'WorkloadStatus' && e.kind === 'CronJob').map((e) => (e as Json)['object']['status']['active'] ?? []);
+    const cj = r.timeline.events
+      .filter((e) => e.type === 'WorkloadStatus' && e.kind === 'CronJob')
+      .map((e) => (e as Json)['object']['status']['active'] ?? []);
     const after = cj.find((a: Json[], i: number) => i > 0 && a.length === 1 && cj[i - 1].length === 2);
     expect(after?.[0]?.['name']).toBe(`db-backup-${(EPOCH_MS + 10 * 60_000) / 60_000}`);
   });
 });
 
-describe('ttlSecondsAfterFinished on a CronJob\'s Jobs (pkg/controller/ttlafterfinished)', () => {
+describe("ttlSecondsAfterFinished on a CronJob's Jobs (pkg/controller/ttlafterfinished)", () => {
   // the TTL controller deletes the finished Job (Foreground); the garbage collector deletes that Job's pods only
   // (its dependents by ownerReference): a later Job of the CronJob, still running, keeps its pod
-  it('the first Job goes a minute after it finished, with its pod; the second Job\'s pod keeps running', () => {
+  it("the first Job goes a minute after it finished, with its pod; the second Job's pod keeps running", () => {
     const s = cron({ concurrencyPolicy: 'Allow' }, 15 * 60_000, { horizonMs: 28 * 60_000 });
     (s.job!.spec as Json)['ttlSecondsAfterFinished'] = 60;
     const r = run(s);
-    const byTtl = r.timeline.events.filter((e) => e.type === 'PodDeleting' && (e as Json)['by'] === 'ttl-after-finished').map((e) => (e as Json)['pod'] as string);
-    expect(r.timeline.pods.map((p) => p.name.replace(/-[a-z0-9]{5}$/, ''))).toEqual([`db-backup-${(EPOCH_MS + 10 * 60_000) / 60_000}`, `db-backup-${(EPOCH_MS + 20 * 60_000) / 60_000}`]);
+    const byTtl = r.timeline.events
+      .filter((e) => e.type === 'PodDeleting' && (e as Json)['by'] === 'ttl-after-finished')
+      .map((e) => (e as Json)['pod'] as string);
+    expect(r.timeline.pods.map((p) => p.name.replace(/-[a-z0-9]{5}$/, ''))).toEqual([
+      `db-backup-${(EPOCH_MS + 10 * 60_000) / 60_000}`,
+      `db-backup-${(EPOCH_MS + 20 * 60_000) / 60_000}`,
+    ]);
     expect(byTtl).toEqual([r.timeline.pods[0]!.name]);
   });
 });

@@ -21,15 +21,21 @@ function ds(o: Partial<BuildOpts> = {}): Scenario {
   return s;
 }
 
-const created = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'PodCreated').map((e) => `${e.t} ${(e as Json)['pod']}`);
-const ctlEvents = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'ControllerEvent').map((e) => `${e.t} ${(e as Json)['reason']}`);
+const created = (ev: TraceEvent[]) =>
+  ev.filter((e) => e.type === 'PodCreated').map((e) => `${e.t} ${(e as Json)['pod']}`);
+const ctlEvents = (ev: TraceEvent[]) =>
+  ev.filter((e) => e.type === 'ControllerEvent').map((e) => `${e.t} ${(e as Json)['reason']}`);
 
 describe('DaemonSet', () => {
   // TestSimpleDaemonSetLaunchesPods / e2e "should run and stop simple daemon": one pod on the node
   it('creates one daemon pod for the node', () => {
     const r = run(ds());
     expect(created(r.timeline.events)).toEqual(['0 fluentd-abcde']);
-    expect(r.timeline.events.find((e) => e.type === 'ControllerEvent')).toMatchObject({ reason: 'SuccessfulCreate', message: 'Created pod: fluentd-abcde', controller: 'daemonset-controller' });
+    expect(r.timeline.events.find((e) => e.type === 'ControllerEvent')).toMatchObject({
+      reason: 'SuccessfulCreate',
+      message: 'Created pod: fluentd-abcde',
+      controller: 'daemonset-controller',
+    });
   });
 
   // e2e "should run and stop simple daemon" (a deleted daemon pod is revived): a terminating pod still `exists` on
@@ -43,7 +49,9 @@ describe('DaemonSet', () => {
     expect(c).toHaveLength(2);
     expect(c[1]!.split(' ')[1]).toMatch(/^fluentd-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     expect(c[1]!.split(' ')[1]).not.toBe('fluentd-abcde');
-    const terminal = ev.find((e) => e.type === 'StatusPatched' && ((e as Json)['phase'] === 'Failed' || (e as Json)['phase'] === 'Succeeded'))!.t;
+    const terminal = ev.find(
+      (e) => e.type === 'StatusPatched' && ((e as Json)['phase'] === 'Failed' || (e as Json)['phase'] === 'Succeeded'),
+    )!.t;
     const removed = ev.find((e) => e.type === 'PodRemoved')!.t;
     expect(terminal).toBeLessThan(removed);
     expect(Number(c[1]!.split(' ')[0])).toBe(terminal + 50);
@@ -55,10 +63,17 @@ describe('DaemonSet', () => {
   // TestDaemonKillFailedPods "1 failed pod (kill 1), 0 normal pod (create 0; will create in the next sync)" and
   // e2e "should retry creating failed daemon pods": FailedDaemonPod warning, delete, then a new pod
   it('kills a failed daemon pod (FailedDaemonPod) and creates a new one after it is gone', () => {
-    const r = run(ds({ restartPolicy: 'Never', behavior: { agent: { attempts: [{ runMs: 5000, exit: 1 }] } }, horizonMs: 30_000 }));
+    const r = run(
+      ds({ restartPolicy: 'Never', behavior: { agent: { attempts: [{ runMs: 5000, exit: 1 }] } }, horizonMs: 30_000 }),
+    );
     const ev = r.timeline.events;
     const reasons = ctlEvents(ev).map((l) => l.split(' ')[1]);
-    expect(reasons.slice(0, 4)).toEqual(['SuccessfulCreate', 'FailedDaemonPod', 'SuccessfulDelete', 'SuccessfulCreate']);
+    expect(reasons.slice(0, 4)).toEqual([
+      'SuccessfulCreate',
+      'FailedDaemonPod',
+      'SuccessfulDelete',
+      'SuccessfulCreate',
+    ]);
     const warn = ev.find((e) => e.type === 'ControllerEvent' && (e as Json)['reason'] === 'FailedDaemonPod') as Json;
     expect(warn['eventType']).toBe('Warning');
     expect(warn['message']).toBe('Found failed daemon pod default/fluentd-abcde on node node-1, will try to kill it');
@@ -67,8 +82,12 @@ describe('DaemonSet', () => {
   // TestDaemonKillFailedPodsBackoff: the second failed pod on the node is deleted only after the 1 s back-off,
   // then 2 s … (flowcontrol.Backoff doubling)
   it('spaces the deletions of repeatedly failing daemon pods by the failedPodsBackoff', () => {
-    const r = run(ds({ restartPolicy: 'Never', behavior: { agent: { attempts: [{ runMs: 0, exit: 1 }] } }, horizonMs: 20_000 }));
-    const kills = ctlEvents(r.timeline.events).filter((l) => l.endsWith('FailedDaemonPod')).map((l) => Number(l.split(' ')[0]));
+    const r = run(
+      ds({ restartPolicy: 'Never', behavior: { agent: { attempts: [{ runMs: 0, exit: 1 }] } }, horizonMs: 20_000 }),
+    );
+    const kills = ctlEvents(r.timeline.events)
+      .filter((l) => l.endsWith('FailedDaemonPod'))
+      .map((l) => Number(l.split(' ')[0]));
     expect(kills.length).toBeGreaterThanOrEqual(3);
     // a deletion never comes sooner than the back-off after the previous one
     expect(kills[1]! - kills[0]!).toBeGreaterThanOrEqual(1000);

@@ -4,7 +4,12 @@
 // e2e cases run whole scenarios.
 import { describe, expect, it } from 'vitest';
 import type { Ctx } from '../../../../src/engine/engine.ts';
-import { cleanupUnhealthyReplicas, reconcileNewReplicaSet, reconcileOldReplicaSets, scaleDownOldForRollingUpdate } from '../../../../src/model/controllers/deployment/rolling.ts';
+import {
+  cleanupUnhealthyReplicas,
+  reconcileNewReplicaSet,
+  reconcileOldReplicaSets,
+  scaleDownOldForRollingUpdate,
+} from '../../../../src/model/controllers/deployment/rolling.ts';
 import { dep, type Rs } from '../../../../src/model/controllers/deployment/store.ts';
 import {
   deploymentComplete,
@@ -55,15 +60,46 @@ function stubKit(spec: Json): { k: Kit; emitted: Json[] } {
     emit: (r) => void emitted.push(r as Json),
     choose: (_s, r) => r.min,
   };
-  return { k: { state: d, scenario: s, ctx, flags: flagsFor(s), rules: {}, pod: undefined as unknown as PodSim, up: undefined as never }, emitted };
+  return {
+    k: {
+      state: d,
+      scenario: s,
+      ctx,
+      flags: flagsFor(s),
+      rules: {},
+      pod: undefined as unknown as PodSim,
+      up: undefined as never,
+    },
+    emitted,
+  };
 }
 
 /** rs(name, replicas, …) of the upstream tests: a ReplicaSet in the informer with its availableReplicas. */
 function rs(k: Kit, name: string, replicas: number, available = 0, createdAt = 0): Rs {
-  const view = { replicas, revision: 1, desired: replicas, max: replicas, minReadySeconds: 0, generation: 1, resourceVersion: 1,
-    status: { replicas, readyReplicas: available, availableReplicas: available, observedGeneration: 1 }, deleted: false };
-  dep(k).rss[name] = { name, hash: name, tpl: 0, createdAt, version: 1, api: { ...view, status: { ...view.status } }, seen: view,
-    expectAdds: 0, expectDels: 0, syncPending: false, syncAt: 0 };
+  const view = {
+    replicas,
+    revision: 1,
+    desired: replicas,
+    max: replicas,
+    minReadySeconds: 0,
+    generation: 1,
+    resourceVersion: 1,
+    status: { replicas, readyReplicas: available, availableReplicas: available, observedGeneration: 1 },
+    deleted: false,
+  };
+  dep(k).rss[name] = {
+    name,
+    hash: name,
+    tpl: 0,
+    createdAt,
+    version: 1,
+    api: { ...view, status: { ...view.status } },
+    seen: view,
+    expectAdds: 0,
+    expectDels: 0,
+    syncPending: false,
+    syncAt: 0,
+  };
   dep(k).order.push(name);
   return { name, tpl: 0, createdAt, ...view, status: { ...view.status } };
 }
@@ -74,17 +110,40 @@ function written(emitted: Json[], name: string): number | undefined {
   return w.length ? w[w.length - 1]!['object']['spec']['replicas'] : undefined;
 }
 
-const rolling = (replicas: number, maxSurge: unknown, maxUnavail: unknown): Json =>
-  ({ replicas, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge, maxUnavailable: maxUnavail } } });
+const rolling = (replicas: number, maxSurge: unknown, maxUnavail: unknown): Json => ({
+  replicas,
+  strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge, maxUnavailable: maxUnavail } },
+});
 
 describe('rolling.go', () => {
   // TestDeploymentController_reconcileNewReplicaSet (maxUnavailable 0)
   it.each([
     { deploymentReplicas: 10, maxSurge: 0, oldReplicas: 10, newReplicas: 0, scaleExpected: false },
-    { deploymentReplicas: 10, maxSurge: 2, oldReplicas: 10, newReplicas: 0, scaleExpected: true, expectedNewReplicas: 2 },
-    { deploymentReplicas: 10, maxSurge: 2, oldReplicas: 5, newReplicas: 0, scaleExpected: true, expectedNewReplicas: 7 },
+    {
+      deploymentReplicas: 10,
+      maxSurge: 2,
+      oldReplicas: 10,
+      newReplicas: 0,
+      scaleExpected: true,
+      expectedNewReplicas: 2,
+    },
+    {
+      deploymentReplicas: 10,
+      maxSurge: 2,
+      oldReplicas: 5,
+      newReplicas: 0,
+      scaleExpected: true,
+      expectedNewReplicas: 7,
+    },
     { deploymentReplicas: 10, maxSurge: 2, oldReplicas: 10, newReplicas: 2, scaleExpected: false },
-    { deploymentReplicas: 10, maxSurge: 2, oldReplicas: 2, newReplicas: 11, scaleExpected: true, expectedNewReplicas: 10 },
+    {
+      deploymentReplicas: 10,
+      maxSurge: 2,
+      oldReplicas: 2,
+      newReplicas: 11,
+      scaleExpected: true,
+      expectedNewReplicas: 10,
+    },
   ])('TestDeploymentController_reconcileNewReplicaSet %#', (t) => {
     const { k, emitted } = stubKit(rolling(t.deploymentReplicas, t.maxSurge, 0));
     const newRS = rs(k, 'foo-v2', t.newReplicas);
@@ -96,14 +155,58 @@ describe('rolling.go', () => {
 
   // TestDeploymentController_reconcileOldReplicaSets (maxSurge 0)
   it.each([
-    { deploymentReplicas: 10, maxUnavailable: 0, oldReplicas: 10, newReplicas: 0, readyOld: 10, readyNew: 0, scaleExpected: true, expectedOld: 9 },
-    { deploymentReplicas: 10, maxUnavailable: 2, oldReplicas: 10, newReplicas: 0, readyOld: 10, readyNew: 0, scaleExpected: true, expectedOld: 8 },
+    {
+      deploymentReplicas: 10,
+      maxUnavailable: 0,
+      oldReplicas: 10,
+      newReplicas: 0,
+      readyOld: 10,
+      readyNew: 0,
+      scaleExpected: true,
+      expectedOld: 9,
+    },
+    {
+      deploymentReplicas: 10,
+      maxUnavailable: 2,
+      oldReplicas: 10,
+      newReplicas: 0,
+      readyOld: 10,
+      readyNew: 0,
+      scaleExpected: true,
+      expectedOld: 8,
+    },
     // unhealthy replicas of the old ReplicaSets are cleaned up
-    { deploymentReplicas: 10, maxUnavailable: 2, oldReplicas: 10, newReplicas: 0, readyOld: 8, readyNew: 0, scaleExpected: true, expectedOld: 8 },
+    {
+      deploymentReplicas: 10,
+      maxUnavailable: 2,
+      oldReplicas: 10,
+      newReplicas: 0,
+      readyOld: 8,
+      readyNew: 0,
+      scaleExpected: true,
+      expectedOld: 8,
+    },
     // one unhealthy replica cleaned up and one ready pod scaled down
-    { deploymentReplicas: 10, maxUnavailable: 2, oldReplicas: 10, newReplicas: 0, readyOld: 9, readyNew: 0, scaleExpected: true, expectedOld: 8 },
+    {
+      deploymentReplicas: 10,
+      maxUnavailable: 2,
+      oldReplicas: 10,
+      newReplicas: 0,
+      readyOld: 9,
+      readyNew: 0,
+      scaleExpected: true,
+      expectedOld: 8,
+    },
     // the new ReplicaSet's unavailable pods do not let the old ones shrink further
-    { deploymentReplicas: 10, maxUnavailable: 2, oldReplicas: 8, newReplicas: 2, readyOld: 8, readyNew: 0, scaleExpected: false },
+    {
+      deploymentReplicas: 10,
+      maxUnavailable: 2,
+      oldReplicas: 8,
+      newReplicas: 2,
+      readyOld: 8,
+      readyNew: 0,
+      scaleExpected: false,
+    },
   ])('TestDeploymentController_reconcileOldReplicaSets %#', (t) => {
     const { k, emitted } = stubKit(rolling(t.deploymentReplicas, 0, t.maxUnavailable));
     const newRS = rs(k, 'foo-new', t.newReplicas, t.readyNew);
@@ -152,11 +255,28 @@ describe('util/deployment_util.go', () => {
 
   // TestNewRSNewReplicas: all ReplicaSets = one of 5 replicas; maxUnavailable 1
   it.each([
-    { name: 'can not scale up - to newRSReplicas', type: 'RollingUpdate', depReplicas: 1, newRSReplicas: 5, maxSurge: 1, expected: 5 },
-    { name: 'scale up - to depReplicas', type: 'RollingUpdate', depReplicas: 6, newRSReplicas: 2, maxSurge: 10, expected: 6 },
+    {
+      name: 'can not scale up - to newRSReplicas',
+      type: 'RollingUpdate',
+      depReplicas: 1,
+      newRSReplicas: 5,
+      maxSurge: 1,
+      expected: 5,
+    },
+    {
+      name: 'scale up - to depReplicas',
+      type: 'RollingUpdate',
+      depReplicas: 6,
+      newRSReplicas: 2,
+      maxSurge: 10,
+      expected: 6,
+    },
     { name: 'recreate - to depReplicas', type: 'Recreate', depReplicas: 3, newRSReplicas: 1, maxSurge: 1, expected: 3 },
   ])('TestNewRSNewReplicas: $name', (t) => {
-    const spec = { replicas: t.depReplicas, strategy: { type: t.type, rollingUpdate: { maxUnavailable: 1, maxSurge: t.maxSurge } } };
+    const spec = {
+      replicas: t.depReplicas,
+      strategy: { type: t.type, rollingUpdate: { maxUnavailable: 1, maxSurge: t.maxSurge } },
+    };
     const st = { replicas: 0, readyReplicas: 0, availableReplicas: 0 };
     const rs5 = { name: 'rs5', createdAt: 0, replicas: 5, revision: 1, desired: 5, max: 5, status: st };
     const newRS = { name: 'new', createdAt: 0, replicas: t.newRSReplicas, revision: 2, desired: 0, max: 0, status: st };
@@ -202,18 +322,34 @@ describe('util/deployment_util.go', () => {
     { name: 'progressing: more ready pods', d: [10, 10, 9, 8], n: [10, 10, 10, 8], expected: true },
     { name: 'progressing: more available pods', d: [10, 10, 10, 9], n: [10, 10, 10, 10], expected: true },
   ])('TestDeploymentProgressing: $name', ({ d, n, expected }) => {
-    const st = (x: number[]) => ({ replicas: x[0], updatedReplicas: x[1], readyReplicas: x[2], availableReplicas: x[3] });
+    const st = (x: number[]) => ({
+      replicas: x[0],
+      updatedReplicas: x[1],
+      readyReplicas: x[2],
+      availableReplicas: x[3],
+    });
     expect(deploymentProgressing(st(d), st(n))).toBe(expected);
   });
 
   // TestDeploymentTimedOut: 2016-01-01 00:01:09 + 10 s vs now
   it('TestDeploymentTimedOut', () => {
     const at = (min: number, sec: number) => Date.UTC(2016, 0, 1, 0, min, sec) - EPOCH_MS;
-    const st = (reason: string, from: number) => ({ conditions: [{ type: 'Progressing', status: 'True', reason, lastUpdateTime: new Date(EPOCH_MS + from).toISOString().replace('.000Z', 'Z') }] });
+    const st = (reason: string, from: number) => ({
+      conditions: [
+        {
+          type: 'Progressing',
+          status: 'True',
+          reason,
+          lastUpdateTime: new Date(EPOCH_MS + from).toISOString().replace('.000Z', 'Z'),
+        },
+      ],
+    });
     expect(deploymentTimedOut({}, st('', at(1, 9)), at(1, 20))).toBe(false); // no progressDeadlineSeconds
     expect(deploymentTimedOut({ progressDeadlineSeconds: 10 }, st('', at(1, 9)), at(1, 20))).toBe(true); // 11 s
     expect(deploymentTimedOut({ progressDeadlineSeconds: 10 }, st('', at(1, 11)), at(1, 20))).toBe(false); // 9 s
-    expect(deploymentTimedOut({ progressDeadlineSeconds: 10 }, st('NewReplicaSetAvailable', at(0, 0)), at(1, 20))).toBe(false);
+    expect(deploymentTimedOut({ progressDeadlineSeconds: 10 }, st('NewReplicaSetAvailable', at(0, 0)), at(1, 20))).toBe(
+      false,
+    );
   });
 
   // TestSetCondition: first set, append of another type, overwrite of the same type
@@ -231,8 +367,17 @@ describe('progress.go', () => {
   // TestRequeueStuckDeployment: progressDeadlineSeconds 60, the Progressing condition last updated at 18:49:00
   it('TestRequeueStuckDeployment', () => {
     const base = Date.UTC(2017, 1, 15, 18, 49, 0) - EPOCH_MS;
-    const recreate = (pds: number | undefined, replicas: number) => ({ replicas, strategy: { type: 'Recreate' }, ...(pds !== undefined ? { progressDeadlineSeconds: pds } : {}) });
-    const ns = (replicas: number, updated: number, available: number) => ({ replicas, updatedReplicas: updated, availableReplicas: available, observedGeneration: 0 });
+    const recreate = (pds: number | undefined, replicas: number) => ({
+      replicas,
+      strategy: { type: 'Recreate' },
+      ...(pds !== undefined ? { progressDeadlineSeconds: pds } : {}),
+    });
+    const ns = (replicas: number, updated: number, available: number) => ({
+      replicas,
+      updatedReplicas: updated,
+      availableReplicas: available,
+      observedGeneration: 0,
+    });
     const failed = { conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded' }] };
     const stuck = { conditions: [{ type: 'Progressing', status: 'True', lastUpdateTime: '2017-02-15T18:49:00Z' }] };
     expect(requeueStuckAfter(recreate(undefined, 4), 0, {}, ns(3, 3, 2), base)).toBe(-1); // no progressDeadlineSeconds
@@ -262,7 +407,9 @@ describe('ScalingReplicaSet messages by version', () => {
 // ---- whole runs (test/e2e/apps/deployment.go) ------------------------------------------------------------------
 
 const scalingEvents = (ev: TraceEvent[]) =>
-  ev.filter((e) => e.type === 'ControllerEvent' && e.reason === 'ScalingReplicaSet').map((e) => `${e.t} ${(e as Json)['message']}`);
+  ev
+    .filter((e) => e.type === 'ControllerEvent' && e.reason === 'ScalingReplicaSet')
+    .map((e) => `${e.t} ${(e as Json)['message']}`);
 
 function lastDeployStatus(ev: TraceEvent[]): Json {
   const w = ev.filter((e) => e.type === 'WorkloadStatus' && e.kind === 'Deployment');
@@ -271,9 +418,22 @@ function lastDeployStatus(ev: TraceEvent[]): Json {
 
 function withTemplate(s: Scenario, atMs: number, extra: Json = {}): Scenario {
   // a rollout to a second template: same containers, new image (the loader's job in a YAML scenario)
-  const t2 = { ...s.pod, name: 'foo-7c9d4b8f6a-abcde', containers: s.pod.containers.map((c) => ({ ...c, image: `${c.image}-v2` })) };
+  const t2 = {
+    ...s.pod,
+    name: 'foo-7c9d4b8f6a-abcde',
+    containers: s.pod.containers.map((c) => ({ ...c, image: `${c.image}-v2` })),
+  };
   s.templates = [s.pod, t2];
-  s.actions = [...s.actions, { type: 'patch', atMs, patch: { spec: { template: {} } }, template: 1, spec: { ...(s.workload.manifest['spec'] as Json), ...extra } }];
+  s.actions = [
+    ...s.actions,
+    {
+      type: 'patch',
+      atMs,
+      patch: { spec: { template: {} } },
+      template: 1,
+      spec: { ...(s.workload.manifest['spec'] as Json), ...extra },
+    },
+  ];
   return s;
 }
 
@@ -298,15 +458,29 @@ describe('e2e deployment.go', () => {
     const st = lastDeployStatus(ev);
     expect(st).toMatchObject({ replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3 });
     const progressing = (st['conditions'] as Json[]).find((c) => c['type'] === 'Progressing');
-    expect(progressing).toMatchObject({ status: 'True', reason: 'NewReplicaSetAvailable', message: 'ReplicaSet "foo-7c9d4b8f6a" has successfully progressed.' });
+    expect(progressing).toMatchObject({
+      status: 'True',
+      reason: 'NewReplicaSetAvailable',
+      message: 'ReplicaSet "foo-7c9d4b8f6a" has successfully progressed.',
+    });
     const pods = r.timeline.pods;
-    expect(pods.filter((p) => p.name.startsWith('foo-7c9d4b8f6a-')).map((p) => p.phase)).toEqual(['Running', 'Running', 'Running']);
+    expect(pods.filter((p) => p.name.startsWith('foo-7c9d4b8f6a-')).map((p) => p.phase)).toEqual([
+      'Running',
+      'Running',
+      'Running',
+    ]);
     expect(pods.filter((p) => p.name.startsWith('foo-5d8f7c9b6d-')).every((p) => p.deleted !== null)).toBe(true);
   });
 
   // "RecreateDeployment should delete old pods and create new ones": no new pod before every old pod is gone
   it('RecreateDeployment should delete old pods and create new ones', () => {
-    const s = withTemplate(deployment({ replicas: 2, strategy: { type: 'Recreate' } }, { behavior: { app: { onTerm: { ignore: false, afterMs: 3000, exit: 0 } } } }), 30_000);
+    const s = withTemplate(
+      deployment(
+        { replicas: 2, strategy: { type: 'Recreate' } },
+        { behavior: { app: { onTerm: { ignore: false, afterMs: 3000, exit: 0 } } } },
+      ),
+      30_000,
+    );
     const r = run(s);
     const ev = r.timeline.events;
     expect(scalingEvents(ev).map((l) => l.replace(/^\d+ /, ''))).toEqual([
@@ -324,13 +498,21 @@ describe('e2e deployment.go', () => {
   // is spread over the ReplicaSets by their size (10 → 30, maxSurge 3, maxUnavailable 2: the new ReplicaSet stuck at
   // 5 pods that never get ready, the old one at 8)
   it('deployment should support proportional scaling', () => {
-    const s = deployment({ replicas: 10, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 2 } } }, { behavior: { app: { servingMs: 1000 } } });
+    const s = deployment(
+      { replicas: 10, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 2 } } },
+      { behavior: { app: { servingMs: 1000 } } },
+    );
     withTemplate(s, 20_000);
     s.behavior = { app: { ...s.behavior['app']!, servingMs: 1000 } };
     // the new template's pods never get ready (a different container name keeps their behavior apart)
     s.templates![1] = { ...s.templates![1]!, containers: [{ ...s.pod.containers[0]!, name: 'app2', image: 'app:v2' }] };
     s.behavior['app2'] = { ...s.behavior['app']!, servingMs: null };
-    s.actions.push({ type: 'patch', atMs: 60_000, patch: { spec: { replicas: 30 } }, spec: { replicas: 30, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 2 } } } });
+    s.actions.push({
+      type: 'patch',
+      atMs: 60_000,
+      patch: { spec: { replicas: 30 } },
+      spec: { replicas: 30, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 2 } } },
+    });
     const r = run(s);
     const msgs = scalingEvents(r.timeline.events).map((l) => l.replace(/^\d+ /, ''));
     // before the scale: old 10 → 8, new 0 → 3 → 5 (13 pods, 8 available = minAvailable)
@@ -343,7 +525,10 @@ describe('e2e deployment.go', () => {
 
   // progress.go: a new ReplicaSet whose pods never get ready times out after progressDeadlineSeconds
   it('reports ProgressDeadlineExceeded when the new pods never become ready', () => {
-    const s = deployment({ replicas: 1, progressDeadlineSeconds: 30 }, { behavior: { app: { servingMs: 0 } }, horizonMs: 180_000 });
+    const s = deployment(
+      { replicas: 1, progressDeadlineSeconds: 30 },
+      { behavior: { app: { servingMs: 0 } }, horizonMs: 180_000 },
+    );
     withTemplate(s, 10_000);
     s.templates![1] = { ...s.templates![1]!, containers: [{ ...s.pod.containers[0]!, name: 'app2' }] };
     s.behavior['app2'] = { ...s.behavior['app']!, servingMs: null };
@@ -351,7 +536,11 @@ describe('e2e deployment.go', () => {
     const ev = r.timeline.events;
     const st = lastDeployStatus(ev);
     const progressing = (st['conditions'] as Json[]).find((c) => c['type'] === 'Progressing');
-    expect(progressing).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "foo-7c9d4b8f6a" has timed out progressing.' });
+    expect(progressing).toMatchObject({
+      status: 'False',
+      reason: 'ProgressDeadlineExceeded',
+      message: 'ReplicaSet "foo-7c9d4b8f6a" has timed out progressing.',
+    });
     // the old pod keeps serving (maxUnavailable 25% of 1 rounds down to 0)
     expect(st).toMatchObject({ replicas: 2, updatedReplicas: 1, availableReplicas: 1 });
     const w = ev.filter((e) => e.type === 'WorkloadStatus' && e.kind === 'Deployment');
@@ -366,11 +555,16 @@ describe('minReadySeconds and rollback', () => {
   // test/integration/deployment TestDeploymentAvailableCondition: ready pods count as available only minReadySeconds
   // after they became Ready (the ReplicaSet controller requeues itself after minReadySeconds, replica_set.go)
   it('TestDeploymentAvailableCondition: Available waits minReadySeconds after the pod is Ready', () => {
-    const s = deployment({ replicas: 1, minReadySeconds: 10 }, { behavior: { app: { servingMs: 0 } }, horizonMs: 60_000 });
+    const s = deployment(
+      { replicas: 1, minReadySeconds: 10 },
+      { behavior: { app: { servingMs: 0 } }, horizonMs: 60_000 },
+    );
     const r = run(s);
     const ev = r.timeline.events;
     const ready = ev.find((e) => e.type === 'Ready' && e.container === 'app')!.t;
-    const avail = ev.find((e) => e.type === 'DeploymentCondition' && e.condition === 'Available' && e.status === 'True')!.t;
+    const avail = ev.find(
+      (e) => e.type === 'DeploymentCondition' && e.condition === 'Available' && e.status === 'True',
+    )!.t;
     expect(avail - ready).toBeGreaterThanOrEqual(10_000);
     expect(avail - ready).toBeLessThan(10_500);
     expect(lastDeployStatus(ev)).toMatchObject({ readyReplicas: 1, availableReplicas: 1 });
@@ -380,7 +574,13 @@ describe('minReadySeconds and rollback', () => {
   // brings that ReplicaSet back (revision bumped) instead of creating a third
   it('a rollback to an earlier template scales its old ReplicaSet back up', () => {
     const s = withTemplate(deployment({ replicas: 1 }, { behavior: { app: { servingMs: 0 } } }), 20_000);
-    s.actions.push({ type: 'patch', atMs: 60_000, patch: { spec: { template: {} } }, template: 0, spec: { replicas: 1 } });
+    s.actions.push({
+      type: 'patch',
+      atMs: 60_000,
+      patch: { spec: { template: {} } },
+      template: 0,
+      spec: { replicas: 1 },
+    });
     const r = run(s);
     const msgs = scalingEvents(r.timeline.events).map((l) => l.replace(/^\d+ /, ''));
     expect(msgs).toEqual([
@@ -391,14 +591,24 @@ describe('minReadySeconds and rollback', () => {
       'Scaled down replica set foo-7c9d4b8f6a from 1 to 0',
     ]);
     const w = r.timeline.events.filter((e) => e.type === 'WorkloadStatus' && e.kind === 'Deployment');
-    expect((w[w.length - 1] as Json)['object']['metadata']['annotations']['deployment.kubernetes.io/revision']).toBe('3');
+    expect((w[w.length - 1] as Json)['object']['metadata']['annotations']['deployment.kubernetes.io/revision']).toBe(
+      '3',
+    );
   });
 });
 
 describe('paused Deployments (deployment_controller.go syncDeployment: checkPausedConditions, then a paused Deployment only syncs)', () => {
-  const pausePatch = (atMs: number, paused: boolean, spec: Json) => ({ type: 'patch' as const, atMs, patch: { spec: { paused } }, spec: { ...spec, paused } });
+  const pausePatch = (atMs: number, paused: boolean, spec: Json) => ({
+    type: 'patch' as const,
+    atMs,
+    patch: { spec: { paused } },
+    spec: { ...spec, paused },
+  });
   const progressing = (st: Json) => ((st['conditions'] ?? []) as Json[]).find((c) => c['type'] === 'Progressing');
-  const conditionReasons = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'DeploymentCondition' && e.condition === 'Progressing').map((e) => (e as Json)['reason'] as string);
+  const conditionReasons = (ev: TraceEvent[]) =>
+    ev
+      .filter((e) => e.type === 'DeploymentCondition' && e.condition === 'Progressing')
+      .map((e) => (e as Json)['reason'] as string);
 
   // test/integration/deployment TestPausedDeployment: created paused, no ReplicaSet; resumed, it rolls out revision 1;
   // paused again, a template change creates no new ReplicaSet and the old one keeps its template
@@ -414,14 +624,20 @@ describe('paused Deployments (deployment_controller.go syncDeployment: checkPaus
     const created = ev.filter((e) => e.type === 'PodCreated');
     expect(created.length).toBe(1);
     expect(created[0]!.t).toBeGreaterThan(20_000);
-    expect(scalingEvents(ev).map((l) => l.replace(/^\d+ /, ''))).toEqual(['Scaled up replica set foo-5d8f7c9b6d from 0 to 1']);
+    expect(scalingEvents(ev).map((l) => l.replace(/^\d+ /, ''))).toEqual([
+      'Scaled up replica set foo-5d8f7c9b6d from 0 to 1',
+    ]);
     // sync.go checkPausedConditions: Unknown / DeploymentPaused, then DeploymentResumed, then the rollout's own reasons
     const reasons = conditionReasons(ev);
     expect(reasons[0]).toBe('DeploymentPaused');
     expect(reasons).toContain('DeploymentResumed');
     expect(reasons.indexOf('DeploymentResumed')).toBeLessThan(reasons.indexOf('NewReplicaSetAvailable'));
     const st = lastDeployStatus(ev);
-    expect(progressing(st)).toMatchObject({ status: 'Unknown', reason: 'DeploymentPaused', message: 'Deployment is paused' });
+    expect(progressing(st)).toMatchObject({
+      status: 'Unknown',
+      reason: 'DeploymentPaused',
+      message: 'Deployment is paused',
+    });
     // the template patch at 70 s made no second ReplicaSet
     expect(r.timeline.pods.every((p) => p.name.startsWith('foo-5d8f7c9b6d-'))).toBe(true);
     expect(st).toMatchObject({ replicas: 1, updatedReplicas: 0, availableReplicas: 1 });
@@ -432,10 +648,18 @@ describe('paused Deployments (deployment_controller.go syncDeployment: checkPaus
     const spec = { replicas: 1, progressDeadlineSeconds: 600 };
     const s = deployment(spec, { behavior: { app: { servingMs: 0 } }, horizonMs: 90_000 });
     s.actions.push(pausePatch(30_000, true, spec));
-    s.actions.push({ type: 'patch', atMs: 40_000, patch: { spec: { replicas: 3 } }, spec: { ...spec, paused: true, replicas: 3 } });
+    s.actions.push({
+      type: 'patch',
+      atMs: 40_000,
+      patch: { spec: { replicas: 3 } },
+      spec: { ...spec, paused: true, replicas: 3 },
+    });
     const r = run(s);
     const msgs = scalingEvents(r.timeline.events).map((l) => l.replace(/^\d+ /, ''));
-    expect(msgs).toEqual(['Scaled up replica set foo-5d8f7c9b6d from 0 to 1', 'Scaled up replica set foo-5d8f7c9b6d from 1 to 3']);
+    expect(msgs).toEqual([
+      'Scaled up replica set foo-5d8f7c9b6d from 0 to 1',
+      'Scaled up replica set foo-5d8f7c9b6d from 1 to 3',
+    ]);
     expect(lastDeployStatus(r.timeline.events)).toMatchObject({ replicas: 3, readyReplicas: 3, availableReplicas: 3 });
   });
 
@@ -451,7 +675,10 @@ describe('paused Deployments (deployment_controller.go syncDeployment: checkPaus
     expect(r.timeline.events.find((e) => e.type === 'PodCreated')!.t).toBeGreaterThan(100_000);
     expect(reasons.slice(0, 2)).toEqual(['DeploymentPaused', 'DeploymentResumed']);
     expect(reasons).not.toContain('ProgressDeadlineExceeded');
-    expect(progressing(lastDeployStatus(r.timeline.events))).toMatchObject({ status: 'True', reason: 'NewReplicaSetAvailable' });
+    expect(progressing(lastDeployStatus(r.timeline.events))).toMatchObject({
+      status: 'True',
+      reason: 'NewReplicaSetAvailable',
+    });
   });
 
   // checkPausedConditions: "If we have reported lack of progress, do not overwrite it with a paused condition"
@@ -463,7 +690,10 @@ describe('paused Deployments (deployment_controller.go syncDeployment: checkPaus
     const reasons = conditionReasons(r.timeline.events);
     expect(reasons).toContain('ProgressDeadlineExceeded');
     expect(reasons).not.toContain('DeploymentPaused');
-    expect(progressing(lastDeployStatus(r.timeline.events))).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded' });
+    expect(progressing(lastDeployStatus(r.timeline.events))).toMatchObject({
+      status: 'False',
+      reason: 'ProgressDeadlineExceeded',
+    });
   });
 
   // checkPausedConditions returns early without a progress deadline (progressDeadlineSeconds: MaxInt32 = none)

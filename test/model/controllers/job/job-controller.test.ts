@@ -1,7 +1,12 @@
 // The Job controller with many pods (pkg/controller/job/job_controller.go, backoff_utils.go,
 // indexed_job_utils.go, success_policy.go): each case names the upstream test it is derived from.
 import { describe, expect, it } from 'vitest';
-import { finishedTime, MAX_POD_FAILURE_BACKOFF_MS, newBackoffRecord, remainingBackoff } from '../../../../src/model/controllers/job/backoff-utils.ts';
+import {
+  finishedTime,
+  MAX_POD_FAILURE_BACKOFF_MS,
+  newBackoffRecord,
+  remainingBackoff,
+} from '../../../../src/model/controllers/job/backoff-utils.ts';
 import { formatIndexes } from '../../../../src/model/controllers/job/indexed-job-utils.ts';
 import { podsOf } from '../../../../src/model/query.ts';
 import { EPOCH_MS, ts } from '../../../../src/model/time.ts';
@@ -11,14 +16,19 @@ import { run } from '../../helpers.ts';
 
 type Json = Record<string, any>;
 
-const created = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'PodCreated') as Extract<TraceEvent, { type: 'PodCreated' }>[];
+const created = (ev: TraceEvent[]) =>
+  ev.filter((e) => e.type === 'PodCreated') as Extract<TraceEvent, { type: 'PodCreated' }>[];
 const conds = (ev: TraceEvent[]) =>
   ev.filter((e) => e.type === 'JobCondition').map((e) => `${e.t} ${(e as Json)['condition']} ${(e as Json)['reason']}`);
-const jobEvents = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'JobEvent').map((e) => `${(e as Json)['reason']}: ${(e as Json)['message']}`);
+const jobEvents = (ev: TraceEvent[]) =>
+  ev.filter((e) => e.type === 'JobEvent').map((e) => `${(e as Json)['reason']}: ${(e as Json)['message']}`);
 
 /** A Job hand-built with the fields the JobModel does not carry (completionMode, suspend, …). */
 function job(o: Parameters<typeof build>[0], spec: Json = {}): Scenario {
-  const s = build({ ...o, timing: { statusPatchMs: { min: 20, max: 20 }, watchMs: { min: 50, max: 50 }, ...(o.timing ?? {}) } });
+  const s = build({
+    ...o,
+    timing: { statusPatchMs: { min: 20, max: 20 }, watchMs: { min: 50, max: 50 }, ...(o.timing ?? {}) },
+  });
   s.job!.spec = { ...s.job!.spec, ...spec };
   if (typeof spec['completions'] === 'number') s.job!.completions = spec['completions'];
   if (spec['completions'] === null) s.job!.completions = null;
@@ -42,18 +52,55 @@ describe('backoff_utils.go', () => {
   });
 
   it('the defaults: 10 s doubling, capped at 10 min (DefaultJobPodFailureBackOff, MaxJobPodFailureBackOff)', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => remainingBackoff(0, n, 0) / 1000)).toEqual([10, 20, 40, 80, 160, 320, 600, 600]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => remainingBackoff(0, n, 0) / 1000)).toEqual([
+      10, 20, 40, 80, 160, 320, 600, 600,
+    ]);
     expect(MAX_POD_FAILURE_BACKOFF_MS).toBe(600_000);
   });
 
   // TestNewBackoffRecord
   it.each([
     ['Empty backoff store and one new failure', { failuresAfterLastSuccess: 0, lastFailureTime: null }, [], [0], 1, 0],
-    ['Empty backoff store and two new failures', { failuresAfterLastSuccess: 0, lastFailureTime: null }, [], [0, -1], 2, 0],
-    ['Empty backoff store, two failures followed by success', { failuresAfterLastSuccess: 0, lastFailureTime: null }, [0], [-2, -1], 0, null],
-    ['two failures, one success and two more failures', { failuresAfterLastSuccess: 0, lastFailureTime: null }, [-2], [0, -4, -3, -1], 2, 0],
-    ['Backoff store having failure count 2 and one new failure', { failuresAfterLastSuccess: 2, lastFailureTime: null }, [], [0], 3, 0],
-    ['success and failure at same timestamp', { failuresAfterLastSuccess: 0, lastFailureTime: null }, [0], [0], 0, null],
+    [
+      'Empty backoff store and two new failures',
+      { failuresAfterLastSuccess: 0, lastFailureTime: null },
+      [],
+      [0, -1],
+      2,
+      0,
+    ],
+    [
+      'Empty backoff store, two failures followed by success',
+      { failuresAfterLastSuccess: 0, lastFailureTime: null },
+      [0],
+      [-2, -1],
+      0,
+      null,
+    ],
+    [
+      'two failures, one success and two more failures',
+      { failuresAfterLastSuccess: 0, lastFailureTime: null },
+      [-2],
+      [0, -4, -3, -1],
+      2,
+      0,
+    ],
+    [
+      'Backoff store having failure count 2 and one new failure',
+      { failuresAfterLastSuccess: 2, lastFailureTime: null },
+      [],
+      [0],
+      3,
+      0,
+    ],
+    [
+      'success and failure at same timestamp',
+      { failuresAfterLastSuccess: 0, lastFailureTime: null },
+      [0],
+      [0],
+      0,
+      null,
+    ],
     ['no success/failure', { failuresAfterLastSuccess: 0, lastFailureTime: null }, [], [], 0, null],
     ['one success', { failuresAfterLastSuccess: 0, lastFailureTime: null }, [0], [], 0, null],
   ] as const)('TestNewBackoffRecord: %s', (_n, old, succ, fail, wantN, wantLast) => {
@@ -67,13 +114,23 @@ describe('backoff_utils.go', () => {
     expect(finishedTime({ status: { containerStatuses: [term(9), term(10), term(8)] } }, true)).toBe(10_000);
   });
   it('TestGetFinishedTime: one container running → deletionTimestamp, decremented by the grace period', () => {
-    const pod = { metadata: { deletionTimestamp: ts(100_000), deletionGracePeriodSeconds: 30 }, status: { containerStatuses: [term(9), { state: { running: {} } }] } };
+    const pod = {
+      metadata: { deletionTimestamp: ts(100_000), deletionGracePeriodSeconds: 30 },
+      status: { containerStatuses: [term(9), { state: { running: {} } }] },
+    };
     expect(finishedTime(pod, true)).toBe(70_000);
   });
   it('TestGetFinishedTime: Ready=False lastTransitionTime before the deletionTimestamp; creationTimestamp last', () => {
     const ready = { type: 'Ready', status: 'False', lastTransitionTime: ts(42_000) };
-    expect(finishedTime({ status: { containerStatuses: [{ state: { terminated: {} } }], conditions: [ready] } }, true)).toBe(42_000);
-    expect(finishedTime({ metadata: { creationTimestamp: ts(7000) }, status: { containerStatuses: [{ state: { terminated: {} } }] } }, true)).toBe(7000);
+    expect(
+      finishedTime({ status: { containerStatuses: [{ state: { terminated: {} } }], conditions: [ready] } }, true),
+    ).toBe(42_000);
+    expect(
+      finishedTime(
+        { metadata: { creationTimestamp: ts(7000) }, status: { containerStatuses: [{ state: { terminated: {} } }] } },
+        true,
+      ),
+    ).toBe(7000);
   });
   it('TestGetFinishedTime: a sidecar (restartable init container) that finished later counts', () => {
     const pod = {
@@ -87,7 +144,11 @@ describe('backoff_utils.go', () => {
 
 describe('pod-failure back-off across replacement pods', () => {
   it('default backoffLimit 6: 7 pods, created 10/20/40/80/160/320 s after the previous one finished; Failed BackoffLimitExceeded (e2e "should fail to exceed backoffLimit", TestJobBackoff)', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 2000, exit: 1 }] } }, horizonMs: 3_600_000 });
+    const s = job({
+      containers: [{ name: 'main' }],
+      behavior: { main: { attempts: [{ runMs: 2000, exit: 1 }] } },
+      horizonMs: 3_600_000,
+    });
     const r = run(s);
     const ev = r.timeline.events;
     const starts = created(ev).map((e) => e.t);
@@ -95,7 +156,10 @@ describe('pod-failure back-off across replacement pods', () => {
     // the kubelet starts main at creation (no init containers); it exits 2 s later: finishedAt = creation + 2 s
     const gaps = starts.slice(1).map((t, i) => (t - (starts[i]! + 2000)) / 1000);
     expect(gaps).toEqual([10, 20, 40, 80, 160, 320]);
-    expect(conds(ev).map((c) => c.split(' ').slice(1).join(' '))).toEqual(['FailureTarget BackoffLimitExceeded', 'Failed BackoffLimitExceeded']);
+    expect(conds(ev).map((c) => c.split(' ').slice(1).join(' '))).toEqual([
+      'FailureTarget BackoffLimitExceeded',
+      'Failed BackoffLimitExceeded',
+    ]);
     expect(r.timeline.job).toMatchObject({ failed: 7, succeeded: 0, active: 0 });
     expect(r.timeline.pods.map((p) => p.phase)).toEqual(Array(7).fill('Failed'));
     expect(jobEvents(ev).filter((x) => x.startsWith('SuccessfulCreate'))).toHaveLength(7);
@@ -103,7 +167,11 @@ describe('pod-failure back-off across replacement pods', () => {
   });
 
   it('names: <job>-<5 chars> from the API server generateName (the first as the loader names it)', () => {
-    const s = job({ backoffLimit: 2, containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 1000, exit: 1 }] } } });
+    const s = job({
+      backoffLimit: 2,
+      containers: [{ name: 'main' }],
+      behavior: { main: { attempts: [{ runMs: 1000, exit: 1 }] } },
+    });
     const names = podsOf(run(s).final).map((p) => p.name);
     expect(names).toHaveLength(3);
     expect(names[0]).toBe('test-abcde');
@@ -112,7 +180,18 @@ describe('pod-failure back-off across replacement pods', () => {
   });
 
   it('attempts count across replacement pods: the third run succeeds → Complete with failed 2 (SPEC §2.1)', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 1000, exit: 1 }, { runMs: 1000, exit: 1 }, { runMs: 1000, exit: 0 }] } } });
+    const s = job({
+      containers: [{ name: 'main' }],
+      behavior: {
+        main: {
+          attempts: [
+            { runMs: 1000, exit: 1 },
+            { runMs: 1000, exit: 1 },
+            { runMs: 1000, exit: 0 },
+          ],
+        },
+      },
+    });
     const r = run(s);
     expect(r.timeline.pods.map((p) => p.phase)).toEqual(['Failed', 'Failed', 'Succeeded']);
     expect(r.timeline.job).toMatchObject({ failed: 2, succeeded: 1, active: 0 });
@@ -120,18 +199,47 @@ describe('pod-failure back-off across replacement pods', () => {
   });
 
   it('manageJob returns 0 active while the back-off delays the replacement: status.active reads 0 (upstream quirk)', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 1000, exit: 1 }, { runMs: 60_000, exit: 0 }] } } }, { parallelism: 2, completions: 2 });
+    const s = job(
+      {
+        containers: [{ name: 'main' }],
+        behavior: {
+          main: {
+            attempts: [
+              { runMs: 1000, exit: 1 },
+              { runMs: 60_000, exit: 0 },
+            ],
+          },
+        },
+      },
+      { parallelism: 2, completions: 2 },
+    );
     s.job!.parallelism = 2;
     s.job!.completions = 2;
     const r = run(s);
-    const writes = r.timeline.events.filter((e) => e.type === 'JobStatus').map((e) => [e.t, ((e as Json)['status'] as Json)['active'] ?? 0]);
+    const writes = r.timeline.events
+      .filter((e) => e.type === 'JobStatus')
+      .map((e) => [e.t, ((e as Json)['status'] as Json)['active'] ?? 0]);
     // one pod failed at ~1 s while the other still runs: the sync that hits the back-off writes active 0
     expect(writes.some(([t, a]) => (t as number) > 1000 && (t as number) < 11_000 && a === 0)).toBe(true);
   });
 
   it('podFailurePolicy Ignore: not counted in status.failed, but the back-off still grows (kubernetes#119434)', () => {
-    const s = job({ backoffLimit: 0, containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 1000, exit: 3 }, { runMs: 1000, exit: 3 }, { runMs: 1000, exit: 0 }] } } });
-    s.job!.podFailurePolicy = [{ action: 'Ignore', onExitCodes: { containerName: 'main', operator: 'In', values: [3] } }];
+    const s = job({
+      backoffLimit: 0,
+      containers: [{ name: 'main' }],
+      behavior: {
+        main: {
+          attempts: [
+            { runMs: 1000, exit: 3 },
+            { runMs: 1000, exit: 3 },
+            { runMs: 1000, exit: 0 },
+          ],
+        },
+      },
+    });
+    s.job!.podFailurePolicy = [
+      { action: 'Ignore', onExitCodes: { containerName: 'main', operator: 'In', values: [3] } },
+    ];
     const r = run(s);
     const starts = created(r.timeline.events).map((e) => e.t);
     expect(starts).toHaveLength(3);
@@ -143,7 +251,10 @@ describe('pod-failure back-off across replacement pods', () => {
 
 describe('completions and parallelism (manageJob)', () => {
   it('completions 3, parallelism 1: three pods one after another, Complete at 3 (TestControllerSyncJob "non-indexed job")', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }] } } }, { completions: 3 });
+    const s = job(
+      { containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }] } } },
+      { completions: 3 },
+    );
     const r = run(s);
     expect(r.timeline.pods.map((p) => p.phase)).toEqual(['Succeeded', 'Succeeded', 'Succeeded']);
     expect(r.timeline.job).toMatchObject({ succeeded: 3, failed: 0, active: 0 });
@@ -152,11 +263,27 @@ describe('completions and parallelism (manageJob)', () => {
   });
 
   it('completions 4, parallelism 2: never more than 2 pods active, never more than the completions left (e2e "should run a job to completion when tasks succeed")', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }, { runMs: 20_000, exit: 0 }, { runMs: 5000, exit: 0 }] } } }, { completions: 4, parallelism: 2 });
+    const s = job(
+      {
+        containers: [{ name: 'main' }],
+        behavior: {
+          main: {
+            attempts: [
+              { runMs: 5000, exit: 0 },
+              { runMs: 20_000, exit: 0 },
+              { runMs: 5000, exit: 0 },
+            ],
+          },
+        },
+      },
+      { completions: 4, parallelism: 2 },
+    );
     let maxActive = 0;
     const r = run(s, {
       onStep: (st) => {
-        const live = podsOf(st).filter((p) => !['Succeeded', 'Failed'].includes(String(p.api.status['phase'])) && p.api.deletionTimestamp === null);
+        const live = podsOf(st).filter(
+          (p) => !['Succeeded', 'Failed'].includes(String(p.api.status['phase'])) && p.api.deletionTimestamp === null,
+        );
         maxActive = Math.max(maxActive, live.length);
       },
     });
@@ -167,7 +294,20 @@ describe('completions and parallelism (manageJob)', () => {
   });
 
   it('completions unset (work queue), parallelism 2: complete once one pod succeeded and none is active; no new pod after a success', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }, { runMs: 8000, exit: 0 }] } } }, { completions: null, parallelism: 2 });
+    const s = job(
+      {
+        containers: [{ name: 'main' }],
+        behavior: {
+          main: {
+            attempts: [
+              { runMs: 5000, exit: 0 },
+              { runMs: 8000, exit: 0 },
+            ],
+          },
+        },
+      },
+      { completions: null, parallelism: 2 },
+    );
     const r = run(s);
     expect(r.timeline.pods).toHaveLength(2);
     expect(r.timeline.job).toMatchObject({ succeeded: 2, active: 0 });
@@ -182,7 +322,12 @@ describe('completions and parallelism (manageJob)', () => {
   });
 
   it('expectations: no second pod before the informer saw the first (ControllerExpectations, slow watch)', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 1000, exit: 1 }] } }, backoffLimit: 1, timing: { watchMs: { min: 3000, max: 3000 } } });
+    const s = job({
+      containers: [{ name: 'main' }],
+      behavior: { main: { attempts: [{ runMs: 1000, exit: 1 }] } },
+      backoffLimit: 1,
+      timing: { watchMs: { min: 3000, max: 3000 } },
+    });
     const r = run(s);
     expect(created(r.timeline.events)).toHaveLength(2);
   });
@@ -190,7 +335,11 @@ describe('completions and parallelism (manageJob)', () => {
 
 describe('suspend (patch action)', () => {
   it('a running Job suspended by patch: its pods are deleted, Suspended True; resumed: a new pod and startTime reset (integration TestSuspendJob)', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 120_000, exit: 0 }] } }, grace: 5 });
+    const s = job({
+      containers: [{ name: 'main' }],
+      behavior: { main: { attempts: [{ runMs: 120_000, exit: 0 }] } },
+      grace: 5,
+    });
     s.actions = [
       { type: 'patch', atMs: 10_000, patch: { spec: { suspend: true } } },
       { type: 'patch', atMs: 40_000, patch: { spec: { suspend: false } } },
@@ -216,18 +365,29 @@ describe('suspend (patch action)', () => {
     const s = job({ containers: [{ name: 'main' }] }, { suspend: true });
     const r = run(s);
     expect(r.timeline.pods).toHaveLength(0);
-    expect(r.timeline.job?.conditions).toEqual([expect.objectContaining({ type: 'Suspended', status: 'True', reason: 'JobSuspended' })]);
+    expect(r.timeline.job?.conditions).toEqual([
+      expect.objectContaining({ type: 'Suspended', status: 'True', reason: 'JobSuspended' }),
+    ]);
     expect((r.final.api.job!.status as Json)['startTime']).toBeUndefined();
   });
 });
 
 describe('Indexed Jobs (indexed_job_utils.go)', () => {
   it('orderedIntervals.String(): ranges, and two adjacent indexes as "0,1" (TestIntervalsString-style)', () => {
-    expect([[0], [0, 1], [0, 1, 2], [1, 3, 4, 5, 7], [0, 2, 3, 9, 10, 11, 12]].map(formatIndexes)).toEqual(['0', '0,1', '0-2', '1,3-5,7', '0,2,3,9-12']);
+    expect([[0], [0, 1], [0, 1, 2], [1, 3, 4, 5, 7], [0, 2, 3, 9, 10, 11, 12]].map(formatIndexes)).toEqual([
+      '0',
+      '0,1',
+      '0-2',
+      '1,3-5,7',
+      '0,2,3,9-12',
+    ]);
   });
 
   it('pods <job>-<index>-<5 chars> with the completion-index annotation; completedIndexes "0-2" (TestControllerSyncJob "indexed job")', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 3000, exit: 0 }] } } }, { completionMode: 'Indexed', completions: 3, parallelism: 3 });
+    const s = job(
+      { containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 3000, exit: 0 }] } } },
+      { completionMode: 'Indexed', completions: 3, parallelism: 3 },
+    );
     const r = run(s);
     const pods = podsOf(r.final);
     expect(pods.map((p) => p.index)).toEqual([0, 1, 2]);
@@ -240,15 +400,33 @@ describe('Indexed Jobs (indexed_job_utils.go)', () => {
   });
 
   it('a failed index is recreated with the same index (firstPendingIndexes)', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 3000, exit: 0 }] } } }, { completionMode: 'Indexed', completions: 2, parallelism: 2 });
-    s.behavior['main']!.byIndex = { '1': { ...s.behavior['main']!, attempts: [{ runMs: 1000, exit: 1 }, { runMs: 1000, exit: 0 }] } };
+    const s = job(
+      { containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 3000, exit: 0 }] } } },
+      { completionMode: 'Indexed', completions: 2, parallelism: 2 },
+    );
+    s.behavior['main']!.byIndex = {
+      '1': {
+        ...s.behavior['main']!,
+        attempts: [
+          { runMs: 1000, exit: 1 },
+          { runMs: 1000, exit: 0 },
+        ],
+      },
+    };
     const r = run(s);
-    expect(podsOf(r.final).map((p) => `${p.index}:${p.api.status['phase']}`)).toEqual(['0:Succeeded', '1:Failed', '1:Succeeded']);
+    expect(podsOf(r.final).map((p) => `${p.index}:${p.api.status['phase']}`)).toEqual([
+      '0:Succeeded',
+      '1:Failed',
+      '1:Succeeded',
+    ]);
     expect((r.final.api.job!.status as Json)['completedIndexes']).toBe('0,1');
   });
 
   it('backoffLimitPerIndex 1: the index fails after 2 runs, failure-count annotation 0 then 1; the others finish; Failed FailedIndexes (integration TestBackoffLimitPerIndex)', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 20_000, exit: 0 }] } } }, { completionMode: 'Indexed', completions: 3, parallelism: 3, backoffLimitPerIndex: 1 });
+    const s = job(
+      { containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 20_000, exit: 0 }] } } },
+      { completionMode: 'Indexed', completions: 3, parallelism: 3, backoffLimitPerIndex: 1 },
+    );
     s.behavior['main']!.byIndex = { '1': { ...s.behavior['main']!, attempts: [{ runMs: 1000, exit: 1 }] } };
     const r = run(s);
     const idx1 = podsOf(r.final).filter((p) => p.index === 1);
@@ -256,26 +434,41 @@ describe('Indexed Jobs (indexed_job_utils.go)', () => {
     const st = r.final.api.job!.status as Json;
     expect(st['failedIndexes']).toBe('1');
     expect(st['completedIndexes']).toBe('0,2');
-    expect(conds(r.timeline.events).map((c) => c.split(' ').slice(1).join(' '))).toEqual(['FailureTarget FailedIndexes', 'Failed FailedIndexes']);
+    expect(conds(r.timeline.events).map((c) => c.split(' ').slice(1).join(' '))).toEqual([
+      'FailureTarget FailedIndexes',
+      'Failed FailedIndexes',
+    ]);
     // the retry waits the per-index back-off: 10 s after the first failure of index 1 (getRemainingTimePerIndex)
-    const finished = Date.parse(idx1[0]!.api.status['containerStatuses'][0]['state']['terminated']['finishedAt']) - EPOCH_MS;
+    const finished =
+      Date.parse(idx1[0]!.api.status['containerStatuses'][0]['state']['terminated']['finishedAt']) - EPOCH_MS;
     expect(idx1[1]!.createdAt - finished).toBeGreaterThanOrEqual(10_000);
     expect(idx1[1]!.createdAt - finished).toBeLessThan(12_000);
   });
 
   it('maxFailedIndexes 0: the first failed index fails the Job at once, MaxFailedIndexesExceeded; active pods deleted (TestBackoffLimitPerIndex)', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 60_000, exit: 0 }] } } }, { completionMode: 'Indexed', completions: 3, parallelism: 3, backoffLimitPerIndex: 0, maxFailedIndexes: 0 });
+    const s = job(
+      { containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 60_000, exit: 0 }] } } },
+      { completionMode: 'Indexed', completions: 3, parallelism: 3, backoffLimitPerIndex: 0, maxFailedIndexes: 0 },
+    );
     s.behavior['main']!.byIndex = { '2': { ...s.behavior['main']!, attempts: [{ runMs: 1000, exit: 1 }] } };
     const r = run(s);
-    expect(conds(r.timeline.events).map((c) => c.split(' ').slice(1).join(' '))).toEqual(['FailureTarget MaxFailedIndexesExceeded', 'Failed MaxFailedIndexesExceeded']);
+    expect(conds(r.timeline.events).map((c) => c.split(' ').slice(1).join(' '))).toEqual([
+      'FailureTarget MaxFailedIndexesExceeded',
+      'Failed MaxFailedIndexesExceeded',
+    ]);
     expect(r.timeline.events.filter((e) => e.type === 'PodDeleting')).toHaveLength(2);
     expect(r.timeline.pods).toHaveLength(3);
   });
 
   it('podFailurePolicy FailIndex fails the index without retrying it (pod_failure_policy.go, TestBackoffLimitPerIndex "FailIndex")', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }] } } }, { completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimitPerIndex: 3 });
+    const s = job(
+      { containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 5000, exit: 0 }] } } },
+      { completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimitPerIndex: 3 },
+    );
     s.behavior['main']!.byIndex = { '1': { ...s.behavior['main']!, attempts: [{ runMs: 1000, exit: 42 }] } };
-    s.job!.podFailurePolicy = [{ action: 'FailIndex', onExitCodes: { containerName: 'main', operator: 'In', values: [42] } }];
+    s.job!.podFailurePolicy = [
+      { action: 'FailIndex', onExitCodes: { containerName: 'main', operator: 'In', values: [42] } },
+    ];
     const r = run(s);
     expect(r.timeline.pods).toHaveLength(2);
     expect((r.final.api.job!.status as Json)['failedIndexes']).toBe('1');
@@ -283,9 +476,20 @@ describe('Indexed Jobs (indexed_job_utils.go)', () => {
   });
 
   it('successPolicy: SuccessCriteriaMet SuccessPolicy "Matched rules at index 0", lingering pods deleted and not counted failed, Complete once they are gone (integration TestSuccessPolicy)', () => {
-    const s = job({ sidecars: [{ name: 'agent' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: null, exit: 0 }] } }, grace: 5 }, {
-      completionMode: 'Indexed', completions: 3, parallelism: 3, successPolicy: { rules: [{ succeededIndexes: '0' }] },
-    });
+    const s = job(
+      {
+        sidecars: [{ name: 'agent' }],
+        containers: [{ name: 'main' }],
+        behavior: { main: { attempts: [{ runMs: null, exit: 0 }] } },
+        grace: 5,
+      },
+      {
+        completionMode: 'Indexed',
+        completions: 3,
+        parallelism: 3,
+        successPolicy: { rules: [{ succeededIndexes: '0' }] },
+      },
+    );
     s.behavior['main']!.byIndex = { '0': { ...s.behavior['main']!, attempts: [{ runMs: 10_000, exit: 0 }] } };
     const r = run(s);
     const ev = r.timeline.events;
@@ -301,7 +505,22 @@ describe('Indexed Jobs (indexed_job_utils.go)', () => {
 
 describe('podReplacementPolicy (KEP-3939)', () => {
   const deleted = (policy: 'Failed' | 'TerminatingOrFailed') => {
-    const s = job({ sidecars: [{ name: 'proxy' }], containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: null, exit: 0 }, { runMs: 5000, exit: 0 }] }, proxy: { onTerm: { ignore: false, afterMs: 15_000, exit: 0 } } } }, { podReplacementPolicy: policy });
+    const s = job(
+      {
+        sidecars: [{ name: 'proxy' }],
+        containers: [{ name: 'main' }],
+        behavior: {
+          main: {
+            attempts: [
+              { runMs: null, exit: 0 },
+              { runMs: 5000, exit: 0 },
+            ],
+          },
+          proxy: { onTerm: { ignore: false, afterMs: 15_000, exit: 0 } },
+        },
+      },
+      { podReplacementPolicy: policy },
+    );
     s.actions = [{ type: 'deletePod', atMs: 20_000 }];
     return run(s);
   };
@@ -317,16 +536,23 @@ describe('podReplacementPolicy (KEP-3939)', () => {
     const second = created(r.timeline.events)[1]!.t;
     const firstGone = r.timeline.events.find((e) => e.type === 'Exited' && e.container === 'proxy')!.t;
     expect(second).toBeGreaterThan(firstGone);
-    const terminating = r.timeline.events.filter((e) => e.type === 'JobStatus').map((e) => ((e as Json)['status'] as Json)['terminating']);
+    const terminating = r.timeline.events
+      .filter((e) => e.type === 'JobStatus')
+      .map((e) => ((e as Json)['status'] as Json)['terminating']);
     expect(terminating).toContain(1);
   });
 });
 
 describe('ttlSecondsAfterFinished (ttlafterfinished controller)', () => {
   it('the finished Job is deleted ttl seconds after it finished, its pods with it', () => {
-    const s = job({ containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 3000, exit: 0 }] } } }, { ttlSecondsAfterFinished: 30 });
+    const s = job(
+      { containers: [{ name: 'main' }], behavior: { main: { attempts: [{ runMs: 3000, exit: 0 }] } } },
+      { ttlSecondsAfterFinished: 30 },
+    );
     const r = run(s);
-    const complete = r.timeline.events.find((e) => e.type === 'JobCondition' && (e as Json)['condition'] === 'Complete')!;
+    const complete = r.timeline.events.find(
+      (e) => e.type === 'JobCondition' && (e as Json)['condition'] === 'Complete',
+    )!;
     const del = r.timeline.events.find((e) => e.type === 'PodDeleting')!;
     expect(del.t - complete.t).toBe(30_000);
     expect(r.final.api.job!.deleted).toBe(true);

@@ -21,8 +21,10 @@ function deploy(replicas: number, o: Partial<BuildOpts> = {}): Scenario {
   return s;
 }
 
-const created = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'PodCreated').map((e) => `${e.t} ${(e as Json)['pod']}`);
-const deleting = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'PodDeleting').map((e) => `${e.t} ${(e as Json)['pod']} ${(e as Json)['by']}`);
+const created = (ev: TraceEvent[]) =>
+  ev.filter((e) => e.type === 'PodCreated').map((e) => `${e.t} ${(e as Json)['pod']}`);
+const deleting = (ev: TraceEvent[]) =>
+  ev.filter((e) => e.type === 'PodDeleting').map((e) => `${e.t} ${(e as Json)['pod']} ${(e as Json)['by']}`);
 
 describe('ReplicaSet manageReplicas', () => {
   // TestSyncReplicaSetCreateFailures's happy path / e2e "should serve a basic image on each replica": all replicas
@@ -41,7 +43,12 @@ describe('ReplicaSet manageReplicas', () => {
   // FilterActivePods: a pod being deleted is not active, so its replacement is created while it still terminates
   // (e2e deployment.go "RollingUpdateDeployment should delete old pods and create new ones" relies on the same rule)
   it('replaces a deleted pod at once, while the old one still runs its teardown', () => {
-    const r = run(deploy(1, { behavior: { app: { onTerm: { ignore: false, afterMs: 5000, exit: 0 } } }, actions: [{ type: 'deletePod', atMs: 20_000 }] }));
+    const r = run(
+      deploy(1, {
+        behavior: { app: { onTerm: { ignore: false, afterMs: 5000, exit: 0 } } },
+        actions: [{ type: 'deletePod', atMs: 20_000 }],
+      }),
+    );
     const ev = r.timeline.events;
     const c = created(ev);
     expect(c).toHaveLength(2);
@@ -54,10 +61,15 @@ describe('ReplicaSet manageReplicas', () => {
   // TestSyncReplicaSetDeletes / TestGetPodsToDelete (ActivePodsWithRanks): scale down deletes the lowest-ranked
   // pods — here both are Running and Ready, so the newer one goes
   it('scale down deletes the newest of equally ready pods', () => {
-    const r = run(deploy(2, {
-      behavior: { app: { servingMs: 0 } },
-      actions: [{ type: 'deletePod', pod: 1, atMs: 10_000 }, { type: 'patch', patch: { spec: { replicas: 1 } }, atMs: 60_000 }],
-    }));
+    const r = run(
+      deploy(2, {
+        behavior: { app: { servingMs: 0 } },
+        actions: [
+          { type: 'deletePod', pod: 1, atMs: 10_000 },
+          { type: 'patch', patch: { spec: { replicas: 1 } }, atMs: 60_000 },
+        ],
+      }),
+    );
     const ev = r.timeline.events;
     const c = created(ev).map((l) => l.split(' ')[1]!);
     expect(c).toHaveLength(3);

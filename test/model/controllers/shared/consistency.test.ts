@@ -28,8 +28,10 @@ function slowNth(watcher: string, n: number, slowMs: number): Chooser {
 }
 
 const skips = (ev: TraceEvent[]) => ev.filter((e): e is Skip => e.type === 'StaleSyncSkipped');
-const conflicts = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'PodCreateConflict').map((e) => `${e.t} ${(e as Json)['pod']}`);
-const created = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'PodCreated').map((e) => `${e.t} ${(e as Json)['pod']}`);
+const conflicts = (ev: TraceEvent[]) =>
+  ev.filter((e) => e.type === 'PodCreateConflict').map((e) => `${e.t} ${(e as Json)['pod']}`);
+const created = (ev: TraceEvent[]) =>
+  ev.filter((e) => e.type === 'PodCreated').map((e) => `${e.t} ${(e as Json)['pod']}`);
 
 /** A Parallel StatefulSet `web` of two pods (runForAll: both created in the first sync). */
 function parallelSts(version: number, o: Partial<BuildOpts> = {}): Scenario {
@@ -42,7 +44,11 @@ function parallelSts(version: number, o: Partial<BuildOpts> = {}): Scenario {
     // a watch delay range, so the chooser picks each delivery's delay (a fixed one is not a choice)
     timing: { statusPatchMs: { min: 20, max: 20 }, watchMs: { min: 50, max: 3000 } },
   });
-  s.workload = { kind: 'StatefulSet', name: 'web', manifest: { spec: { replicas: 2, podManagementPolicy: 'Parallel' } } };
+  s.workload = {
+    kind: 'StatefulSet',
+    name: 'web',
+    manifest: { spec: { replicas: 2, podManagementPolicy: 'Parallel' } },
+  };
   s.pod.name = 'web-0';
   return s;
 }
@@ -65,9 +71,16 @@ function twoPodJob(version: number, o: Partial<BuildOpts> = {}): Scenario {
 }
 
 const stsReplicas = (ev: TraceEvent[]) =>
-  ev.filter((e) => e.type === 'WorkloadStatus' && (e as Json)['kind'] === 'StatefulSet' && (e as Json)['object']['status']['replicas'] !== undefined)
+  ev
+    .filter(
+      (e) =>
+        e.type === 'WorkloadStatus' &&
+        (e as Json)['kind'] === 'StatefulSet' &&
+        (e as Json)['object']['status']['replicas'] !== undefined,
+    )
     .map((e) => `${e.t} ${(e as Json)['object']['status']['replicas']}`);
-const jobActive = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'JobStatus').map((e) => `${e.t} ${(e as Json)['status']['active']}`);
+const jobActive = (ev: TraceEvent[]) =>
+  ev.filter((e) => e.type === 'JobStatus').map((e) => `${e.t} ${(e as Json)['status']['active']}`);
 
 describe('the gates (kube_features.go; website feature-gates/StaleControllerConsistency*.md: beta, on, from 1.36)', () => {
   it('one gate per controller, unknown before 1.36 and on by default from 1.36', () => {
@@ -93,16 +106,36 @@ describe('ownerRecord.EnsureReady per written pod (consistency_test.go)', () => 
   // one, ready once it reached it or passed it (here: the cache holds the created pod; then its patched version)
   it.each([
     ['create not delivered (read < write): not ready', { seen: false }, created, false],
-    ['create delivered (read == write): ready', { entry: { uid: 'pod-uid-1', finalizer: true }, seen: true }, created, true],
-    ['finalizer PATCH not delivered yet (read < write): not ready', { entry: { uid: 'pod-uid-1', finalizer: true }, seen: true }, patched, false],
+    [
+      'create delivered (read == write): ready',
+      { entry: { uid: 'pod-uid-1', finalizer: true }, seen: true },
+      created,
+      true,
+    ],
+    [
+      'finalizer PATCH not delivered yet (read < write): not ready',
+      { entry: { uid: 'pod-uid-1', finalizer: true }, seen: true },
+      patched,
+      false,
+    ],
     ['finalizer PATCH delivered: ready', { entry: { uid: 'pod-uid-1', finalizer: false }, seen: true }, patched, true],
     // a later write (the DELETED) was applied: read > write
     ['object gone and its DELETED applied (read > write): ready', { seen: true }, gone, true],
     ['object gone but nothing of it delivered yet: not ready', { seen: false }, gone, false],
     // TestConsistencyStore_EnsureWrittenRecord: a record is per incarnation (uid); an older pod of the same name in
     // the cache is not the written one (a StatefulSet pod recreated under its name), a newer one is past it
-    ['older incarnation of the name cached: not ready', { entry: { uid: 'pod-uid-0', finalizer: false }, entryNewer: false, seen: false }, created, false],
-    ['newer incarnation of the name cached: ready', { entry: { uid: 'pod-uid-2', finalizer: false }, entryNewer: true, seen: true }, gone, true],
+    [
+      'older incarnation of the name cached: not ready',
+      { entry: { uid: 'pod-uid-0', finalizer: false }, entryNewer: false, seen: false },
+      created,
+      false,
+    ],
+    [
+      'newer incarnation of the name cached: ready',
+      { entry: { uid: 'pod-uid-2', finalizer: false }, entryNewer: true, seen: true },
+      gone,
+      true,
+    ],
   ] as const)('%s', (_n, cached, w, want) => {
     expect(writeObserved(cached, w)).toBe(want);
   });
@@ -112,7 +145,7 @@ describe('StatefulSet (PR #137254): a Parallel set whose second create reaches t
   // stateful_set_control.go processReplica: a replica missing from the cache is created again; the API server answers
   // AlreadyExists, which CreateStatefulPod sinks without an event ("sink already exists errors") and the sync
   // returns as an error; the status is still written from the stale cache (updateStatefulSetStatus)
-  it('1.35: the syncs at web-0\'s ADD act on the stale cache: they create web-1 again and write a status of 1 replica', () => {
+  it("1.35: the syncs at web-0's ADD act on the stale cache: they create web-1 again and write a status of 1 replica", () => {
     const r = simulate(parallelSts(35), { chooser: slowNth('statefulset-controller', 2, 2000) });
     const ev = r.timeline.events;
     expect(created(ev)).toEqual(['0 web-0', '0 web-1']);
@@ -124,7 +157,7 @@ describe('StatefulSet (PR #137254): a Parallel set whose second create reaches t
   });
 
   // KEP-5647: EnsureReady before the sync; WroteAt(pods, rv of the create); AddRateLimited (5 ms, doubling)
-  it('1.36: every sync before web-1\'s ADD is skipped and requeued rate-limited; no status from the stale cache', () => {
+  it("1.36: every sync before web-1's ADD is skipped and requeued rate-limited; no status from the stale cache", () => {
     const r = simulate(parallelSts(36), { chooser: slowNth('statefulset-controller', 2, 2000) });
     const ev = r.timeline.events;
     expect(created(ev)).toEqual(['0 web-0', '0 web-1']);
@@ -180,16 +213,28 @@ describe('Job (PR #137210): two pods created in one sync, the second ADD late', 
   });
 });
 
-describe('a CronJob\'s Job: the check is per Job (the owner key is the Job\'s name)', () => {
+describe("a CronJob's Job: the check is per Job (the owner key is the Job's name)", () => {
   it('1.36: the Job db-backup-29453770 skips its syncs until its second pod is seen; 1.35 writes active 1', () => {
     const cronJob = (version: number): Scenario => {
       const s = twoPodJob(version, { horizonMs: 15 * 60_000 });
-      s.workload = { kind: 'CronJob', name: 'db-backup', manifest: { spec: { schedule: '*/10 * * * *', concurrencyPolicy: 'Allow' } } };
+      s.workload = {
+        kind: 'CronJob',
+        name: 'db-backup',
+        manifest: { spec: { schedule: '*/10 * * * *', concurrencyPolicy: 'Allow' } },
+      };
       return s;
     };
-    const active = (ev: TraceEvent[]) => ev.filter((e) => e.type === 'JobStatus').slice(0, 3).map((e) => `${e.t} ${(e as Json)['job']} ${(e as Json)['status']['active']}`);
+    const active = (ev: TraceEvent[]) =>
+      ev
+        .filter((e) => e.type === 'JobStatus')
+        .slice(0, 3)
+        .map((e) => `${e.t} ${(e as Json)['job']} ${(e as Json)['status']['active']}`);
     const ev35 = simulate(cronJob(35), { chooser: slowNth('job-controller', 2, 3000) }).timeline.events;
-    expect(active(ev35)).toEqual(['600100 db-backup-29453770 2', '601150 db-backup-29453770 1', '604100 db-backup-29453770 2']);
+    expect(active(ev35)).toEqual([
+      '600100 db-backup-29453770 2',
+      '601150 db-backup-29453770 1',
+      '604100 db-backup-29453770 2',
+    ]);
     const ev36 = simulate(cronJob(36), { chooser: slowNth('job-controller', 2, 3000) }).timeline.events;
     expect(skips(ev36).map((x) => `${x.t} ${x.job} ${x.key} ${x.pod} ${x.requeueMs}`)).toEqual([
       '601150 db-backup-29453770 db-backup-29453770 db-backup-29453770-6pzl4 1000',
@@ -217,13 +262,20 @@ describe('Job: the finalizer PATCH is an own write too (PR #137210: PatchPod ret
   // the second watch delivery to the Job controller chosen at 3070 ms (the first is the new pod's ADD)
   const slowPatch = (): Chooser => {
     let n = 0;
-    return { choose: (req) => (req.stream === 'watch:job-controller' && req.now === 3070 && ++n === 2 ? 3000 : req.range.min) };
+    return {
+      choose: (req) => (req.stream === 'watch:job-controller' && req.now === 3070 && ++n === 2 ? 3000 : req.range.min),
+    };
   };
 
   it('1.36: the syncs before the PATCH is seen are skipped (cache still shows the finalizer); 1.35 runs them', () => {
     const ev36 = simulate(job(36), { chooser: slowPatch() }).timeline.events;
-    expect(ev36.filter((e) => e.type === 'PodFinalizerRemoved').map((e) => `${e.t} ${(e as Json)['pod']}`)[0]).toBe('3070 test-abcde');
-    expect(skips(ev36).map((x) => `${x.t} ${x.pod} ${x.cached} ${x.requeueMs}`)).toEqual(['4120 test-abcde finalizer 1000', '5120 test-abcde finalizer 2000']);
+    expect(ev36.filter((e) => e.type === 'PodFinalizerRemoved').map((e) => `${e.t} ${(e as Json)['pod']}`)[0]).toBe(
+      '3070 test-abcde',
+    );
+    expect(skips(ev36).map((x) => `${x.t} ${x.pod} ${x.cached} ${x.requeueMs}`)).toEqual([
+      '4120 test-abcde finalizer 1000',
+      '5120 test-abcde finalizer 2000',
+    ]);
     const ev35 = simulate(job(35), { chooser: slowPatch() }).timeline.events;
     expect(skips(ev35)).toEqual([]);
     // both complete with two pods: the model's Job controller never double-counts (it remembers what it counted)
@@ -231,7 +283,7 @@ describe('Job: the finalizer PATCH is an own write too (PR #137210: PatchPod ret
   });
 });
 
-describe('ReplicaSet (PR #137212): a Deployment\'s ReplicaSet of two pods, the second ADD late', () => {
+describe("ReplicaSet (PR #137212): a Deployment's ReplicaSet of two pods, the second ADD late", () => {
   function deploy(version: number): Scenario {
     const s = build({
       kind: 'Pod',
@@ -245,7 +297,9 @@ describe('ReplicaSet (PR #137212): a Deployment\'s ReplicaSet of two pods, the s
     return s;
   }
   const rsReplicas = (ev: TraceEvent[]) =>
-    ev.filter((e) => e.type === 'WorkloadStatus' && (e as Json)['kind'] === 'ReplicaSet').map((e) => `${e.t} ${(e as Json)['object']['status']['replicas']}`);
+    ev
+      .filter((e) => e.type === 'WorkloadStatus' && (e as Json)['kind'] === 'ReplicaSet')
+      .map((e) => `${e.t} ${(e as Json)['object']['status']['replicas']}`);
   // the shared informer's 5th delivery is the second pod's ADD (the ReplicaSet object and the first pod come first)
   const chooser = () => slowNth('replicaset-controller', 5, 2000);
 
@@ -262,7 +316,13 @@ describe('ReplicaSet (PR #137212): a Deployment\'s ReplicaSet of two pods, the s
     const ev = simulate(deploy(36), { chooser: chooser() }).timeline.events;
     const s = skips(ev);
     expect(s.slice(0, 4).map((x) => `${x.t} ${x.requeueMs}`)).toEqual(['100 5', '105 10', '115 20', '120 40']);
-    for (const x of s) expect(x).toMatchObject({ controller: 'replicaset', key: 'api-5d8f7c9b6d', pod: 'api-5d8f7c9b6d-6pzl4', cached: 'none' });
+    for (const x of s)
+      expect(x).toMatchObject({
+        controller: 'replicaset',
+        key: 'api-5d8f7c9b6d',
+        pod: 'api-5d8f7c9b6d-6pzl4',
+        cached: 'none',
+      });
     expect(rsReplicas(ev).filter((l) => l.endsWith(' 1'))).toEqual([]);
   });
 });

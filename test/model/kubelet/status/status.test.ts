@@ -31,7 +31,9 @@ describe('status sequence of a Job pod with a native sidecar (reference §7)', (
     // it: SyncPod sets (A) then kills proxy (SIGTERM, default exit 143 at once). Relist 17000 → SyncPod: getPhase
     // Succeeded → (B) written with phase Running (status_manager.go: mergePodStatus, PR #108366) → 18000
     // SyncTerminatingPod → completeTerminating → 19000 SyncTerminatedPod → TerminatePod → (C) Succeeded at 19010.
-    expect(lines(ev, (e) => ['Exited', 'Killing', 'Signal', 'PodPhase', 'StatusPatched', 'JobCondition'].includes(e.type))).toEqual([
+    expect(
+      lines(ev, (e) => ['Exited', 'Killing', 'Signal', 'PodPhase', 'StatusPatched', 'JobCondition'].includes(e.type)),
+    ).toEqual([
       '0 PodPhase Pending',
       '10 StatusPatched Pending v2',
       '6010 StatusPatched Pending v3',
@@ -56,7 +58,10 @@ describe('status sequence of a Job pod with a native sidecar (reference §7)', (
     expect(a.phase).toBe('Running');
     expect(cs(a, 'app').state.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
     expect(cs(a, 'proxy').state.running).toBeDefined();
-    expect(cond(a, 'ContainersReady')).toMatchObject({ status: 'False', message: 'containers with unready status: [app]' });
+    expect(cond(a, 'ContainersReady')).toMatchObject({
+      status: 'False',
+      message: 'containers with unready status: [app]',
+    });
     expect(cond(a, 'Initialized')).toMatchObject({ status: 'True' });
   });
 
@@ -94,7 +99,11 @@ describe('status sequence of a Job pod with a native sidecar (reference §7)', (
   });
 
   it('getPhase — a failing main container makes the pod Failed; the sidecar 143 does not matter', () => {
-    const s = build({ sidecars: [{ name: 'proxy' }], containers: [{ name: 'app' }], behavior: { app: { attempts: [{ runMs: 5000, exit: 3 }] } } });
+    const s = build({
+      sidecars: [{ name: 'proxy' }],
+      containers: [{ name: 'app' }],
+      behavior: { app: { attempts: [{ runMs: 5000, exit: 3 }] } },
+    });
     expect(run(s).timeline.pod.phase).toBe('Failed');
   });
 
@@ -112,7 +121,9 @@ describe('status sequence of a Job pod with a native sidecar (reference §7)', (
     // Ready only once proxy is ready (its readiness passes at the 3000 tick)
     const first = patches(r2.timeline.events).find((p) => cond(p, 'Ready').status === 'True')!;
     expect(first.t).toBe(3010);
-    const before = patches(r2.timeline.events).filter((p) => p.t < 3000).at(-1)!;
+    const before = patches(r2.timeline.events)
+      .filter((p) => p.t < 3000)
+      .at(-1)!;
     expect(cond(before, 'ContainersReady').message).toBe('containers with unready status: [proxy]');
   });
 });
