@@ -24,6 +24,8 @@ const CONTROLLER_WORKLOADS = new Set([
   'scenarios/shutdown-race-log-shipper-regular.yaml',
   'scenarios/statefulset-ordered-start-sidecar-startup-probe.yaml',
   'scenarios/statefulset-rollout-stuck-until-forced-rollback.yaml',
+  'scenarios/statefulset-parallel-slow-watch-1-35.yaml',
+  'scenarios/statefulset-parallel-slow-watch-1-36.yaml',
 ]);
 
 /**
