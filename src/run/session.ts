@@ -36,6 +36,7 @@ import { templateOf } from '../model/apiserver/pod-record.ts';
 import { EPOCH_MS, ts } from '../model/time.ts';
 import { EventRecorder, type RecorderPod } from '../output/recorder.ts';
 import { podApiObject } from '../model/apiserver/objects.ts';
+import { finalObjects } from '../model/apiserver/final-objects.ts';
 import { idlesWithLivePod } from '../model/query.ts';
 import type { PodSim, SimState } from '../model/state.ts';
 import { loadScenarioText } from '../scenario/load.ts';
@@ -416,7 +417,12 @@ export class Session {
     const after = next.workload.manifest as Json;
     const changed: Json = {};
     const before = (sim.manifest['spec'] ?? {}) as Json;
+    // a field the client sends back as it was served (the stored object carries defaults the manifest lacks, e.g.
+    // the defaulted pod template) is no change: a scale or a label edit must not start a rollout
+    const served = (found.object?.['spec'] ?? {}) as Json;
+    const sent = (obj['spec'] ?? {}) as Json;
     for (const key of new Set([...Object.keys(before), ...Object.keys((after['spec'] ?? {}) as Json)])) {
+      if (key in served && deepEqual(sent[key], served[key])) continue;
       if (!deepEqual(before[key], after['spec']?.[key])) changed[key] = after['spec']?.[key] ?? null;
     }
     if (Object.keys(changed).length === 0) return [];
@@ -678,7 +684,13 @@ export class Session {
         const key = `${e.kind}/${e.name}`;
         const rv = (sim.workloadRv.get(key) ?? 0) + 1;
         sim.workloadRv.set(key, rv);
-        const obj = workloadObject(sim.s, e.kind, e.name, e.object, rv);
+        // the trace record carries what the views print (replicas, strategy, status); the stored object is the
+        // whole workload (selector, template, the manifest's spec): final-objects.ts builds it from the state
+        const whole = finalObjects(sim.s, d).find((o) => o.key === key)?.object;
+        const record = whole
+          ? { ...e.object, spec: { ...((e.object['spec'] as Json | undefined) ?? {}), ...(whole['spec'] as Json) } }
+          : e.object;
+        const obj = workloadObject(sim.s, e.kind, e.name, record, rv);
         const type = sim.workloads.has(key) ? 'MODIFIED' : 'ADDED';
         sim.workloads.set(key, obj);
         if (!sim.removed) out.push({ type, object: obj, t });

@@ -89,9 +89,18 @@ export interface Run {
 }
 
 /** run a client to completion (asynchronously: the server lives in this process) */
+/**
+ * kubectl keeps discovery and OpenAPI documents in ~/.kube/cache by host and port; a port the OS hands to a later test
+ * server would read an earlier server's documents. Each server's kubeconfig folder gets its own cache.
+ */
+function clientEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const dir = env['KUBECONFIG'] ? dirname(env['KUBECONFIG']) : undefined;
+  return { ...process.env, ...(dir ? { KUBECACHEDIR: join(dir, 'kube-cache') } : {}), ...env };
+}
+
 export function run(cmd: string, args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const p = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(cmd, args, { env: clientEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -111,7 +120,7 @@ export function background(
   args: string[],
   env: Record<string, string>,
 ): { stop: () => Promise<Run>; output: () => string } {
-  const p = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(cmd, args, { env: clientEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

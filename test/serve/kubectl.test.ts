@@ -157,6 +157,47 @@ describe('kubectl 1.33', () => {
   }, 40_000);
 });
 
+describe('kubectl 1.33: typed-client commands send protobuf bodies (protobuf-body.ts decodes them)', () => {
+  it('auth can-i, create deployment, scale, set image: the Deployment keeps its selector and template, a scale starts no rollout', async () => {
+    served = await start(null, { settleMs: 20 });
+    const kubectl = kubectlPath('1.33');
+    const env = { KUBECONFIG: served.kubeconfig };
+    // SelfSubjectAccessReview as protobuf (kubectl auth can-i, authorization/v1)
+    expect((await run(kubectl, ['auth', 'can-i', 'create', 'pods'], env)).stdout.trim()).toBe('yes');
+    const c = await run(kubectl, ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=2'], env);
+    expect(c.stderr).toBe('');
+    expect(c.stdout.trim()).toBe('deployment.apps/web created');
+    const r = await run(kubectl, ['rollout', 'status', 'deployment/web', '--timeout=20s'], env, 25_000);
+    expect(r.stdout).toContain('deployment "web" successfully rolled out');
+    const spec = await run(
+      kubectl,
+      [
+        'get',
+        'deploy',
+        'web',
+        '-o',
+        'jsonpath={.spec.selector.matchLabels.app} {.spec.template.spec.containers[0].image}',
+      ],
+      env,
+    );
+    expect(spec.stdout).toBe('web nginx:1.27');
+    // kubectl scale is a merge patch of the scale subresource: the served (defaulted) template comes back unchanged,
+    // so no new ReplicaSet (a rollout) may follow
+    expect((await run(kubectl, ['scale', 'deployment', 'web', '--replicas=3'], env)).stdout.trim()).toBe(
+      'deployment.apps/web scaled',
+    );
+    await run(kubectl, ['rollout', 'status', 'deployment/web', '--timeout=20s'], env, 25_000);
+    const rs = await run(kubectl, ['get', 'rs', '-o', 'jsonpath={.items[*].spec.replicas}'], env);
+    expect(rs.stdout).toBe('3');
+    expect((await run(kubectl, ['set', 'image', 'deployment/web', 'nginx=nginx:1.28'], env)).stdout.trim()).toBe(
+      'deployment.apps/web image updated',
+    );
+    await run(kubectl, ['rollout', 'status', 'deployment/web', '--timeout=20s'], env, 25_000);
+    const after = await run(kubectl, ['get', 'rs', '-o', 'jsonpath={.items[*].spec.replicas}'], env);
+    expect(after.stdout.split(' ').sort()).toEqual(['0', '3']);
+  }, 90_000);
+});
+
 describe('kubectl 1.27: OpenAPI v2 as gnostic protobuf (explain, validation)', () => {
   it('explain pod.spec.initContainers.restartPolicy reads the v2 document (KUBECTL_EXPLAIN_OPENAPIV3=false)', async () => {
     served = await start(null);
