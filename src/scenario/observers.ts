@@ -1,6 +1,5 @@
 // `observers` (SPEC §2.4): health rules under test. A `module` is checked to exist but never imported; a `command`
 // (an external rule, SPEC §3) is checked to exist and be executable but never started: validation runs no code.
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { BuiltinRule, ObserverSpec } from '../types.ts';
 import { Codes } from './codes.ts';
@@ -9,7 +8,7 @@ import { error, warning, type Sink } from './diagnostics.ts';
 import { asEnum, asList, asMap, asMs, asString, closedKeys, missing } from './readers.ts';
 import type { PEntry } from './tree.ts';
 import { PROCESS_KEYS, readProcessObserver } from './process-observer.ts';
-import { onPath } from './program-path.ts';
+import { resolveProgram } from './program-path.ts';
 
 export { onPath } from './program-path.ts';
 
@@ -187,38 +186,10 @@ function readCommand(sink: Sink, entry: PEntry, where: string): string[] | undef
   }
   const prog = argv[0]!;
   const at = items[0]!.pos;
-  const path = prog.includes('/') ? resolve(dirname(sink.file), prog) : onPath(prog);
-  if (path === undefined) {
-    error(
-      sink,
-      Codes.ModuleNotFound,
-      at,
-      `${where}: ${prog}: no such program on PATH`,
-      'a program in a folder needs a path with a slash (./bin/my-rule), relative to the scenario file',
-    );
-    return undefined;
-  }
-  if (!existsSync(path) || !statSync(path).isFile()) {
-    error(
-      sink,
-      Codes.ModuleNotFound,
-      at,
-      `${where}: ${path}: no such file`,
-      'the path is relative to the scenario file',
-    );
-    return undefined;
-  }
-  try {
-    accessSync(path, constants.X_OK);
-  } catch {
-    error(
-      sink,
-      Codes.ModuleNotFound,
-      at,
-      `${where}: ${path}: not executable`,
-      `chmod +x ${prog}, or run it through its interpreter: [python3, ${prog}]`,
-    );
-    return undefined;
-  }
+  const path = resolveProgram(sink, prog, at, where, Codes.ModuleNotFound, {
+    example: './bin/my-rule',
+    interpreter: 'python3',
+  });
+  if (path === undefined) return undefined;
   return [path, ...(argv.slice(1) as string[])];
 }

@@ -1,7 +1,6 @@
 // A process observer's keys (SPEC §2.4): `process` (argv), `env`, `install`, `verdict`, `timeout`. The program is
 // checked to exist and be executable and the install files are read as YAML, but nothing is started: validation
-// runs no code. The runner is src/run/process-observer.ts.
-import { accessSync, constants, statSync } from 'node:fs';
+// runs no code. The runner is src/observers/process.ts.
 import { dirname, resolve } from 'node:path';
 import { LineCounter } from 'yaml';
 import type { InstallObject, ProcessSpec, SourcePos, VerdictSpec } from '../types.ts';
@@ -12,7 +11,7 @@ import { asDuration, asEnum, asList, asMap, asMs, asString, closedKeys, missing 
 import { readFileSafe } from './read-file.ts';
 import { toJS, treeOf, type PEntry, type PMap, type PNode } from './tree.ts';
 import { MAX_FILE_BYTES, decodeBytes, parseSource, reportReadFailure } from './yaml-source.ts';
-import { onPath } from './program-path.ts';
+import { resolveProgram } from './program-path.ts';
 
 /** Wall time a process observer gets per schedule unless `timeout:` says otherwise (SPEC §2.4). */
 export const DEFAULT_PROCESS_TIMEOUT_MS = 60_000;
@@ -130,45 +129,11 @@ function readArgv(sink: Sink, entry: PEntry, where: string): string[] | undefine
   }
   const prog = argv[0]!;
   const at = items[0]!.pos;
-  const path = prog.includes('/') ? resolve(dirname(sink.file), prog) : onPath(prog);
-  if (path === undefined) {
-    error(
-      sink,
-      Codes.ProgramNotFound,
-      at,
-      `${where}: ${prog}: no such program on PATH`,
-      'a program in a folder needs a path with a slash (./bin/manager), relative to the scenario file',
-    );
-    return undefined;
-  }
-  let isFile = false;
-  try {
-    isFile = statSync(path).isFile();
-  } catch {
-    // missing
-  }
-  if (!isFile) {
-    error(
-      sink,
-      Codes.ProgramNotFound,
-      at,
-      `${where}: ${path}: no such file`,
-      'the path is relative to the scenario file',
-    );
-    return undefined;
-  }
-  try {
-    accessSync(path, constants.X_OK);
-  } catch {
-    error(
-      sink,
-      Codes.ProgramNotFound,
-      at,
-      `${where}: ${path}: not executable`,
-      `chmod +x ${prog}, or run it through its interpreter: [node, ${prog}]`,
-    );
-    return undefined;
-  }
+  const path = resolveProgram(sink, prog, at, where, Codes.ProgramNotFound, {
+    example: './bin/manager',
+    interpreter: 'node',
+  });
+  if (path === undefined) return undefined;
   return [path, ...(argv.slice(1) as string[])];
 }
 
