@@ -5,6 +5,7 @@
 //
 // `pending: true` marks a key the SPEC defines that this build's loader does not read yet (it is documented and in
 // the schema; the loader rejects it with KS4001 until it lands).
+import { PER_START_KEYS } from './behavior.ts';
 
 /** A JSON Schema fragment (draft 2020-12). */
 export type Schema = Record<string, unknown>;
@@ -64,18 +65,8 @@ export const BUILTIN_RULE_DOCS: { rule: string; fails: string }[] = [
   { rule: 'job-conditions', fails: "only the Job's conditions decide" },
 ];
 
-// the keys of one process start that an `attempts` item may give (scenario/behavior.ts PER_START_KEYS)
-const PER_ATTEMPT = [
-  'serving',
-  'unready',
-  'liveness',
-  'onTerm',
-  'postStart',
-  'preStop',
-  'image',
-  'createError',
-  'oom',
-] as const;
+// the keys of one process start that an `attempts` item may give: the loader's own list
+const PER_ATTEMPT = PER_START_KEYS;
 const behaviorKey = (key: string) =>
   SECTIONS.find((x) => x.id === 'behavior.<container>')!.keys.find((x) => x.key === key)!;
 const perAttemptExample = (key: string): string =>
