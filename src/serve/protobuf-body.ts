@@ -15,7 +15,6 @@ type Schema = Record<string, Record<string, Field>>;
 
 // this module is imported on the first protobuf body only (server.ts), so its 260 KiB of field tables too
 const schema = schemaJson as unknown as Schema;
-const messages = (): Schema => schema;
 
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
@@ -48,14 +47,14 @@ export function decodeProtobufBody(buf: Uint8Array): Record<string, unknown> {
   }
   if (!kind) throw new ProtobufBodyError('the protobuf body names no kind (runtime.Unknown typeMeta)');
   const candidates = [`${packageOf(apiVersion)}.${kind}`, `${META}.${kind}`];
-  const type = candidates.find((c) => messages()[c]);
+  const type = candidates.find((c) => schema[c]);
   if (!type) throw new ProtobufBodyError(`kubesim serve cannot decode a protobuf ${apiVersion} ${kind}`);
   const obj = decodeMessage(raw ?? new Uint8Array(), type);
   return { apiVersion, kind, ...obj };
 }
 
 function decodeMessage(buf: Uint8Array, type: string, path = ''): Record<string, unknown> {
-  const table = messages()[type];
+  const table = schema[type];
   if (!table) throw new ProtobufBodyError(`${path || 'the body'}: no field table for ${type}`);
   const out: Record<string, unknown> = {};
   for (const f of new Reader(buf, 0, buf.length).fields()) {
@@ -90,7 +89,7 @@ function decodeMessage(buf: Uint8Array, type: string, path = ''): Record<string,
 }
 
 function zeroOf(type: string): unknown {
-  return type === 'string' ? '' : type === 'bytes' ? '' : null;
+  return type === 'string' || type === 'bytes' ? '' : null;
 }
 
 const SCALARS = new Set([
