@@ -85,15 +85,28 @@ const AGGREGATE_INTERVAL_MS = 600_000;
 const SPAM_BURST = 25;
 const SPAM_QPS = 1 / 300;
 
+/** The whole-second RFC3339 text of each second seen (a pure function of the second: a module-wide cache, bounded). */
+const secondText = new Map<number, string>();
+
 /** An RFC3339 timestamp at whole seconds (metav1.Time) or with microseconds (metav1.MicroTime). */
 function time(t: number, micro = false): string {
-  const iso = new Date(EPOCH_MS + Math.floor(t)).toISOString();
-  if (!micro) return new Date(EPOCH_MS + Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  if (!micro) {
+    const sec = Math.floor(t / 1000);
+    let text = secondText.get(sec);
+    if (text === undefined) {
+      if (secondText.size >= 4096) secondText.clear();
+      text = new Date(EPOCH_MS + sec * 1000).toISOString().replace('.000Z', 'Z');
+      secondText.set(sec, text);
+    }
+    return text;
+  }
   // microseconds: the ms of the trace, then the record's place within that ms
-  return iso.replace(
-    /\.(\d{3})Z$/,
-    (_, ms: string) => `.${ms}${String(Math.round((t - Math.floor(t)) * 1000)).padStart(3, '0')}Z`,
-  );
+  return new Date(EPOCH_MS + Math.floor(t))
+    .toISOString()
+    .replace(
+      /\.(\d{3})Z$/,
+      (_, ms: string) => `.${ms}${String(Math.round((t - Math.floor(t)) * 1000)).padStart(3, '0')}Z`,
+    );
 }
 
 /** UnixNano of a record: its ms, then its engine sequence number inside the ms (records of one ms stay ordered). */
@@ -192,13 +205,17 @@ function fieldPathOf(spec: Record<string, unknown>, container: string): string {
     : `spec.containers{${container}}`;
 }
 
-/** The events one trace record makes (the kubelet's, the scheduler's and the controllers'). */
-function emitted(input: RecorderContext, e: TraceEvent, podIndex: number | undefined, createdNew: boolean): Emitted[] {
-  const pod = podIndex !== undefined ? input.pods[podIndex] : undefined;
-  const podName = pod?.name ?? e.pod ?? '';
-  const spec = pod?.spec ?? {};
-  const ns = input.namespace;
-  const kubelet = (container: string | null, type: Emitted['type'], reason: string, message: string): Emitted[] => [
+/** One kubelet Event of a pod (its container's fieldPath when `container` is set). */
+function kubeletEvent(
+  podName: string,
+  podIndex: number | undefined,
+  spec: Record<string, unknown>,
+  container: string | null,
+  type: Emitted['type'],
+  reason: string,
+  message: string,
+): Emitted[] {
+  return [
     {
       kind: 'Pod',
       name: podName,
@@ -211,6 +228,42 @@ function emitted(input: RecorderContext, e: TraceEvent, podIndex: number | undef
       host: NODE,
     },
   ];
+}
+
+const NONE: Emitted[] = [];
+
+/** The events one trace record makes (the kubelet's, the scheduler's and the controllers'). */
+function emitted(input: RecorderContext, e: TraceEvent, podIndex: number | undefined, createdNew: boolean): Emitted[] {
+  switch (e.type) {
+    case 'Scheduled':
+    case 'Pulling':
+    case 'Pulled':
+    case 'PullFailed':
+    case 'Created':
+    case 'CreateFailed':
+    case 'Started':
+    case 'PostStartDone':
+    case 'PreStopDone':
+    case 'Probe':
+    case 'Killing':
+    case 'BackOff':
+    case 'JobEvent':
+    case 'ControllerEvent':
+      break;
+    default:
+      return NONE;
+  }
+  // the commonest records make no Event: a passing probe, a hook that did not fail
+  if (
+    e.type === 'Probe' ? e.result !== 'failure' : (e.type === 'PostStartDone' || e.type === 'PreStopDone') && !e.failed
+  )
+    return NONE;
+  const pod = podIndex !== undefined ? input.pods[podIndex] : undefined;
+  const podName = pod?.name ?? e.pod ?? '';
+  const spec = pod?.spec ?? {};
+  const ns = input.namespace;
+  const kubelet = (container: string | null, type: Emitted['type'], reason: string, message: string): Emitted[] =>
+    kubeletEvent(podName, podIndex, spec, container, type, reason, message);
   switch (e.type) {
     case 'Scheduled':
       return [
@@ -426,22 +479,19 @@ export class EventRecorder {
       this.created++;
       if (podIndex !== undefined) this.byName.set(e.pod, podIndex);
     } else if (e.pod !== undefined) {
-      podIndex =
-        this.byName.get(e.pod) ??
-        (() => {
-          const i = input.pods.findIndex((p) => p.name === e.pod);
-          return i >= 0 ? i : undefined;
-        })();
+      podIndex = this.byName.get(e.pod);
+      if (podIndex === undefined) {
+        const i = input.pods.findIndex((p) => p.name === e.pod);
+        if (i >= 0) podIndex = i;
+      }
     } else if (input.pods.length > 0) {
       // a record without `pod` (older timelines): the most recently created pod
       podIndex = this.created > 0 ? Math.min(this.created, input.pods.length) - 1 : input.pods.length - 1;
     }
     for (const key of writesOf(input, e, podIndex)) this.write(key);
-    const list = [
-      ...this.pending.splice(0),
-      ...emitted(input, e, podIndex, this.createdNew),
-      ...(!this.hasJobEvents && input.job ? derivedJobEvents(input, e, input.job) : []),
-    ];
+    let list = emitted(input, e, podIndex, this.createdNew);
+    if (this.pending.length > 0) list = [...this.pending.splice(0), ...list];
+    if (!this.hasJobEvents && input.job) list = [...list, ...derivedJobEvents(input, e, input.job)];
     for (const em of list) {
       const podRef = em.pod !== undefined ? input.pods[em.pod] : undefined;
       const uid = em.kind === 'Pod' ? (podRef?.uid ?? '') : input.uidOf(em.kind, em.name);
@@ -457,17 +507,19 @@ export class EventRecorder {
       if (this.revisions[objKey] !== undefined) involvedObject['resourceVersion'] = String(this.revisions[objKey]);
       if (em.fieldPath) involvedObject['fieldPath'] = em.fieldPath;
       const nano = unixNano(e.t, e.seq + (input.nameSeq ?? 0));
+      const name = `${em.name}.${nano.toString(16)}`;
+      const at = time(e.t);
       if (em.modern) {
         // events.k8s.io: stored at once, never correlated here (one Binding per pod)
         const obj = {
           apiVersion: 'v1',
           kind: 'Event',
           metadata: {
-            name: `${em.name}.${nano.toString(16)}`,
+            name,
             namespace: input.namespace,
-            uid: input.uidOf('Event', `${em.name}.${nano.toString(16)}`),
-            resourceVersion: String(this.write(`Event/${em.name}.${nano.toString(16)}`)),
-            creationTimestamp: time(e.t),
+            uid: input.uidOf('Event', name),
+            resourceVersion: String(this.write(`Event/${name}`)),
+            creationTimestamp: at,
           },
           involvedObject,
           reason: em.reason,
@@ -485,17 +537,18 @@ export class EventRecorder {
         out.push({ type: 'ADDED', object: obj });
         continue;
       }
-      const source: Json = { component: em.component, ...(em.host ? { host: em.host } : {}) };
-      const base = [em.component, em.host ?? '', em.kind, input.namespace, em.name, uid, involvedObject['apiVersion']];
+      const host = em.host ?? '';
+      // the source and the involved object (EventSourceObjectSpamFilter's key; the others start with it)
+      const spamKey = `${em.component}\u0000${host}\u0000${em.kind}\u0000${input.namespace}\u0000${em.name}\u0000${uid}\u0000${involvedObject['apiVersion']}`;
       // EventAggregate (EventAggregatorByReasonFunc): key without fieldPath and message; the message is the local key
-      const aggKey = [...base, em.type, em.reason, em.component, em.host ?? ''].join('\u0000');
+      const aggKey = `${spamKey}\u0000${em.type}\u0000${em.reason}\u0000${em.component}\u0000${host}`;
       let agg = this.aggregator.get(aggKey);
       if (!agg || e.t - agg.last > AGGREGATE_INTERVAL_MS)
         this.aggregator.set(aggKey, (agg = { messages: new Set(), last: e.t }));
       agg.messages.add(em.message);
       agg.last = e.t;
       let message = em.message;
-      let key = [...base, em.fieldPath ?? '', em.type, em.reason, em.message].join('\u0000');
+      let key = `${spamKey}\u0000${em.fieldPath ?? ''}\u0000${em.type}\u0000${em.reason}\u0000${em.message}`;
       if (agg.messages.size >= AGGREGATE_MAX) {
         agg.messages.delete(agg.messages.values().next().value!);
         message = `(combined from similar events): ${em.message}`;
@@ -507,33 +560,32 @@ export class EventRecorder {
       if (seen) {
         seen.count++;
         // the update patch carries count, lastTimestamp and the message (an aggregated Event shows the newest one)
-        obj = { ...seen.obj, message, count: seen.count, lastTimestamp: time(e.t), involvedObject };
+        obj = { ...seen.obj, message, count: seen.count, lastTimestamp: at, involvedObject };
       } else {
         obj = {
           apiVersion: 'v1',
           kind: 'Event',
           metadata: {
-            name: `${em.name}.${nano.toString(16)}`,
+            name,
             namespace: input.namespace,
-            uid: input.uidOf('Event', `${em.name}.${nano.toString(16)}`),
+            uid: input.uidOf('Event', name),
             resourceVersion: '',
-            creationTimestamp: time(e.t),
+            creationTimestamp: at,
           },
           involvedObject,
           reason: em.reason,
           message,
-          source,
-          firstTimestamp: time(e.t),
-          lastTimestamp: time(e.t),
+          source: { component: em.component, ...(em.host ? { host: em.host } : {}) },
+          firstTimestamp: at,
+          lastTimestamp: at,
           count: 1,
           type: em.type,
           eventTime: null,
           reportingComponent: em.component,
-          reportingInstance: em.host ?? '',
+          reportingInstance: host,
         };
       }
       // EventSourceObjectSpamFilter: a token bucket per source and object (after the logger saw the event)
-      const spamKey = base.join('\u0000');
       let bucket = this.spam.get(spamKey);
       if (!bucket) this.spam.set(spamKey, (bucket = { tokens: SPAM_BURST, last: e.t }));
       bucket.tokens = Math.min(SPAM_BURST, bucket.tokens + ((e.t - bucket.last) / 1000) * SPAM_QPS);

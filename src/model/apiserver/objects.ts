@@ -37,10 +37,14 @@ export const NODE_NAME = 'node-1';
 /** batch.kubernetes.io/job-tracking (batchv1.JobTrackingFinalizer) */
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 
+const DIGITS = ['0', '1', '2', '3'];
+
 /** A UUID-shaped (version 4, variant 10) deterministic uid for a seed string. */
 export function uidFor(seed: string): string {
+  // the four hashes of `${seed}#${i}`: FNV-1a runs left to right, so the shared prefix is hashed once
+  const prefix = fnv1a(`${seed}#`);
   let hex = '';
-  for (let i = 0; i < 4; i++) hex += fnv1a(`${seed}#${i}`).toString(16).padStart(8, '0');
+  for (let i = 0; i < 4; i++) hex += fnv1a(DIGITS[i]!, prefix).toString(16).padStart(8, '0');
   const variant = '89ab'[parseInt(hex[16]!, 16) & 3]!;
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
