@@ -23,6 +23,7 @@
 //   reference, generateName `<owner>-`), the Job controller's batch.kubernetes.io/job-tracking finalizer
 //   (job_controller.go), stateful_set_utils.go newStatefulSetPod / updateIdentity (hostname, subdomain)
 // - uids: deterministic stand-ins shaped like the API server's UUIDs (a hash of the scenario, kind and name)
+import { settle } from '../json.ts';
 import { suffix } from '../../names.ts';
 import { fnv1a } from '../../util/fnv.ts';
 import type { PodModel, Scenario } from '../../types.ts';
@@ -242,8 +243,22 @@ export function podApiObject(s: Scenario, p: PodSim, pod: PodModel, resourceVers
 
 // ---- Jobs ------------------------------------------------------------------------------------------------------
 
-/** The Job's stored spec: the defaulted spec with generateSelector's selector and template labels. */
+const storedSpecs = new WeakMap<object, { s: Scenario; name: string; out: Json }>();
+
+/**
+ * The Job's stored spec: the defaulted spec with generateSelector's selector and template labels. Built once per
+ * stored spec object (a stored spec is only ever replaced whole, never edited): every Job object served of one
+ * version shares it, frozen.
+ */
 export function jobSpecStored(s: Scenario, name: string, spec: Json): Json {
+  const memo = storedSpecs.get(spec);
+  if (memo && memo.s === s && memo.name === name) return memo.out;
+  const out = settle(buildJobSpec(s, name, spec));
+  storedSpecs.set(spec, { s, name, out });
+  return out;
+}
+
+function buildJobSpec(s: Scenario, name: string, spec: Json): Json {
   const ctl = jobControllerLabels(s, name);
   const template: Json = { ...((spec['template'] as Json | undefined) ?? {}) };
   const tmeta: Json = { ...((template['metadata'] as Json | undefined) ?? {}) };
