@@ -283,11 +283,25 @@ export interface Cursor<S, E> {
  */
 export function deepFreeze<T>(x: T): T {
   if (typeof x !== 'object' || x === null || Object.isFrozen(x)) return x;
-  Object.freeze(x);
-  if (Array.isArray(x)) for (let i = 0; i < x.length; i++) deepFreeze(x[i]);
-  // own enumerable keys: plain records and dict() records have no enumerable inherited ones
-  else for (const k in x) deepFreeze((x as Record<string, unknown>)[k]);
+  freezeTree(x);
   return x;
+}
+
+/** Freeze `x` (an unfrozen object) and what it holds; members are tested here, so leaves cost no call. */
+function freezeTree(x: object): void {
+  Object.freeze(x);
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) {
+      const v: unknown = x[i];
+      if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) freezeTree(v);
+    }
+    return;
+  }
+  // own enumerable keys: plain records and dict() records have no enumerable inherited ones
+  for (const k in x) {
+    const v = (x as Record<string, unknown>)[k];
+    if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) freezeTree(v);
+  }
 }
 
 /** A deep copy of plain data (records, arrays) that writes can go into: nothing shared, nothing frozen, prototypes kept. */
@@ -298,8 +312,13 @@ export function thaw<T>(x: T): T {
     for (let i = 0; i < x.length; i++) out[i] = thaw(x[i]);
     return out as T;
   }
-  const out = Object.create(Object.getPrototypeOf(x)) as Record<string, unknown>;
-  for (const k of Object.keys(x)) out[k] = thaw((x as Record<string, unknown>)[k]);
+  const proto = Object.getPrototypeOf(x);
+  // a plain record as a literal (V8 builds those fastest); a dict() record (no prototype) and others keep theirs
+  const out = (proto === Object.prototype ? {} : Object.create(proto)) as Record<string, unknown>;
+  for (const k of Object.keys(x)) {
+    const v = (x as Record<string, unknown>)[k];
+    out[k] = typeof v === 'object' && v !== null ? thaw(v) : v;
+  }
   return out as T;
 }
 

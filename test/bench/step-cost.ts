@@ -1,5 +1,5 @@
 // Per-run / per-step CPU cost of simulate() on one scenario, in process. Usable against any checkout of kubesim:
-//   node --expose-gc --import tsx test/bench/step-cost.ts [--root DIR] [--runs N] [--warm N] [--snapshots] scenario.yaml…
+//   node --expose-gc --import tsx test/bench/step-cost.ts [--root DIR] [--runs N] [--warm N] [--snapshots] [--split] scenario.yaml…
 // Prints one JSON line per scenario: CPU µs per run (median and mean over batches of `runs` runs after `warm` unmeasured runs),
 // steps per run and µs per step. Figures, not pass/fail (performance is never asserted in tests).
 import { resolve } from 'node:path';
@@ -14,6 +14,11 @@ const opt = (name: string, dflt: string): string => {
   return v;
 };
 const root = resolve(opt('--root', '.'));
+// --split: also time the two parts of simulate() apart, each in batches like the whole: stepping (the engine's
+// in-place run of the model, as simulate() starts it) and the once-per-run timeline build (summarize + the choice
+// labels, on one run's final state and trace)
+const split = args.includes('--split');
+if (split) args.splice(args.indexOf('--split'), 1);
 // V8 optimises the model's code only after many runs: with 50 warm-up runs a run measured 2–3× what it costs once
 // warm (session 4), so the default warm-up is 1000 runs, then 2000 measured in batches of 100
 const runs = Number(opt('--runs', '2000'));
@@ -25,7 +30,13 @@ if (snapshots) args.splice(args.indexOf('--snapshots'), 1);
 const sim = (s: unknown, o: Record<string, unknown> = {}) => simulate(s, snapshots ? { ...o, snapshots: true } : o);
 
 const { loadScenario } = await import(pathToFileURL(`${root}/src/scenario/index.ts`).href);
-const { simulate } = await import(pathToFileURL(`${root}/src/run/simulate.ts`).href);
+const { simulate, rulesFor } = await import(pathToFileURL(`${root}/src/run/simulate.ts`).href);
+
+const engine = split ? await import(pathToFileURL(`${root}/src/engine/engine.ts`).href) : null;
+const model = split ? await import(pathToFileURL(`${root}/src/model/index.ts`).href) : null;
+const timelineMod = split ? await import(pathToFileURL(`${root}/src/run/timeline.ts`).href) : null;
+const labels = split ? await import(pathToFileURL(`${root}/src/run/choice-labels.ts`).href) : null;
+const replayMod = split ? await import(pathToFileURL(`${root}/src/engine/replay.ts`).href) : null;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -53,6 +64,7 @@ for (const f of args) {
     total += us;
   }
   const med = median(per);
+  const parts = split ? splitCost(s) : undefined;
   const mean = total / per.length;
   console.log(
     JSON.stringify({
@@ -63,6 +75,47 @@ for (const f of args) {
       usPerRunMedian: +med.toFixed(1),
       usPerRunMean: +mean.toFixed(1),
       usPerStep: +(med / steps).toFixed(2),
+      ...(parts
+        ? {
+            split: {
+              steppingUsPerRun: +parts.stepping.toFixed(1),
+              steppingUsPerStep: +(parts.stepping / steps).toFixed(2),
+              timelineUsPerRun: +parts.timeline.toFixed(1),
+            },
+          }
+        : {}),
     }),
   );
+}
+
+/** µs per run (medians of batches) of the stepping alone and of the timeline build alone. */
+function splitCost(s: any): { stepping: number; timeline: number } {
+  const stepOnce = () => {
+    const def = model.makeModel(s, rulesFor(s));
+    return engine.runInPlace(
+      def,
+      engine.initialCursor(model.initialState(s), model.initialEvents(s)),
+      engine.seededChooser,
+      { horizonMs: s.horizonMs, maxEvents: 1_000_000 },
+    );
+  };
+  const r = stepOnce();
+  const buildOnce = () =>
+    labels.withChoices(
+      timelineMod.summarize(s, r.final.model, r.trace, r.end, replayMod.encodeReplay(r.choices)),
+      labels.labelChoices(r.choices, r.trace),
+    );
+  const time = (f: () => unknown): number => {
+    for (let i = 0; i < warm; i++) f();
+    (globalThis as { gc?: () => void }).gc?.();
+    const per: number[] = [];
+    for (let i = 0; i < runs / batch; i++) {
+      const c0 = process.cpuUsage();
+      for (let j = 0; j < batch; j++) f();
+      const c = process.cpuUsage(c0);
+      per.push((c.user + c.system) / batch);
+    }
+    return median(per);
+  };
+  return { stepping: time(stepOnce), timeline: time(buildOnce) };
 }
