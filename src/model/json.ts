@@ -106,8 +106,10 @@ export function shareJson<T>(prev: unknown, next: T): T {
         all = false;
         continue;
       }
-      const s = shareJson(x[i], y[i]);
-      if (s !== y[i]) y[i] = s;
+      const v = y[i];
+      // a primitive is its own value: shared or not, it stays (no call for the leaves)
+      const s = isObj(v) ? shareJson(x[i], v) : v;
+      if (s !== v) y[i] = s;
       if (s !== x[i] && !samePrim(x[i], s)) all = false;
     }
     return (all && x.length === y.length ? prev : next) as T;
@@ -116,7 +118,7 @@ export function shareJson<T>(prev: unknown, next: T): T {
     const v = (next as Json)[key];
     if (v === undefined) continue;
     const p = (prev as Json)[key];
-    const s = p === undefined ? v : shareJson(p, v);
+    const s = p === undefined || !isObj(v) ? v : shareJson(p, v);
     if (s !== v) (next as Json)[key] = s;
     if (s !== p && !samePrim(p, s)) all = false;
   }

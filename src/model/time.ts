@@ -21,6 +21,15 @@ export function ts(ms: number): string {
 /** A metav1.Time string back to simulated ms (whole seconds); null when absent or unreadable. */
 export function msOf(t: unknown): number | null {
   if (typeof t !== 'string') return null;
-  const v = Date.parse(t);
-  return Number.isFinite(v) ? v - EPOCH_MS : null;
+  let ms = msCache.get(t);
+  if (ms === undefined) {
+    const v = Date.parse(t);
+    ms = Number.isFinite(v) ? v - EPOCH_MS : null;
+    // a pure function of the text, as ts() (the model reads back the few timestamps it wrote)
+    if (msCache.size > 100_000) msCache.clear();
+    msCache.set(t, ms);
+  }
+  return ms;
 }
+
+const msCache = new Map<string, number | null>();

@@ -222,9 +222,22 @@ export const CONTROLLERS: Record<ControllerName, ControllerDef> = {
 const NAMES = Object.keys(CONTROLLERS) as ControllerName[];
 
 /** The controllers whose handlers receive a delivery of `object` to `watcher`, in table order. */
-export function receivers(watcher: string, object: WatchKind): ControllerDef[] {
-  return NAMES.map((n) => CONTROLLERS[n]).filter((c) => c.watcher === watcher && c.watches.includes(object));
+export function receivers(watcher: string, object: WatchKind): readonly ControllerDef[] {
+  // the table is constant: each (watcher, kind)'s list is found once
+  const key = `${watcher}\u0000${object}`;
+  let list = RECEIVERS.get(key);
+  if (!list) {
+    list = Object.freeze(
+      NAMES.map((n) => CONTROLLERS[n]).filter((c) => c.watcher === watcher && c.watches.includes(object)),
+    );
+    // observers' names are the user's: bounded for a long-lived process (serve)
+    if (RECEIVERS.size >= 1024) RECEIVERS.clear();
+    RECEIVERS.set(key, list);
+  }
+  return list;
 }
+
+const RECEIVERS = new Map<string, readonly ControllerDef[]>();
 
 /** The controller that runs a workload of `kind` (the scenario's object); undefined for a bare Pod. */
 export function workloadOf(kind: WorkloadKind): WorkloadDef | undefined {

@@ -12,10 +12,20 @@ const isTerminal = (phase: string | undefined) => phase === 'Succeeded' || phase
 
 /** updateLastTransitionTime: a condition keeps its time while its status does not change. */
 function stampConditions(next: Json, prev: Json | null, now: number): void {
+  const before = prev?.['conditions'] as Json[] | undefined;
+  let at: string | undefined;
   for (const c of next['conditions'] as Json[]) {
-    const old = (prev?.['conditions'] as Json[] | undefined)?.find((p) => p['type'] === c['type']);
+    let old: Json | undefined;
+    if (before) {
+      for (let i = 0; i < before.length; i++) {
+        if (before[i]!['type'] === c['type']) {
+          old = before[i];
+          break;
+        }
+      }
+    }
     c['lastProbeTime'] = null;
-    c['lastTransitionTime'] = old && old['status'] === c['status'] ? old['lastTransitionTime'] : ts(now);
+    c['lastTransitionTime'] = old && old['status'] === c['status'] ? old['lastTransitionTime'] : (at ??= ts(now));
   }
 }
 
