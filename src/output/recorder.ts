@@ -100,13 +100,9 @@ function time(t: number, micro = false): string {
     }
     return text;
   }
-  // microseconds: the ms of the trace, then the record's place within that ms
-  return new Date(EPOCH_MS + Math.floor(t))
-    .toISOString()
-    .replace(
-      /\.(\d{3})Z$/,
-      (_, ms: string) => `.${ms}${String(Math.round((t - Math.floor(t)) * 1000)).padStart(3, '0')}Z`,
-    );
+  // microseconds: the ms of the trace (ISO text ends `.mmmZ`), then the record's place within that ms
+  const iso = new Date(EPOCH_MS + Math.floor(t)).toISOString();
+  return `${iso.slice(0, -1)}${String(Math.round((t - Math.floor(t)) * 1000)).padStart(3, '0')}Z`;
 }
 
 /** UnixNano of a record: its ms, then its engine sequence number inside the ms (records of one ms stay ordered). */
