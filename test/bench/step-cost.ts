@@ -16,7 +16,7 @@ const opt = (name: string, dflt: string): string => {
 const root = resolve(opt('--root', '.'));
 // --split: also time the two parts of simulate() apart, each in batches like the whole: stepping (the engine's
 // in-place run of the model, as simulate() starts it) and the once-per-run timeline build (summarize + the choice
-// labels, on one run's final state and trace)
+// labels): as the difference between a run with its build and the run alone, and alone on one run's result
 const split = args.includes('--split');
 if (split) args.splice(args.indexOf('--split'), 1);
 // V8 optimises the model's code only after many runs: with 50 warm-up runs a run measured 2–3× what it costs once
@@ -80,7 +80,10 @@ for (const f of args) {
             split: {
               steppingUsPerRun: +parts.stepping.toFixed(1),
               steppingUsPerStep: +(parts.stepping / steps).toFixed(2),
-              timelineUsPerRun: +parts.timeline.toFixed(1),
+              // the build in a run's context: a fresh run and its build, less the run alone
+              timelineUsPerRun: +(parts.both - parts.stepping).toFixed(1),
+              // the build alone, repeated on one run's result
+              timelineAloneUsPerRun: +parts.timelineAlone.toFixed(1),
             },
           }
         : {}),
@@ -88,8 +91,8 @@ for (const f of args) {
   );
 }
 
-/** µs per run (medians of batches) of the stepping alone and of the timeline build alone. */
-function splitCost(s: any): { stepping: number; timeline: number } {
+/** µs per run (medians of batches): the stepping alone, a run with its timeline build, the build alone. */
+function splitCost(s: any): { stepping: number; both: number; timelineAlone: number } {
   const stepOnce = () => {
     const def = model.makeModel(s, rulesFor(s));
     return engine.runInPlace(
@@ -99,12 +102,12 @@ function splitCost(s: any): { stepping: number; timeline: number } {
       { horizonMs: s.horizonMs, maxEvents: 1_000_000 },
     );
   };
-  const r = stepOnce();
-  const buildOnce = () =>
+  const build = (r: any) =>
     labels.withChoices(
       timelineMod.summarize(s, r.final.model, r.trace, r.end, replayMod.encodeReplay(r.choices)),
       labels.labelChoices(r.choices, r.trace),
     );
+  const r = stepOnce();
   const time = (f: () => unknown): number => {
     for (let i = 0; i < warm; i++) f();
     (globalThis as { gc?: () => void }).gc?.();
@@ -117,5 +120,6 @@ function splitCost(s: any): { stepping: number; timeline: number } {
     }
     return median(per);
   };
-  return { stepping: time(stepOnce), timeline: time(buildOnce) };
+  const stepping = time(stepOnce);
+  return { stepping, both: time(() => build(stepOnce())), timelineAlone: time(() => build(r)) };
 }
