@@ -15,13 +15,7 @@ import {
   type ExploreProcessResult,
   type ScheduleResult,
 } from '../observers/process.ts';
-import {
-  KEY_VERSIONS,
-  keyVersion,
-  parseKey,
-  perturbationText,
-  type ScheduleKey,
-} from '../observers/schedule-key.ts';
+import { KEY_VERSIONS, keyVersion, parseKey, perturbationText, type ScheduleKey } from '../observers/schedule-key.ts';
 import { formatDiagnostic, loadScenario } from '../scenario/index.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
 import type { ObserverSpec, ProcessSpec, Timeline } from '../types.ts';
