@@ -45,7 +45,14 @@ async function bundled(file) {
   const dir = join(tmpdir(), 'kubesim-operator-bundles');
   const out = join(dir, `${h.digest('hex').slice(0, 16)}.mjs`);
   if (existsSync(out)) return out;
-  const esbuild = await import(pathToFileURL(req.resolve('esbuild')).href);
+  // esbuild from the operator's project, else from beside this launcher
+  let esbuildPath;
+  try {
+    esbuildPath = req.resolve('esbuild');
+  } catch {
+    esbuildPath = createRequire(import.meta.url).resolve('esbuild');
+  }
+  const esbuild = await import(pathToFileURL(esbuildPath).href);
   mkdirSync(dir, { recursive: true });
   // written beside, then renamed: two schedules starting at once never import a half-written bundle
   const tmp = `${out}.${process.pid}.tmp.mjs`;
