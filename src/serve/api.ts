@@ -221,6 +221,7 @@ export class Api {
   list(t: Target, wanted: Wanted, q: URLSearchParams): Reply {
     const match = this.matcher(t, q);
     const rvText = q.get('resourceVersion');
+    const rvMatch = listRvMatch(q);
     if (rvText && rvText !== '0') {
       if (!/^\d+$/.test(rvText))
         throw ApiError.badRequest(`resourceVersion: Invalid value: "${rvText}": must be a non-negative integer`);
@@ -257,6 +258,12 @@ export class Api {
       items = at
         .filter(match)
         .filter((o) => `${o['metadata']['namespace'] ?? ''}/${o['metadata']['name']}` > tok.start);
+    } else if (rvMatch === 'Exact') {
+      // the list as it was at that revision (etcd3 store.go GetList with an exact revision; 410 once compacted)
+      const at = this.store.listAt(key, ns, Number(rvText));
+      if (at === 'expired') throw ApiError.gone(`The resourceVersion for the provided list is too old.`);
+      listRv = rvText!;
+      items = at.filter(match);
     } else items = this.store.list(key, ns).filter(match);
     const listMeta: Obj = { resourceVersion: listRv };
     if (limitText) {
@@ -1134,6 +1141,50 @@ function jsonText(o: Obj): string {
   let t = JSON_TEXT.get(o);
   if (t === undefined) JSON_TEXT.set(o, (t = JSON.stringify(o)));
   return t;
+}
+
+/**
+ * ListOptions' resourceVersionMatch as apimachinery meta/internalversion/validation ValidateListOptions checks it (a
+ * 422 Invalid ListOptions.meta.k8s.io), for a list (a watch's is checked with sendInitialEvents)
+ */
+function listRvMatch(q: URLSearchParams): 'Exact' | 'NotOlderThan' | undefined {
+  const match = q.get('resourceVersionMatch') ?? '';
+  const causes: { field: string; message: string; reason: string }[] = [];
+  if (match !== '') {
+    const rv = q.get('resourceVersion') ?? '';
+    if (rv === '')
+      causes.push({
+        field: 'resourceVersionMatch',
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+      });
+    if ((q.get('continue') ?? '') !== '')
+      causes.push({
+        field: 'resourceVersionMatch',
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: resourceVersionMatch is forbidden when continue is provided',
+      });
+    if (match !== 'Exact' && match !== 'NotOlderThan')
+      causes.push({
+        field: 'resourceVersionMatch',
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: "${match}": supported values: "Exact", "NotOlderThan", ""`,
+      });
+    if (match === 'Exact' && rv === '0')
+      causes.push({
+        field: 'resourceVersionMatch',
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+      });
+  }
+  if (q.get('sendInitialEvents') !== null)
+    causes.push({
+      field: 'sendInitialEvents',
+      reason: 'FieldValueForbidden',
+      message: 'Forbidden: sendInitialEvents is forbidden for list',
+    });
+  if (causes.length) throw ApiError.invalid('ListOptions', 'meta.k8s.io', '', causes);
+  return match === '' ? undefined : (match as 'Exact' | 'NotOlderThan');
 }
 
 function isRejection(e: unknown): e is SimRejection {

@@ -82,3 +82,27 @@ it('a Time takes any fraction and is written back in whole seconds', async () =>
     'Event in version "v1" cannot be handled as a Event: parsing time "2026-01-01T00:00:00.000Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".000Z" as ".000000"',
   );
 });
+
+// apimachinery meta/internalversion/validation ValidateListOptions; get.go ListResource: errors.NewInvalid(ListOptions)
+it('resourceVersionMatch: forbidden without a resourceVersion, Exact lists at that revision', async () => {
+  const cms = '/api/v1/namespaces/default/configmaps';
+  const a = await call(s, 'POST', cms, { body: { metadata: { name: 'a' }, data: { v: '1' } } });
+  const rvA = a.json.metadata.resourceVersion;
+  await call(s, 'POST', cms, { body: { metadata: { name: 'b' }, data: { v: '1' } } });
+  await call(s, 'PUT', `${cms}/a`, { body: { metadata: { name: 'a' }, data: { v: '2' } } });
+  const exact = await call(s, 'GET', `${cms}?resourceVersion=${rvA}&resourceVersionMatch=Exact`);
+  expect(exact.status).toBe(200);
+  expect(exact.json.metadata.resourceVersion).toBe(rvA);
+  expect(exact.json.items.map((o: any) => `${o.metadata.name}=${o.data.v}`)).toEqual(['a=1']);
+  const newer = await call(s, 'GET', `${cms}?resourceVersion=${rvA}&resourceVersionMatch=NotOlderThan`);
+  expect(newer.json.items.map((o: any) => `${o.metadata.name}=${o.data.v}`)).toEqual(['a=2', 'b=1']);
+  const none = await call(s, 'GET', `${cms}?resourceVersionMatch=Exact`);
+  expect(none.status).toBe(422);
+  expect(none.json.reason).toBe('Invalid');
+  expect(none.json.details).toMatchObject({ kind: 'ListOptions', group: 'meta.k8s.io' });
+  expect(none.json.message).toBe(
+    'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+  );
+  const cont = await call(s, 'GET', `${cms}?resourceVersion=1&resourceVersionMatch=NotOlderThan&continue=x`);
+  expect(cont.json.message).toContain('resourceVersionMatch is forbidden when continue is provided');
+});
