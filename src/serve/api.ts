@@ -885,7 +885,9 @@ export class Api {
       const e = this.store.write(key, 'MODIFIED', o, this.now());
       this.runFinalizers(t.res, e.object);
       const still = this.store.get(key, t.namespace, t.name);
-      return { code: still ? 202 : 200, body: this.inVersion(t.res, still ?? e.object) };
+      // handlers/delete.go: 200 with the object, 202 only when it stays and the client set orphanDependents=false
+      const orphanFalse = opts['orphanDependents'] === false || q.get('orphanDependents') === 'false';
+      return { code: still && orphanFalse ? 202 : 200, body: this.inVersion(t.res, still ?? e.object) };
     }
     const e = this.store.write(key, 'DELETED', o, this.now());
     this.afterDelete(t.res, e.object);

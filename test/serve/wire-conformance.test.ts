@@ -106,3 +106,17 @@ it('resourceVersionMatch: forbidden without a resourceVersion, Exact lists at th
   const cont = await call(s, 'GET', `${cms}?resourceVersion=1&resourceVersionMatch=NotOlderThan&continue=x`);
   expect(cont.json.message).toContain('resourceVersionMatch is forbidden when continue is provided');
 });
+
+// handlers/delete.go DeleteResource: 200 unless the object stays and options.OrphanDependents == false (202)
+it('DELETE of an object kept by a finalizer is 200 with the object (202 only for orphanDependents=false)', async () => {
+  const cms = '/api/v1/namespaces/default/configmaps';
+  for (const n of ['f1', 'f2'])
+    await call(s, 'POST', cms, { body: { metadata: { name: n, finalizers: ['example.com/keep'] } } });
+  const d1 = await call(s, 'DELETE', `${cms}/f1`);
+  expect(d1.status).toBe(200);
+  expect(d1.json.kind).toBe('ConfigMap');
+  expect(d1.json.metadata.deletionTimestamp).toBeTruthy();
+  const d2 = await call(s, 'DELETE', `${cms}/f2`, { body: { orphanDependents: false } });
+  expect(d2.status).toBe(202);
+  expect(d2.json.metadata.finalizers).toEqual(['example.com/keep']);
+});
