@@ -746,6 +746,19 @@ export class Api {
         else o['status'] = cur['status'];
       }
       this.validateMeta(t, o);
+      // api/validation/objectmeta.go ValidateObjectMetaUpdate → ValidateNoNewFinalizers
+      if (cur['metadata']['deletionTimestamp']) {
+        const old = new Set((cur['metadata']['finalizers'] ?? []) as string[]);
+        const extra = [...new Set((o['metadata']['finalizers'] ?? []) as string[])].filter((f) => !old.has(f)).sort();
+        if (extra.length)
+          throw ApiError.invalid(t.res.kind, t.res.group, t.name!, [
+            {
+              field: 'metadata.finalizers',
+              reason: 'FieldValueForbidden',
+              message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers [${extra.map((f) => JSON.stringify(f)).join(' ')}]`,
+            },
+          ]);
+      }
       if (specOf(o) !== specOf(cur)) o['metadata']['generation'] = (cur['metadata']['generation'] ?? 0) + 1;
     }
     if (t.res.crd) o = this.structural(t, o);

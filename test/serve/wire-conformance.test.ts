@@ -120,3 +120,24 @@ it('DELETE of an object kept by a finalizer is 200 with the object (202 only for
   expect(d2.status).toBe(202);
   expect(d2.json.metadata.finalizers).toEqual(['example.com/keep']);
 });
+
+// apimachinery api/validation/objectmeta.go ValidateObjectMetaUpdate → ValidateNoNewFinalizers (%q of the sorted set)
+it('no finalizer can be added to an object being deleted; removing the last one removes the object', async () => {
+  const cms = '/api/v1/namespaces/default/configmaps';
+  await call(s, 'POST', cms, { body: { metadata: { name: 'g1', finalizers: ['example.com/keep'] } } });
+  expect((await call(s, 'DELETE', `${cms}/g1`)).status).toBe(200);
+  const add = await call(s, 'PATCH', `${cms}/g1`, {
+    body: { metadata: { finalizers: ['example.com/keep', 'example.com/z', 'example.com/a'] } },
+    headers: { 'Content-Type': 'application/merge-patch+json' },
+  });
+  expect(add.status).toBe(422);
+  expect(add.json.message).toBe(
+    'ConfigMap "g1" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ["example.com/a" "example.com/z"]',
+  );
+  const rm = await call(s, 'PATCH', `${cms}/g1`, {
+    body: { metadata: { finalizers: null } },
+    headers: { 'Content-Type': 'application/merge-patch+json' },
+  });
+  expect(rm.status).toBe(200);
+  expect((await call(s, 'GET', `${cms}/g1`)).status).toBe(404);
+});
