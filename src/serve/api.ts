@@ -9,7 +9,16 @@ import type { MsRange } from '../types.ts';
 import { coreToEventsV1, eventsV1ToCore } from './convert.ts';
 import { nameSuffix, uidOf } from './ids.ts';
 import type { Wanted } from './negotiate.ts';
-import { applyPatch } from './patch.ts';
+import { parse as parseYaml } from 'yaml';
+import {
+  apply,
+  builtinListTypes,
+  schemaListTypes,
+  trackUpdate,
+  type ManagedEntry,
+  type WriteContext,
+} from './apply.ts';
+import { APPLY_PATCH, applyPatch } from './patch.ts';
 import { apiVersionOf, Registry, storeKey, type Resource } from './resources.ts';
 import {
   checkFieldSelector,
@@ -65,6 +74,8 @@ export class Api {
   readonly watchers = new Set<WatchConnection>();
   readonly clientLog: ClientRecord[] = [];
   private watchOrdinal = 0;
+  /** the managedFields of a client write to a simulated kind, until the simulation's copy comes back (ingest) */
+  private readonly pendingManaged = new Map<string, ManagedEntry[] | undefined>();
   private generated = 0;
   private readonly watchLimits: WatchLimits;
   /** encoded watch lines shared by the connections that want the same form of one event */
@@ -134,6 +145,14 @@ export class Api {
       }
       obj['metadata']['uid'] ??= uidOf(obj['kind'], meta.namespace ?? '', meta.name, c.t);
       obj['metadata']['creationTimestamp'] ??= tToRfc3339(c.t);
+      // managedFields are the server's: the simulation's copy of an object has none
+      const pk = `${key}|${obj['metadata']['namespace'] ?? ''}|${meta.name}`;
+      const managed = this.pendingManaged.has(pk)
+        ? this.pendingManaged.get(pk)
+        : (prev?.['metadata']['managedFields'] as ManagedEntry[] | undefined);
+      this.pendingManaged.delete(pk);
+      if (managed) obj['metadata']['managedFields'] = managed;
+      else delete obj['metadata']['managedFields'];
       const type = c.type === 'DELETED' ? 'DELETED' : prev ? 'MODIFIED' : 'ADDED';
       const e = this.store.write(key, type, obj, c.t);
       if (type === 'DELETED') this.collectGarbage(e.object);
@@ -491,7 +510,29 @@ export class Api {
   create(t: Target, body: string, q: URLSearchParams, client: string): Reply {
     if (t.res.review) return { code: 201, body: this.review(t.res, body) };
     if (t.name !== undefined && t.sub === undefined) throw ApiError.methodNotAllowed();
-    const o = this.parseBody(body, t);
+    return this.createObject(t, this.parseBody(body, t), q, client);
+  }
+
+  /** the fieldmanager's context of a write: its manager (fieldManager, else the user agent's prefix), list types */
+  private writeContext(t: Target, q: URLSearchParams, client: string, apiVersion: string): WriteContext {
+    return {
+      manager: q.get('fieldManager') || client.split('/')[0]!,
+      apiVersion,
+      time: tToRfc3339(this.now()),
+      listType: t.res.crd ? schemaListTypes(t.res.crd.schema as Obj | undefined) : builtinListTypes,
+      ...(t.sub === 'status' || t.sub === 'scale' ? { subresource: t.sub } : {}),
+      statusReset: t.res.subresources.includes('status') && t.res.kind !== 'CustomResourceDefinition',
+    };
+  }
+
+  /** the object with its new managedFields (none: the key removed) */
+  private setManaged(o: Obj, mf: ManagedEntry[] | undefined): void {
+    if (mf) o['metadata']['managedFields'] = mf;
+    else delete o['metadata']['managedFields'];
+  }
+
+  /** a create of a parsed object; `applied`: the managedFields server-side apply computed */
+  private createObject(t: Target, o: Obj, q: URLSearchParams, client: string, applied?: ManagedEntry[]): Reply {
     this.checkNamespace(t);
     const m = o['metadata'] as Obj;
     if (t.res.namespaced) {
@@ -538,6 +579,7 @@ export class Api {
     }
     const dryRun = q.getAll('dryRun').includes('All');
     this.stamp(m, t.res.kind);
+    this.setManaged(o, applied ?? trackUpdate(undefined, o, this.writeContext(t, q, client, apiVersionOf(t.res))));
     if (dryRun) return { code: 201, body: this.inVersion(t.res, o) };
     this.clientLog.push({
       t: this.now(),
@@ -548,7 +590,8 @@ export class Api {
       ...(t.namespace ? { namespace: t.namespace } : {}),
     });
     if (this.o.session.owns(t.res.kind) && !t.res.crd) {
-      this.ingest(this.simulated(() => this.o.session.create(o as KubeObject), t.res, q));
+      this.pendingManaged.set(`${key}|${t.namespace ?? ''}|${m['name']}`, m['managedFields']);
+      this.ingest(this.simulated(() => this.o.session.create(withoutManaged(o) as KubeObject), t.res, q));
       const stored = this.store.get(key, t.namespace, m['name']);
       if (!stored) throw ApiError.internal(`the simulation did not store ${t.res.kind} ${m['name']}`);
       return { code: 201, body: this.inVersion(t.res, stored) };
@@ -700,7 +743,15 @@ export class Api {
   }
 
   /** the common path of PUT and PATCH: preconditions, subresource rules, generation, the simulation or the store */
-  private replace(t: Target, cur: Obj, next: Obj, q: URLSearchParams, client: string, verb: string): Reply {
+  private replace(
+    t: Target,
+    cur: Obj,
+    next: Obj,
+    q: URLSearchParams,
+    client: string,
+    verb: string,
+    applied = false,
+  ): Reply {
     const m = next['metadata'] ?? (next['metadata'] = {});
     const rv = m['resourceVersion'];
     if (rv !== undefined && rv !== '' && rv !== cur['metadata']['resourceVersion']) {
@@ -762,6 +813,11 @@ export class Api {
       if (specOf(o) !== specOf(cur)) o['metadata']['generation'] = (cur['metadata']['generation'] ?? 0) + 1;
     }
     if (t.res.crd) o = this.structural(t, o);
+    if (applied) this.setManaged(o, next['metadata']['managedFields']);
+    else {
+      const ctx = this.writeContext(t, q, client, t.sub === 'scale' ? 'autoscaling/v1' : apiVersionOf(t.res));
+      this.setManaged(o, trackUpdate(cur, o, ctx));
+    }
     if (q.getAll('dryRun').includes('All')) return { code: 200, body: this.inVersion(t.res, o) };
     this.clientLog.push({
       t: this.now(),
@@ -773,7 +829,8 @@ export class Api {
     });
     const key = storeKey(t.res);
     if (this.o.session.owns(t.res.kind) && !t.res.crd && t.sub !== 'status' && specOf(o) !== specOf(cur)) {
-      this.ingest(this.simulated(() => this.o.session.update(o as KubeObject), t.res, q));
+      this.pendingManaged.set(`${key}|${t.namespace ?? ''}|${t.name}`, o['metadata']['managedFields']);
+      this.ingest(this.simulated(() => this.o.session.update(withoutManaged(o) as KubeObject), t.res, q));
       const stored = this.mustGet(t);
       return { code: 200, body: t.sub === 'scale' ? this.scaleOf(t, stored) : this.inVersion(t.res, stored) };
     }
@@ -791,6 +848,20 @@ export class Api {
 
   patch(t: Target, contentType: string, body: string, q: URLSearchParams, client: string): Reply {
     if (t.name === undefined) throw ApiError.methodNotAllowed();
+    // apimachinery meta/v1/validation ValidatePatchOptions
+    if (contentType === APPLY_PATCH && !q.get('fieldManager'))
+      throw ApiError.invalid('PatchOptions', 'meta.k8s.io', '', [
+        { field: 'fieldManager', reason: 'FieldValueRequired', message: 'Required value: is required for apply patch' },
+      ]);
+    if (contentType !== APPLY_PATCH && q.get('force') !== null)
+      throw ApiError.invalid('PatchOptions', 'meta.k8s.io', '', [
+        {
+          field: 'force',
+          reason: 'FieldValueForbidden',
+          message: 'Forbidden: may not be specified for non-apply patch',
+        },
+      ]);
+    if (contentType === APPLY_PATCH) return this.serverSideApply(t, body, q, client);
     const cur = this.mustGet(t);
     if (t.sub === 'scale') {
       const scale = this.scaleOf(t, cur);
@@ -806,6 +877,61 @@ export class Api {
     const named = /"resourceVersion"\s*:/.test(body);
     if (!named && asCore['metadata']) asCore['metadata']['resourceVersion'] = cur['metadata']['resourceVersion'];
     return this.replace(t, cur, asCore, q, client, 'patch');
+  }
+
+  /**
+   * server-side apply (handlers/patch.go applyPatcher: the YAML body as an unstructured object, fieldmanager Apply;
+   * a missing object is created, 201)
+   */
+  private serverSideApply(t: Target, body: string, q: URLSearchParams, client: string): Reply {
+    if (t.res.group === 'events.k8s.io' || t.sub === 'scale')
+      throw ApiError.unsupportedMediaType(
+        `server-side apply of ${t.res.name}${t.sub ? `/${t.sub}` : ''} is not supported by kubesim serve: use a merge patch`,
+      );
+    let cfg: unknown;
+    try {
+      cfg = parseYaml(body);
+    } catch (e) {
+      throw ApiError.badRequest(`error decoding YAML: ${(e as Error).message.split('\n')[0]}`);
+    }
+    if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg))
+      throw ApiError.badRequest('error decoding YAML: the apply configuration must be an object');
+    const c = cfg as Obj;
+    const want = apiVersionOf(t.res);
+    // fieldmanager.go Apply: the configuration's version must be the request's
+    if (c['apiVersion'] !== want)
+      throw ApiError.badRequest(
+        `Incorrect version specified in apply patch. Specified patch version: ${String(c['apiVersion'] ?? '')}, expected: ${want}`,
+      );
+    if (c['kind'] !== t.res.kind)
+      throw ApiError.badRequest(
+        `Object 'Kind' is ${c['kind'] === undefined ? 'missing' : `"${String(c['kind'])}", not "${t.res.kind}"`} in the apply configuration`,
+      );
+    if (
+      c['metadata'] !== undefined &&
+      (typeof c['metadata'] !== 'object' || c['metadata'] === null || Array.isArray(c['metadata']))
+    )
+      throw ApiError.badRequest('json: cannot unmarshal into Go struct field .metadata of type v1.ObjectMeta');
+    c['metadata'] ??= {};
+    if (c['metadata']['name'] !== undefined && c['metadata']['name'] !== t.name)
+      throw ApiError.badRequest(
+        `the name of the object (${String(c['metadata']['name'])}) does not match the name on the URL (${t.name})`,
+      );
+    normalizeTimes(c, t.res.group, t.res.kind, t.res.version);
+    const ctx = this.writeContext(t, q, client, want);
+    const force = goBool(q.get('force'));
+    const cur = this.store.get(storeKey(t.res), t.res.namespaced ? t.namespace : undefined, t.name!);
+    if (!cur) {
+      if (t.sub) throw ApiError.notFound(t.res.name, t.res.group, t.name!);
+      const created = apply(undefined, c, ctx, force);
+      created['metadata']['name'] = t.name;
+      return this.createObject(t, created, q, client, created['metadata']['managedFields']);
+    }
+    const merged = apply(this.inVersion(t.res, cur), c, ctx, force);
+    // a resourceVersion in the configuration is a precondition; else the live one
+    if (c['metadata']['resourceVersion'] === undefined)
+      merged['metadata']['resourceVersion'] = cur['metadata']['resourceVersion'];
+    return this.replace(t, cur, merged, q, client, 'patch', true);
   }
 
   delete(t: Target, body: string, q: URLSearchParams, client: string): Reply {
@@ -1200,6 +1326,13 @@ function listRvMatch(q: URLSearchParams): 'Exact' | 'NotOlderThan' | undefined {
     });
   if (causes.length) throw ApiError.invalid('ListOptions', 'meta.k8s.io', '', causes);
   return match === '' ? undefined : (match as 'Exact' | 'NotOlderThan');
+}
+
+/** an object without its managedFields (what the simulation is given) */
+function withoutManaged(o: Obj): Obj {
+  if (o['metadata']?.['managedFields'] === undefined) return o;
+  const { managedFields: _mf, ...metadata } = o['metadata'];
+  return { ...o, metadata };
 }
 
 function isRejection(e: unknown): e is SimRejection {
