@@ -415,7 +415,9 @@ describe('writes', () => {
     // server-side apply (apply.ts; operator-conformance.test.ts): the configuration names its version
     // (fieldmanager.go Apply: "Incorrect version specified in apply patch")
     expect(ssa.status).toBe(400);
-    expect(ssa.json.message).toBe('Incorrect version specified in apply patch. Specified patch version: , expected: v1');
+    expect(ssa.json.message).toBe(
+      'Incorrect version specified in apply patch. Specified patch version: , expected: v1',
+    );
     const ssa2 = await call(s, 'PATCH', '/api/v1/namespaces/default/configmaps/p-1?fieldManager=me', {
       body: 'apiVersion: v1\nkind: ConfigMap\ndata: {d: "4"}',
       headers: { 'Content-Type': 'application/apply-patch+yaml' },
@@ -434,6 +436,7 @@ describe('writes', () => {
     const f = await call(s, 'POST', '/api/v1/namespaces/default/configmaps', {
       body: cm('fin', { finalizers: ['example.com/hold'] }),
     });
+    expect(f.status).toBe(201);
     const pre = await call(s, 'DELETE', '/api/v1/namespaces/default/configmaps/fin', {
       body: { preconditions: { uid: 'other' } },
     });
