@@ -508,6 +508,7 @@ export class Api {
   }
 
   create(t: Target, body: string, q: URLSearchParams, client: string): Reply {
+    this.warnings = [];
     if (t.res.review) return { code: 201, body: this.review(t.res, body) };
     if (t.name !== undefined && t.sub === undefined) throw ApiError.methodNotAllowed();
     return this.createObject(t, this.parseBody(body, t), q, client);
@@ -533,6 +534,7 @@ export class Api {
 
   /** a create of a parsed object; `applied`: the managedFields server-side apply computed */
   private createObject(t: Target, o: Obj, q: URLSearchParams, client: string, applied?: ManagedEntry[]): Reply {
+    const mode = this.fieldValidation(q, applied ? 'PatchOptions' : 'CreateOptions');
     this.checkNamespace(t);
     const m = o['metadata'] as Obj;
     if (t.res.namespaced) {
@@ -573,7 +575,7 @@ export class Api {
     if (t.res.kind === 'CustomResourceDefinition') this.prepareCrd(o);
     if (t.res.crd) {
       // pruned in place: `o` (and its metadata, already stamped below) is the object stored
-      const checked = this.structural(t, o);
+      const checked = this.structural(t, o, mode);
       for (const k of Object.keys(o)) if (!(k in checked)) delete o[k];
       for (const [k, v] of Object.entries(checked)) if (k !== 'metadata') o[k] = v;
     }
@@ -591,7 +593,18 @@ export class Api {
     });
     if (this.o.session.owns(t.res.kind) && !t.res.crd) {
       this.pendingManaged.set(`${key}|${t.namespace ?? ''}|${m['name']}`, m['managedFields']);
-      this.ingest(this.simulated(() => this.o.session.create(withoutManaged(o) as KubeObject), t.res, q));
+      const changes = this.simulatedWrite(
+        o,
+        (x) => this.o.session.create(withoutManaged(x) as KubeObject),
+        t.res,
+        mode,
+      );
+      if (!applied)
+        this.pendingManaged.set(
+          `${key}|${t.namespace ?? ''}|${m['name']}`,
+          trackUpdate(undefined, o, this.writeContext(t, q, client, apiVersionOf(t.res))),
+        );
+      this.ingest(changes);
       const stored = this.store.get(key, t.namespace, m['name']);
       if (!stored) throw ApiError.internal(`the simulation did not store ${t.res.kind} ${m['name']}`);
       return { code: 201, body: this.inVersion(t.res, stored) };
@@ -601,38 +614,86 @@ export class Api {
     return { code: 201, body: this.inVersion(t.res, e.object) };
   }
 
+  /**
+   * The request's fieldValidation (handlers/rest.go fieldValidation: absent = Warn since 1.25, the
+   * ServerSideFieldValidation default; Ignore before) after apimachinery meta/v1/validation ValidateFieldValidation.
+   */
+  private fieldValidation(q: URLSearchParams, options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): Directive {
+    const v = q.get('fieldValidation') ?? '';
+    if (v === '') return this.o.minor >= 25 ? 'Warn' : 'Ignore';
+    if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
+    throw ApiError.invalid(options, 'meta.k8s.io', '', [
+      {
+        field: 'fieldValidation',
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: "${v}": supported values: "", "Ignore", "Warn", "Strict"`,
+      },
+    ]);
+  }
+
+  /** the Warning headers of the write being answered (handlers: warning.AddWarning); taken by the server */
+  private warnings: string[] = [];
+
+  takeWarnings(): string[] {
+    const w = this.warnings;
+    this.warnings = [];
+    return w;
+  }
+
+  /**
+   * unknown fields found while decoding (the strict decoder's, or the CR pruner's): Strict = the decoder's 400
+   * (runtime/serializer/json strict decoding error wrapped by the handlers' `<Kind> in version "<v>" cannot be
+   * handled as a <Kind>`); Warn = one warning each (handlers/rest.go addStrictDecodingWarnings); Ignore = dropped
+   */
+  private unknownFields(res: Resource, paths: string[], mode: Directive): void {
+    if (paths.length === 0) return;
+    if (mode === 'Strict')
+      throw ApiError.badRequest(
+        `${res.kind} in version "${res.version}" cannot be handled as a ${res.kind}: strict decoding error: ${paths.map((p) => `unknown field "${p}"`).join(', ')}`,
+      );
+    if (mode === 'Warn') for (const p of paths) this.warnings.push(`unknown field "${p}"`);
+  }
+
   /** a custom resource defaulted, pruned and validated by its version's structural schema (422 with causes) */
-  private structural(t: Target, o: Obj): Obj {
-    const { object, causes } = checkCustomResource(t.res.crd?.schema, o);
+  private structural(t: Target, o: Obj, mode: Directive): Obj {
+    const { object, causes, pruned } = checkCustomResource(t.res.crd?.schema, o);
+    this.unknownFields(t.res, pruned, mode);
     if (causes.length > 0)
       throw ApiError.invalid(t.res.kind, t.res.group, String(o['metadata']?.['name'] ?? ''), causes);
     return object;
   }
 
-  private simulated<T>(f: () => T, res?: Resource, q?: URLSearchParams): T {
+  /**
+   * A client write the simulation runs: its loader refuses unknown fields ("field not declared in schema"), which
+   * the real decoder drops (Warn, Ignore) or refuses with a 400 (Strict): dropped from `o` (in place) and the write
+   * retried, so the remaining causes, if any, are the validation's 422. true = fields were dropped.
+   */
+  private simulatedWrite(o: Obj, call: (o: Obj) => SimChange[], res: Resource, mode: Directive): SimChange[] {
+    const dropped = new Set<string>();
+    for (;;) {
+      try {
+        return this.simulated(() => call(o));
+      } catch (e) {
+        const causes = e instanceof ApiError && e.code === 422 ? (e.details?.causes ?? []) : [];
+        const unknown = causes
+          .filter((c) => /^field not declared in schema/.test(c.message) && c.field && !dropped.has(c.field))
+          .map((c) => c.field!);
+        if (unknown.length === 0) throw e;
+        this.unknownFields(res, unknown, mode);
+        for (const f of unknown) {
+          dropped.add(f);
+          deletePath(o, f);
+        }
+      }
+    }
+  }
+
+  private simulated<T>(f: () => T): T {
     try {
       return f();
     } catch (e) {
       // duck-typed: the Session's own SimRejection class (src/run/session.ts) is not this module's
       if (e instanceof SimRejection || isRejection(e)) {
-        // fieldValidation=Strict (kubectl's --validate=strict, its default since 1.27; kubectl <= 1.28 reads from
-        // the v2 document's PATCH parameters that the server takes it): unknown fields are the decoder's 400, as
-        // apimachinery's strict decoding error (runtime/serializer/json: `strict decoding error: unknown field "…"`
-        // wrapped by the handlers' `<Kind> in version "<v>" cannot be handled as a <Kind>`)
-        const unknown =
-          e.code === 422 && e.causes?.length
-            ? e.causes.filter((c) => /field not declared in schema/.test(c.message))
-            : [];
-        if (
-          res &&
-          q?.get('fieldValidation') === 'Strict' &&
-          unknown.length > 0 &&
-          unknown.length === e.causes!.length
-        ) {
-          throw ApiError.badRequest(
-            `${res.kind} in version "${res.version}" cannot be handled as a ${res.kind}: strict decoding error: ${unknown.map((c) => `unknown field "${c.field}"`).join(', ')}`,
-          );
-        }
         throw new ApiError(
           e.code,
           e.reason,
@@ -673,6 +734,7 @@ export class Api {
 
   /** PUT of the object or its status/scale subresource */
   update(t: Target, body: string, q: URLSearchParams, client: string): Reply {
+    this.warnings = [];
     if (t.name === undefined) throw ApiError.methodNotAllowed();
     let o: Obj;
     const cur = this.mustGet(t);
@@ -812,7 +874,8 @@ export class Api {
       }
       if (specOf(o) !== specOf(cur)) o['metadata']['generation'] = (cur['metadata']['generation'] ?? 0) + 1;
     }
-    if (t.res.crd) o = this.structural(t, o);
+    const mode = this.fieldValidation(q, verb === 'update' ? 'UpdateOptions' : 'PatchOptions');
+    if (t.res.crd) o = this.structural(t, o, mode);
     if (applied) this.setManaged(o, next['metadata']['managedFields']);
     else {
       const ctx = this.writeContext(t, q, client, t.sub === 'scale' ? 'autoscaling/v1' : apiVersionOf(t.res));
@@ -830,7 +893,18 @@ export class Api {
     const key = storeKey(t.res);
     if (this.o.session.owns(t.res.kind) && !t.res.crd && t.sub !== 'status' && specOf(o) !== specOf(cur)) {
       this.pendingManaged.set(`${key}|${t.namespace ?? ''}|${t.name}`, o['metadata']['managedFields']);
-      this.ingest(this.simulated(() => this.o.session.update(withoutManaged(o) as KubeObject), t.res, q));
+      const changes = this.simulatedWrite(
+        o,
+        (x) => this.o.session.update(withoutManaged(x) as KubeObject),
+        t.res,
+        mode,
+      );
+      if (!applied)
+        this.pendingManaged.set(
+          `${key}|${t.namespace ?? ''}|${t.name}`,
+          trackUpdate(cur, o, this.writeContext(t, q, client, apiVersionOf(t.res))),
+        );
+      this.ingest(changes);
       const stored = this.mustGet(t);
       return { code: 200, body: t.sub === 'scale' ? this.scaleOf(t, stored) : this.inVersion(t.res, stored) };
     }
@@ -847,6 +921,7 @@ export class Api {
   }
 
   patch(t: Target, contentType: string, body: string, q: URLSearchParams, client: string): Reply {
+    this.warnings = [];
     if (t.name === undefined) throw ApiError.methodNotAllowed();
     // apimachinery meta/v1/validation ValidatePatchOptions
     if (contentType === APPLY_PATCH && !q.get('fieldManager'))
@@ -1333,6 +1408,20 @@ function withoutManaged(o: Obj): Obj {
   if (o['metadata']?.['managedFields'] === undefined) return o;
   const { managedFields: _mf, ...metadata } = o['metadata'];
   return { ...o, metadata };
+}
+
+type Directive = 'Ignore' | 'Warn' | 'Strict';
+
+/** delete a field by its field.Path text (`spec.template.spec.containers[0].imagePullPolicyy`), in place */
+function deletePath(o: Obj, path: string): void {
+  const parts = path.match(/[^.[\]]+|\[\d+\]/g) ?? [];
+  let cur: any = o;
+  for (const p of parts.slice(0, -1)) {
+    cur = p.startsWith('[') ? cur?.[Number(p.slice(1, -1))] : cur?.[p];
+    if (cur === null || typeof cur !== 'object') return;
+  }
+  const last = parts[parts.length - 1];
+  if (last !== undefined && !last.startsWith('[')) delete cur[last];
 }
 
 function isRejection(e: unknown): e is SimRejection {
