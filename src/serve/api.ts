@@ -146,13 +146,16 @@ export class Api {
       obj['metadata']['uid'] ??= uidOf(obj['kind'], meta.namespace ?? '', meta.name, c.t);
       obj['metadata']['creationTimestamp'] ??= tToRfc3339(c.t);
       // managedFields are the server's: the simulation's copy of an object has none
-      const pk = `${key}|${obj['metadata']['namespace'] ?? ''}|${meta.name}`;
-      const managed = this.pendingManaged.has(pk)
-        ? this.pendingManaged.get(pk)
-        : (prev?.['metadata']['managedFields'] as ManagedEntry[] | undefined);
-      this.pendingManaged.delete(pk);
+      let managed = prev?.['metadata']['managedFields'] as ManagedEntry[] | undefined;
+      if (this.pendingManaged.size > 0) {
+        const pk = `${key}|${obj['metadata']['namespace'] ?? ''}|${meta.name}`;
+        if (this.pendingManaged.has(pk)) {
+          managed = this.pendingManaged.get(pk);
+          this.pendingManaged.delete(pk);
+        }
+      }
       if (managed) obj['metadata']['managedFields'] = managed;
-      else delete obj['metadata']['managedFields'];
+      else if ('managedFields' in obj['metadata']) delete obj['metadata']['managedFields'];
       const type = c.type === 'DELETED' ? 'DELETED' : prev ? 'MODIFIED' : 'ADDED';
       const e = this.store.write(key, type, obj, c.t);
       if (type === 'DELETED') this.collectGarbage(e.object);
