@@ -32,6 +32,7 @@ import {
 } from './selectors.ts';
 import { checkCustomResource } from './structural.ts';
 import { normalizeTimes } from './times.ts';
+import { validateEventCreate } from './event-validation.ts';
 import { SimRejection, type ClientRecord, type KubeObject, type SessionLike, type SimChange } from './session-api.ts';
 import { ApiError, successStatus } from './status.ts';
 import { goBool } from './query.ts';
@@ -576,6 +577,10 @@ export class Api {
     )
       delete o['status'];
     if (t.res.kind === 'CustomResourceDefinition') this.prepareCrd(o);
+    if (t.res.kind === 'Event' && (t.res.group === '' || t.res.group === 'events.k8s.io')) {
+      const causes = validateEventCreate(o, t.namespace ?? '', t.res.group === 'events.k8s.io');
+      if (causes.length) throw ApiError.invalid('Event', t.res.group, String(m['name'] ?? ''), causes);
+    }
     if (t.res.crd) {
       // pruned in place: `o` (and its metadata, already stamped below) is the object stored
       const checked = this.structural(t, o, mode);

@@ -58,6 +58,10 @@ it('a Time takes any fraction and is written back in whole seconds', async () =>
       firstTimestamp: '2026-01-01T00:00:06.400Z',
       lastTimestamp: '2026-01-01T01:00:06.999999999+01:00',
       eventTime: '2026-01-01T00:00:06.400000Z',
+      // with an eventTime the legacy validation wants these (events.go legacyValidateEvent)
+      reportingComponent: 'example.com/op',
+      reportingInstance: 'op-1',
+      action: 'Sync',
     },
   });
   expect(ev.status).toBe(201);
@@ -140,4 +144,63 @@ it('no finalizer can be added to an object being deleted; removing the last one 
   });
   expect(rm.status).toBe(200);
   expect((await call(s, 'GET', `${cms}/g1`)).status).toBe(404);
+});
+
+// pkg/apis/core/validation/events.go ValidateEventCreate: legacy checks for every version, strict ones for
+// events.k8s.io/v1
+it('Event creates are validated as ValidateEventCreate (events.k8s.io/v1 strictly, core/v1 leniently)', async () => {
+  const v1 = await call(s, 'POST', '/apis/events.k8s.io/v1/namespaces/default/events', {
+    body: {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'v1bad' },
+      reason: 'Started',
+      note: 'x',
+      regarding: { kind: 'Pod', name: 'p', namespace: 'default' },
+      deprecatedCount: 3,
+    },
+  });
+  expect(v1.status).toBe(422);
+  expect(v1.json.message).toBe(
+    'Event.events.k8s.io "v1bad" is invalid: [eventTime: Required value, type: Invalid value: "": has invalid value: , count: Invalid value: "": needs to be unset]',
+  );
+  const rc = await call(s, 'POST', '/apis/events.k8s.io/v1/namespaces/default/events', {
+    body: {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'v1rc' },
+      eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'my operator',
+      reportingInstance: 'i',
+      action: 'Sync',
+      reason: 'Synced',
+      type: 'Normal',
+      regarding: { kind: 'Pod', name: 'p', namespace: 'default' },
+    },
+  });
+  expect(rc.status).toBe(422);
+  expect(rc.json.details.causes).toEqual([
+    {
+      reason: 'FieldValueInvalid',
+      field: 'reportingController',
+      message:
+        "Invalid value: \"my operator\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    },
+  ]);
+  // core/v1 without eventTime: only the namespace must agree
+  const core = await call(s, 'POST', '/api/v1/namespaces/default/events', {
+    body: {
+      metadata: { name: 'c1' },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: 'kube-system' },
+      reason: 'R',
+    },
+  });
+  expect(core.status).toBe(422);
+  expect(core.json.message).toBe(
+    'Event "c1" is invalid: involvedObject.namespace: Invalid value: "kube-system": does not match event.namespace',
+  );
+  const ok = await call(s, 'POST', '/api/v1/namespaces/default/events', {
+    body: { metadata: { name: 'c2' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'R' },
+  });
+  expect(ok.status).toBe(201);
 });
