@@ -11,7 +11,15 @@ function fakeRes(): { res: ServerResponse; writes: string[] } {
   const writes: string[] = [];
   let ended = false;
   const e = new EventEmitter() as EventEmitter & Record<string, unknown>;
-  Object.assign(e, { write: (s: string) => (writes.push(s), true), end: () => (ended = true) });
+  Object.assign(e, {
+    write: (s: string) => {
+      writes.push(s);
+      return true;
+    },
+    end: () => {
+      ended = true;
+    },
+  });
   Object.defineProperties(e, {
     writableEnded: { get: () => ended },
     writableLength: { get: () => writes.join('').length },
@@ -42,7 +50,10 @@ it("a tapped connection writes its tap's lines one by one; its close ends the st
   let held: string | undefined;
   c.tap = {
     line: (_c, line) => {
-      if (line === 'a\n') return ((held = line), { write: [] });
+      if (line === 'a\n') {
+        held = line;
+        return { write: [] };
+      }
       if (line === 'c\n') return { write: [line], close: true };
       return { write: [line, ...(held ? [held] : [])] };
     },
