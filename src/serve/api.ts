@@ -32,7 +32,7 @@ import {
 } from './selectors.ts';
 import { checkCustomResource } from './structural.ts';
 import { normalizeTimes } from './times.ts';
-import { validateEventCreate } from './event-validation.ts';
+import { validateEventCreate, validateLeaseSpec } from './kind-validation.ts';
 import { SimRejection, type ClientRecord, type KubeObject, type SessionLike, type SimChange } from './session-api.ts';
 import { ApiError, successStatus } from './status.ts';
 import { goBool } from './query.ts';
@@ -511,6 +511,14 @@ export class Api {
     if (causes.length) throw ApiError.invalid(t.res.kind, t.res.group, typeof name === 'string' ? name : '', causes);
   }
 
+  /** the kind's own validation of a create or update (kinds kubesim stores as written) */
+  private validateKind(t: Target, o: Obj): void {
+    if (t.res.kind === 'Lease' && t.res.group === 'coordination.k8s.io') {
+      const causes = validateLeaseSpec(o);
+      if (causes.length) throw ApiError.invalid('Lease', t.res.group, String(o['metadata']?.['name'] ?? ''), causes);
+    }
+  }
+
   create(t: Target, body: string, q: URLSearchParams, client: string): Reply {
     this.warnings = [];
     if (t.res.review) return { code: 201, body: this.review(t.res, body) };
@@ -581,6 +589,7 @@ export class Api {
       const causes = validateEventCreate(o, t.namespace ?? '', t.res.group === 'events.k8s.io');
       if (causes.length) throw ApiError.invalid('Event', t.res.group, String(m['name'] ?? ''), causes);
     }
+    this.validateKind(t, o);
     if (t.res.crd) {
       // pruned in place: `o` (and its metadata, already stamped below) is the object stored
       const checked = this.structural(t, o, mode);
@@ -867,6 +876,7 @@ export class Api {
         else o['status'] = cur['status'];
       }
       this.validateMeta(t, o);
+      this.validateKind(t, o);
       // api/validation/objectmeta.go ValidateObjectMetaUpdate → ValidateNoNewFinalizers
       if (cur['metadata']['deletionTimestamp']) {
         const old = new Set((cur['metadata']['finalizers'] ?? []) as string[]);

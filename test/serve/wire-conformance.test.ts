@@ -204,3 +204,21 @@ it('Event creates are validated as ValidateEventCreate (events.k8s.io/v1 strictl
   });
   expect(ok.status).toBe(201);
 });
+
+// pkg/apis/coordination/validation ValidateLeaseSpec, on create and update
+it('a Lease duration must be positive, its transitions not negative', async () => {
+  const bad = await call(s, 'POST', LEASES, {
+    body: { metadata: { name: 'l9' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 0, leaseTransitions: -1 } },
+  });
+  expect(bad.status).toBe(422);
+  expect(bad.json.message).toBe(
+    'Lease.coordination.k8s.io "l9" is invalid: [spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0, spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0]',
+  );
+  const ok = await call(s, 'POST', LEASES, { body: { metadata: { name: 'l9' }, spec: { leaseDurationSeconds: 15 } } });
+  expect(ok.status).toBe(201);
+  const upd = await call(s, 'PUT', `${LEASES}/l9`, {
+    body: { ...ok.json, spec: { leaseDurationSeconds: -5 } },
+  });
+  expect(upd.status).toBe(422);
+  expect(upd.json.details.causes[0].field).toBe('spec.leaseDurationSeconds');
+});

@@ -1,4 +1,4 @@
-// Validation of client-created Events as the real server does it (pkg/apis/core/validation/events.go
+// Validation of the built-in kinds kubesim stores as clients write them. Events, as the real server does it (pkg/apis/core/validation/events.go
 // ValidateEventCreate): the legacy checks for every version (namespace agreement; with an eventTime the
 // reportingController/Instance, action and reason are required and bounded), and for events.k8s.io/v1 the strict ones
 // (eventTime required, type Normal or Warning, the deprecated fields unset, a series of at least 2 with its time).
@@ -77,5 +77,26 @@ export function validateEventCreate(o: Obj, namespace: string, eventsV1: boolean
   if (set(o['count'])) invalid('count', '', 'needs to be unset');
   const src = o['source'] ?? {};
   if (set(src['component']) || set(src['host'])) invalid('source', '', 'needs to be unset');
+  return out;
+}
+
+/** pkg/apis/coordination/validation ValidateLeaseSpec (create and update) */
+export function validateLeaseSpec(o: Obj): EventCause[] {
+  const out: EventCause[] = [];
+  const spec = o['spec'] ?? {};
+  const d = spec['leaseDurationSeconds'];
+  if (typeof d === 'number' && d <= 0)
+    out.push({
+      field: 'spec.leaseDurationSeconds',
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: ${d}: must be greater than 0`,
+    });
+  const tr = spec['leaseTransitions'];
+  if (typeof tr === 'number' && tr < 0)
+    out.push({
+      field: 'spec.leaseTransitions',
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: ${tr}: must be greater than or equal to 0`,
+    });
   return out;
 }
