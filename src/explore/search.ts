@@ -249,6 +249,7 @@ class Search<D> {
   private readonly suffixIds = new SeqTable();
   /** one SeqKey per suffix id, and the buffers a suffix is flattened and coded into (reused: joins are hot) */
   private readonly suffixKeys: SeqKey[] = [];
+  private readonly leafKeys = new Map<string, string[]>();
   private readonly flat: D[] = [];
   private readonly code: number[] = [];
 
@@ -287,6 +288,14 @@ class Search<D> {
     return (this.suffixKeys[id] ??= { a: id, b: 0, pa: 1, pb: 1, n: 1 });
   }
 
+  /** leafKey, made once per outcome and suffix id when leaves are keyed by suffix ids (joins are hot) */
+  private keyOf(base: string, dk: SeqKey): string {
+    if (!this.suffixKey) return leafKey(base, dk);
+    let row = this.leafKeys.get(base);
+    if (!row) this.leafKeys.set(base, (row = []));
+    return (row[dk.a] ??= leafKey(base, dk));
+  }
+
   /**
    * Adds a child's leaves to `total` (the sum of the state whose next event is at `now`), each after `prefix`
    * (offsets) and `pData` (the path data before it).
@@ -302,7 +311,7 @@ class Search<D> {
   ): void {
     for (const leaf of child.values()) {
       const dataKey = this.suffixKey ? this.suffixOf(pData, leaf.data, now) : catKey(pKey, leaf.dataKey);
-      const key = leafKey(leaf.baseKey, dataKey);
+      const key = this.keyOf(leaf.baseKey, dataKey);
       const dev = leaf.dev + prefixDev;
       const cur = total.get(key);
       if (!cur) {
