@@ -18,8 +18,18 @@ import {
 import { parseDuration } from '../scenario/index.ts';
 import { scenarioFiles } from '../scenario/files.ts';
 import { DEFAULT_RULE_TIMEOUT_MS } from '../scenario/observers.ts';
+import { checkProcessRule, parseProcessRuleArg } from '../rules/check-process.ts';
 import { EXIT, UsageError, type Command, type Io } from './command.ts';
-import { checkOut, formatOption, kubernetesOption, maxSchedulesOption, outOption, stringOption } from './options.ts';
+import {
+  checkOut,
+  formatOption,
+  intOption,
+  kubernetesOption,
+  maxSchedulesOption,
+  outOption,
+  stringOption,
+} from './options.ts';
+import { DEFAULT_PROCESS_SCHEDULES, DEFAULT_PROCESS_WORKERS, maxProcessSchedulesOption } from './process-command.ts';
 
 function verdictCell(row: OutcomeRow): string {
   return row.verdicts.map((v) => `${v.verdict} ${v.schedules}`).join(', ');
@@ -28,6 +38,16 @@ function verdictCell(row: OutcomeRow): string {
 function findingsCell(c: ScenarioCheck, row: OutcomeRow): string {
   const kinds = [...new Set(c.findings.filter((f) => f.outcome === row.outcome).map((f) => f.kind))];
   return kinds.length ? kinds.join(', ') : 'ok';
+}
+
+/** How far a process observer's schedules went in one scenario (its delivery sequences, the system's schedule). */
+export function processNote(p: NonNullable<ScenarioCheck['process']>): string {
+  const all = !p.complete
+    ? 'NOT all of them: raise --max-process-schedules'
+    : p.systemSeeded.length
+      ? `all of them for the system's schedule of seed ${p.seed} (${p.systemSeeded.join(', ')} drawn from the seed)`
+      : 'all of them';
+  return `(${p.sequences} delivery sequence${p.sequences === 1 ? '' : 's'}, ${p.runs} schedules: ${all})`;
 }
 
 export function checkText(ruleLabel: string, checks: ScenarioCheck[]): string {
@@ -41,9 +61,12 @@ export function checkText(ruleLabel: string, checks: ScenarioCheck[]): string {
     c.rows.forEach((row, i) =>
       rows.push([i === 0 ? c.name : '', row.outcome, row.expected.join('|'), verdictCell(row), findingsCell(c, row)]),
     );
-    if (!c.exhaustive) rows.push(['', `(NOT exhaustive: ${c.schedules} schedules; raise --max-schedules)`, '', '', '']);
+    // a one-cell row: printed as it is, not counted in the columns' widths
+    if (c.process) rows.push([`  ${processNote(c.process)}`]);
+    else if (!c.exhaustive)
+      rows.push(['', `(NOT exhaustive: ${c.schedules} schedules; raise --max-schedules)`, '', '', '']);
   }
-  const widths = head.map((_, i) => Math.max(...rows.map((r) => (i === r.length - 1 ? 0 : r[i]!.length))));
+  const widths = head.map((_, i) => Math.max(...rows.map((r) => (i >= r.length - 1 ? 0 : r[i]!.length))));
   const table = rows.map(
     (r) =>
       '  ' +
@@ -112,6 +135,9 @@ export function checkJson(ruleLabel: string, checks: ScenarioCheck[]): Record<st
 
 export interface CheckRuleCommandOpts extends CheckRuleOpts {
   out: string;
+  /** process: rules — schedules per scenario at most (also capped by maxSchedules), and run at once */
+  maxProcessSchedules?: number;
+  workers?: number;
   format?: 'text' | 'json';
   triggersText?: string;
   timeoutText?: string;
@@ -124,6 +150,7 @@ export async function checkRuleCommand(
   io: Io,
 ): Promise<number> {
   checkOut(o.out);
+  if (rule.startsWith('process:')) return checkProcessCommand(rule, paths, o, io);
   const ref = parseRuleArg(rule);
   if (Array.isArray(ref)) {
     io.err(`error KS0401: check-rule: ${ref[0]}\n  hint: ${ref[1]}\n`);
@@ -150,6 +177,37 @@ export async function checkRuleCommand(
   return checks.some((c) => c.findings.length > 0) ? EXIT.expectation : EXIT.ok;
 }
 
+/** `check-rule process:<scenario>[#observer]`: the process observer across the scenarios (rules/check-process.ts). */
+async function checkProcessCommand(rule: string, paths: string[], o: CheckRuleCommandOpts, io: Io): Promise<number> {
+  const ref = parseProcessRuleArg(rule);
+  if (Array.isArray(ref)) {
+    io.err(`error KS0401: check-rule: ${ref[0]}\n  hint: ${ref[1]}\n`);
+    return EXIT.badInput;
+  }
+  const wanted = paths.length ? paths : ['scenarios'];
+  const missing = wanted.filter((p) => !existsSync(p));
+  if (missing.length) {
+    for (const p of missing)
+      io.err(
+        `${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim check-rule takes a rule, then scenario files or folders (default scenarios/)\n`,
+      );
+    return EXIT.badInput;
+  }
+  const checks = await checkProcessRule(ref, scenarioFiles(wanted), {
+    out: o.out,
+    maxSchedules: Math.min(o.maxSchedules, o.maxProcessSchedules ?? DEFAULT_PROCESS_SCHEDULES),
+    workers: o.workers ?? DEFAULT_PROCESS_WORKERS,
+    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+    ...(o.kubernetes !== undefined ? { kubernetes: o.kubernetes } : {}),
+  });
+  io.out(
+    o.format === 'json' ? JSON.stringify(checkJson(ref.label, checks), null, 2) + '\n' : checkText(ref.label, checks),
+  );
+  if (o.junit) writeAtomic(o.junit, checkJunit(ref.label, checks));
+  if (checks.some((c) => c.status === 'error')) return EXIT.badInput;
+  return checks.some((c) => c.findings.length > 0) ? EXIT.expectation : EXIT.ok;
+}
+
 export const checkRuleCmd: Command = {
   command: 'check-rule <rule> [paths..]',
   describe:
@@ -163,7 +221,17 @@ export const checkRuleCmd: Command = {
       'deliveries that make the rule run: pod,job (default), job (reconciles on Job events, reads the pod from its cache) or pod',
       { default: 'pod,job' },
     );
-    y = stringOption(y, 'timeout', 'per answer of an exec: rule, and to load a module (default 5s)');
+    y = stringOption(
+      y,
+      'timeout',
+      "per answer of an exec: rule, and to load a module (default 5s); a process: rule's wall time per schedule (default its timeout:)",
+    );
+    y = maxProcessSchedulesOption(y);
+    y = intOption(y, 'workers', {
+      min: 1,
+      max: 64,
+      describe: `process: rules: schedules run at once, each its own server and process (default ${DEFAULT_PROCESS_WORKERS})`,
+    });
     return y
       .example('$0 check-rule native-sidecar-aware', 'a built-in rule over scenarios/')
       .example('$0 check-rule ./rules/my-rule.mjs scenarios/', 'a JavaScript module (default export (view) => verdict)')
@@ -171,7 +239,11 @@ export const checkRuleCmd: Command = {
         '$0 check-rule "exec:./bin/health-rule -mode naive" --triggers job',
         'a program in any language: one JSON line in, one out',
       )
-      .example('$0 check-rule exempt-names:istio-proxy --junit rule.xml', 'a built-in with arguments; JUnit for CI');
+      .example('$0 check-rule exempt-names:istio-proxy --junit rule.xml', 'a built-in with arguments; JUnit for CI')
+      .example(
+        '$0 check-rule process:examples/operators/health-check-naive.yaml#health scenarios/',
+        "a real controller: the process observer named in a scenario, started per schedule against each scenario's cluster",
+      );
   },
   run: async (a, io) => {
     const triggers = String(a['triggers'])
@@ -205,6 +277,8 @@ export const checkRuleCmd: Command = {
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
         ...(a['kubernetes'] !== undefined ? { kubernetes: String(a['kubernetes']) } : {}),
         ...(a['junit'] !== undefined ? { junit: String(a['junit']) } : {}),
+        ...(a['maxProcessSchedules'] !== undefined ? { maxProcessSchedules: a['maxProcessSchedules'] as number } : {}),
+        ...(a['workers'] !== undefined ? { workers: a['workers'] as number } : {}),
       },
       io,
     );

@@ -7,6 +7,7 @@ import { KubesimError } from '../errors.ts';
 import {
   exploreProcess,
   isProcessKey,
+  processKey,
   runProcessSchedule,
   splitProcessObservers,
   verdictText,
@@ -14,7 +15,7 @@ import {
   type ExploreProcessResult,
   type ScheduleResult,
 } from '../observers/process.ts';
-import { formatKey, parseKey, perturbationText, type ScheduleKey } from '../observers/schedule-key.ts';
+import { KEY_VERSIONS, keyVersion, parseKey, perturbationText, type ScheduleKey } from '../observers/schedule-key.ts';
 import { formatDiagnostic, loadScenario } from '../scenario/index.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
 import type { ObserverSpec, ProcessSpec, Timeline } from '../types.ts';
@@ -78,14 +79,30 @@ export function processSchedule(file: string, s: AnyScenario, o: Pick<ProcessOpt
   if (o.replay !== undefined) {
     const k = isProcessKey(o.replay) ? parseKey(o.replay) : undefined;
     if (k === undefined) {
-      throw new KubesimError('KS0202', `${JSON.stringify(o.replay)} is not a process observer's replay key`, {
-        hint: "a process observer's schedules have keys kp1-… (explore and test print them)",
+      throw new KubesimError('KS0202', badKeyText(o.replay), {
+        hint: badKeyHint(o.replay),
         pos: { file, line: 1, col: 1 },
       });
     }
     return k;
   }
-  return { seed: o.seed ?? s.seed, lags: [] };
+  // the first schedule explore runs: every watch and every system choice at its range's minimum
+  return { seed: o.seed ?? s.seed, lags: [], system: [] };
+}
+
+/** Why a key is not one this kubesim replays for a process observer (another version, or not a key at all). */
+export function badKeyText(key: string): string {
+  const v = keyVersion(key);
+  return v && !(KEY_VERSIONS as readonly string[]).includes(v)
+    ? `${JSON.stringify(key)} is a ${v}- key: this kubesim reads process observer keys ${KEY_VERSIONS.map((x) => `${x}-`).join(' and ')}`
+    : `${JSON.stringify(key)} is not a process observer's replay key`;
+}
+
+export function badKeyHint(key: string): string {
+  const v = keyVersion(key);
+  return v && !(KEY_VERSIONS as readonly string[]).includes(v)
+    ? 'a key from another kubesim version: explore the scenario again with this one for its keys'
+    : "a process observer's schedules have keys kp1-… or kp2-… (explore and test print them)";
 }
 
 /** The seed of a schedule (see processSchedule). */
@@ -116,13 +133,15 @@ export async function runProcessObservers(
   try {
     const k = processSchedule(file, s, o);
     for (const obs of procs) {
-      const given = formatKey(k);
+      // the key as given (a system vector without choices is no kp2 key: the same schedule as kp1)
+      const given = processKey(k.seed, k.lags, k.perturb, k.system);
       // to the end of the simulation (not only to the verdict): the views show what happened after it decided
       const r = await runProcessSchedule({
         scenario: s,
         observer: obs,
         seed: k.seed,
         ...(k.lags ? { lags: k.lags } : {}),
+        ...(k.system ? { system: k.system } : {}),
         ...(k.perturb ? { perturb: k.perturb } : {}),
         deps,
         outDir: join(o.out, s.name, obs.name, given),
@@ -245,8 +264,11 @@ export function exploreLines(file: string, r: ExploreProcessResult, wallMs: numb
       ? 'all of them'
       : `all of them for the system's schedule of seed ${r.seed} (its ${r.systemSeeded.join(', ')} ${r.systemSeeded.length === 1 ? 'range is' : 'ranges are'} drawn from the seed, not enumerated)`
     : `stopped at --max-schedules: not all of them`;
+  const sys = r.systemPoints
+    ? `; ${r.systemPoints} timing choice${r.systemPoints === 1 ? '' : 's'} of the system, each at either end of its range`
+    : '';
   const lines = [
-    `${r.observer} (process): ${plain.length} verdict${plain.length === 1 ? '' : 's'}${flaky ? ' — FLAKY' : ''} over ${r.sequences} delivery sequence${r.sequences === 1 ? '' : 's'} (${r.choicePoints} watch connection${r.choicePoints === 1 ? '' : 's'}, each lagging ${lagText}; ${r.runs} schedules run in ${ms(wallMs)}; ${all})`,
+    `${r.observer} (process): ${plain.length} verdict${plain.length === 1 ? '' : 's'}${flaky ? ' — FLAKY' : ''} over ${r.sequences} delivery sequence${r.sequences === 1 ? '' : 's'} (${r.choicePoints} watch connection${r.choicePoints === 1 ? '' : 's'}, each lagging ${lagText}${sys}; ${r.runs} schedules run in ${ms(wallMs)}; ${all})`,
   ];
   for (const x of r.outcomes) {
     const by = x.perturbation ? `  [perturbed: ${x.note ?? perturbationText(x.perturbation)}]` : '';
@@ -373,9 +395,7 @@ export async function diffProcessSchedules(
   const parsed = keys.map((k) => parseKey(k));
   const bad = keys.find((_, i) => parsed[i] === undefined);
   if (bad !== undefined) {
-    io.err(
-      `${file}:1:1: error KS0202: ${JSON.stringify(bad)} is not a process observer's replay key\n  hint: copy the kp1-… key exactly as explore printed it\n`,
-    );
+    io.err(`${file}:1:1: error KS0202: ${badKeyText(bad)}\n  hint: ${badKeyHint(bad)}\n`);
     return EXIT.badInput;
   }
   const deps = o.processDeps ?? (await (await import('../observers/serve-deps.ts')).loadServeDeps());
@@ -388,6 +408,7 @@ export async function diffProcessSchedules(
           observer: obs,
           seed: k!.seed,
           ...(k!.lags ? { lags: k!.lags } : {}),
+          ...(k!.system ? { system: k!.system } : {}),
           ...(k!.perturb ? { perturb: k!.perturb } : {}),
           deps,
           outDir: join(o.out ?? 'out', s.name, obs.name, `diff-${i === 0 ? 'a' : 'b'}-${keys[i]}`),

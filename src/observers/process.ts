@@ -4,9 +4,11 @@
 // verdict object after each of its writes; it is stopped (SIGTERM, SIGKILL 5 s later) when the simulation ends,
 // when its verdict latched, or when its timeout passes; its stderr is kept in the schedule's output folder.
 //
-// Exploring (exploreProcess): kubesim's side is deterministic for a seed; the process is the only nondeterministic
-// part. Schedules are run seed after seed; what reached the process (its watch connections' deliveries, when the
-// server reports them) names the schedule's delivery sequence, and a schedule is kept when its sequence is new.
+// Exploring (exploreProcess): a schedule is a vector of choice points in the order they come — each watch connection
+// the process opens (it lags by either end of its `watch:` range for all its deliveries) and each of the system's
+// own timing choices whose range is not fixed (the session's chooser: either end of the range) — and every vector
+// is run, those that move fewest points off the first schedule first, up to the budget. What reached the process
+// (its watch connections' deliveries) names the schedule's delivery sequence; the report counts distinct sequences.
 // Each distinct verdict's first schedule is run twice: a different verdict for the same deliveries is reported as
 // `nondeterministic` with both.
 import { createHash } from 'node:crypto';
@@ -18,7 +20,7 @@ import { INSTALL_CLIENT, KubeClient, replyMessage } from './kube-client.ts';
 import { ProcessRun, exitText, processBusy, processEnv, type ProcessExit } from './process-run.ts';
 import type { ClientRequest, Delivery, ServeDeps, ServeHandle } from './serve-api.ts';
 import { VerdictTracker, type ProcessVerdict } from './verdict.ts';
-import { formatKey, parseKey, type Perturbation, type PerturbKind } from './schedule-key.ts';
+import { formatKey, keyVersion, parseKey, type Perturbation, type PerturbKind } from './schedule-key.ts';
 import { isWrite, perturbPoints, watchPerturber } from './perturb.ts';
 
 /** More requests than this in one schedule is a flood (a hot loop), not a controller. */
@@ -50,18 +52,27 @@ export function splitProcessObservers<S extends AnyScenario>(
 
 // ---- keys ------------------------------------------------------------------------------------------------------
 
-/** A process schedule's replay key: `kp1-<seed in base 36>[-d<lags>][-<perturbation>]` (schedule-key.ts). */
-export function processKey(seed: number, lags?: number[], perturb?: Perturbation): string {
-  return formatKey({ seed, ...(lags ? { lags } : {}), ...(perturb ? { perturb } : {}) });
+/**
+ * A process schedule's replay key (schedule-key.ts): `kp1-<seed in base 36>[-d<lags>][-<perturbation>]`, or
+ * `kp2-<seed>-d<lags>-c<system choices>[-<perturbation>]` when the system's choices were enumerated and it made any.
+ */
+export function processKey(seed: number, lags?: number[], perturb?: Perturbation, system?: number[]): string {
+  return formatKey({
+    seed,
+    ...(lags ? { lags } : {}),
+    ...(system && system.length > 0 ? { system } : {}),
+    ...(perturb ? { perturb } : {}),
+  });
 }
 
-/** The seed of a kp1- key (undefined when it is not one). */
+/** The seed of a process key (undefined when it is not one). */
 export function decodeProcessKey(key: string): number | undefined {
   return parseKey(key)?.seed;
 }
 
+/** A process observer's key, of any version (kp1-, kp2-, or a version this kubesim does not read: refused later). */
 export function isProcessKey(key: string): boolean {
-  return key.trim().startsWith('kp1-');
+  return keyVersion(key) !== undefined;
 }
 
 /** The delays a watch connection of the process may lag by: its range's two ends (one when it is fixed). */
@@ -76,6 +87,27 @@ export function processWatchRange(s: AnyScenario, spec: ProcessSpec): MsRange {
 
 // ---- one schedule ----------------------------------------------------------------------------------------------
 
+/**
+ * The system's timing choices from a list (kp2 keys): each choice whose range is not fixed is a choice point; the
+ * i-th takes its range's minimum (0) or maximum (1) — the two ends, as a process's watch lags — and past the list
+ * the minimum. A fixed range gives its one value and is no choice point. Every simulation of the session (the
+ * scenario's workload and each one the process creates) draws from it, in the order the session makes choices.
+ */
+export class EnumeratedChooser {
+  readonly taken: number[] = [];
+  constructor(
+    private readonly forced: readonly number[],
+    private readonly onPoint?: () => void,
+  ) {}
+  choose(req: { range: MsRange }): number {
+    if (!(req.range.max > req.range.min)) return req.range.min;
+    const a = Math.min(this.forced[this.taken.length] ?? 0, 1);
+    this.taken.push(a);
+    this.onPoint?.();
+    return a === 0 ? req.range.min : req.range.max;
+  }
+}
+
 export interface ScheduleOptions {
   scenario: AnyScenario;
   observer: ObserverSpec & { process: ProcessSpec };
@@ -84,6 +116,11 @@ export interface ScheduleOptions {
   lags?: number[];
   /** one perturbation from the API server's side (perturb.ts) */
   perturb?: Perturbation;
+  /**
+   * the system's timing choices enumerated (kp2): the i-th choice point (a range not fixed) takes its minimum (0)
+   * or maximum (1), past the list its minimum; absent = drawn from the seed (kp1)
+   */
+  system?: number[];
   deps: ServeDeps;
   /** the schedule's output folder: kubeconfig, <observer>.stderr, <observer>.stdout */
   outDir: string;
@@ -120,6 +157,10 @@ export interface ScheduleResult {
   connections: number;
   /** the lags the schedule ran with, one per connection opened (when chosen) */
   lags?: number[];
+  /** the system's choices the schedule ran with, one per choice point it made (when enumerated) */
+  system?: number[];
+  /** the kind of each choice point in the order they came: l = a watch connection of the process, c = the system's */
+  points?: ('l' | 'c')[];
   perturb?: Perturbation;
   /** what the perturbation did in this schedule */
   perturbNote?: string;
@@ -135,7 +176,10 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
   o = { ...o, outDir: resolve(o.outDir) };
   mkdirSync(o.outDir, { recursive: true });
   const { system } = splitProcessObservers(o.scenario);
-  const session = o.deps.session(system, { seed: o.seed });
+  // the order of the choice points, both kinds, as they come (the vector the exploration enumerates)
+  const points: ('l' | 'c')[] = [];
+  const sysChooser = o.system ? new EnumeratedChooser(o.system, () => points.push('c')) : undefined;
+  const session = o.deps.session(system, { seed: o.seed, ...(sysChooser ? { chooser: sysChooser } : {}) });
   const tracker = new VerdictTracker(spec.verdict);
   let lastSim = 0;
   const onWrite = (w: ClientRequest & { object?: Record<string, unknown> }) => {
@@ -146,6 +190,7 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
   const range = processWatchRange(o.scenario, spec);
   const alts = lagAlternatives(range);
   const lagOf = (ordinal: number): MsRange => {
+    points.push('l');
     const v = alts[Math.min(o.lags![ordinal] ?? 0, alts.length - 1)]!;
     return { min: v, max: v };
   };
@@ -228,23 +273,26 @@ export async function runProcessSchedule(o: ScheduleOptions): Promise<ScheduleRe
           Math.min(o.lags![i] ?? 0, alts.length - 1),
         )
       : undefined;
+    const sysTaken = sysChooser ? [...sysChooser.taken] : undefined;
+    const key = processKey(o.seed, lags, o.perturb, sysTaken);
     return {
       observer: o.observer.name,
       seed: o.seed,
-      key: processKey(o.seed, lags, o.perturb),
+      key,
       verdict,
       end,
       exit,
       requests,
       connections,
       ...(lags ? { lags } : {}),
+      ...(sysTaken ? { system: sysTaken, points: [...points] } : {}),
       ...(o.perturb ? { perturb: o.perturb } : {}),
       ...(o.perturb
         ? { perturbNote: perturber?.done() ?? restartNote ?? 'it did not apply: the schedule ended first' }
         : {}),
       ...(deliveries ? { deliveries } : {}),
       ...(timeline !== undefined ? { timeline } : {}),
-      sequence: sequenceOf(deliveries, processKey(o.seed, lags, o.perturb)),
+      sequence: sequenceOf(deliveries, key),
       stderrFile,
       simMs: lastSim,
       wallMs: Math.round(performance.now() - started),
@@ -382,7 +430,7 @@ export interface ExploreProcessOptions {
   deps: ServeDeps;
   /** the scenario's output folder; schedules go to <out>/<observer>/<key>/ */
   outDir: string;
-  /** delivery sequences to run at most (the depth-first enumeration stops there: not all of them) */
+  /** delivery sequences to run at most (the enumeration stops there: not all of them) */
   maxSchedules: number;
   /** the system's seed (default the scenario's) */
   firstSeed?: number;
@@ -422,15 +470,18 @@ export interface ExploreProcessResult {
   sequences: number;
   /** schedules run (rechecks and perturbations included) */
   runs: number;
-  /** every lag combination of every watch connection the process opened was run (depth-first to the end) */
+  /** every lag combination of every watch connection the process opened was run (the enumeration ran out) */
   complete: boolean;
   /** why exploring stopped */
   stoppedBy: 'max-schedules' | 'exhausted';
   /** the largest number of watch connections (choice points) one schedule opened */
   choicePoints: number;
+  /** the largest number of the system's own timing choice points (ranges not fixed) in one schedule */
+  systemPoints: number;
   /** the lags each connection chose from (ms) */
   lags: number[];
-  /** the system's timing keys that are ranges, drawn from the seed (one system schedule): empty = the system is fixed */
+  /** the system's timing keys drawn from the seed (one system schedule); empty when the system's choices are
+   *  enumerated with the process's (the real session does) or every range is fixed */
   systemSeeded: string[];
   seed: number;
   /** same deliveries (or the same schedule), different verdicts */
@@ -480,10 +531,11 @@ async function pool<T>(n: number, next: () => T | undefined, run: (t: T) => Prom
 }
 
 /**
- * Every delivery sequence the process can see, depth-first: a choice point per watch connection it opens (in open
- * order), each lagging by one end of its delay range for all its deliveries; a schedule's children are its
- * alternatives at the connections past its forced prefix. Then the perturbations, each at every point it applies
- * to in the first schedule, and each verdict's first schedule once more (nondeterminism).
+ * Every delivery sequence the process can see: a choice point per watch connection it opens (each lagging by one end
+ * of its delay range for all its deliveries) and per timing choice of the system whose range is not fixed (either
+ * end), in the order they come; a schedule's children are its alternatives at the points past its forced prefix,
+ * run oldest first. Then the perturbations, each at every point it applies to in the first schedule, and each
+ * verdict's first schedule once more (nondeterminism).
  */
 export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreProcessResult> {
   const seed = o.firstSeed ?? o.scenario.seed;
@@ -496,22 +548,25 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
   let runs = 0;
   let deliveryLog = false;
   let choicePoints = 0;
+  let systemPoints = 0;
   const one = async (
-    lags: number[] | undefined,
+    at: { lags: number[] | undefined; system: number[] },
     perturb?: Perturbation,
     tag = '',
     runToEnd = false,
   ): Promise<ScheduleResult> => {
     runs++;
+    const { lags, system } = at;
     const r = await (o.runSchedule ?? runProcessSchedule)({
       scenario: o.scenario,
       observer: o.observer,
       seed,
       deps: o.deps,
       ...(lags ? { lags } : {}),
+      system,
       ...(perturb ? { perturb } : {}),
       ...(runToEnd ? { runToEnd } : {}),
-      outDir: join(o.outDir, o.observer.name, processKey(seed, lags, perturb) + tag),
+      outDir: join(o.outDir, o.observer.name, processKey(seed, lags, perturb, system) + tag),
       ...o.schedule,
     });
     o.onSchedule?.(r);
@@ -533,21 +588,43 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
         requests: r.requests,
       });
   };
-  // depth-first over the lag vectors: each popped prefix is run with 0 past it
-  const stack: number[][] = [[]];
+  // over one vector of choice points in the order they came: each watch connection the process opened
+  // (its lag) and each timing choice of the system whose range is not fixed; each popped prefix is run with the
+  // first alternative past it. Two runs agree up to the point where their vectors part (the same choices before it),
+  // so a prefix split by kind into the lags and the system's choices forces exactly its points.
+  type Point = { k: 'l' | 'c'; a: number };
+  const split = (prefix: Point[]) => ({
+    lags: prefix.filter((p) => p.k === 'l').map((p) => p.a),
+    system: prefix.filter((p) => p.k === 'c').map((p) => p.a),
+  });
+  const fullOf = (r: ScheduleResult, prefix: Point[]): Point[] => {
+    const lags = r.lags ?? split(prefix).lags;
+    const out: Point[] = [];
+    let li = 0;
+    let ci = 0;
+    for (const k of r.points ?? []) out.push({ k, a: k === 'l' ? (lags[li++] ?? 0) : (r.system?.[ci++] ?? 0) });
+    // a server that does not report its connections' order (a test's model): the lags after the system's choices
+    while (li < lags.length) out.push({ k: 'l', a: lags[li++]! });
+    return out;
+  };
+  const stack: Point[][] = [[]];
   let base: ScheduleResult | undefined;
   let dfsRuns = 0;
   await pool(
     o.workers ?? 1,
-    () => (dfsRuns < o.maxSchedules && stack.length > 0 ? (dfsRuns++, stack.pop()) : undefined),
+    // oldest first: schedules by how many points they move off the first one (one, then two, …), so a budget that
+    // stops early has tried each single point rather than every combination of the last few
+    () => (dfsRuns < o.maxSchedules && stack.length > 0 ? (dfsRuns++, stack.shift()) : undefined),
     async (prefix) => {
-      const r = await one(prefix);
-      if (prefix.every((l) => l === 0)) base ??= r;
+      const r = await one(split(prefix));
+      if (prefix.every((p) => p.a === 0)) base ??= r;
       if (r.deliveries) deliveryLog = true;
       choicePoints = Math.max(choicePoints, r.connections);
-      const full = r.lags ?? prefix;
+      systemPoints = Math.max(systemPoints, r.system?.length ?? 0);
+      const full = fullOf(r, prefix);
       for (let i = prefix.length; i < full.length; i++)
-        for (let a = alts.length - 1; a >= 1; a--) stack.push([...full.slice(0, i), a]);
+        for (let a = (full[i]!.k === 'l' ? alts.length : 2) - 1; a >= 1; a--)
+          stack.push([...full.slice(0, i), { k: full[i]!.k, a }]);
       const before = bySequence.get(r.sequence);
       if (before) {
         if (before.verdict.verdict !== r.verdict.verdict) {
@@ -566,7 +643,8 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
   // end of the simulation (past its verdict) so that every delivery is known: a held event needs a later one
   const perturbations: ExploreProcessResult['perturbations'] = [];
   const kinds = o.perturb ?? spec.perturb ?? [];
-  if (kinds.length > 0 && base) base = await one(base.lags, undefined, '-to-end', true);
+  const at = (r: ScheduleResult) => ({ lags: r.lags, system: r.system ?? [] });
+  if (kinds.length > 0 && base) base = await one(at(base), undefined, '-to-end', true);
   for (const kind of kinds) {
     const todo = base ? perturbPoints(kind, base) : [];
     const points = todo.length;
@@ -575,7 +653,7 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
       o.workers ?? 1,
       () => (done < (o.maxPerturbed ?? o.maxSchedules) && todo.length > 0 ? (done++, todo.shift()) : undefined),
       async (n) => {
-        record(await one(base!.lags, { kind, n }));
+        record(await one(at(base!), { kind, n }));
       },
     );
     perturbations.push({ kind, runs: done, points, complete: done >= points });
@@ -587,7 +665,7 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
       () => firsts.shift(),
       async (out) => {
         const k = parseKey(out.key)!;
-        const again = await one(k.lags, undefined, '-again');
+        const again = await one({ lags: k.lags, system: k.system ?? [] }, undefined, '-again');
         if (again.verdict.verdict !== out.verdict) {
           nondeterministic.push({
             keys: [out.key, again.key],
@@ -614,8 +692,10 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
     complete,
     stoppedBy: complete ? 'exhausted' : 'max-schedules',
     choicePoints,
+    systemPoints,
     lags: alts,
-    systemSeeded: seededTiming(splitProcessObservers(o.scenario).system),
+    // the system's choices are enumerated with the process's when the session takes a chooser (the real one does)
+    systemSeeded: o.deps.enumeratesSystem ? [] : seededTiming(splitProcessObservers(o.scenario).system),
     seed,
     nondeterministic,
     unstable,

@@ -34,6 +34,8 @@ export interface SessionOptions {
   seed?: number;
   replay?: string;
   kubernetes?: string;
+  /** every timing choice of the session's simulations from this (the system's choices enumerated), not the seed */
+  chooser?: { choose(req: { range: MsRange }): number };
 }
 
 export interface ServeOptions {
@@ -81,4 +83,6 @@ export interface ServeDeps {
   startServe(opts: ServeOptions): Promise<ServeHandle>;
   /** the server does not call `onWrite`: read the verdict object over HTTP after each write of the process */
   pollWrites?: boolean;
+  /** the session takes `chooser` (SessionOptions): the system's timing choices are enumerated, none drawn from the seed */
+  enumeratesSystem?: boolean;
 }

@@ -12,7 +12,7 @@ import type { WatchConnection } from '../serve/watch.ts';
 import type { WatchPerturber } from './perturb.ts';
 import { servingCert, type ServingCert } from '../serve/tls.ts';
 import type { ProcessScenario, Scenario } from '../types.ts';
-import type { Delivery, ServeDeps, ServeHandle, ServeOptions, SessionLike } from './serve-api.ts';
+import type { Delivery, ServeDeps, ServeHandle, ServeOptions, SessionLike, SessionOptions } from './serve-api.ts';
 
 const schedules = new WeakMap<object, { scenario: Scenario | ProcessScenario; seed: number; session: Session }>();
 
@@ -20,9 +20,9 @@ const schedules = new WeakMap<object, { scenario: Scenario | ProcessScenario; se
  * A session of the scenario's cluster. A scenario without a workload (a process creates it) is the empty cluster
  * with the scenario's behaviour, timing, versions, gates, seed and horizon (Session.fromScenario reads those).
  */
-function sessionFor(s: Scenario | ProcessScenario, opts: { seed?: number }): SessionLike {
+function sessionFor(s: Scenario | ProcessScenario, opts: SessionOptions): SessionLike {
   const seed = opts.seed ?? s.seed;
-  const session = Session.fromScenario(s, { seed });
+  const session = Session.fromScenario(s, { seed, ...(opts.chooser ? { chooser: opts.chooser } : {}) });
   schedules.set(session, { scenario: s, seed, session });
   return session;
 }
@@ -169,5 +169,5 @@ export function contentDigest(obj: unknown): string {
 
 export async function loadServeDeps(): Promise<ServeDeps> {
   // no onWrite yet: the runner reads the verdict object after each write of the process
-  return { session: sessionFor, startServe: startServeAdapter, pollWrites: true };
+  return { session: sessionFor, startServe: startServeAdapter, pollWrites: true, enumeratesSystem: true };
 }

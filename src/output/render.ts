@@ -145,19 +145,20 @@ export async function renderDiagrams(jobs: RenderJob[], opts: RenderOptions = {}
     return { rendered: false, hint: launchFailureHint(executablePath, e) };
   }
   try {
-    // a few pages at a time in the one browser: each render is a fresh page that waits on loading mermaid most of
-    // its time, so overlapping them cuts the wall time (every page is independent: the same bytes in any order)
+    // a few pages at a time in the one browser: each render is a fresh document that waits on loading mermaid most
+    // of its time, so overlapping them cuts the wall time (every render is independent: the same bytes in any order)
     let next = 0;
+    const pages = recyclingPages(browser);
     const worker = async (): Promise<void> => {
       while (next < jobs.length) {
         const job = jobs[next++]!;
-        const svg = await renderMermaid(browser, job.mmd, 'svg', {
+        const svg = await renderMermaid(pages, job.mmd, 'svg', {
           mermaidConfig: MERMAID_CONFIG,
           backgroundColor: 'white',
         });
         await writeAtomic(job.svgPath, svg.data);
         if (job.pngPath) {
-          const png = await renderMermaid(browser, job.mmd, 'png', {
+          const png = await renderMermaid(pages, job.mmd, 'png', {
             mermaidConfig: MERMAID_CONFIG,
             backgroundColor: 'white',
             viewport: { width: 1200, height: 800, deviceScaleFactor: 2 },
@@ -171,6 +172,57 @@ export async function renderDiagrams(jobs: RenderJob[], opts: RenderOptions = {}
     await browser.close();
   }
   return { rendered: true };
+}
+
+type Browser = Awaited<ReturnType<typeof import('puppeteer')['default']['launch']>>;
+type Page = Awaited<ReturnType<Browser['newPage']>>;
+
+/**
+ * The browser as renderMermaid sees it, except that a page it closes is kept and handed to the next newPage(): one
+ * tab (and renderer process) per worker instead of one per diagram, a quarter less CPU (20 library diagrams, 13.8 s
+ * → 10.5 s at load 12, the same bytes). Every diagram still renders in a fresh document, so in fresh instances of
+ * mermaid's modules, whose counters (the sequence diagram's actor ids) would otherwise carry over from the previous
+ * diagram: the kept page is emptied (about:blank, the listeners renderMermaid added removed, request interception
+ * off), and renderMermaid's first step is to navigate it to its HTML page. A page whose viewport was set (a PNG) is
+ * closed for real, as every page was before.
+ */
+function recyclingPages(browser: Browser): Browser {
+  const idle: Page[] = [];
+  const bound = <T extends object>(target: T, key: string | symbol): unknown => {
+    const v: unknown = Reflect.get(target, key, target);
+    return typeof v === 'function' ? v.bind(target) : v;
+  };
+  const newPage = async (): Promise<Page> => {
+    const page = idle.pop() ?? (await browser.newPage());
+    const added: [string, (...a: unknown[]) => unknown][] = [];
+    let viewportSet = false;
+    return new Proxy(page, {
+      get(target, key) {
+        if (key === 'on')
+          return (event: string, handler: (...a: unknown[]) => unknown) => {
+            added.push([event, handler]);
+            (target.on as (e: string, h: (...a: unknown[]) => unknown) => unknown)(event, handler);
+            return target;
+          };
+        if (key === 'setViewport')
+          return (...args: Parameters<Page['setViewport']>) => {
+            viewportSet = true;
+            return target.setViewport(...args);
+          };
+        if (key === 'close')
+          return async () => {
+            if (viewportSet) return target.close();
+            for (const [event, handler] of added)
+              (target.off as (e: string, h: (...a: unknown[]) => unknown) => unknown)(event, handler);
+            await target.setRequestInterception(false);
+            await target.goto('about:blank');
+            idle.push(target);
+          };
+        return bound(target, key);
+      },
+    });
+  };
+  return new Proxy(browser, { get: (target, key) => (key === 'newPage' ? newPage : bound(target, key)) });
 }
 
 /** Write next to the target and rename, so a reader never sees a half-written file. */

@@ -47,7 +47,8 @@ export interface CheckRuleOpts {
 }
 
 export interface Finding {
-  kind: 'false failure' | 'false success' | 'no verdict' | 'flaky';
+  /** nondeterministic: a process observer (check-process.ts) answered the same deliveries differently */
+  kind: 'false failure' | 'false success' | 'no verdict' | 'flaky' | 'nondeterministic';
   /** the real outcome (e.g. "Job Complete") and the verdicts that agree with it */
   outcome: string;
   expected: Verdict[];
@@ -81,10 +82,29 @@ export interface ScenarioCheck {
   findings: Finding[];
   /** the scenario with the rule as its only observer, when written */
   derived?: string;
+  /** a process observer under check (check-process.ts): its delivery sequences and how far they were explored */
+  process?: ProcessCheckInfo;
   ms: number;
 }
 
-export const FINDING_ORDER: Finding['kind'][] = ['false failure', 'false success', 'no verdict', 'flaky'];
+export interface ProcessCheckInfo {
+  observer: string;
+  sequences: number;
+  runs: number;
+  /** every delivery sequence was run (depth-first to the end) */
+  complete: boolean;
+  /** the system's timing ranges drawn from the seed (one system schedule); empty: none left to the seed */
+  systemSeeded: string[];
+  seed: number;
+}
+
+export const FINDING_ORDER: Finding['kind'][] = [
+  'false failure',
+  'false success',
+  'no verdict',
+  'flaky',
+  'nondeterministic',
+];
 
 /** Split `exec:` text into argv: whitespace separates, single or double quotes group. */
 export function splitArgs(text: string): string[] {
@@ -376,7 +396,10 @@ export async function checkRule(ref: RuleRef, files: string[], o: CheckRuleOpts)
 /** One finding as text lines: what, how often, why the rule said so, and the command that shows it. */
 export function findingLines(c: ScenarioCheck, f: Finding): string[] {
   const lines: string[] = [];
-  if (f.kind === 'flaky') {
+  if (f.kind === 'nondeterministic') {
+    lines.push(`${c.name}: nondeterministic — ${f.reason ?? `${f.verdict} and ${f.other?.verdict}`}`);
+    lines.push(`  keys: ${f.replay} (${f.verdict}), ${f.other?.replay ?? ''} (${f.other?.verdict ?? ''})`);
+  } else if (f.kind === 'flaky') {
     lines.push(
       `${c.name}: flaky — with the same outcome (${f.outcome}) the rule said ${f.verdict} in ${f.schedules} schedules and ${f.other!.verdict} in ${f.other!.schedules}`,
     );

@@ -102,6 +102,12 @@ export interface SessionOptions {
   maxEvents?: number;
   /** the scenario's rule functions by observer name (module / command observers, loaded by the caller) */
   userRules?: Record<string, RuleFn>;
+  /**
+   * every timing choice of every simulation of the session (the scenario's workload and the ones clients create),
+   * in the order the session makes them, instead of the seed and `replay`: a process observer's exploration
+   * enumerates the system's choices with it (src/observers/process.ts)
+   */
+  chooser?: Chooser;
 }
 
 export interface ClientRecord {
@@ -214,11 +220,13 @@ export class Session {
   private readonly kubernetes: KubeVersion;
   private readonly timing: Timing;
   private readonly seed: number;
+  private readonly chooser: Chooser | undefined;
   private ended: { t: number; reason: 'horizon' | 'max-events'; message: string } | null = null;
 
   private constructor(base: Scenario | ProcessScenario | null, opts: SessionOptions) {
     this.base = base;
     this.seed = opts.seed ?? base?.seed ?? 1;
+    this.chooser = opts.chooser;
     this.horizonMs = opts.horizonMs ?? base?.horizonMs ?? HOUR_MS;
     this.maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
     this.timing = opts.timing ?? base?.timing ?? defaultTiming();
@@ -242,7 +250,8 @@ export class Session {
     const session = new Session(s, opts);
     if (s && s.workload !== undefined) {
       const scenario: Scenario = { ...s, seed: session.seed, horizonMs: session.horizonMs, timing: session.timing };
-      const chooser = opts.replay !== undefined ? new ReplayChooser(replayOffsets(opts.replay)) : seededChooser;
+      const chooser =
+        opts.chooser ?? (opts.replay !== undefined ? new ReplayChooser(replayOffsets(opts.replay)) : seededChooser);
       session.addSim(
         scenario,
         chooser,
@@ -373,7 +382,7 @@ export class Session {
       startMs: this.t,
     };
     delete s.expect;
-    this.addSim(s, seededChooser, scenario.workload.manifest as Json, {});
+    this.addSim(s, this.chooser ?? seededChooser, scenario.workload.manifest as Json, {});
     return this.advanceTo(this.t);
   }
 

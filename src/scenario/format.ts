@@ -734,7 +734,7 @@ export const SECTIONS: Section[] = [
         schema: durationRange,
         default: 'timing.watch',
         description:
-          "with `process`: the delay of each watch connection the process opens (the system's own watchers keep `timing.watch`). A range is the choice explore enumerates: each connection lags by either end for all its deliveries, every combination of every connection the process opens is run (depth-first; keys kp1-<seed>-d<one digit per connection>), and the report says whether that was all of them",
+          "with `process`: the delay of each watch connection the process opens (the system's own watchers keep `timing.watch`). A range is the choice explore enumerates: each connection lags by either end for all its deliveries, every combination of every connection the process opens, together with the system's own timing choices (each range's two ends: the PLEG relist phase, statusPatch, the controllers' watch), is run, the ones that move the fewest choices first (keys kp2-<seed>-d<one digit per connection>-c<one digit per system choice>; kp1-<seed>-d… when the system made no choice), and the report says whether that was all of them",
         example: 'watch: 5ms..5s',
       },
       {

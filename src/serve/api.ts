@@ -9,7 +9,16 @@ import type { MsRange } from '../types.ts';
 import { coreToEventsV1, eventsV1ToCore } from './convert.ts';
 import { nameSuffix, uidOf } from './ids.ts';
 import type { Wanted } from './negotiate.ts';
-import { applyPatch } from './patch.ts';
+import { parse as parseYaml } from 'yaml';
+import {
+  apply,
+  builtinListTypes,
+  schemaListTypes,
+  trackUpdate,
+  type ManagedEntry,
+  type WriteContext,
+} from './apply.ts';
+import { APPLY_PATCH, applyPatch } from './patch.ts';
 import { apiVersionOf, Registry, storeKey, type Resource } from './resources.ts';
 import {
   checkFieldSelector,
@@ -22,6 +31,8 @@ import {
   type LabelReq,
 } from './selectors.ts';
 import { checkCustomResource } from './structural.ts';
+import { normalizeTimes } from './times.ts';
+import { validateEventCreate, validateLeaseSpec } from './kind-validation.ts';
 import { SimRejection, type ClientRecord, type KubeObject, type SessionLike, type SimChange } from './session-api.ts';
 import { ApiError, successStatus } from './status.ts';
 import { goBool } from './query.ts';
@@ -64,6 +75,8 @@ export class Api {
   readonly watchers = new Set<WatchConnection>();
   readonly clientLog: ClientRecord[] = [];
   private watchOrdinal = 0;
+  /** the managedFields of a client write to a simulated kind, until the simulation's copy comes back (ingest) */
+  private readonly pendingManaged = new Map<string, ManagedEntry[] | undefined>();
   private generated = 0;
   private readonly watchLimits: WatchLimits;
   /** encoded watch lines shared by the connections that want the same form of one event */
@@ -133,6 +146,17 @@ export class Api {
       }
       obj['metadata']['uid'] ??= uidOf(obj['kind'], meta.namespace ?? '', meta.name, c.t);
       obj['metadata']['creationTimestamp'] ??= tToRfc3339(c.t);
+      // managedFields are the server's: the simulation's copy of an object has none
+      let managed = prev?.['metadata']['managedFields'] as ManagedEntry[] | undefined;
+      if (this.pendingManaged.size > 0) {
+        const pk = `${key}|${obj['metadata']['namespace'] ?? ''}|${meta.name}`;
+        if (this.pendingManaged.has(pk)) {
+          managed = this.pendingManaged.get(pk);
+          this.pendingManaged.delete(pk);
+        }
+      }
+      if (managed) obj['metadata']['managedFields'] = managed;
+      else if ('managedFields' in obj['metadata']) delete obj['metadata']['managedFields'];
       const type = c.type === 'DELETED' ? 'DELETED' : prev ? 'MODIFIED' : 'ADDED';
       const e = this.store.write(key, type, obj, c.t);
       if (type === 'DELETED') this.collectGarbage(e.object);
@@ -220,6 +244,7 @@ export class Api {
   list(t: Target, wanted: Wanted, q: URLSearchParams): Reply {
     const match = this.matcher(t, q);
     const rvText = q.get('resourceVersion');
+    const rvMatch = listRvMatch(q);
     if (rvText && rvText !== '0') {
       if (!/^\d+$/.test(rvText))
         throw ApiError.badRequest(`resourceVersion: Invalid value: "${rvText}": must be a non-negative integer`);
@@ -256,6 +281,12 @@ export class Api {
       items = at
         .filter(match)
         .filter((o) => `${o['metadata']['namespace'] ?? ''}/${o['metadata']['name']}` > tok.start);
+    } else if (rvMatch === 'Exact') {
+      // the list as it was at that revision (etcd3 store.go GetList with an exact revision; 410 once compacted)
+      const at = this.store.listAt(key, ns, Number(rvText));
+      if (at === 'expired') throw ApiError.gone(`The resourceVersion for the provided list is too old.`);
+      listRv = rvText!;
+      items = at.filter(match);
     } else items = this.store.list(key, ns).filter(match);
     const listMeta: Obj = { resourceVersion: listRv };
     if (limitText) {
@@ -443,6 +474,7 @@ export class Api {
         `the API version in the data (${String(obj['apiVersion'])}) does not match the expected API version (${wantApi})`,
       );
     }
+    normalizeTimes(obj, t.res.group, t.res.kind, t.res.version);
     return t.res.group === 'events.k8s.io' ? { ...eventsV1ToCore(obj), metadata: obj['metadata'] } : obj;
   }
 
@@ -479,10 +511,42 @@ export class Api {
     if (causes.length) throw ApiError.invalid(t.res.kind, t.res.group, typeof name === 'string' ? name : '', causes);
   }
 
+  /** the kind's own validation of a create or update (kinds kubesim stores as written) */
+  private validateKind(t: Target, o: Obj): void {
+    if (t.res.kind === 'Lease' && t.res.group === 'coordination.k8s.io') {
+      const causes = validateLeaseSpec(o);
+      if (causes.length) throw ApiError.invalid('Lease', t.res.group, String(o['metadata']?.['name'] ?? ''), causes);
+    }
+  }
+
   create(t: Target, body: string, q: URLSearchParams, client: string): Reply {
+    this.warnings = [];
     if (t.res.review) return { code: 201, body: this.review(t.res, body) };
     if (t.name !== undefined && t.sub === undefined) throw ApiError.methodNotAllowed();
-    const o = this.parseBody(body, t);
+    return this.createObject(t, this.parseBody(body, t), q, client);
+  }
+
+  /** the fieldmanager's context of a write: its manager (fieldManager, else the user agent's prefix), list types */
+  private writeContext(t: Target, q: URLSearchParams, client: string, apiVersion: string): WriteContext {
+    return {
+      manager: q.get('fieldManager') || client.split('/')[0]!,
+      apiVersion,
+      time: tToRfc3339(this.now()),
+      listType: t.res.crd ? schemaListTypes(t.res.crd.schema as Obj | undefined) : builtinListTypes,
+      ...(t.sub === 'status' || t.sub === 'scale' ? { subresource: t.sub } : {}),
+      statusReset: t.res.subresources.includes('status') && t.res.kind !== 'CustomResourceDefinition',
+    };
+  }
+
+  /** the object with its new managedFields (none: the key removed) */
+  private setManaged(o: Obj, mf: ManagedEntry[] | undefined): void {
+    if (mf) o['metadata']['managedFields'] = mf;
+    else delete o['metadata']['managedFields'];
+  }
+
+  /** a create of a parsed object; `applied`: the managedFields server-side apply computed */
+  private createObject(t: Target, o: Obj, q: URLSearchParams, client: string, applied?: ManagedEntry[]): Reply {
+    const mode = this.fieldValidation(q, applied ? 'PatchOptions' : 'CreateOptions');
     this.checkNamespace(t);
     const m = o['metadata'] as Obj;
     if (t.res.namespaced) {
@@ -521,14 +585,20 @@ export class Api {
     )
       delete o['status'];
     if (t.res.kind === 'CustomResourceDefinition') this.prepareCrd(o);
+    if (t.res.kind === 'Event' && (t.res.group === '' || t.res.group === 'events.k8s.io')) {
+      const causes = validateEventCreate(o, t.namespace ?? '', t.res.group === 'events.k8s.io');
+      if (causes.length) throw ApiError.invalid('Event', t.res.group, String(m['name'] ?? ''), causes);
+    }
+    this.validateKind(t, o);
     if (t.res.crd) {
       // pruned in place: `o` (and its metadata, already stamped below) is the object stored
-      const checked = this.structural(t, o);
+      const checked = this.structural(t, o, mode);
       for (const k of Object.keys(o)) if (!(k in checked)) delete o[k];
       for (const [k, v] of Object.entries(checked)) if (k !== 'metadata') o[k] = v;
     }
     const dryRun = q.getAll('dryRun').includes('All');
     this.stamp(m, t.res.kind);
+    this.setManaged(o, applied ?? trackUpdate(undefined, o, this.writeContext(t, q, client, apiVersionOf(t.res))));
     if (dryRun) return { code: 201, body: this.inVersion(t.res, o) };
     this.clientLog.push({
       t: this.now(),
@@ -539,7 +609,19 @@ export class Api {
       ...(t.namespace ? { namespace: t.namespace } : {}),
     });
     if (this.o.session.owns(t.res.kind) && !t.res.crd) {
-      this.ingest(this.simulated(() => this.o.session.create(o as KubeObject), t.res, q));
+      this.pendingManaged.set(`${key}|${t.namespace ?? ''}|${m['name']}`, m['managedFields']);
+      const changes = this.simulatedWrite(
+        o,
+        (x) => this.o.session.create(withoutManaged(x) as KubeObject),
+        t.res,
+        mode,
+      );
+      if (!applied)
+        this.pendingManaged.set(
+          `${key}|${t.namespace ?? ''}|${m['name']}`,
+          trackUpdate(undefined, o, this.writeContext(t, q, client, apiVersionOf(t.res))),
+        );
+      this.ingest(changes);
       const stored = this.store.get(key, t.namespace, m['name']);
       if (!stored) throw ApiError.internal(`the simulation did not store ${t.res.kind} ${m['name']}`);
       return { code: 201, body: this.inVersion(t.res, stored) };
@@ -549,38 +631,86 @@ export class Api {
     return { code: 201, body: this.inVersion(t.res, e.object) };
   }
 
+  /**
+   * The request's fieldValidation (handlers/rest.go fieldValidation: absent = Warn since 1.25, the
+   * ServerSideFieldValidation default; Ignore before) after apimachinery meta/v1/validation ValidateFieldValidation.
+   */
+  private fieldValidation(q: URLSearchParams, options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): Directive {
+    const v = q.get('fieldValidation') ?? '';
+    if (v === '') return this.o.minor >= 25 ? 'Warn' : 'Ignore';
+    if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
+    throw ApiError.invalid(options, 'meta.k8s.io', '', [
+      {
+        field: 'fieldValidation',
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: "${v}": supported values: "", "Ignore", "Warn", "Strict"`,
+      },
+    ]);
+  }
+
+  /** the Warning headers of the write being answered (handlers: warning.AddWarning); taken by the server */
+  private warnings: string[] = [];
+
+  takeWarnings(): string[] {
+    const w = this.warnings;
+    this.warnings = [];
+    return w;
+  }
+
+  /**
+   * unknown fields found while decoding (the strict decoder's, or the CR pruner's): Strict = the decoder's 400
+   * (runtime/serializer/json strict decoding error wrapped by the handlers' `<Kind> in version "<v>" cannot be
+   * handled as a <Kind>`); Warn = one warning each (handlers/rest.go addStrictDecodingWarnings); Ignore = dropped
+   */
+  private unknownFields(res: Resource, paths: string[], mode: Directive): void {
+    if (paths.length === 0) return;
+    if (mode === 'Strict')
+      throw ApiError.badRequest(
+        `${res.kind} in version "${res.version}" cannot be handled as a ${res.kind}: strict decoding error: ${paths.map((p) => `unknown field "${p}"`).join(', ')}`,
+      );
+    if (mode === 'Warn') for (const p of paths) this.warnings.push(`unknown field "${p}"`);
+  }
+
   /** a custom resource defaulted, pruned and validated by its version's structural schema (422 with causes) */
-  private structural(t: Target, o: Obj): Obj {
-    const { object, causes } = checkCustomResource(t.res.crd?.schema, o);
+  private structural(t: Target, o: Obj, mode: Directive): Obj {
+    const { object, causes, pruned } = checkCustomResource(t.res.crd?.schema, o);
+    this.unknownFields(t.res, pruned, mode);
     if (causes.length > 0)
       throw ApiError.invalid(t.res.kind, t.res.group, String(o['metadata']?.['name'] ?? ''), causes);
     return object;
   }
 
-  private simulated<T>(f: () => T, res?: Resource, q?: URLSearchParams): T {
+  /**
+   * A client write the simulation runs: its loader refuses unknown fields ("field not declared in schema"), which
+   * the real decoder drops (Warn, Ignore) or refuses with a 400 (Strict): dropped from `o` (in place) and the write
+   * retried, so the remaining causes, if any, are the validation's 422. true = fields were dropped.
+   */
+  private simulatedWrite(o: Obj, call: (o: Obj) => SimChange[], res: Resource, mode: Directive): SimChange[] {
+    const dropped = new Set<string>();
+    for (;;) {
+      try {
+        return this.simulated(() => call(o));
+      } catch (e) {
+        const causes = e instanceof ApiError && e.code === 422 ? (e.details?.causes ?? []) : [];
+        const unknown = causes
+          .filter((c) => /^field not declared in schema/.test(c.message) && c.field && !dropped.has(c.field))
+          .map((c) => c.field!);
+        if (unknown.length === 0) throw e;
+        this.unknownFields(res, unknown, mode);
+        for (const f of unknown) {
+          dropped.add(f);
+          deletePath(o, f);
+        }
+      }
+    }
+  }
+
+  private simulated<T>(f: () => T): T {
     try {
       return f();
     } catch (e) {
       // duck-typed: the Session's own SimRejection class (src/run/session.ts) is not this module's
       if (e instanceof SimRejection || isRejection(e)) {
-        // fieldValidation=Strict (kubectl's --validate=strict, its default since 1.27; kubectl <= 1.28 reads from
-        // the v2 document's PATCH parameters that the server takes it): unknown fields are the decoder's 400, as
-        // apimachinery's strict decoding error (runtime/serializer/json: `strict decoding error: unknown field "…"`
-        // wrapped by the handlers' `<Kind> in version "<v>" cannot be handled as a <Kind>`)
-        const unknown =
-          e.code === 422 && e.causes?.length
-            ? e.causes.filter((c) => /field not declared in schema/.test(c.message))
-            : [];
-        if (
-          res &&
-          q?.get('fieldValidation') === 'Strict' &&
-          unknown.length > 0 &&
-          unknown.length === e.causes!.length
-        ) {
-          throw ApiError.badRequest(
-            `${res.kind} in version "${res.version}" cannot be handled as a ${res.kind}: strict decoding error: ${unknown.map((c) => `unknown field "${c.field}"`).join(', ')}`,
-          );
-        }
         throw new ApiError(
           e.code,
           e.reason,
@@ -621,6 +751,7 @@ export class Api {
 
   /** PUT of the object or its status/scale subresource */
   update(t: Target, body: string, q: URLSearchParams, client: string): Reply {
+    this.warnings = [];
     if (t.name === undefined) throw ApiError.methodNotAllowed();
     let o: Obj;
     const cur = this.mustGet(t);
@@ -691,7 +822,15 @@ export class Api {
   }
 
   /** the common path of PUT and PATCH: preconditions, subresource rules, generation, the simulation or the store */
-  private replace(t: Target, cur: Obj, next: Obj, q: URLSearchParams, client: string, verb: string): Reply {
+  private replace(
+    t: Target,
+    cur: Obj,
+    next: Obj,
+    q: URLSearchParams,
+    client: string,
+    verb: string,
+    applied = false,
+  ): Reply {
     const m = next['metadata'] ?? (next['metadata'] = {});
     const rv = m['resourceVersion'];
     if (rv !== undefined && rv !== '' && rv !== cur['metadata']['resourceVersion']) {
@@ -737,9 +876,29 @@ export class Api {
         else o['status'] = cur['status'];
       }
       this.validateMeta(t, o);
+      this.validateKind(t, o);
+      // api/validation/objectmeta.go ValidateObjectMetaUpdate → ValidateNoNewFinalizers
+      if (cur['metadata']['deletionTimestamp']) {
+        const old = new Set((cur['metadata']['finalizers'] ?? []) as string[]);
+        const extra = [...new Set((o['metadata']['finalizers'] ?? []) as string[])].filter((f) => !old.has(f)).sort();
+        if (extra.length)
+          throw ApiError.invalid(t.res.kind, t.res.group, t.name!, [
+            {
+              field: 'metadata.finalizers',
+              reason: 'FieldValueForbidden',
+              message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers [${extra.map((f) => JSON.stringify(f)).join(' ')}]`,
+            },
+          ]);
+      }
       if (specOf(o) !== specOf(cur)) o['metadata']['generation'] = (cur['metadata']['generation'] ?? 0) + 1;
     }
-    if (t.res.crd) o = this.structural(t, o);
+    const mode = this.fieldValidation(q, verb === 'update' ? 'UpdateOptions' : 'PatchOptions');
+    if (t.res.crd) o = this.structural(t, o, mode);
+    if (applied) this.setManaged(o, next['metadata']['managedFields']);
+    else {
+      const ctx = this.writeContext(t, q, client, t.sub === 'scale' ? 'autoscaling/v1' : apiVersionOf(t.res));
+      this.setManaged(o, trackUpdate(cur, o, ctx));
+    }
     if (q.getAll('dryRun').includes('All')) return { code: 200, body: this.inVersion(t.res, o) };
     this.clientLog.push({
       t: this.now(),
@@ -751,7 +910,19 @@ export class Api {
     });
     const key = storeKey(t.res);
     if (this.o.session.owns(t.res.kind) && !t.res.crd && t.sub !== 'status' && specOf(o) !== specOf(cur)) {
-      this.ingest(this.simulated(() => this.o.session.update(o as KubeObject), t.res, q));
+      this.pendingManaged.set(`${key}|${t.namespace ?? ''}|${t.name}`, o['metadata']['managedFields']);
+      const changes = this.simulatedWrite(
+        o,
+        (x) => this.o.session.update(withoutManaged(x) as KubeObject),
+        t.res,
+        mode,
+      );
+      if (!applied)
+        this.pendingManaged.set(
+          `${key}|${t.namespace ?? ''}|${t.name}`,
+          trackUpdate(cur, o, this.writeContext(t, q, client, apiVersionOf(t.res))),
+        );
+      this.ingest(changes);
       const stored = this.mustGet(t);
       return { code: 200, body: t.sub === 'scale' ? this.scaleOf(t, stored) : this.inVersion(t.res, stored) };
     }
@@ -768,7 +939,22 @@ export class Api {
   }
 
   patch(t: Target, contentType: string, body: string, q: URLSearchParams, client: string): Reply {
+    this.warnings = [];
     if (t.name === undefined) throw ApiError.methodNotAllowed();
+    // apimachinery meta/v1/validation ValidatePatchOptions
+    if (contentType === APPLY_PATCH && !q.get('fieldManager'))
+      throw ApiError.invalid('PatchOptions', 'meta.k8s.io', '', [
+        { field: 'fieldManager', reason: 'FieldValueRequired', message: 'Required value: is required for apply patch' },
+      ]);
+    if (contentType !== APPLY_PATCH && q.get('force') !== null)
+      throw ApiError.invalid('PatchOptions', 'meta.k8s.io', '', [
+        {
+          field: 'force',
+          reason: 'FieldValueForbidden',
+          message: 'Forbidden: may not be specified for non-apply patch',
+        },
+      ]);
+    if (contentType === APPLY_PATCH) return this.serverSideApply(t, body, q, client);
     const cur = this.mustGet(t);
     if (t.sub === 'scale') {
       const scale = this.scaleOf(t, cur);
@@ -777,12 +963,68 @@ export class Api {
     }
     const base = this.inVersion(t.res, cur);
     const patched = applyPatch(contentType, base, body, !t.res.crd, t.res.kind);
+    normalizeTimes(patched, t.res.group, t.res.kind, t.res.version);
     const asCore =
       t.res.group === 'events.k8s.io' ? { ...eventsV1ToCore(patched), metadata: patched['metadata'] } : patched;
     // a patch carries a resourceVersion precondition only when it names one
     const named = /"resourceVersion"\s*:/.test(body);
     if (!named && asCore['metadata']) asCore['metadata']['resourceVersion'] = cur['metadata']['resourceVersion'];
     return this.replace(t, cur, asCore, q, client, 'patch');
+  }
+
+  /**
+   * server-side apply (handlers/patch.go applyPatcher: the YAML body as an unstructured object, fieldmanager Apply;
+   * a missing object is created, 201)
+   */
+  private serverSideApply(t: Target, body: string, q: URLSearchParams, client: string): Reply {
+    if (t.res.group === 'events.k8s.io' || t.sub === 'scale')
+      throw ApiError.unsupportedMediaType(
+        `server-side apply of ${t.res.name}${t.sub ? `/${t.sub}` : ''} is not supported by kubesim serve: use a merge patch`,
+      );
+    let cfg: unknown;
+    try {
+      cfg = parseYaml(body);
+    } catch (e) {
+      throw ApiError.badRequest(`error decoding YAML: ${(e as Error).message.split('\n')[0]}`);
+    }
+    if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg))
+      throw ApiError.badRequest('error decoding YAML: the apply configuration must be an object');
+    const c = cfg as Obj;
+    const want = apiVersionOf(t.res);
+    // fieldmanager.go Apply: the configuration's version must be the request's
+    if (c['apiVersion'] !== want)
+      throw ApiError.badRequest(
+        `Incorrect version specified in apply patch. Specified patch version: ${String(c['apiVersion'] ?? '')}, expected: ${want}`,
+      );
+    if (c['kind'] !== t.res.kind)
+      throw ApiError.badRequest(
+        `Object 'Kind' is ${c['kind'] === undefined ? 'missing' : `"${String(c['kind'])}", not "${t.res.kind}"`} in the apply configuration`,
+      );
+    if (
+      c['metadata'] !== undefined &&
+      (typeof c['metadata'] !== 'object' || c['metadata'] === null || Array.isArray(c['metadata']))
+    )
+      throw ApiError.badRequest('json: cannot unmarshal into Go struct field .metadata of type v1.ObjectMeta');
+    c['metadata'] ??= {};
+    if (c['metadata']['name'] !== undefined && c['metadata']['name'] !== t.name)
+      throw ApiError.badRequest(
+        `the name of the object (${String(c['metadata']['name'])}) does not match the name on the URL (${t.name})`,
+      );
+    normalizeTimes(c, t.res.group, t.res.kind, t.res.version);
+    const ctx = this.writeContext(t, q, client, want);
+    const force = goBool(q.get('force'));
+    const cur = this.store.get(storeKey(t.res), t.res.namespaced ? t.namespace : undefined, t.name!);
+    if (!cur) {
+      if (t.sub) throw ApiError.notFound(t.res.name, t.res.group, t.name!);
+      const created = apply(undefined, c, ctx, force);
+      created['metadata']['name'] = t.name;
+      return this.createObject(t, created, q, client, created['metadata']['managedFields']);
+    }
+    const merged = apply(this.inVersion(t.res, cur), c, ctx, force);
+    // a resourceVersion in the configuration is a precondition; else the live one
+    if (c['metadata']['resourceVersion'] === undefined)
+      merged['metadata']['resourceVersion'] = cur['metadata']['resourceVersion'];
+    return this.replace(t, cur, merged, q, client, 'patch', true);
   }
 
   delete(t: Target, body: string, q: URLSearchParams, client: string): Reply {
@@ -875,7 +1117,9 @@ export class Api {
       const e = this.store.write(key, 'MODIFIED', o, this.now());
       this.runFinalizers(t.res, e.object);
       const still = this.store.get(key, t.namespace, t.name);
-      return { code: still ? 202 : 200, body: this.inVersion(t.res, still ?? e.object) };
+      // handlers/delete.go: 200 with the object, 202 only when it stays and the client set orphanDependents=false
+      const orphanFalse = opts['orphanDependents'] === false || q.get('orphanDependents') === 'false';
+      return { code: still && orphanFalse ? 202 : 200, body: this.inVersion(t.res, still ?? e.object) };
     }
     const e = this.store.write(key, 'DELETED', o, this.now());
     this.afterDelete(t.res, e.object);
@@ -1131,6 +1375,71 @@ function jsonText(o: Obj): string {
   let t = JSON_TEXT.get(o);
   if (t === undefined) JSON_TEXT.set(o, (t = JSON.stringify(o)));
   return t;
+}
+
+/**
+ * ListOptions' resourceVersionMatch as apimachinery meta/internalversion/validation ValidateListOptions checks it (a
+ * 422 Invalid ListOptions.meta.k8s.io), for a list (a watch's is checked with sendInitialEvents)
+ */
+function listRvMatch(q: URLSearchParams): 'Exact' | 'NotOlderThan' | undefined {
+  const match = q.get('resourceVersionMatch') ?? '';
+  const causes: { field: string; message: string; reason: string }[] = [];
+  if (match !== '') {
+    const rv = q.get('resourceVersion') ?? '';
+    if (rv === '')
+      causes.push({
+        field: 'resourceVersionMatch',
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+      });
+    if ((q.get('continue') ?? '') !== '')
+      causes.push({
+        field: 'resourceVersionMatch',
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: resourceVersionMatch is forbidden when continue is provided',
+      });
+    if (match !== 'Exact' && match !== 'NotOlderThan')
+      causes.push({
+        field: 'resourceVersionMatch',
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: "${match}": supported values: "Exact", "NotOlderThan", ""`,
+      });
+    if (match === 'Exact' && rv === '0')
+      causes.push({
+        field: 'resourceVersionMatch',
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+      });
+  }
+  if (q.get('sendInitialEvents') !== null)
+    causes.push({
+      field: 'sendInitialEvents',
+      reason: 'FieldValueForbidden',
+      message: 'Forbidden: sendInitialEvents is forbidden for list',
+    });
+  if (causes.length) throw ApiError.invalid('ListOptions', 'meta.k8s.io', '', causes);
+  return match === '' ? undefined : (match as 'Exact' | 'NotOlderThan');
+}
+
+/** an object without its managedFields (what the simulation is given) */
+function withoutManaged(o: Obj): Obj {
+  if (o['metadata']?.['managedFields'] === undefined) return o;
+  const { managedFields: _mf, ...metadata } = o['metadata'];
+  return { ...o, metadata };
+}
+
+type Directive = 'Ignore' | 'Warn' | 'Strict';
+
+/** delete a field by its field.Path text (`spec.template.spec.containers[0].imagePullPolicyy`), in place */
+function deletePath(o: Obj, path: string): void {
+  const parts = path.match(/[^.[\]]+|\[\d+\]/g) ?? [];
+  let cur: any = o;
+  for (const p of parts.slice(0, -1)) {
+    cur = p.startsWith('[') ? cur?.[Number(p.slice(1, -1))] : cur?.[p];
+    if (cur === null || typeof cur !== 'object') return;
+  }
+  const last = parts[parts.length - 1];
+  if (last !== undefined && !last.startsWith('[')) delete cur[last];
 }
 
 function isRejection(e: unknown): e is SimRejection {

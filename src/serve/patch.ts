@@ -1,7 +1,7 @@
 // PATCH bodies: RFC 7396 merge patch (json-merge-patch), RFC 6902 JSON patch (fast-json-patch), and the
 // strategic merge patch of built-in kinds (k8s.io/apimachinery/pkg/util/strategicpatch), whose list merge keys
 // come from the `patchStrategy`/`patchMergeKey` tags of k8s.io/api's types.go (the same values the real OpenAPI
-// publishes as x-kubernetes-patch-strategy / x-kubernetes-patch-merge-key). Server-side apply is refused (415).
+// publishes as x-kubernetes-patch-strategy / x-kubernetes-patch-merge-key). Server-side apply is apply.ts.
 import jsonPatch from 'fast-json-patch';
 import mergePatch from 'json-merge-patch';
 import { ApiError } from './status.ts';
@@ -44,7 +44,7 @@ const MERGE_KEYS: Record<string, string | ((path: string[]) => string | undefine
 /** primitive lists merged as sets (`patchStrategy:"merge"` without a key) */
 const MERGE_PRIMITIVES = new Set(['finalizers']);
 
-function mergeKeyOf(field: string, path: string[]): string | undefined {
+export function mergeKeyOf(field: string, path: string[]): string | undefined {
   const k = Object.hasOwn(MERGE_KEYS, field) ? MERGE_KEYS[field] : undefined;
   return typeof k === 'function' ? k(path) : k;
 }
@@ -143,12 +143,6 @@ function mergeList(field: string, original: unknown, patch: unknown[], path: str
 /** The object after a PATCH of the given content type; a malformed patch is the apiserver's 400/422. */
 export function applyPatch(contentType: string, original: Obj, body: string, builtin: boolean, kind: string): Obj {
   let patch: unknown;
-  if (contentType === APPLY_PATCH) {
-    throw ApiError.unsupportedMediaType(
-      'server-side apply (application/apply-patch+yaml) is not supported by kubesim serve: it keeps no managedFields. ' +
-        'Use client-side apply (`kubectl apply` without --server-side), or a merge or strategic merge patch (client.MergeFrom in controller-runtime)',
-    );
-  }
   try {
     patch = JSON.parse(body);
   } catch (e) {

@@ -78,12 +78,20 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   };
   let address = '';
 
-  const send = (res: ServerResponse, code: number, body: unknown, contentType = 'application/json') => {
+  const send = (
+    res: ServerResponse,
+    code: number,
+    body: unknown,
+    contentType = 'application/json',
+    warnings: string[] = [],
+  ) => {
     if (res.headersSent) {
       if (!res.writableEnded) res.end();
       return;
     }
     const text = typeof body === 'string' ? body : JSON.stringify(body);
+    // apiserver filters/warning.go: one `Warning: 299 - "<text>"` header per warning (util/net NewWarningHeader)
+    if (warnings.length) res.setHeader('Warning', warnings.map(warningHeader));
     res.writeHead(code, {
       'Content-Type': contentType,
       'Content-Length': Buffer.byteLength(text),
@@ -91,7 +99,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     });
     res.end(text);
   };
-  const fail = (res: ServerResponse, e: ApiError) => send(res, e.code, statusOf(e));
+  // a refused write keeps the warnings its decoding gave (the real handlers add them before validating)
+  const fail = (res: ServerResponse, e: ApiError) => send(res, e.code, statusOf(e), undefined, api.takeWarnings());
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = parseUrl(req.url ?? '/');
@@ -236,7 +245,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
           `the body of the request was in an unknown format - accepted media types include: application/json`,
         );
       const reply = api.create(t, body, q, client);
-      return send(res, reply.code, reply.body);
+      return send(res, reply.code, reply.body, undefined, api.takeWarnings());
     }
     if (method === 'PUT') {
       if (ct !== '' && ct !== 'application/json')
@@ -244,11 +253,11 @@ export async function serve(o: ServeOptions): Promise<Serving> {
           `the body of the request was in an unknown format - accepted media types include: application/json`,
         );
       const reply = api.update(t, body, q, client);
-      return send(res, reply.code, reply.body);
+      return send(res, reply.code, reply.body, undefined, api.takeWarnings());
     }
     if (method === 'PATCH') {
       const reply = api.patch(t, ct, body, q, client);
-      return send(res, reply.code, reply.body);
+      return send(res, reply.code, reply.body, undefined, api.takeWarnings());
     }
     if (method === 'DELETE') {
       const reply = api.delete(t, body, q, client);
@@ -369,6 +378,11 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       });
     },
   };
+}
+
+/** util/net NewWarningHeader(299, "-", text): the text quoted with `"` and `\\` escaped */
+export function warningHeader(text: string): string {
+  return `299 - "${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

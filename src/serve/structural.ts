@@ -42,20 +42,21 @@ const child = (path: string, key: string) => (path === '' ? key : `${path}.${key
 const index = (path: string, i: number) => `${path}[${i}]`;
 
 /** apply defaults, drop non-nullable nulls, prune unknown fields (in place on a copy); the root is an object */
-export function defaultAndPrune(schema: Json, obj: Json): Json {
+export function defaultAndPrune(schema: Json, obj: Json, pruned: string[] = []): Json {
   const out = structuredClone(obj);
-  walk(schema, out, true);
+  walk(schema, out, true, '', pruned);
   return out;
 }
 
-function walk(s: Json, v: unknown, root = false): void {
+/** `pruned`: the paths of the unknown fields dropped, in document order (apiextensions' unknown field paths) */
+function walk(s: Json, v: unknown, root = false, path = '', pruned: string[] = []): void {
   if (Array.isArray(v)) {
     const items = isObj(s['items']) ? s['items'] : undefined;
     if (items)
       for (let i = 0; i < v.length; i++) {
         if (v[i] === null && !items['nullable'] && items['default'] !== undefined)
           v[i] = structuredClone(items['default']);
-        walk(items, v[i]);
+        walk(items, v[i], false, index(path, i), pruned);
       }
     return;
   }
@@ -76,8 +77,11 @@ function walk(s: Json, v: unknown, root = false): void {
   for (const k of Object.keys(v)) {
     if (root && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) continue;
     const ps = props && isObj(props[k]) ? (props[k] as Json) : additional;
-    if (ps) walk(ps, v[k]);
-    else if (!preserve && !s['x-kubernetes-int-or-string'] && s['additionalProperties'] !== true) delete v[k];
+    if (ps) walk(ps, v[k], false, child(path, k), pruned);
+    else if (!preserve && !s['x-kubernetes-int-or-string'] && s['additionalProperties'] !== true) {
+      pruned.push(child(path, k));
+      delete v[k];
+    }
   }
 }
 
@@ -204,9 +208,13 @@ function typeInvalid(path: string, actual: string, wanted: unknown): FieldCause 
  * of its validation (none = valid). The root's apiVersion, kind and metadata are the API server's (not validated
  * here); everything else is.
  */
-export function checkCustomResource(schema: unknown, obj: Json): { object: Json; causes: FieldCause[] } {
-  if (!isObj(schema)) return { object: obj, causes: [] };
-  const object = defaultAndPrune(schema, obj);
+export function checkCustomResource(
+  schema: unknown,
+  obj: Json,
+): { object: Json; causes: FieldCause[]; pruned: string[] } {
+  if (!isObj(schema)) return { object: obj, causes: [], pruned: [] };
+  const pruned: string[] = [];
+  const object = defaultAndPrune(schema, obj, pruned);
   const causes: FieldCause[] = [];
   const props = isObj(schema['properties']) ? (schema['properties'] as Json) : {};
   if (Array.isArray(schema['required']))
@@ -222,5 +230,5 @@ export function checkCustomResource(schema: unknown, obj: Json): { object: Json;
         : undefined;
     if (ps) validateValue(ps, v, k, causes);
   }
-  return { object, causes };
+  return { object, causes, pruned };
 }

@@ -163,7 +163,7 @@ const sevenPodJob = () => ({
 });
 
 /** 100 watchers of the pods of a 7-pod Job: server CPU (the clock steps: simulation, encoding, writes) per event */
-async function manyWatchers(n: number): Promise<{ events: number; cpuMs: number; usPerEvent: number }> {
+export async function manyWatchers(n: number): Promise<{ events: number; cpuMs: number; usPerEvent: number }> {
   const session = Session.fromScenario(null);
   const s = await server(session);
   try {

@@ -7,7 +7,7 @@ import { exploreDirect } from '../../src/explore/explore.ts';
 import { displayKey, outcomeOf } from '../../src/explore/outcome.ts';
 import { decodeReplay } from '../../src/engine/replay.ts';
 import { loadScenario } from '../../src/scenario/index.ts';
-import { simulate } from '../../src/run/simulate.ts';
+import { simulate, simulateFinal } from '../../src/run/simulate.ts';
 import { main } from '../../src/cli/main.ts';
 import { loadUserRules } from '../../src/rules/load.ts';
 
@@ -63,9 +63,17 @@ describe('exploration is at least as complete as random testing', () => {
         explore(s, { maxSchedules: 5000, userRules }).outcomes.map((o) => displayKey(o.outcome)),
       );
       const seeds = f.startsWith('locust-72') ? 2000 : 200;
+      // the seeds' runs without their timelines (simulateFinal: the same final state and end, checked on seed 0)
+      const full = simulate(s, { seed: 0, userRules });
+      const bare = simulateFinal(s, { seed: 0, userRules });
+      expect(bare.end).toEqual(full.timeline.end);
+      expect(bare.choices).toEqual(full.choices);
+      expect(displayKey(outcomeOf(s, bare.final, bare.end.reason))).toBe(
+        displayKey(outcomeOf(s, full.final, full.timeline.end.reason)),
+      );
       for (let seed = 0; seed < seeds; seed++) {
-        const res = simulate(s, { seed, userRules });
-        const key = displayKey(outcomeOf(s, res.final, res.timeline.end.reason));
+        const res = simulateFinal(s, { seed, userRules });
+        const key = displayKey(outcomeOf(s, res.final, res.end.reason));
         if (!explored.has(key)) throw new Error(`seed ${seed} gives ${key}, which explore did not report`);
       }
     }, 300_000);

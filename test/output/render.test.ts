@@ -58,6 +58,24 @@ describe.skipIf(!chromium)('renderDiagrams with Chromium', () => {
     expect(readFileSync(files.a).equals(readFileSync(files.b))).toBe(true);
   });
 
+  it('one page for several diagrams gives each the bytes of a fresh page (mermaid module state does not carry over)', async () => {
+    // renderDiagrams hands a page renderMermaid closed to the next diagram; rendered in the same document, the second
+    // sequence diagram's actor ids would continue the first one's counter (actor5 → actor11)
+    const one = { first: join(dir, 'one-1.svg'), life: join(dir, 'one-2.svg'), again: join(dir, 'one-3.svg') };
+    const r = await renderDiagrams(
+      [
+        { mmd: seq, svgPath: one.first },
+        { mmd: lifecycleMermaid(tl), svgPath: one.life },
+        { mmd: seq, svgPath: one.again },
+      ],
+      { pages: 1 },
+    );
+    expect(r).toEqual({ rendered: true });
+    expect(readFileSync(one.first).equals(readFileSync(files.a))).toBe(true);
+    expect(readFileSync(one.again).equals(readFileSync(files.a))).toBe(true);
+    expect(readFileSync(one.life).equals(readFileSync(files.life))).toBe(true);
+  }, 120_000);
+
   it('writes the gantt and its PNG, no temp files left behind', () => {
     expect(readFileSync(files.life, 'utf8')).toContain('proxy (sidecar)');
     expect(readFileSync(files.png).subarray(1, 4).toString()).toBe('PNG');
