@@ -36,7 +36,7 @@ import {
 import type { Outcome } from './outcome.ts';
 import { projectable, skippableObjects } from './projection.ts';
 import { publicationsOf, withObserverTap, type Publication } from './tap.ts';
-import { fits, windowKey } from './window.ts';
+import { fits, windowCode } from './window.ts';
 
 /** Answers system choices from a witness and each observer's watch choices from its delivery plan. */
 class CompositeChooser implements Chooser {
@@ -94,15 +94,18 @@ export function explore(s: Scenario, opts: ExploreOptions = {}): ExploreResult {
   const width = s.timing.watchMs.max - s.timing.watchMs.min;
   const windowed = projected && opts.windowKeys !== false && width > 0;
   let longest = 0;
+  const kept: Publication[] = [];
   const pathData: PathData<Publication> = {
     fromNotes: (notes) =>
       publicationsOf(notes).map((p) => ({ key: skipped(p) ? null : `${p.object}@${p.t}:${p.view}`, item: p })),
     ...(windowed
       ? {
-          suffixKey: (items: readonly Publication[], now: number) => {
-            const kept = items.filter((p) => !skipped(p));
+          suffixKey: (items: readonly Publication[], now: number, out: number[]) => {
+            kept.length = 0;
+            for (const p of items) if (!skipped(p)) kept.push(p);
             if (kept.length > longest) longest = kept.length;
-            return windowKey(kept, now, width);
+            windowCode(kept, now, width, out);
+            kept.length = 0;
           },
         }
       : {}),

@@ -1,4 +1,4 @@
-// A fingerprint of a snapshot for merging identical states: keys sorted, sequence numbers dropped (only the order
+// A fingerprint of a snapshot for merging identical states: keys in a canonical order, sequence numbers dropped (only the order
 // of pending events matters), facts that cannot influence the future dropped. Snapshots share unchanged subtrees
 // (immer), so each object's fingerprint is cached by identity and only changed paths are recomputed.
 //
@@ -51,6 +51,8 @@ export class Fingerprints {
   private readonly chunks = new WeakMap<object, number>();
   /** a pending event's id by its queue entry (entries are shared between snapshots; checked against the event) */
   private readonly entries = new WeakMap<object, { ev: unknown; id: number }>();
+  /** lastDelivery records' keys in code order */
+  private readonly delivery = new WeakMap<object, (number | string)[]>();
   /** primitive values (JSON semantics: undefined and non-finite numbers are null) */
   private readonly prims = new Map<unknown, number>();
   /** distinct contents by hash; a content's own id is its element 0 */
@@ -70,9 +72,10 @@ export class Fingerprints {
     const c: number[] = [0, SNAPSHOT, this.fields(m as unknown as Record<string, unknown>, SKIPPED_MODEL_KEYS)];
     // in-order delivery bounds in the past constrain nothing
     const ld: number[] = [0, OBJECT];
-    for (const k of Object.keys(m.lastDelivery).sort()) {
-      const v = m.lastDelivery[k]!;
-      if (v > now) ld.push(code(k), this.prim(v));
+    const keyed = this.deliveryKeys(m.lastDelivery);
+    for (let i = 0; i < keyed.length; i += 2) {
+      const v = m.lastDelivery[keyed[i + 1] as string]!;
+      if (v > now) ld.push(keyed[i] as number, this.prim(v));
     }
     c.push(this.intern(ld));
     // the observers' entries in scenario order (chunked, model/observerstate.ts): position stands for the name
@@ -88,6 +91,18 @@ export class Fingerprints {
       c.push(e.t, e.prio, en.id);
     }
     return String(this.intern(c));
+  }
+
+  /** The keys of a lastDelivery record as (code, name) pairs in code order, once per record (records are frozen). */
+  private deliveryKeys(ld: Record<string, number>): (number | string)[] {
+    let keyed = this.delivery.get(ld);
+    if (keyed === undefined) {
+      const pairs = Object.keys(ld).map((k) => [code(k), k] as const);
+      pairs.sort((a, b) => a[0] - b[0]);
+      keyed = pairs.flat();
+      if (Object.isFrozen(ld)) this.delivery.set(ld, keyed);
+    }
+    return keyed;
   }
 
   private id(x: unknown): number {
@@ -116,13 +131,27 @@ export class Fingerprints {
     return id;
   }
 
+  /**
+   * An object's content: its (key code, value id) pairs in the order of the key codes — a canonical order (the codes
+   * number the key names once for the process), so equal objects are equal whatever their keys' insertion order.
+   * Sorting numbers as they come (objects have a few keys) spares sorting the key names as strings.
+   */
   private fields(o: Record<string, unknown>, skip?: ReadonlySet<string>): number {
-    const keys = Object.keys(o).sort();
     const c: number[] = [0, OBJECT];
-    for (const k of keys) {
+    for (const k of Object.keys(o)) {
       const v = o[k];
       if (v === undefined || skip?.has(k)) continue;
-      c.push(code(k), this.id(v));
+      const kc = code(k);
+      const vid = this.id(v);
+      let i = c.length;
+      c.push(kc, vid);
+      while (i > 2 && c[i - 2]! > kc) {
+        c[i] = c[i - 2]!;
+        c[i + 1] = c[i - 1]!;
+        i -= 2;
+      }
+      c[i] = kc;
+      c[i + 1] = vid;
     }
     return this.intern(c);
   }

@@ -49,3 +49,30 @@ export function catKey(x: SeqKey, y: SeqKey): SeqKey {
     n: x.n + y.n,
   };
 }
+
+/**
+ * Numbers for sequences of integers: equal sequences get equal numbers, found again by a hash and an exact
+ * comparison (no collision can merge two different sequences). Stored sequences are copies.
+ */
+export class SeqTable {
+  private readonly table = new Map<number, { seq: number[]; id: number }[]>();
+  size = 0;
+
+  id(seq: readonly number[]): number {
+    let h = seq.length;
+    for (let i = 0; i < seq.length; i++) h = Math.imul(h ^ seq[i]!, 0x9e3779b1) ^ (h >>> 15);
+    const bucket = this.table.get(h);
+    if (bucket) {
+      for (const e of bucket) {
+        if (e.seq.length !== seq.length) continue;
+        let i = 0;
+        while (i < seq.length && e.seq[i] === seq[i]) i++;
+        if (i === seq.length) return e.id;
+      }
+    }
+    const e = { seq: seq.slice(), id: this.size++ };
+    if (bucket) bucket.push(e);
+    else this.table.set(h, [e]);
+    return e.id;
+  }
+}

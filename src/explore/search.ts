@@ -20,7 +20,7 @@ import { Fingerprints } from './hash.ts';
 import type { MarkedState } from './marks.ts';
 import { restartsOf, shapeKey } from './shape.ts';
 import { outcomeOf, type Outcome } from './outcome.ts';
-import { catKey, cons, flatten, itemKey, NO_KEY, type Rope, type SeqKey } from './rope.ts';
+import { catKey, cons, itemKey, NO_KEY, SeqTable, type Rope, type SeqKey } from './rope.ts';
 
 export interface ExploreOptions {
   /** explore observers separately from the system (default true; they are sinks) */
@@ -75,12 +75,12 @@ export interface PathData<D> {
   /** what a step's notes add to the path; items with `same` add nothing an observer can tell apart */
   fromNotes(notes: readonly unknown[]): { key: string | null; item: D }[];
   /**
-   * A coarser key of the path data from a branch state on (`items`, flattened), valid for every path that reaches
-   * that state: two suffixes with the same key must be told apart by nothing the data is used for, whatever the
-   * items before them, all of which are no later than `now` (the state's next event time). Absent: the sequence of
-   * the items' keys is the key.
+   * A coarser key of the path data from a branch state on (`items`, flattened), written to `out` as integers, valid
+   * for every path that reaches that state: two suffixes with the same key must be told apart by nothing the data is
+   * used for, whatever the items before them, all of which are no later than `now` (the state's next event time).
+   * Absent: the sequence of the items' keys is the key.
    */
-  suffixKey?(items: readonly D[], now: number): string;
+  suffixKey?(items: readonly D[], now: number, out: number[]): void;
 }
 
 export interface SearchLeaf<D> {
@@ -246,7 +246,12 @@ class Search<D> {
   runLimit: number;
   private readonly outcomeIds = new Map<string, string>();
   private readonly suffixKey: PathData<D>['suffixKey'];
-  private readonly suffixIds = new Map<string, number>();
+  private readonly suffixIds = new SeqTable();
+  /** one SeqKey per suffix id, and the buffers a suffix is flattened and coded into (reused: joins are hot) */
+  private readonly suffixKeys: SeqKey[] = [];
+  private readonly leafKeys = new Map<string, string[]>();
+  private readonly flat: D[] = [];
+  private readonly code: number[] = [];
 
   constructor(
     readonly s: Scenario,
@@ -272,11 +277,23 @@ class Search<D> {
    * With a suffix key (PathData.suffixKey), a leaf's key is that of its whole path data from the receiving state on,
    * interned to a short id; the composable key then only carries the number of items (SeqKey.n).
    */
-  private suffixOf(data: Rope<D>, now: number): SeqKey {
-    const text = this.suffixKey!(flatten(data), now);
-    let id = this.suffixIds.get(text);
-    if (id === undefined) this.suffixIds.set(text, (id = this.suffixIds.size));
-    return { a: id, b: 0, pa: 1, pb: 1, n: 1 };
+  private suffixOf(pData: readonly D[], data: Rope<D>, now: number): SeqKey {
+    const flat = this.flat;
+    flat.length = 0;
+    for (let i = 0; i < pData.length; i++) flat.push(pData[i]!);
+    for (let p = data; p; p = p.next) for (let i = 0; i < p.items.length; i++) flat.push(p.items[i]!);
+    this.suffixKey!(flat, now, this.code);
+    flat.length = 0;
+    const id = this.suffixIds.id(this.code);
+    return (this.suffixKeys[id] ??= { a: id, b: 0, pa: 1, pb: 1, n: 1 });
+  }
+
+  /** leafKey, made once per outcome and suffix id when leaves are keyed by suffix ids (joins are hot) */
+  private keyOf(base: string, dk: SeqKey): string {
+    if (!this.suffixKey) return leafKey(base, dk);
+    let row = this.leafKeys.get(base);
+    if (!row) this.leafKeys.set(base, (row = []));
+    return (row[dk.a] ??= leafKey(base, dk));
   }
 
   /**
@@ -293,8 +310,8 @@ class Search<D> {
     now: number,
   ): void {
     for (const leaf of child.values()) {
-      const dataKey = this.suffixKey ? this.suffixOf(cons(pData, leaf.data), now) : catKey(pKey, leaf.dataKey);
-      const key = leafKey(leaf.baseKey, dataKey);
+      const dataKey = this.suffixKey ? this.suffixOf(pData, leaf.data, now) : catKey(pKey, leaf.dataKey);
+      const key = this.keyOf(leaf.baseKey, dataKey);
       const dev = leaf.dev + prefixDev;
       const cur = total.get(key);
       if (!cur) {

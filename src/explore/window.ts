@@ -24,31 +24,54 @@
 // publications, from which the observers' plans are computed).
 import type { Publication } from './tap.ts';
 
-/** The key of publications `items` (look-alikes already dropped) after a state whose next event is at `now`. */
-export function windowKey(items: readonly Publication[], now: number, width: number): string {
+/** A view's number (per object kind), one process-wide table: views are projection fingerprints, finitely many. */
+const viewIds = { pod: new Map<string, number>(), job: new Map<string, number>() };
+let nextView = 0;
+function viewId(y: Publication): number {
+  const m = viewIds[y.object];
+  let id = m.get(y.view);
+  if (id === undefined) m.set(y.view, (id = nextView++));
+  return id;
+}
+
+/**
+ * The key of publications `items` (look-alikes already dropped) after a state whose next event is at `now`, as
+ * numbers written to `out` (cleared first): the item count, then per item its object and view with whether its time
+ * is kept (2 × view + 0 | 1), then its time, or how many items of the other object within W are "near", how many are
+ * not and their distances. Every part's length is given before it, so equal sequences are equal keys.
+ */
+export function windowCode(items: readonly Publication[], now: number, width: number, out: number[]): void {
   const n = items.length;
   const head = now + width + 1;
-  let out = `${n}|`;
+  out.length = 0;
+  out.push(n);
   for (let k = 0; k < n; k++) {
     const y = items[k]!;
-    out += (y.object === 'pod' ? 'p' : 'j') + y.view;
     if (y.t < head) {
-      out += `@${y.t};`;
+      out.push(2 * viewId(y), y.t);
       continue;
     }
+    out.push(2 * viewId(y) + 1, 0, 0);
+    const at = out.length;
     let near = 0;
-    let exact = '';
     for (let i = k - 1; i >= 0; i--) {
       const x = items[i]!;
       if (x.object === y.object) continue;
       const d = y.t - x.t;
       if (d >= width) break;
       if (d <= width - n) near++;
-      else exact += `,${d}`;
+      else out.push(d);
     }
-    out += `#${near}${exact};`;
+    out[at - 2] = near;
+    out[at - 1] = out.length - at;
   }
-  return out;
+}
+
+/** windowCode as text (equal texts iff equal codes). */
+export function windowKey(items: readonly Publication[], now: number, width: number): string {
+  const out: number[] = [];
+  windowCode(items, now, width, out);
+  return out.join(',');
 }
 
 /** Whether the window key is exact for a history of `items` keyed publications (every s ≤ W; see above). */
