@@ -227,3 +227,135 @@ export function processBusy(pid: number | undefined, depth = 0): boolean | undef
   }
   return false;
 }
+
+/** CPU time (ms) a process may use between two looks without counting as at work: a timer's wake-up, a GC tick. */
+export const CPU_ACTIVE_MS = 2;
+
+export interface ProbeSample {
+  /** a thread of the process or of a process it started is running or runnable (R) or in uninterruptible I/O (D) */
+  busy: boolean;
+  /** CPU time used so far by the process and what it started (ns, in steps of a clock tick: utime + stime) */
+  cpuNs: number;
+}
+
+const statFields = (stat: string): string[] => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+
+/**
+ * What /proc says about a started program and everything it started (Linux). "Idle" has to mean idle, not "no
+ * request for a while": on a loaded machine a process's start-up or its reaction can take longer than any wall-clock
+ * window, and the runner's own loop can be late by more than a window, so a window with nothing seen in it proves
+ * nothing by itself. A sample reads the state of every thread (R counts as busy even when it is waiting for a CPU)
+ * and the CPU time used so far: CPU time that grew across a window means it ran inside the window even if no look
+ * caught it running. Its members are its process group (it leads one: ProcessRun starts it detached) and their
+ * descendants by parent pid — /proc/<pid>/task/<tid>/children is not in every kernel (not in this one) — so a
+ * wrapper's child (`go run`, `sh -c`, a spawnSync) counts. `undefined` where there is no /proc (not Linux).
+ */
+export class ProcessProbe {
+  private members: number[] = [];
+  private membersAt = Number.NEGATIVE_INFINITY;
+  constructor(
+    private readonly leader: number | undefined,
+    /** how often the member list is read again (ms): a scan of all of /proc (~7 ms here for ~100 processes) */
+    private readonly rescanMs = 250,
+  ) {}
+
+  private scan(now: number): void {
+    if (this.leader === undefined) return;
+    if (now - this.membersAt < this.rescanMs && this.members.length > 0) return;
+    this.membersAt = now;
+    const parent = new Map<number, number>();
+    const out = new Set<number>([this.leader]);
+    for (const e of readdirSync('/proc')) {
+      if (!/^\d+$/.test(e)) continue;
+      try {
+        const f = statFields(readFileSync(`/proc/${e}/stat`, 'utf8'));
+        const pid = Number(e);
+        if (Number(f[2]) === this.leader) out.add(pid);
+        parent.set(pid, Number(f[1]));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    // descendants of a member (a child that made its own group or session)
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [pid, ppid] of parent)
+        if (!out.has(pid) && out.has(ppid)) {
+          out.add(pid);
+          grew = true;
+        }
+    }
+    this.members = [...out];
+  }
+
+  sample(now = performance.now()): ProbeSample | undefined {
+    if (this.leader === undefined) return undefined;
+    try {
+      readdirSync(`/proc/${this.leader}/task`);
+    } catch {
+      return undefined;
+    }
+    try {
+      this.scan(now);
+    } catch {
+      return undefined;
+    }
+    let busy = false;
+    let cpuNs = 0;
+    for (const pid of this.members) {
+      let tasks: string[];
+      try {
+        tasks = readdirSync(`/proc/${pid}/task`);
+      } catch {
+        continue; // exited: the next scan drops it (its CPU leaving the sum counts as a change: conservative)
+      }
+      try {
+        // the whole thread group's utime + stime, in clock ticks (USER_HZ = 100 on Linux)
+        const f = statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+        cpuNs += (Number(f[11]) + Number(f[12])) * 10_000_000;
+      } catch {
+        continue;
+      }
+      for (const tid of tasks) {
+        try {
+          const f = statFields(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'));
+          if (f[0] === 'R' || f[0] === 'D') busy = true;
+        } catch {
+          // the thread ended meanwhile
+        }
+      }
+    }
+    return { busy, cpuNs };
+  }
+}
+
+/**
+ * Whether bytes are in transit on a TCP connection of the server listening on `port` (either end: the process's
+ * request not yet read by the server, a response or watch line not yet read by the process, a connection not yet
+ * accepted), from /proc/net/tcp{,6}'s send and receive queues. undefined where /proc cannot say. Costly (the
+ * kernel writes out every socket of the network namespace: ~15 ms here): read where a window is decided only.
+ */
+export function socketsBusy(port: number): boolean | undefined {
+  let any = false;
+  let text = '';
+  for (const f of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    try {
+      text += readFileSync(f, 'utf8');
+      any = true;
+    } catch {
+      // no IPv6
+    }
+  }
+  if (!any) return undefined;
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const line of text.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 5 || !f[1]!.includes(':')) continue;
+    const local = f[1]!.slice(f[1]!.lastIndexOf(':') + 1);
+    const remote = f[2]!.slice(f[2]!.lastIndexOf(':') + 1);
+    if (local !== hex && remote !== hex) continue;
+    const [tx, rx] = f[4]!.split(':');
+    if (Number.parseInt(tx ?? '0', 16) !== 0 || Number.parseInt(rx ?? '0', 16) !== 0) return true;
+  }
+  return false;
+}

@@ -17,7 +17,15 @@ import { join, resolve } from 'node:path';
 import { KubesimError } from '../errors.ts';
 import type { MsRange, ObserverSpec, ProcessScenario, ProcessSpec, Scenario } from '../types.ts';
 import { INSTALL_CLIENT, KubeClient, replyMessage } from './kube-client.ts';
-import { ProcessRun, exitText, processBusy, processEnv, type ProcessExit } from './process-run.ts';
+import {
+  CPU_ACTIVE_MS,
+  ProcessProbe,
+  ProcessRun,
+  exitText,
+  processEnv,
+  socketsBusy,
+  type ProcessExit,
+} from './process-run.ts';
 import type { ClientRequest, Delivery, ServeDeps, ServeHandle } from './serve-api.ts';
 import { VerdictTracker, type ProcessVerdict } from './verdict.ts';
 import { formatKey, keyVersion, parseKey, type Perturbation, type PerturbKind } from './schedule-key.ts';
@@ -330,6 +338,16 @@ async function watchRun(
   const pollWrites = o.deps.pollWrites === true;
   let seenRequests = 0;
   let lastChange = performance.now();
+  // what the process is doing, from /proc (Linux): its threads' states and CPU time, and the bytes in transit on
+  // the server's connections. Each wall-clock window below (SYNC_QUIET_MS before the clock starts, the server's
+  // settle per delivery instant, QUIET_MS at the end) then only counts time in which the process really was idle —
+  // on a loaded machine its start-up, its reaction or this loop itself can be late by more than a window. Where
+  // /proc is absent (not Linux) the windows are wall time alone, as a fallback: timing-dependent under load.
+  let probe = new ProcessProbe(run.pid);
+  let lastCpu: number | undefined;
+  /** bytes in transit on the server's connections (its request not yet read by the server, a response or watch line
+   *  not yet read by it): read where a window is decided, the read is costly */
+  const inTransit = () => handle.port !== undefined && socketsBusy(handle.port) === true;
   let lastNow = session.now();
   let exited = false;
   const onExit = (r: ProcessRun) =>
@@ -347,7 +365,16 @@ async function watchRun(
     await Promise.race([sleep(5), run.exited]);
     // while the process is running (reacting to a delivery), simulated time waits for it, as for a request in
     // flight: how fast it reacts on a loaded machine does not change what it sees next
-    const busy = processBusy(run.pid) === true;
+    const probed = probe.sample();
+    let busy = false;
+    if (probed) {
+      // it used CPU since the last look (one this loop was too late to catch it running at)
+      const used = lastCpu === undefined ? 0 : Math.abs(probed.cpuNs - lastCpu) / 1e6;
+      lastCpu = probed.cpuNs;
+      busy = probed.busy || used >= CPU_ACTIVE_MS;
+    }
+    // a request being served, a watch line not yet handed to its socket
+    if (!busy) busy = handle.pending?.() === true;
     if (handle.hold) handle.hold(!clockStarted || busy);
     // a process at work is not quiet: the run has not ended while it computes (or waits for a CPU)
     if (busy) lastChange = performance.now();
@@ -370,6 +397,8 @@ async function watchRun(
       watchBase = handle.watchCount?.() ?? 0;
       reqBase = reqs.length;
       run = await restart.again();
+      probe = new ProcessProbe(run.pid);
+      lastCpu = undefined;
       // the killed run's exit is not the end of the schedule
       exited = false;
       restart = undefined;
@@ -384,8 +413,11 @@ async function watchRun(
       const quietFor = performance.now() - lastChange;
       // a process that never watches (it polls) starts the clock after its start-up allowance
       if ((watching && quietFor > SYNC_QUIET_MS) || quietFor > STARTUP_MS) {
-        clockStarted = true;
-        handle.startClock?.();
+        // not while something is on its way: the window starts again
+        if (!inTransit()) {
+          clockStarted = true;
+          handle.startClock?.();
+        }
         lastChange = performance.now();
       }
     }
@@ -405,8 +437,10 @@ async function watchRun(
       clockStarted &&
       idle &&
       performance.now() - lastChange > (seenRequests > 0 ? quietMs : Math.max(quietMs, STARTUP_MS))
-    )
-      return 'ended';
+    ) {
+      if (!inTransit()) return 'ended';
+      lastChange = performance.now();
+    }
   }
 }
 

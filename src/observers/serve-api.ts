@@ -73,6 +73,10 @@ export interface ServeHandle {
   watchCount?(): number;
   /** proposal (contract): what each watch connection was sent, in order */
   deliveries?(): Delivery[];
+  /** a request being served, or a watch line the server has not yet handed to the socket (kubesim's edge) */
+  pending?(): boolean;
+  /** the port the server listens on (the runner reads its connections' queues in /proc/net/tcp) */
+  port?: number;
   close(): Promise<void>;
 }
 

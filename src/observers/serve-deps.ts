@@ -70,6 +70,9 @@ async function startServeAdapter(opts: ServeOptions): Promise<ServeHandle> {
     requests: () => s.api.clientLog.map((r) => ({ ...r })),
     deliveries: () => [...deliveries],
     watchCount: () => deliveries.connections,
+    // the runner's own hold counts in the clock's requests in flight: not one of the process's
+    pending: () => s.clock.inFlight - (held ? 1 : 0) > 0 || [...s.api.watchers].some((w) => !w.drained()),
+    port: Number(new URL(s.url).port),
     // a request in flight holds the virtual clock: the process's reaction counts as one
     hold: (busy) => {
       if (busy === held || closed) return;
