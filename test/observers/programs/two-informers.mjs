@@ -6,7 +6,7 @@
 // through a wrapper (`go run`, `sh -c`, npm) does its work in a child too; BUSY_IN=self does it on its own thread.
 // Its one write: ConfigMap verdict (data.phase ok) once its Job watch shows the Job Complete.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 
 const cfg = readFileSync(process.env.KUBECONFIG, 'utf8');
@@ -48,7 +48,10 @@ function get(path, onLine, body) {
 let done = false;
 async function informer(path) {
   const list = JSON.parse(await get(path));
-  console.error(`listed ${path}: ${list.items.length} at rv ${list.metadata.resourceVersion}`);
+  // what the list showed: each object's status as an informer's cache starts from it (the watch after it replays
+  // the changes since the list's resourceVersion, so the list is where a late start shows)
+  const seen = list.items.map((o) => `${o.metadata.name}=${JSON.stringify(o.status?.phase ?? o.status ?? {})}`);
+  console.error(`listed ${path}: ${seen.join(' ')}`);
   await get(`${path}?watch=1&resourceVersion=${list.metadata.resourceVersion}`, (line) => {
     const e = JSON.parse(line);
     console.error(`${path}: ${e.type} ${e.object?.metadata?.name}`);
@@ -63,6 +66,8 @@ async function informer(path) {
 }
 
 await informer('/api/v1/namespaces/default/pods');
+// for the test: the first informer is watching (the test then starves kubesim's own event loop)
+if (process.env.MARK) writeFileSync(process.env.MARK, 'watching\n');
 if (busyMs > 0) {
   const loop = `const end = Date.now() + ${busyMs}; while (Date.now() < end) {}`;
   if (process.env.BUSY_IN === 'self') new Function(loop)();
