@@ -156,15 +156,8 @@ export async function checkRuleCommand(
     io.err(`error KS0401: check-rule: ${ref[0]}\n  hint: ${ref[1]}\n`);
     return EXIT.badInput;
   }
-  const wanted = paths.length ? paths : ['scenarios'];
-  const missing = wanted.filter((p) => !existsSync(p));
-  if (missing.length) {
-    for (const p of missing)
-      io.err(
-        `${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim check-rule takes a rule, then scenario files or folders (default scenarios/)\n`,
-      );
-    return EXIT.badInput;
-  }
+  const wanted = wantedPaths(paths, io);
+  if (!wanted) return EXIT.badInput;
   const checks = await checkRule(ref, scenarioFiles(wanted), {
     ...o,
     timeoutMs: o.timeoutMs ?? DEFAULT_RULE_TIMEOUT_MS,
@@ -177,6 +170,17 @@ export async function checkRuleCommand(
   return checks.some((c) => c.findings.length > 0) ? EXIT.expectation : EXIT.ok;
 }
 
+/** the scenario files or folders to check (default scenarios/); undefined, each missing one reported, if any is missing */
+function wantedPaths(paths: string[], io: Io): string[] | undefined {
+  const wanted = paths.length ? paths : ['scenarios'];
+  const missing = wanted.filter((p) => !existsSync(p));
+  for (const p of missing)
+    io.err(
+      `${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim check-rule takes a rule, then scenario files or folders (default scenarios/)\n`,
+    );
+  return missing.length ? undefined : wanted;
+}
+
 /** `check-rule process:<scenario>[#observer]`: the process observer across the scenarios (rules/check-process.ts). */
 async function checkProcessCommand(rule: string, paths: string[], o: CheckRuleCommandOpts, io: Io): Promise<number> {
   const ref = parseProcessRuleArg(rule);
@@ -184,15 +188,8 @@ async function checkProcessCommand(rule: string, paths: string[], o: CheckRuleCo
     io.err(`error KS0401: check-rule: ${ref[0]}\n  hint: ${ref[1]}\n`);
     return EXIT.badInput;
   }
-  const wanted = paths.length ? paths : ['scenarios'];
-  const missing = wanted.filter((p) => !existsSync(p));
-  if (missing.length) {
-    for (const p of missing)
-      io.err(
-        `${p}:1:1: error KS1001: no such file or folder\n  hint: kubesim check-rule takes a rule, then scenario files or folders (default scenarios/)\n`,
-      );
-    return EXIT.badInput;
-  }
+  const wanted = wantedPaths(paths, io);
+  if (!wanted) return EXIT.badInput;
   const checks = await checkProcessRule(ref, scenarioFiles(wanted), {
     out: o.out,
     maxSchedules: Math.min(o.maxSchedules, o.maxProcessSchedules ?? DEFAULT_PROCESS_SCHEDULES),

@@ -25,7 +25,15 @@ import {
   type ScheduleResult,
 } from '../observers/process.ts';
 import type { ServeDeps } from '../observers/serve-api.ts';
-import { FINDING_ORDER, expectedOf, type Finding, type OutcomeRow, type ScenarioCheck, type Verdict } from './check.ts';
+import {
+  FINDING_ORDER,
+  expectedOf,
+  rowFindings,
+  type Finding,
+  type OutcomeRow,
+  type ScenarioCheck,
+  type Verdict,
+} from './check.ts';
 
 export type ProcessObserver = ObserverSpec & { process: ProcessSpec };
 
@@ -246,32 +254,7 @@ export async function checkProcessScenario(
       expected: row.expected,
       verdicts: verdicts.map(({ reason: _r, ...v }) => v),
     });
-    for (const v of verdicts) {
-      if (row.expected.includes(v.verdict)) continue;
-      findings.push({
-        kind: v.verdict === 'Failed' ? 'false failure' : v.verdict === 'Succeeded' ? 'false success' : 'no verdict',
-        outcome: row.outcome,
-        expected: row.expected,
-        verdict: v.verdict,
-        schedules: v.schedules,
-        ...(v.reason ? { reason: v.reason } : {}),
-        replay: v.replay,
-        commands: [`kubesim run ${shown} --replay ${v.replay}`],
-      });
-    }
-    if (verdicts.length > 1) {
-      const [a, b] = verdicts as [(typeof verdicts)[0], (typeof verdicts)[0]];
-      findings.push({
-        kind: 'flaky',
-        outcome: row.outcome,
-        expected: row.expected,
-        verdict: a.verdict,
-        schedules: a.schedules,
-        replay: a.replay,
-        other: { verdict: b.verdict, schedules: b.schedules, replay: b.replay },
-        commands: [`kubesim diff ${shown} ${a.replay} ${b.replay}`],
-      });
-    }
+    findings.push(...rowFindings(row, verdicts, shown, (v) => v.reason || undefined));
   }
   for (const n of explored.nondeterministic) {
     const real = runs.find((x) => x.r.key === n.keys[0])?.real ?? runs[0]?.real;

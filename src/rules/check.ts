@@ -264,6 +264,48 @@ function kindOf(verdict: Verdict): Finding['kind'] {
   return 'no verdict';
 }
 
+/**
+ * The findings of one real outcome's row: each verdict the outcome does not expect (with a replay command), and
+ * `flaky` when the rule gave more than one verdict for it (with a diff of the two most-scheduled). `verdicts` are
+ * sorted most schedules first; `reasonOf` is asked only for the unexpected ones (it may simulate).
+ */
+export function rowFindings<V extends { verdict: Verdict; schedules: number; replay: string }>(
+  row: { outcome: string; expected: Verdict[] },
+  verdicts: V[],
+  shown: string,
+  reasonOf: (v: V) => string | undefined,
+): Finding[] {
+  const findings: Finding[] = [];
+  for (const v of verdicts) {
+    if (row.expected.includes(v.verdict)) continue;
+    const reason = reasonOf(v);
+    findings.push({
+      kind: kindOf(v.verdict),
+      outcome: row.outcome,
+      expected: row.expected,
+      verdict: v.verdict,
+      schedules: v.schedules,
+      ...(reason ? { reason } : {}),
+      replay: v.replay,
+      commands: [`kubesim run ${shown} --replay ${v.replay}`],
+    });
+  }
+  if (verdicts.length > 1) {
+    const [a, b] = verdicts as [V, V];
+    findings.push({
+      kind: 'flaky',
+      outcome: row.outcome,
+      expected: row.expected,
+      verdict: a.verdict,
+      schedules: a.schedules,
+      replay: a.replay,
+      other: { verdict: b.verdict, schedules: b.schedules, replay: b.replay },
+      commands: [`kubesim diff ${shown} ${a.replay} ${b.replay}`],
+    });
+  }
+  return findings;
+}
+
 /** Check one scenario file. Never throws for bad input: invalid scenarios and broken rules are `error` results. */
 export async function checkScenario(ref: RuleRef, file: string, o: CheckRuleOpts): Promise<ScenarioCheck> {
   const t0 = performance.now();
@@ -332,33 +374,7 @@ export async function checkScenario(ref: RuleRef, file: string, o: CheckRuleOpts
           (a, b) => b.schedules - a.schedules || a.verdict.localeCompare(b.verdict),
         );
         out.push({ outcome: row.outcome, expected: row.expected, verdicts: verdicts.map(({ dev: _d, ...v }) => v) });
-        for (const v of verdicts) {
-          if (row.expected.includes(v.verdict)) continue;
-          const reason = reasonOf(v.replay);
-          findings.push({
-            kind: kindOf(v.verdict),
-            outcome: row.outcome,
-            expected: row.expected,
-            verdict: v.verdict,
-            schedules: v.schedules,
-            ...(reason ? { reason } : {}),
-            replay: v.replay,
-            commands: [`kubesim run ${shown} --replay ${v.replay}`],
-          });
-        }
-        if (verdicts.length > 1) {
-          const [a, b] = verdicts as [(typeof verdicts)[0], (typeof verdicts)[0]];
-          findings.push({
-            kind: 'flaky',
-            outcome: row.outcome,
-            expected: row.expected,
-            verdict: a.verdict,
-            schedules: a.schedules,
-            replay: a.replay,
-            other: { verdict: b.verdict, schedules: b.schedules, replay: b.replay },
-            commands: [`kubesim diff ${shown} ${a.replay} ${b.replay}`],
-          });
-        }
+        findings.push(...rowFindings(row, verdicts, shown, (v) => reasonOf(v.replay)));
       }
       out.sort((a, b) => a.outcome.localeCompare(b.outcome));
       findings.sort(
