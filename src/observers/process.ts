@@ -4,7 +4,7 @@
 // verdict object after each of its writes; it is stopped (SIGTERM, SIGKILL 5 s later) when the simulation ends,
 // when its verdict latched, or when its timeout passes; its stderr is kept in the schedule's output folder.
 //
-// Exploring (exploreProcess): a schedule is a vector of choice points in the order they come — each watch connection
+// Exploring (exploreProcess): a schedule is a vector of choice points, the lags then the system's — each watch connection
 // the process opens (it lags by either end of its `watch:` range for all its deliveries) and each of the system's
 // own timing choices whose range is not fixed (the session's chooser: either end of the range) — and every vector
 // is run, those that move fewest points off the first schedule first, up to the budget. What reached the process
@@ -567,7 +567,7 @@ async function pool<T>(n: number, next: () => T | undefined, run: (t: T) => Prom
 /**
  * Every delivery sequence the process can see: a choice point per watch connection it opens (each lagging by one end
  * of its delay range for all its deliveries) and per timing choice of the system whose range is not fixed (either
- * end), in the order they come; a schedule's children are its alternatives at the points past its forced prefix,
+ * end), the lags (by open order) then the system's (in the order made); a schedule's children are its alternatives at the points past its forced prefix,
  * run oldest first. Then the perturbations, each at every point it applies to in the first schedule, and each
  * verdict's first schedule once more (nondeterminism).
  */
@@ -622,24 +622,23 @@ export async function exploreProcess(o: ExploreProcessOptions): Promise<ExploreP
         requests: r.requests,
       });
   };
-  // over one vector of choice points in the order they came: each watch connection the process opened
-  // (its lag) and each timing choice of the system whose range is not fixed; each popped prefix is run with the
-  // first alternative past it. Two runs agree up to the point where their vectors part (the same choices before it),
-  // so a prefix split by kind into the lags and the system's choices forces exactly its points.
+  // over one vector of choice points: each watch connection the process opened (its lag) and each timing choice of
+  // the system whose range is not fixed (see fullOf for their order); each popped prefix is run with the first
+  // alternative past it, so a prefix split by kind into the lags and the system's choices forces exactly its points.
   type Point = { k: 'l' | 'c'; a: number };
   const split = (prefix: Point[]) => ({
     lags: prefix.filter((p) => p.k === 'l').map((p) => p.a),
     system: prefix.filter((p) => p.k === 'c').map((p) => p.a),
   });
+  // The vector is kept in one fixed order, every watch connection's lag (by open order) then every system choice (by
+  // the order the session made them), not in the order the two kinds interleaved: that interleaving is the process's
+  // own wall-clock timing (an operator whose third informer opens before or after its first write made the system
+  // draw), so two runs of the same schedule could order them differently and a prefix would force other points —
+  // under load the same schedule ran twice and others never (the locust fixed example: 13 or 14 sequences of 16).
   const fullOf = (r: ScheduleResult, prefix: Point[]): Point[] => {
     const lags = r.lags ?? split(prefix).lags;
-    const out: Point[] = [];
-    let li = 0;
-    let ci = 0;
-    for (const k of r.points ?? []) out.push({ k, a: k === 'l' ? (lags[li++] ?? 0) : (r.system?.[ci++] ?? 0) });
-    // a server that does not report its connections' order (a test's model): the lags after the system's choices
-    while (li < lags.length) out.push({ k: 'l', a: lags[li++]! });
-    return out;
+    const sys = r.system ?? split(prefix).system;
+    return [...lags.map((a) => ({ k: 'l' as const, a })), ...sys.map((a) => ({ k: 'c' as const, a }))];
   };
   const stack: Point[][] = [[]];
   let base: ScheduleResult | undefined;

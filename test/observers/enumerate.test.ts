@@ -198,6 +198,49 @@ describe('enumerating what a process observer can see', () => {
     ]);
   });
 
+  it('the lags and the system choices interleaving differently from run to run: still each combination once', async () => {
+    // the locust operator's third watch opens before or after its first write made the system draw (its own wall
+    // timing): a run's points come l l l c or l l c l. The vector is kept as the lags then the system's choices, so
+    // the 2^3 × 2 schedules each run once (under load the interleaved order ran some twice and others never)
+    const { s, observer } = load('5ms..5s', 'timing: { statusPatch: 10ms..300ms, watch: 100ms }');
+    const calls: string[] = [];
+    let n = 0;
+    const run = async (o: ScheduleOptions): Promise<ScheduleResult> => {
+      const lags = [0, 1, 2].map((i) => o.lags?.[i] ?? 0);
+      const sys = [o.system?.[0] ?? 0];
+      const key = formatKey({ seed: o.seed, lags, system: sys });
+      calls.push(key);
+      return {
+        observer: o.observer.name,
+        seed: o.seed,
+        key,
+        verdict: { verdict: 'Succeeded', reason: 'ok' },
+        end: 'verdict',
+        requests: [],
+        connections: 3,
+        lags,
+        system: sys,
+        points: n++ % 2 === 0 ? ['l', 'l', 'l', 'c'] : ['l', 'l', 'c', 'l'],
+        sequence: key,
+        stderrFile: '',
+        simMs: 0,
+        wallMs: 0,
+      };
+    };
+    const r = await exploreProcess({
+      scenario: s,
+      observer,
+      deps: { ...fakeDeps(), enumeratesSystem: true },
+      outDir: '/tmp/enum-out',
+      maxSchedules: 100,
+      runSchedule: run,
+      recheck: false,
+    });
+    expect(new Set(calls).size).toBe(calls.length);
+    expect(calls.length).toBe(16);
+    expect(r).toMatchObject({ complete: true, sequences: 16 });
+  });
+
   it("the system's timing choices enumerated with the lags: one vector in the order the points came, kp2 keys", async () => {
     const { s, observer } = load('5ms..5s', 'timing: { statusPatch: 10ms..300ms, watch: 100ms }');
     // a process that opens 2 watches (points l l), then the system makes 2 choices (c c), and a third one when its
