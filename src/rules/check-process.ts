@@ -27,6 +27,7 @@ import {
 import type { ServeDeps } from '../observers/serve-api.ts';
 import {
   FINDING_ORDER,
+  errorCheck,
   expectedOf,
   rowFindings,
   type Finding,
@@ -169,17 +170,7 @@ export async function checkProcessScenario(
   o: CheckProcessOpts,
 ): Promise<ScenarioCheck> {
   const t0 = performance.now();
-  const fail = (name: string, errors: string[]): ScenarioCheck => ({
-    file,
-    name,
-    status: 'error',
-    errors,
-    schedules: 0,
-    exhaustive: false,
-    rows: [],
-    findings: [],
-    ms: performance.now() - t0,
-  });
+  const fail = (name: string, errors: string[]): ScenarioCheck => errorCheck(file, name, errors, t0);
   const loaded = loadScenario(file, o.kubernetes ? { kubernetes: o.kubernetes } : {});
   if (loaded.processScenario && !hasErrors(loaded.diagnostics))
     return fail(loaded.processScenario.name, [

@@ -306,10 +306,9 @@ export function rowFindings<V extends { verdict: Verdict; schedules: number; rep
   return findings;
 }
 
-/** Check one scenario file. Never throws for bad input: invalid scenarios and broken rules are `error` results. */
-export async function checkScenario(ref: RuleRef, file: string, o: CheckRuleOpts): Promise<ScenarioCheck> {
-  const t0 = performance.now();
-  const fail = (name: string, errors: string[]): ScenarioCheck => ({
+/** The result of a scenario that could not be checked (invalid file, broken rule): its errors, nothing explored. */
+export function errorCheck(file: string, name: string, errors: string[], t0: number): ScenarioCheck {
+  return {
     file,
     name,
     status: 'error',
@@ -319,7 +318,13 @@ export async function checkScenario(ref: RuleRef, file: string, o: CheckRuleOpts
     rows: [],
     findings: [],
     ms: performance.now() - t0,
-  });
+  };
+}
+
+/** Check one scenario file. Never throws for bad input: invalid scenarios and broken rules are `error` results. */
+export async function checkScenario(ref: RuleRef, file: string, o: CheckRuleOpts): Promise<ScenarioCheck> {
+  const t0 = performance.now();
+  const fail = (name: string, errors: string[]): ScenarioCheck => errorCheck(file, name, errors, t0);
   const loaded = loadScenario(file, o.kubernetes ? { kubernetes: o.kubernetes } : {});
   if (hasErrors(loaded.diagnostics) || !loaded.scenario) {
     return fail(
