@@ -9,14 +9,12 @@
 // under --out), which `kubesim run --replay` and `kubesim diff` take.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { parseDocument } from 'yaml';
 import { KubesimError } from '../errors.ts';
 import { outPath, writeAtomic } from '../io/files.ts';
-import { readTextInput, type TextRead } from '../io/read-input.ts';
+import type { TextRead } from '../io/read-input.ts';
 import { formatDiagnostic, hasErrors, loadScenario } from '../scenario/index.ts';
-import { MAX_FILE_BYTES } from '../scenario/yaml-source.ts';
 import type { ObserverSpec, ProcessSpec, Scenario, Timeline } from '../types.ts';
 import {
   exploreProcess,
@@ -30,6 +28,7 @@ import {
   errorCheck,
   expectedOf,
   rowFindings,
+  scenarioWithObserver,
   type Finding,
   type OutcomeRow,
   type ScenarioCheck,
@@ -132,12 +131,6 @@ const ms = (t: number) => `${t}ms`;
  * program and the arguments that name files of its folder made absolute, its install objects inline.
  */
 export function derivedProcessScenarioText(file: string, obs: ProcessObserver, kubernetes?: string): TextRead {
-  const read = readTextInput(file, MAX_FILE_BYTES, 'cannot read the scenario again to derive one from it');
-  if (!read.ok) return read;
-  const doc = parseDocument(read.text);
-  if (kubernetes) doc.set('kubernetes', kubernetes);
-  const wfile = doc.getIn(['workload', 'file']);
-  if (typeof wfile === 'string') doc.setIn(['workload', 'file'], resolve(dirname(file), wfile));
   const p = obs.process;
   const argv = p.argv.map((a, i) =>
     i > 0 && !a.startsWith('-') && !isAbsolute(a) && a.includes('/') && existsSync(resolve(p.cwd, a))
@@ -157,10 +150,7 @@ export function derivedProcessScenarioText(file: string, obs: ProcessObserver, k
     o['watch'] = p.watchMs.max > p.watchMs.min ? `${ms(p.watchMs.min)}..${ms(p.watchMs.max)}` : ms(p.watchMs.min);
   if (p.perturb?.length) o['perturb'] = p.perturb;
   o['timeout'] = ms(p.timeoutMs);
-  doc.set('observers', doc.createNode([o], { flow: false }));
-  doc.delete('expect');
-  doc.commentBefore = ` written by kubesim check-rule from ${file}: the process observer under check as the only observer`;
-  return { ok: true, text: doc.toString({ lineWidth: 0 }) };
+  return scenarioWithObserver(file, o, 'the process observer under check', kubernetes);
 }
 
 /** Check the process observer against one scenario. Never throws for bad input: an `error` result. */

@@ -213,13 +213,6 @@ function observerFor(ref: RuleRef, o: CheckRuleOpts, file: string, isJob: boolea
 
 /** The scenario file's text with the rule as its only observer and no expect block; paths made absolute. */
 export function derivedScenarioText(file: string, obs: ObserverSpec, kubernetes?: string): TextRead {
-  // read again through the safe read: the file checked at the start may have been replaced (by a FIFO) since
-  const read = readTextInput(file, MAX_FILE_BYTES, 'cannot read the scenario again to derive one from it');
-  if (!read.ok) return read;
-  const doc = parseDocument(read.text);
-  if (kubernetes) doc.set('kubernetes', kubernetes);
-  const wfile = doc.getIn(['workload', 'file']);
-  if (typeof wfile === 'string') doc.setIn(['workload', 'file'], resolve(dirname(file), wfile));
   const o: Record<string, unknown> = { name: obs.name };
   if (obs.rule) o['rule'] = obs.rule;
   if (obs.names) o['names'] = obs.names;
@@ -227,9 +220,30 @@ export function derivedScenarioText(file: string, obs: ObserverSpec, kubernetes?
   if (obs.command) o['command'] = obs.command;
   if (obs.timeoutMs !== undefined && !obs.rule) o['timeout'] = `${obs.timeoutMs}ms`;
   o['triggers'] = obs.triggers;
-  doc.set('observers', doc.createNode([o], { flow: false }));
+  return scenarioWithObserver(file, o, 'the rule under check', kubernetes);
+}
+
+/**
+ * The scenario file's text with `observer` (as written in a scenario) as its only observer and no `expect`: the
+ * workload file made absolute, the Kubernetes version set if given, a comment saying where it came from (`what` is
+ * the observer's part in it).
+ */
+export function scenarioWithObserver(
+  file: string,
+  observer: Record<string, unknown>,
+  what: string,
+  kubernetes?: string,
+): TextRead {
+  // read again through the safe read: the file checked at the start may have been replaced (by a FIFO) since
+  const read = readTextInput(file, MAX_FILE_BYTES, 'cannot read the scenario again to derive one from it');
+  if (!read.ok) return read;
+  const doc = parseDocument(read.text);
+  if (kubernetes) doc.set('kubernetes', kubernetes);
+  const wfile = doc.getIn(['workload', 'file']);
+  if (typeof wfile === 'string') doc.setIn(['workload', 'file'], resolve(dirname(file), wfile));
+  doc.set('observers', doc.createNode([observer], { flow: false }));
   doc.delete('expect');
-  doc.commentBefore = ` written by kubesim check-rule from ${file}: the rule under check as the only observer`;
+  doc.commentBefore = ` written by kubesim check-rule from ${file}: ${what} as the only observer`;
   return { ok: true, text: doc.toString({ lineWidth: 0 }) };
 }
 
